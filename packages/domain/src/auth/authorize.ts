@@ -1,0 +1,52 @@
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { pipe } from 'fp-ts/function'
+import { MerchantAccount, MerchantAccountRepository } from '../merchant-accounts/merchant-account'
+import { RoleRepository } from '../roles/roles.ports'
+import { Forbidden, forbidden, Unavailable } from '../shared/errors'
+import { ApiKeyPair } from './api-key-pair'
+import { checkScope, EMBED, Scope } from './scopes'
+
+/** Who is calling, once the token's signature and claims have been checked by the transport. */
+export interface Principal {
+  readonly key: ApiKeyPair
+  readonly scopes: ReadonlyArray<Scope>
+  /** `jti` when the token has one, else a hash of the token: the rate-limit identity. */
+  readonly tokenId: string
+}
+
+export const isEmbedToken = (p: Principal): boolean => p.scopes.includes(EMBED)
+
+/** What a use case acts on behalf of, after authorization. */
+export interface Access {
+  readonly principal: Principal
+  readonly merchantAccount: MerchantAccount
+}
+
+/**
+ * Who may do what: the token must ask for the scope, the key's roles must grant it, and the
+ * merchant account must exist, be reachable by the key and not be locked. An unknown account
+ * and another account's id give the same answer, so ids cannot be probed.
+ */
+export const makeAuthorize =
+  (deps: { merchantAccounts: MerchantAccountRepository; roles: RoleRepository }) =>
+  (req: { principal: Principal; merchantAccountId: string; required: Scope }): TE.TaskEither<Forbidden | Unavailable, Access> =>
+    pipe(
+      deps.roles.findBySlugs(req.principal.key.roles),
+      TE.flatMap((roles) => {
+        const check = checkScope(req.principal.scopes, roles.flatMap((r) => r.permissions.allow), req.required)
+        return check === 'granted' ? TE.right(undefined) : TE.left<Forbidden | Unavailable>(forbidden(check))
+      }),
+      TE.flatMap(() => {
+        const bound = req.principal.key.merchant_account_id
+        return bound !== null && bound !== req.merchantAccountId
+          ? TE.left<Forbidden | Unavailable>(forbidden('merchant_account'))
+          : deps.merchantAccounts.find(req.merchantAccountId)
+      }),
+      TE.flatMap(
+        O.match(
+          () => TE.left<Forbidden | Unavailable>(forbidden('merchant_account')),
+          (account) => (account.locked ? TE.left(forbidden('locked')) : TE.right({ principal: req.principal, merchantAccount: account })),
+        ),
+      ),
+    )

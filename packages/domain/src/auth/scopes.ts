@@ -1,0 +1,31 @@
+/**
+ * Scopes are `<area>.read|write`, the wildcards `*.read` / `*.write`, and `embed`: shorthand
+ * for what a browser may do. A set of scopes grants a required scope by any of these routes.
+ */
+export type Scope = string
+
+export const EMBED = 'embed'
+/** What an `embed` token may do: enough for a checkout page, nothing that lists or administers. */
+export const EMBED_SCOPES: ReadonlySet<Scope> = new Set([
+  'gift-cards.read',
+  'gift-cards.write',
+  'checkout-sessions.write',
+  'transactions.write',
+])
+
+const SCOPE_RE = /^(\*|[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*)\.(read|write)$/
+export const isScope = (s: string): boolean => s === EMBED || SCOPE_RE.test(s)
+
+export const grants = (held: Iterable<Scope>, required: Scope): boolean => {
+  const access = required.slice(required.lastIndexOf('.') + 1)
+  for (const s of held) {
+    if (s === required || s === `*.${access}`) return true
+    if (s === EMBED && EMBED_SCOPES.has(required)) return true
+  }
+  return false
+}
+
+/** Effective permission is the intersection of what the token asks for and what its key may do. */
+export type ScopeCheck = 'granted' | 'missing_scope' | 'restricted_api_key'
+export const checkScope = (tokenScopes: Iterable<Scope>, keyPermissions: Iterable<Scope>, required: Scope): ScopeCheck =>
+  !grants(tokenScopes, required) ? 'missing_scope' : grants(keyPermissions, required) ? 'granted' : 'restricted_api_key'

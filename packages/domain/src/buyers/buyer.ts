@@ -1,0 +1,54 @@
+import * as t from 'io-ts'
+import { boundedString, closed, literal, nullable, str, uuid } from '../shared/codecs'
+import { SortKey } from '../pagination/page'
+import { BillingDetails } from './billing-details'
+
+const name200 = (n: string) => nullable(boundedString(n, { min: 1, max: 200 }))
+export const DateTime = boundedString('date-time', { format: 'date-time' })
+
+/** The wire shape of a buyer; the domain keeps it as is (fields are the spec's). */
+export const Buyer = closed(
+  'Buyer',
+  {
+    id: uuid,
+    reconciliation_id: str,
+    merchant_account_id: str,
+    created_at: DateTime,
+    updated_at: DateTime,
+  },
+  {
+    type: literal('buyer'),
+    display_name: name200('display_name'),
+    external_identifier: name200('external_identifier'),
+    billing_details: nullable(BillingDetails),
+    account_number: name200('account_number'),
+  },
+)
+export type Buyer = t.TypeOf<typeof Buyer>
+
+export const BuyerCreate = closed(
+  'BuyerCreate',
+  {},
+  {
+    display_name: name200('display_name'),
+    external_identifier: name200('external_identifier'),
+    billing_details: nullable(BillingDetails),
+    account_number: name200('account_number'),
+  },
+)
+export type BuyerCreate = t.TypeOf<typeof BuyerCreate>
+
+/** Newest first; id breaks ties between buyers created in the same millisecond. */
+export const buyerSortKey = (b: Buyer): SortKey => [b.created_at, b.id]
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+/** The UUID's 128 bits in base62: the shorter id sent to connectors for reconciliation. */
+export const reconciliationId = (id: string): string => {
+  let n = BigInt(`0x${id.replace(/-/g, '')}`)
+  let out = ''
+  do {
+    out = BASE62[Number(n % 62n)] + out
+    n /= 62n
+  } while (n > 0n)
+  return out
+}

@@ -1,0 +1,29 @@
+import * as TE from 'fp-ts/TaskEither'
+import { pipe } from 'fp-ts/function'
+import { Clock, IdGenerator } from '../shared/clock'
+import { Duplicate, Unavailable } from '../shared/errors'
+import { Buyer, BuyerCreate, reconciliationId } from './buyer'
+import { BuyerRepository } from './buyers.ports'
+
+export const makeCreateBuyer =
+  (deps: { buyers: BuyerRepository; clock: Clock; ids: IdGenerator }) =>
+  (cmd: { merchantAccountId: string; input: BuyerCreate }): TE.TaskEither<Duplicate | Unavailable, Buyer> => {
+    const id = deps.ids.uuid()
+    const now = deps.clock.now().toISOString()
+    const buyer: Buyer = {
+      type: 'buyer',
+      id,
+      reconciliation_id: reconciliationId(id),
+      merchant_account_id: cmd.merchantAccountId,
+      display_name: cmd.input.display_name ?? null,
+      external_identifier: cmd.input.external_identifier ?? null,
+      billing_details: cmd.input.billing_details ?? null,
+      account_number: cmd.input.account_number ?? null,
+      created_at: now,
+      updated_at: now,
+    }
+    return pipe(
+      deps.buyers.create(buyer),
+      TE.map(() => buyer),
+    )
+  }

@@ -1,0 +1,18 @@
+import * as TE from 'fp-ts/TaskEither'
+import { paginate, PageQuery } from '../pagination/paginate'
+import { Page } from '../pagination/page'
+import { Mac } from '../shared/crypto.ports'
+import { InvalidRequest, Unavailable } from '../shared/errors'
+import { Buyer, buyerSortKey } from './buyer'
+import { BuyerFilter, BuyerRepository } from './buyers.ports'
+
+export const makeListBuyers =
+  (deps: { buyers: BuyerRepository; mac: Mac }) =>
+  (q: PageQuery & { merchantAccountId: string; filter: BuyerFilter }): TE.TaskEither<InvalidRequest | Unavailable, Page<Buyer>> =>
+    paginate(
+      deps,
+      // The filter is part of the cursor's scope: a cursor cannot be reused with another filter.
+      `buyers\u0000${q.merchantAccountId}\u0000${JSON.stringify([q.filter.external_identifier ?? null])}`,
+      buyerSortKey,
+      (seek) => deps.buyers.list(q.merchantAccountId, q.filter, seek),
+    )(q)

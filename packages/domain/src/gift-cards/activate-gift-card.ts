@@ -1,0 +1,199 @@
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { pipe } from 'fp-ts/function'
+import * as t from 'io-ts'
+import { Buyer } from '../buyers/buyer'
+import { BuyerRepository } from '../buyers/buyers.ports'
+import { IdempotencyStore, StoredOutcome } from '../idempotency/idempotency'
+import { IdempotencyConfig, makeRunIdempotently, Settled } from '../idempotency/run-idempotently'
+import { Clock, IdGenerator } from '../shared/clock'
+import { Mac, SecretBox } from '../shared/crypto.ports'
+import {
+  CardDeclined,
+  Duplicate,
+  duplicate,
+  InFlight,
+  InvalidRequest,
+  invalidRequest,
+  problem,
+  Replayed,
+  replayed,
+  ServiceFailed,
+  serviceFailed,
+  ServiceTimeout,
+  Unavailable,
+  unavailable,
+} from '../shared/errors'
+import { GiftCard, GiftCardActivationCreate } from './gift-card.codecs'
+import { canonicalJson, splitNumber } from './gift-card'
+import { GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from './gift-card.ports'
+
+export type ActivateError =
+  | InvalidRequest
+  | CardDeclined
+  | Duplicate
+  | InFlight
+  | Replayed
+  | ServiceFailed
+  | ServiceTimeout
+  | Unavailable
+
+export interface ActivateCommand {
+  readonly merchantAccountId: string
+  readonly input: GiftCardActivationCreate
+  readonly idempotencyKey: string | null
+}
+export interface Activated {
+  readonly card: GiftCard
+  readonly replayed: boolean
+}
+
+export interface ActivateDeps {
+  readonly services: GiftCardServiceRepository
+  readonly connectors: GiftCardConnectors
+  readonly vault: GiftCardVault
+  readonly buyers: BuyerRepository
+  readonly idempotency: IdempotencyStore
+  readonly box: SecretBox
+  readonly mac: Mac
+  readonly clock: Clock
+  readonly ids: IdGenerator
+  readonly config: IdempotencyConfig
+}
+
+export const ACTIVATION_OPERATION = 'POST /gift-cards/activations'
+
+type Attempt = Settled<ActivateError, GiftCard>
+/** Failures that happen before the provider is reached leave no trace under the key. */
+const early = (e: ActivateError): Attempt => ({ outcome: E.left(e), record: false })
+
+const ReplayableError = t.union([
+  t.type({ _tag: t.literal('CardDeclined'), reason: t.string }),
+  t.type({ _tag: t.literal('Duplicate'), entity: t.string, existingId: t.string }),
+])
+
+const resolveBuyer = (deps: ActivateDeps, cmd: ActivateCommand): TE.TaskEither<ActivateError, Buyer | null> => {
+  const { buyer_id, buyer_external_identifier } = cmd.input
+  const [lookup, pointer, what] =
+    buyer_id != null
+      ? [deps.buyers.findById(cmd.merchantAccountId, buyer_id), '/buyer_id', 'id']
+      : buyer_external_identifier != null
+        ? [deps.buyers.findByExternalIdentifier(cmd.merchantAccountId, buyer_external_identifier), '/buyer_external_identifier', 'external identifier']
+        : [TE.right(O.none), '', '']
+  if (pointer === '') return TE.right(null)
+  return pipe(
+    lookup,
+    TE.flatMap(
+      O.match(
+        () => TE.left<ActivateError>(invalidRequest(problem('body', pointer, `No buyer with this ${what} exists in this merchant account`, 'unknown_buyer'))),
+        (b) => TE.right(b),
+      ),
+    ),
+  )
+}
+
+/** One activation against the provider, reporting whether its outcome is to be recorded. */
+const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (): Promise<Attempt> => {
+  const { input } = cmd
+  const buyer = await resolveBuyer(deps, cmd)()
+  if (E.isLeft(buyer)) return early(buyer.left)
+  const primary = await deps.services.findPrimary(cmd.merchantAccountId)()
+  if (E.isLeft(primary)) return early(primary.left)
+  if (O.isNone(primary.right))
+    return early(invalidRequest(problem('unknown', '', 'This merchant account has no primary gift card service', 'no_gift_card_service')))
+  const service = primary.right.value.service
+  const connector = deps.connectors.forDefinition(service.gift_card_service_definition_id)
+  if (O.isNone(connector)) return early(serviceFailed(`no connector for ${service.gift_card_service_definition_id}`))
+
+  const store = input.store === true
+  const fingerprint = deps.mac.mac('card-fingerprint', input.number)
+  if (store) {
+    const existing = await deps.vault.findByFingerprint(cmd.merchantAccountId, fingerprint)()
+    if (E.isLeft(existing)) return early(existing.left)
+    if (O.isSome(existing.right)) return early(duplicate('GiftCard', existing.right.value.card.id))
+  }
+
+  const activated = await connector.value.activate({
+    service,
+    number: input.number,
+    pin: input.pin ?? null,
+    amount: input.amount ?? null,
+    currency: input.currency ?? null,
+    externalIdentifier: input.external_identifier ?? null,
+    idempotencyKey: cmd.idempotencyKey,
+  })()
+  if (E.isLeft(activated)) return { outcome: activated, record: activated.left._tag === 'CardDeclined' }
+
+  const now = deps.clock.now().toISOString()
+  const card: GiftCard = {
+    type: 'gift-card',
+    id: deps.ids.uuid(),
+    merchant_account_id: cmd.merchantAccountId,
+    gift_card_service: service,
+    ...splitNumber(input.number),
+    expiration_date: activated.right.expirationDate,
+    buyer: buyer.right,
+    created_at: now,
+    updated_at: now,
+    last_used_at: null,
+    usage_count: 0,
+    cit_last_used_at: null,
+    cit_usage_count: 0,
+  }
+  if (!store) return { outcome: E.right(card), record: true }
+  const kept = await deps.vault.insert({
+    card,
+    fingerprint,
+    sealed_number: deps.box.seal(input.number),
+    sealed_pin: input.pin == null ? null : deps.box.seal(input.pin),
+  })()
+  if (E.isLeft(kept)) return { outcome: kept, record: kept.left._tag === 'Duplicate' }
+  return { outcome: E.right(card), record: true }
+}
+
+const encodeOutcome = (o: E.Either<ActivateError, GiftCard>): StoredOutcome =>
+  E.isRight(o) ? { ok: true, value: GiftCard.encode(o.right) } : { ok: false, error: o.left }
+
+const decodeOutcome = (stored: StoredOutcome): E.Either<ActivateError, Activated> => {
+  if (stored.ok) {
+    const card = GiftCard.decode(stored.value)
+    return E.isRight(card) ? E.right({ card: card.right, replayed: true }) : E.left(unavailable(new Error('stored activation does not decode')))
+  }
+  const error = ReplayableError.decode(stored.error)
+  return E.isRight(error) ? E.left(replayed(error.right)) : E.left(unavailable(new Error('stored activation error does not decode')))
+}
+
+/**
+ * Activates a physical card through the account's primary gift card service and, with
+ * `store`, keeps it in the vault (number and PIN sealed, deduplicated by fingerprint).
+ * With an idempotency key the whole activation runs at most once per account and key.
+ */
+export const makeActivateGiftCard = (deps: ActivateDeps) => {
+  const runIdempotently = makeRunIdempotently({ store: deps.idempotency, clock: deps.clock, config: deps.config })
+  return (cmd: ActivateCommand): TE.TaskEither<ActivateError, Activated> => {
+    if (cmd.idempotencyKey === null)
+      return pipe(
+        TE.fromTask(attempt(deps, cmd)),
+        TE.flatMap((a) => TE.fromEither(a.outcome)),
+        TE.map((card) => ({ card, replayed: false })),
+      )
+    return pipe(
+      runIdempotently<ActivateError, GiftCard>(
+        {
+          merchantAccountId: cmd.merchantAccountId,
+          operation: ACTIVATION_OPERATION,
+          key: cmd.idempotencyKey,
+          fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input)),
+        },
+        attempt(deps, cmd),
+        encodeOutcome,
+      ),
+      TE.flatMap((g) =>
+        TE.fromEither(
+          g._tag === 'Replay' ? decodeOutcome(g.stored) : E.map((card: GiftCard): Activated => ({ card, replayed: false }))(g.outcome),
+        ),
+      ),
+    )
+  }
+}

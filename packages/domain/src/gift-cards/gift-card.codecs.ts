@@ -1,0 +1,105 @@
+import * as t from 'io-ts'
+import { DateTime, Buyer } from '../buyers/buyer'
+import { bool, boundedString, closed, intRange, literal, nullable, oneOf, Refined, str, uuid } from '../shared/codecs'
+
+export const GIFT_CARD_SERVICE_DEFINITIONS = ['mock-gift-card', 'qwikcilver-gift-card', 'valuelink-gift-card'] as const
+export const GiftCardServiceDefinitionId = oneOf('GiftCardServiceProvider', GIFT_CARD_SERVICE_DEFINITIONS)
+
+export const GiftCardService = closed(
+  'GiftCardService',
+  {
+    id: uuid,
+    gift_card_service_definition_id: GiftCardServiceDefinitionId,
+    display_name: boundedString('display_name', { min: 1, max: 200 }),
+  },
+  { type: literal('gift-card-service') },
+)
+export type GiftCardService = t.TypeOf<typeof GiftCardService>
+
+/** A gift card service as configured for a merchant account. */
+export const GiftCardServiceRecord = t.type({
+  service: GiftCardService,
+  merchant_account_id: str,
+  primary: bool,
+})
+export type GiftCardServiceRecord = t.TypeOf<typeof GiftCardServiceRecord>
+
+const nullableDateTime = nullable(DateTime)
+
+/** The activation response: exactly these properties, no others. */
+export const GiftCard = closed(
+  'GiftCard',
+  {
+    id: uuid,
+    merchant_account_id: str,
+    gift_card_service: GiftCardService,
+    bin: str,
+    sub_bin: str,
+    last4: str,
+    created_at: DateTime,
+    updated_at: DateTime,
+    usage_count: intRange('usage_count', 0),
+    cit_usage_count: intRange('cit_usage_count', 0),
+  },
+  {
+    type: literal('gift-card'),
+    expiration_date: nullableDateTime,
+    buyer: nullable(Buyer),
+    last_used_at: nullableDateTime,
+    cit_last_used_at: nullableDateTime,
+  },
+)
+export type GiftCard = t.TypeOf<typeof GiftCard>
+
+const ActivationFields = closed(
+  'GiftCardActivationCreate',
+  { number: boundedString('number', { min: 16, max: 19, pattern: /^\d+$/ }) },
+  {
+    pin: nullable(boundedString('pin', { min: 1 })),
+    amount: nullable(intRange('amount', 0, 99999999)),
+    currency: nullable(boundedString('currency', { pattern: /^[A-Z]{3}$/ })),
+    external_identifier: nullable(boundedString('external_identifier', { min: 1, max: 200 })),
+    store: bool,
+    buyer_id: nullable(uuid),
+    buyer_external_identifier: nullable(boundedString('buyer_external_identifier', { min: 1, max: 200 })),
+  },
+)
+type Fields = t.TypeOf<typeof ActivationFields>
+const given = (v: unknown) => v !== undefined && v !== null
+
+/** Rules 1-4 of the spec, as checks on an otherwise well-typed body. */
+export const ACTIVATION_RULES: ReadonlyArray<{ description: string; check: (a: Fields) => { path: string[]; msg: string } | undefined }> = [
+  {
+    description: 'When `currency` is given, `amount` is required.',
+    check: (a) => (given(a.currency) && !given(a.amount) ? { path: ['amount'], msg: '`amount` is required when `currency` is given' } : undefined),
+  },
+  {
+    description: 'When `amount` is given, `currency` is required.',
+    check: (a) => (given(a.amount) && !given(a.currency) ? { path: ['currency'], msg: '`currency` is required when `amount` is given' } : undefined),
+  },
+  {
+    description: 'When `store` is true, `pin` is required.',
+    check: (a) => (a.store === true && !given(a.pin) ? { path: ['pin'], msg: '`pin` is required when `store` is true' } : undefined),
+  },
+  {
+    description: '`buyer_id` is allowed only when `store` is true.',
+    check: (a) => (a.store !== true && given(a.buyer_id) ? { path: ['buyer_id'], msg: '`buyer_id` is allowed only when `store` is true' } : undefined),
+  },
+  {
+    description: '`buyer_external_identifier` is allowed only when `store` is true.',
+    check: (a) =>
+      a.store !== true && given(a.buyer_external_identifier)
+        ? { path: ['buyer_external_identifier'], msg: '`buyer_external_identifier` is allowed only when `store` is true' }
+        : undefined,
+  },
+  {
+    description: '`buyer_id` and `buyer_external_identifier` must not both be set.',
+    check: (a) =>
+      given(a.buyer_id) && given(a.buyer_external_identifier)
+        ? { path: ['buyer_external_identifier'], msg: '`buyer_id` and `buyer_external_identifier` must not both be set' }
+        : undefined,
+  },
+]
+
+export const GiftCardActivationCreate = new Refined(ActivationFields, ACTIVATION_RULES)
+export type GiftCardActivationCreate = t.TypeOf<typeof GiftCardActivationCreate>

@@ -1,0 +1,60 @@
+import * as t from 'io-ts'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { nullable, str } from '../shared/codecs'
+import { CardDeclined, Duplicate, ServiceFailed, ServiceTimeout, Unavailable } from '../shared/errors'
+import { token } from '../shared/token'
+import { GiftCard, GiftCardService, GiftCardServiceRecord } from './gift-card.codecs'
+
+export interface GiftCardServiceRepository {
+  /** The account's primary gift card service, if it has one. */
+  findPrimary(merchantAccountId: string): TE.TaskEither<Unavailable, O.Option<GiftCardServiceRecord>>
+  /** Creates or replaces the service with this id; a primary one demotes the account's other services. */
+  upsert(record: GiftCardServiceRecord): TE.TaskEither<Unavailable, void>
+}
+export const GiftCardServiceRepository = token<GiftCardServiceRepository>('GiftCardServiceRepository')
+
+export interface ActivationRequest {
+  readonly service: GiftCardService
+  readonly number: string
+  readonly pin: string | null
+  readonly amount: number | null
+  readonly currency: string | null
+  readonly externalIdentifier: string | null
+  /** Forwarded so that a provider which supports it makes the activation idempotent. */
+  readonly idempotencyKey: string | null
+}
+export interface ActivationResult {
+  readonly expirationDate: string | null
+}
+
+/**
+ * A gift card provider. It must give up on its own within its timeout (`ServiceTimeout`);
+ * a provider-side failure is `ServiceFailed`, a refusal of the card `CardDeclined`.
+ */
+export interface GiftCardConnector {
+  activate(req: ActivationRequest): TE.TaskEither<CardDeclined | ServiceFailed | ServiceTimeout, ActivationResult>
+}
+export interface GiftCardConnectors {
+  forDefinition(definitionId: string): O.Option<GiftCardConnector>
+}
+export const GiftCardConnectors = token<GiftCardConnectors>('GiftCardConnectors')
+
+/**
+ * A card kept in the vault. Number and PIN are sealed (SecretBox); `fingerprint` is a keyed
+ * MAC of the number, unique per merchant account, so the same card is stored once.
+ */
+export const VaultedGiftCard = t.type({
+  card: GiftCard,
+  fingerprint: str,
+  sealed_number: str,
+  sealed_pin: nullable(str),
+})
+export type VaultedGiftCard = t.TypeOf<typeof VaultedGiftCard>
+
+export interface GiftCardVault {
+  findByFingerprint(merchantAccountId: string, fingerprint: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>>
+  /** `Duplicate` with the stored card's id when the account already holds this fingerprint. Atomic. */
+  insert(card: VaultedGiftCard): TE.TaskEither<Duplicate | Unavailable, void>
+}
+export const GiftCardVault = token<GiftCardVault>('GiftCardVault')

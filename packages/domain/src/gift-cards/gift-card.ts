@@ -1,0 +1,14 @@
+/** The parts of a card number that may be shown: never more than bin, sub-bin and last four. */
+export const splitNumber = (number: string) => ({
+  bin: number.slice(0, 6),
+  sub_bin: number.slice(6, 9),
+  last4: number.slice(-4),
+})
+
+/** JSON with sorted keys: the same request in any key order has one fingerprint. */
+export const canonicalJson = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) =>
+    x !== null && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
+  )

@@ -1,0 +1,270 @@
+import * as t from 'io-ts'
+import * as E from 'fp-ts/Either'
+
+/**
+ * Codec primitives that know how to explain a failure in the API's 422 vocabulary
+ * (`string_too_short`, `extra_forbidden`, ...). The codecs are the single source of truth:
+ * the HTTP layer decodes with them and renders their explanations, nothing restates a limit.
+ */
+export interface Explanation {
+  readonly type: string
+  readonly msg: string
+  readonly ctx?: Record<string, unknown>
+}
+
+/** A leaf codec whose failures explain themselves. */
+export class Checked<A> extends t.Type<A, A, unknown> {
+  readonly _checked = true
+  constructor(
+    name: string,
+    is: (u: unknown) => u is A,
+    readonly explain: (u: unknown) => Explanation | undefined,
+    /** Constraints for documentation (JSON Schema keywords). */
+    readonly schema: Record<string, unknown>,
+  ) {
+    super(
+      name,
+      is,
+      (u, c) => {
+        const why = explain(u)
+        return why === undefined ? t.success(u as A) : t.failure(u, c, why.msg)
+      },
+      t.identity,
+    )
+  }
+}
+
+const isString = (u: unknown): u is string => typeof u === 'string'
+const notString: Explanation = { type: 'string_type', msg: 'Input should be a valid string' }
+
+export interface StringConstraints {
+  readonly min?: number
+  readonly max?: number
+  readonly pattern?: RegExp
+  readonly format?: string
+}
+
+export const boundedString = (name: string, k: StringConstraints): Checked<string> => {
+  const explain = (u: unknown): Explanation | undefined => {
+    if (!isString(u)) return notString
+    if (k.min !== undefined && u.length < k.min)
+      return {
+        type: 'string_too_short',
+        msg: `String should have at least ${k.min} character${k.min === 1 ? '' : 's'}`,
+        ctx: { min_length: k.min },
+      }
+    if (k.max !== undefined && u.length > k.max)
+      return {
+        type: 'string_too_long',
+        msg: `String should have at most ${k.max} character${k.max === 1 ? '' : 's'}`,
+        ctx: { max_length: k.max },
+      }
+    if (k.pattern !== undefined && !k.pattern.test(u))
+      return {
+        type: 'string_pattern_mismatch',
+        msg: `String should match pattern '${k.pattern.source}'`,
+        ctx: { pattern: k.pattern.source },
+      }
+    return undefined
+  }
+  return new Checked(name, (u): u is string => explain(u) === undefined, explain, {
+    type: 'string',
+    ...(k.min !== undefined ? { minLength: k.min } : {}),
+    ...(k.max !== undefined ? { maxLength: k.max } : {}),
+    ...(k.pattern !== undefined ? { pattern: k.pattern.source } : {}),
+    ...(k.format !== undefined ? { format: k.format } : {}),
+  })
+}
+
+export const str = boundedString('string', {})
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+export const uuid = new Checked<string>(
+  'uuid',
+  (u): u is string => isString(u) && UUID_RE.test(u),
+  (u) =>
+    !isString(u)
+      ? notString
+      : UUID_RE.test(u)
+        ? undefined
+        : { type: 'uuid_parsing', msg: 'Input should be a valid UUID' },
+  { type: 'string', format: 'uuid' },
+)
+
+export const intRange = (name: string, min?: number, max?: number): Checked<number> => {
+  const explain = (u: unknown): Explanation | undefined => {
+    if (typeof u !== 'number' || !Number.isSafeInteger(u)) return { type: 'int_type', msg: 'Input should be a valid integer' }
+    if (min !== undefined && u < min)
+      return { type: 'greater_than_equal', msg: `Input should be greater than or equal to ${min}`, ctx: { ge: min } }
+    if (max !== undefined && u > max)
+      return { type: 'less_than_equal', msg: `Input should be less than or equal to ${max}`, ctx: { le: max } }
+    return undefined
+  }
+  return new Checked(name, (u): u is number => explain(u) === undefined, explain, {
+    type: 'integer',
+    ...(min !== undefined ? { minimum: min } : {}),
+    ...(max !== undefined ? { maximum: max } : {}),
+  })
+}
+
+export const bool = new Checked<boolean>(
+  'boolean',
+  (u): u is boolean => typeof u === 'boolean',
+  (u) => (typeof u === 'boolean' ? undefined : { type: 'bool_type', msg: 'Input should be a valid boolean' }),
+  { type: 'boolean' },
+)
+
+export const literal = <L extends string>(value: L): Checked<L> =>
+  new Checked<L>(
+    value,
+    (u): u is L => u === value,
+    (u) => (u === value ? undefined : { type: 'literal_error', msg: `Input should be '${value}'`, ctx: { expected: `'${value}'` } }),
+    { type: 'string', const: value },
+  )
+
+export const oneOf = <L extends string>(name: string, values: ReadonlyArray<L>): Checked<L> => {
+  const set = new Set<string>(values)
+  return new Checked<L>(
+    name,
+    (u): u is L => isString(u) && set.has(u),
+    (u) =>
+      isString(u) && set.has(u)
+        ? undefined
+        : { type: 'enum', msg: `Input should be ${values.map((v) => `'${v}'`).join(', ')}`, ctx: { expected: values.join(', ') } },
+    { type: 'string', enum: [...values] },
+  )
+}
+
+/** `T | null` whose failures are the inner codec's (a union would report both branches). */
+export class Nullable<C extends t.Mixed> extends t.Type<t.TypeOf<C> | null, t.OutputOf<C> | null, unknown> {
+  readonly _nullable = true
+  constructor(readonly inner: C) {
+    super(
+      `${inner.name} | null`,
+      (u): u is t.TypeOf<C> | null => u === null || inner.is(u),
+      // The inner codec takes this one's place in the context, so failures explain themselves as it.
+      (u, c) => (u === null ? t.success(null) : inner.validate(u, [...c.slice(0, -1), { ...c[c.length - 1]!, type: inner }])),
+      (a) => (a === null ? null : inner.encode(a)),
+    )
+  }
+}
+export const nullable = <C extends t.Mixed>(inner: C): Nullable<C> => new Nullable(inner)
+
+type Props = Record<string, t.Mixed>
+type ClosedType<R extends Props, O extends Props> = t.TypeOf<t.TypeC<R>> & Partial<t.TypeOf<t.TypeC<O>>>
+type ClosedOutput<R extends Props, O extends Props> = t.OutputOf<t.TypeC<R>> & Partial<t.OutputOf<t.TypeC<O>>>
+
+/** Marks the leaf that reports an unknown property. */
+export const forbiddenExtra = new Checked<never>(
+  'never',
+  (u): u is never => false,
+  () => ({ type: 'extra_forbidden', msg: 'Extra inputs are not permitted' }),
+  {},
+)
+const notObject: Explanation = { type: 'model_type', msg: 'Input should be a valid dictionary or object' }
+export const objectType = new Checked<Record<string, unknown>>(
+  'object',
+  (u): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u),
+  (u) => (typeof u === 'object' && u !== null && !Array.isArray(u) ? undefined : notObject),
+  { type: 'object' },
+)
+
+/**
+ * An object that permits no properties but those listed (`additionalProperties: false`).
+ * Decoding rejects unknown keys; encoding keeps only known keys, so a response encoded
+ * through it is a whitelist. Properties are validated one by one so that every failure's
+ * context is exactly the path to the faulty property.
+ */
+export class Closed<R extends Props, O extends Props> extends t.Type<ClosedType<R, O>, ClosedOutput<R, O>, unknown> {
+  readonly _closed = true
+  constructor(
+    name: string,
+    readonly required: R,
+    readonly optional: O,
+  ) {
+    const all: Array<[string, t.Mixed, boolean]> = [
+      ...Object.entries(required).map(([k, v]): [string, t.Mixed, boolean] => [k, v, true]),
+      ...Object.entries(optional).map(([k, v]): [string, t.Mixed, boolean] => [k, v, false]),
+    ]
+    const known = new Set(all.map(([k]) => k))
+    super(
+      name,
+      (u): u is ClosedType<R, O> =>
+        objectType.is(u) &&
+        Object.keys(u).every((k) => known.has(k)) &&
+        all.every(([k, codec, req]) => (u[k] === undefined ? !req : codec.is(u[k]))),
+      (u, c) => {
+        if (!objectType.is(u)) return t.failure(u, [...c.slice(0, -1), { ...c[c.length - 1]!, type: objectType }], notObject.msg)
+        const errors: t.ValidationError[] = Object.keys(u)
+          .filter((k) => !known.has(k))
+          .map((k) => ({ value: u[k], context: [...c, { key: k, type: forbiddenExtra, actual: u[k] }], message: 'Extra inputs are not permitted' }))
+        const out: Record<string, unknown> = {}
+        for (const [k, codec, req] of all) {
+          const v = u[k]
+          if (v === undefined && !req) continue
+          const r = codec.validate(v, [...c, { key: k, type: codec, actual: v }])
+          if (E.isLeft(r)) errors.push(...r.left)
+          else out[k] = r.right
+        }
+        return errors.length > 0 ? t.failures(errors) : t.success(out as ClosedType<R, O>)
+      },
+      (a) => {
+        const out: Record<string, unknown> = {}
+        const src = a as Record<string, unknown>
+        for (const [k, codec] of all) if (src[k] !== undefined) out[k] = codec.encode(src[k])
+        return out as ClosedOutput<R, O>
+      },
+    )
+  }
+}
+export const closed = <R extends Props, O extends Props = {}>(name: string, required: R, optional: O = {} as O) =>
+  new Closed(name, required, optional)
+
+/** Cross-field rule: a pure check returning the faulty fields, rendered as 422 `value_error`s. */
+export interface RuleViolation {
+  readonly path: ReadonlyArray<string>
+  readonly msg: string
+}
+export class Refined<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.OutputOf<C>, unknown> {
+  constructor(
+    readonly inner: C,
+    readonly rules: ReadonlyArray<{ readonly description: string; readonly check: (a: t.TypeOf<C>) => RuleViolation | undefined }>,
+  ) {
+    super(
+      inner.name,
+      inner.is,
+      (u, c) =>
+        E.chain((a: t.TypeOf<C>) => {
+          const broken = rules.flatMap((r) => r.check(a) ?? [])
+          if (broken.length === 0) return t.success(a)
+          return t.failures(
+            broken.map((v) => {
+              const value = v.path.reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], a)
+              const leaf = new Checked<never>('rule', (x): x is never => false, () => ({ type: 'value_error', msg: `Value error, ${v.msg}` }), {})
+              return { value, context: [...c, ...v.path.map((key) => ({ key, type: leaf, actual: value }))], message: v.msg }
+            }),
+          )
+        })(inner.validate(u, c)),
+      inner.encode,
+    )
+  }
+}
+
+/**
+ * A union told apart by one string property (`kind`): decoding picks the branch by that
+ * property, so a failure reports the chosen branch's faults only.
+ */
+export const tagged = <K extends string, M extends Record<string, t.Mixed>>(name: string, tag: K, branches: M) => {
+  const tags = oneOf(`${name}.${tag}`, Object.keys(branches) as Array<keyof M & string>)
+  return new t.Type<t.TypeOf<M[keyof M]>, t.OutputOf<M[keyof M]>, unknown>(
+    name,
+    (u): u is t.TypeOf<M[keyof M]> => objectType.is(u) && tags.is(u[tag]) && branches[u[tag] as keyof M]!.is(u),
+    (u, c) => {
+      if (!objectType.is(u)) return t.failure(u, [...c.slice(0, -1), { ...c[c.length - 1]!, type: objectType }], notObject.msg)
+      const k = u[tag]
+      if (!tags.is(k)) return t.failure(k, [...c, { key: tag, type: tags, actual: k }])
+      return branches[k]!.validate(u, c)
+    },
+    (a) => branches[(a as Record<string, string>)[tag] as keyof M]!.encode(a),
+  )
+}

@@ -1,0 +1,73 @@
+/**
+ * The closed union of everything a use case can report. Plain tagged values, no HTTP:
+ * adapters-http maps each variant to the spec's error body in one exhaustive switch.
+ */
+export type ErrorLocation = 'query' | 'body' | 'path' | 'header' | 'unknown'
+
+/** One faulty property of a request: the spec's ErrorDetail. */
+export interface Problem {
+  readonly location: ErrorLocation
+  readonly pointer: string
+  readonly message: string
+  readonly type: string
+}
+
+export type ForbiddenReason = 'missing_scope' | 'restricted_api_key' | 'merchant_account' | 'locked'
+
+export type Unauthenticated = { readonly _tag: 'Unauthenticated'; readonly reason: string }
+export type Forbidden = { readonly _tag: 'Forbidden'; readonly reason: ForbiddenReason }
+export type NotFound = { readonly _tag: 'NotFound'; readonly entity: string; readonly id: string }
+/** A well-formed request that is wrong given the current state (unknown buyer, bad cursor, ...). */
+export type InvalidRequest = { readonly _tag: 'InvalidRequest'; readonly problems: ReadonlyArray<Problem> }
+export type CardDeclined = { readonly _tag: 'CardDeclined'; readonly reason: string }
+export type Duplicate = { readonly _tag: 'Duplicate'; readonly entity: string; readonly existingId: string }
+export type InFlight = { readonly _tag: 'InFlight'; readonly retryAfterS: number }
+/** The state of one rate-limit quota, for the RateLimit-Policy / RateLimit headers. */
+export interface Quota {
+  readonly policy: string
+  readonly limit: number
+  readonly windowS: number
+  readonly remaining: number
+  /** Seconds until the oldest counted request leaves the window. */
+  readonly resetS: number
+}
+export type RateLimited = { readonly _tag: 'RateLimited'; readonly retryAfterS: number; readonly quota: Quota }
+/** Replay of a recorded failure for a reused idempotency key. */
+export type Replayed = { readonly _tag: 'Replayed'; readonly error: CardDeclined | Duplicate }
+export type ServiceFailed = { readonly _tag: 'ServiceFailed'; readonly reason: string }
+export type ServiceTimeout = { readonly _tag: 'ServiceTimeout' }
+/** Storage or another dependency of ours failed: a 500, with the cause kept for the log. */
+export type Unavailable = { readonly _tag: 'Unavailable'; readonly cause: unknown }
+
+export type DomainError =
+  | Unauthenticated
+  | Forbidden
+  | NotFound
+  | InvalidRequest
+  | CardDeclined
+  | Duplicate
+  | InFlight
+  | RateLimited
+  | Replayed
+  | ServiceFailed
+  | ServiceTimeout
+  | Unavailable
+
+export const unauthenticated = (reason: string): Unauthenticated => ({ _tag: 'Unauthenticated', reason })
+export const forbidden = (reason: ForbiddenReason): Forbidden => ({ _tag: 'Forbidden', reason })
+export const notFound = (entity: string, id: string): NotFound => ({ _tag: 'NotFound', entity, id })
+export const invalidRequest = (...problems: Problem[]): InvalidRequest => ({ _tag: 'InvalidRequest', problems })
+export const problem = (location: ErrorLocation, pointer: string, message: string, type = 'value_error'): Problem => ({
+  location,
+  pointer,
+  message,
+  type,
+})
+export const cardDeclined = (reason: string): CardDeclined => ({ _tag: 'CardDeclined', reason })
+export const duplicate = (entity: string, existingId: string): Duplicate => ({ _tag: 'Duplicate', entity, existingId })
+export const inFlight = (retryAfterS: number): InFlight => ({ _tag: 'InFlight', retryAfterS })
+export const rateLimited = (retryAfterS: number, quota: Quota): RateLimited => ({ _tag: 'RateLimited', retryAfterS, quota })
+export const replayed = (error: CardDeclined | Duplicate): Replayed => ({ _tag: 'Replayed', error })
+export const serviceFailed = (reason: string): ServiceFailed => ({ _tag: 'ServiceFailed', reason })
+export const serviceTimeout = (): ServiceTimeout => ({ _tag: 'ServiceTimeout' })
+export const unavailable = (cause: unknown): Unavailable => ({ _tag: 'Unavailable', cause })

@@ -1,0 +1,27 @@
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { Seek } from '../pagination/page'
+import { Unavailable } from '../shared/errors'
+import { token } from '../shared/token'
+import { WebhookSubscriptionRecord } from './webhook-subscription'
+
+/**
+ * Which subscriptions a caller sees: its merchant account's, plus the instance-wide ones
+ * (merchant_account_id null) when its key is not bound to one account.
+ */
+export interface WebhookScope {
+  readonly merchantAccountId: string
+  readonly includeInstanceWide: boolean
+}
+
+export interface WebhookSubscriptionRepository {
+  create(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void>
+  /** Creates the subscription unless one with its id exists (idempotent provisioning). */
+  ensure(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void>
+  findById(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, O.Option<WebhookSubscriptionRecord>>
+  /** Keyset read in descending (created_at, id) order: newest first. */
+  list(scope: WebhookScope, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>>
+  /** Deletes for good; false when nothing in scope has this id (unknown, already deleted, another account's). */
+  delete(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, boolean>
+}
+export const WebhookSubscriptionRepository = token<WebhookSubscriptionRepository>('WebhookSubscriptionRepository')

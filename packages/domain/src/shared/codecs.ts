@@ -225,6 +225,16 @@ export interface RuleViolation {
   readonly path: ReadonlyArray<string>
   readonly msg: string
 }
+/**
+ * The leaf a broken rule reports on. Its explanation stands even when the field is absent:
+ * "`amount` is required when `currency` is given" says more than "Field required" for a
+ * field the schema itself leaves optional.
+ */
+export class RuleLeaf extends Checked<never> {
+  constructor(msg: string) {
+    super('rule', (x): x is never => false, () => ({ type: 'value_error', msg: `Value error, ${msg}` }), {})
+  }
+}
 export class Refined<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.OutputOf<C>, unknown> {
   constructor(
     readonly inner: C,
@@ -240,7 +250,7 @@ export class Refined<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.OutputOf<C
           return t.failures(
             broken.map((v) => {
               const value = v.path.reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], a)
-              const leaf = new Checked<never>('rule', (x): x is never => false, () => ({ type: 'value_error', msg: `Value error, ${v.msg}` }), {})
+              const leaf = new RuleLeaf(v.msg)
               return { value, context: [...c, ...v.path.map((key) => ({ key, type: leaf, actual: value }))], message: v.msg }
             }),
           )

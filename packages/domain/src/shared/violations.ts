@@ -1,5 +1,5 @@
 import * as t from 'io-ts'
-import { Checked, Explanation, forbiddenExtra } from './codecs'
+import { Checked, Explanation, forbiddenExtra, RuleLeaf } from './codecs'
 
 /** One entry of the 422 body's `detail[]`. */
 export interface Violation {
@@ -41,7 +41,7 @@ export const toViolations = (root: 'body' | 'query' | 'path' | 'header', errors:
     const parent = e.context[e.context.length - 2]
     const isUnionBranch = parent !== undefined && parent.type instanceof t.UnionType
     let why: Explanation
-    if (e.value === undefined && leaf?.type !== forbiddenExtra) why = { type: 'missing', msg: 'Field required' }
+    if (e.value === undefined && leaf?.type !== forbiddenExtra && !(leaf?.type instanceof RuleLeaf)) why = { type: 'missing', msg: 'Field required' }
     else if (leaf?.type instanceof Checked) why = leaf.type.explain(e.value) ?? { type: 'value_error', msg: e.message ?? 'Invalid value' }
     else why = explainBuiltin(leaf?.type ?? t.unknown)
     const id = `${loc.join('\u0000')}|${why.type}`
@@ -50,7 +50,8 @@ export const toViolations = (root: 'body' | 'query' | 'path' | 'header', errors:
     seen.add(id)
     seen.add(loc.join('\u0000'))
     const sensitive = keys.some((k) => SENSITIVE_KEYS.has(k))
-    const echo = why.type !== 'missing' && why.type !== 'extra_forbidden' && !sensitive && isScalar(e.value)
+    // The whole body is never echoed either: a body that is a bare string may be a card number.
+    const echo = keys.length > 0 && why.type !== 'missing' && why.type !== 'extra_forbidden' && !sensitive && isScalar(e.value)
     out.push({
       loc,
       msg: why.msg,

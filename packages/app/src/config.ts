@@ -1,0 +1,120 @@
+import * as E from 'fp-ts/Either'
+import * as t from 'io-ts'
+
+/**
+ * Every setting comes from one environment variable, described once here: the codec decodes
+ * it, the default applies when it is unset, and the table documents it (README, `orka config`).
+ */
+interface Setting<A> {
+  readonly env: string
+  readonly codec: t.Type<A, unknown, string>
+  readonly default: A | undefined
+  readonly secret?: boolean
+  readonly doc: string
+}
+
+const int = (min: number, max: number) =>
+  new t.Type<number, unknown, string>(
+    `an integer from ${min} to ${max}`,
+    (u): u is number => typeof u === 'number',
+    (s, c) => (/^\d+$/.test(s) && Number(s) >= min && Number(s) <= max ? t.success(Number(s)) : t.failure(s, c)),
+    String,
+  )
+const oneOf = <L extends string>(...values: L[]) =>
+  new t.Type<L, unknown, string>(
+    values.map((v) => `'${v}'`).join(' or '),
+    (u): u is L => values.includes(u as L),
+    (s, c) => (values.includes(s as L) ? t.success(s as L) : t.failure(s, c)),
+    String,
+  )
+const text = (what: string, re = /^.+$/) =>
+  new t.Type<string, unknown, string>(what, (u): u is string => typeof u === 'string', (s, c) => (re.test(s) ? t.success(s) : t.failure(s, c)), String)
+const key32 = new t.Type<Buffer, unknown, string>(
+  '32 bytes as 64 hex digits or base64',
+  (u): u is Buffer => Buffer.isBuffer(u),
+  (s, c) => {
+    const b = /^[0-9a-fA-F]{64}$/.test(s) ? Buffer.from(s, 'hex') : Buffer.from(s, 'base64')
+    return b.length === 32 ? t.success(b) : t.failure(s, c)
+  },
+  () => '********',
+)
+
+const s = <A>(x: Setting<A>) => x
+export const SETTINGS = {
+  port: s({ env: 'PORT', codec: int(0, 65535), default: 8080, doc: 'TCP port of the HTTP server' }),
+  host: s({ env: 'HOST', codec: text('a host name or address'), default: '0.0.0.0', doc: 'Address the HTTP server binds to' }),
+  environment: s({
+    env: 'ENVIRONMENT',
+    codec: oneOf('sandbox', 'production'),
+    default: 'sandbox' as const,
+    doc: '`production` refuses the generated dev key and a missing `VAULT_KEY`',
+  }),
+  mongodbUri: s({
+    env: 'MONGODB_URI',
+    codec: text('a mongodb:// or mongodb+srv:// URI', /^mongodb(\+srv)?:\/\/.+/),
+    default: undefined,
+    secret: true,
+    doc: 'MongoDB connection string; unset: the embedded in-memory store',
+  }),
+  vaultKey: s({
+    env: 'VAULT_KEY',
+    codec: key32,
+    default: undefined,
+    secret: true,
+    doc: 'AES-256 key for card data at rest and the root of every MAC key; unset (sandbox only): a key generated per process',
+  }),
+  merchantAccountHeader: s({
+    env: 'MERCHANT_ACCOUNT_HEADER',
+    codec: text('an HTTP header name', /^[A-Za-z0-9-]+$/),
+    default: 'x-orka-merchant-account-id',
+    doc: 'Request header naming the merchant account (set it to the original API\'s name for its clients)',
+  }),
+  seedFile: s({ env: 'SEED_FILE', codec: text('a file path'), default: undefined, doc: 'JSON provisioning applied idempotently at start' }),
+  dataDir: s({ env: 'DATA_DIR', codec: text('a directory path'), default: '.data', doc: 'Where the dev API key is written' }),
+  connectorTimeoutMs: s({
+    env: 'CONNECTOR_TIMEOUT_MS',
+    codec: int(1, 600000),
+    default: 10000,
+    doc: 'Time a gift card service has to answer before the request fails with 504',
+  }),
+  idempotencyReplayS: s({ env: 'IDEMPOTENCY_TTL_S', codec: int(1, 30 * 86400), default: 86400, doc: 'How long an idempotency key replays its first response' }),
+  idempotencyLeaseS: s({
+    env: 'IDEMPOTENCY_LEASE_S',
+    codec: int(1, 3600),
+    default: 120,
+    doc: 'How long an unfinished request holds its idempotency key if its process dies',
+  }),
+  embedRateLimit: s({ env: 'EMBED_RATE_LIMIT', codec: int(1, 1000000), default: 50, doc: 'Requests an `embed` token (or checkout session) may make per window' }),
+  rateLimitWindowS: s({ env: 'RATE_LIMIT_WINDOW_S', codec: int(1, 86400), default: 60, doc: 'Rolling rate-limit window in seconds' }),
+  maxBodyBytes: s({ env: 'MAX_BODY_BYTES', codec: int(1024, 10485760), default: 65536, doc: 'Largest request body accepted' }),
+  tokenCacheSize: s({ env: 'TOKEN_CACHE_SIZE', codec: int(0, 1000000), default: 10000, doc: 'Verified tokens kept in memory until they expire' }),
+  logLevel: s({
+    env: 'LOG_LEVEL',
+    codec: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
+    default: 'info' as const,
+    doc: 'Log level (JSON lines on stdout)',
+  }),
+}
+
+type Settings = typeof SETTINGS
+export type Config = { readonly [K in keyof Settings]: Settings[K] extends Setting<infer A> ? (undefined extends Settings[K]['default'] ? A | undefined : A) : never }
+
+/** Decodes the environment; every bad variable is reported with what it expects. */
+export const loadConfig = (env: Record<string, string | undefined>): E.Either<string[], Config> => {
+  const errors: string[] = []
+  const out: Record<string, unknown> = {}
+  for (const [name, setting] of Object.entries(SETTINGS) as Array<[string, Setting<unknown>]>) {
+    const raw = env[setting.env]
+    if (raw === undefined || raw === '') {
+      out[name] = setting.default
+      continue
+    }
+    const r = setting.codec.decode(raw)
+    if (E.isRight(r)) out[name] = r.right
+    else errors.push(`${setting.env}: expected ${setting.codec.name}${setting.secret ? '' : `, got '${raw}'`}`)
+  }
+  const config = out as Config
+  if (errors.length === 0 && config.environment === 'production' && config.vaultKey === undefined)
+    errors.push('VAULT_KEY: required when ENVIRONMENT is production (32 bytes as 64 hex digits or base64)')
+  return errors.length > 0 ? E.left(errors) : E.right(config)
+}

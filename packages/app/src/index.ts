@@ -1,0 +1,7 @@
+export * from './config'
+export * from './container'
+export * from './server'
+export * from './mint-token'
+export * from './dev-key'
+export * from './provision'
+export * from './seed-file'

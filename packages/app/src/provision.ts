@@ -1,0 +1,123 @@
+import * as O from 'fp-ts/Option'
+import {
+  ApiKeyPairRepository,
+  BuyerRepository,
+  GiftCardServiceRepository,
+  MerchantAccountRepository,
+  reconciliationId,
+  ROLE_CATALOGUE,
+  RoleRepository,
+  SecretBox,
+  WebhookSubscriptionRepository,
+} from '@orka/domain'
+import { jwkThumbprint } from '@orka/adapters-http'
+import { randomBytes } from 'node:crypto'
+import { runTask } from './run-task'
+import { SeedFile } from './seed-file'
+import { stableUuid } from './stable-id'
+
+export interface ProvisioningPorts {
+  readonly merchantAccounts: MerchantAccountRepository
+  readonly keys: ApiKeyPairRepository
+  readonly roles: RoleRepository
+  readonly services: GiftCardServiceRepository
+  readonly buyers: BuyerRepository
+  readonly webhooks: WebhookSubscriptionRepository
+  readonly box: SecretBox
+}
+
+export const DEFAULT_MERCHANT_ACCOUNT_ID = 'default'
+
+/** What every instance starts with: the role catalogue and a `default` account with a mock gift card service. */
+export const applyDefaults = async (p: ProvisioningPorts, now: Date): Promise<void> => {
+  for (const role of ROLE_CATALOGUE) await runTask(p.roles.upsert(role), `seeding role ${role.slug}`)
+  const existing = await runTask(p.merchantAccounts.find(DEFAULT_MERCHANT_ACCOUNT_ID), 'reading the default merchant account')
+  if (O.isSome(existing)) return
+  await applySeed(p, now, {
+    merchant_accounts: [{ id: DEFAULT_MERCHANT_ACCOUNT_ID, display_name: 'Default' }],
+    gift_card_services: [
+      { merchant_account_id: DEFAULT_MERCHANT_ACCOUNT_ID, gift_card_service_definition_id: 'mock-gift-card', display_name: 'Mock gift cards', primary: true },
+    ],
+  })
+}
+
+/**
+ * Applies a seed idempotently: records are named by their given id or by a stable id derived
+ * from what they are, so applying it again (or on another instance) creates nothing twice.
+ * Ids that reference unknown roles are refused before anything is written.
+ */
+export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile): Promise<void> => {
+  const known = new Set(ROLE_CATALOGUE.map((r) => r.slug))
+  for (const k of seed.api_key_pairs ?? [])
+    for (const r of k.roles ?? []) if (!known.has(r)) throw new Error(`seed: api key pair role '${r}' is not in the role catalogue`)
+  const at = now.toISOString()
+
+  for (const m of seed.merchant_accounts ?? [])
+    await runTask(p.merchantAccounts.upsert({ id: m.id, display_name: m.display_name, locked: m.locked ?? false }), `seeding merchant account ${m.id}`)
+
+  for (const k of seed.api_key_pairs ?? []) {
+    const thumbprint = jwkThumbprint(k.public_key_pem)
+    await runTask(
+      p.keys.upsert({
+        id: k.id ?? stableUuid('api-key-pair', thumbprint),
+        thumbprint,
+        public_key_pem: k.public_key_pem,
+        merchant_account_id: k.merchant_account_id ?? null,
+        roles: k.roles ?? ['administrator'],
+        revoked: false,
+        created_at: at,
+      }),
+      'seeding an api key pair',
+    )
+  }
+
+  for (const s of seed.gift_card_services ?? [])
+    await runTask(
+      p.services.upsert({
+        merchant_account_id: s.merchant_account_id,
+        primary: s.primary ?? false,
+        service: {
+          type: 'gift-card-service',
+          id: s.id ?? stableUuid('gift-card-service', s.merchant_account_id, s.gift_card_service_definition_id, s.display_name),
+          gift_card_service_definition_id: s.gift_card_service_definition_id,
+          display_name: s.display_name,
+        },
+      }),
+      `seeding gift card service ${s.display_name}`,
+    )
+
+  for (const b of seed.buyers ?? []) {
+    const id = b.id ?? stableUuid('buyer', b.merchant_account_id, b.external_identifier ?? '', b.display_name ?? '')
+    const found = await runTask(p.buyers.findById(b.merchant_account_id, id), 'reading a seeded buyer')
+    if (O.isSome(found)) continue
+    await runTask(
+      p.buyers.create({
+        type: 'buyer',
+        id,
+        reconciliation_id: reconciliationId(id),
+        merchant_account_id: b.merchant_account_id,
+        display_name: b.display_name ?? null,
+        external_identifier: b.external_identifier ?? null,
+        billing_details: null,
+        account_number: null,
+        created_at: at,
+        updated_at: at,
+      }),
+      `seeding buyer ${id}`,
+    )
+  }
+
+  for (const w of seed.webhook_subscriptions ?? [])
+    await runTask(
+      p.webhooks.ensure({
+        id: w.id ?? stableUuid('webhook-subscription', w.merchant_account_id ?? '', w.url),
+        merchant_account_id: w.merchant_account_id,
+        active: w.active ?? true,
+        url: w.url,
+        authentication: null,
+        sealed_secret: p.box.seal(randomBytes(32).toString('hex')),
+        created_at: at,
+      }),
+      `seeding webhook subscription ${w.url}`,
+    )
+}

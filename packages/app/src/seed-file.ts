@@ -1,0 +1,38 @@
+import * as t from 'io-ts'
+import { bool, boundedString, closed, GiftCardServiceDefinitionId, nullable, str, uuid } from '@orka/domain'
+
+const name200 = (n: string) => boundedString(n, { min: 1, max: 200 })
+
+/** The provisioning file of `SEED_FILE` / `orka seed`. Every array is optional. */
+export const SeedFile = closed(
+  'SeedFile',
+  {},
+  {
+    merchant_accounts: t.array(closed('SeedMerchantAccount', { id: name200('id'), display_name: name200('display_name') }, { locked: bool })),
+    api_key_pairs: t.array(
+      closed(
+        'SeedApiKeyPair',
+        { public_key_pem: str },
+        { id: uuid, merchant_account_id: nullable(name200('merchant_account_id')), roles: t.array(str) },
+      ),
+    ),
+    gift_card_services: t.array(
+      closed(
+        'SeedGiftCardService',
+        { merchant_account_id: name200('merchant_account_id'), gift_card_service_definition_id: GiftCardServiceDefinitionId, display_name: name200('display_name') },
+        { id: uuid, primary: bool },
+      ),
+    ),
+    buyers: t.array(
+      closed(
+        'SeedBuyer',
+        { merchant_account_id: name200('merchant_account_id') },
+        { id: uuid, external_identifier: nullable(name200('external_identifier')), display_name: nullable(name200('display_name')) },
+      ),
+    ),
+    webhook_subscriptions: t.array(
+      closed('SeedWebhookSubscription', { merchant_account_id: nullable(name200('merchant_account_id')), url: str }, { id: uuid, active: bool }),
+    ),
+  },
+)
+export type SeedFile = t.TypeOf<typeof SeedFile>

@@ -1,5 +1,5 @@
 import 'reflect-metadata'
-import { container as root, DependencyContainer } from 'tsyringe'
+import { container as root, DependencyContainer, instanceCachingFactory } from 'tsyringe'
 import { hkdfSync, randomBytes } from 'node:crypto'
 import {
   ApiKeyPairRepository,
@@ -46,6 +46,7 @@ import {
   SystemClock,
 } from '@orka/adapters-memory'
 import type { HttpDeps } from '@orka/adapters-http'
+import { ADAPTERS_MONGO_AVAILABLE } from '@orka/adapters-mongo'
 import { Config } from './config'
 
 export type UseCases = HttpDeps['useCases']
@@ -66,7 +67,7 @@ const deriveKey = (root: Buffer, info: string) => Buffer.from(hkdfSync('sha256',
  * over the ports, so nothing here needs decorator metadata.
  */
 export const buildContainer = (config: Config, o: Overrides = {}): DependencyContainer => {
-  if (config.mongodbUri !== undefined) throw new Error('MONGODB_URI is set, but the MongoDB adapters are not available in this version')
+  if (config.mongodbUri !== undefined && !ADAPTERS_MONGO_AVAILABLE) throw new Error('MONGODB_URI is set, but the MongoDB adapters are not available in this version')
   const c = root.createChildContainer()
   const rootKey = config.vaultKey ?? randomBytes(32)
   const clock = o.clock ?? new SystemClock()
@@ -84,7 +85,7 @@ export const buildContainer = (config: Config, o: Overrides = {}): DependencyCon
   c.register(IdempotencyStore, { useValue: new MemoryIdempotencyStore() })
   c.register(RateLimitStore, { useValue: new MemoryRateLimitStore() })
   c.register(GiftCardConnectors, { useValue: new MockGiftCardConnectors({ clock, timeoutMs: config.connectorTimeoutMs }) })
-  c.register(UseCases, { useFactory: (c) => makeUseCases(c, config) })
+  c.register(UseCases, { useFactory: instanceCachingFactory((c) => makeUseCases(c, config)) })
   return c
 }
 

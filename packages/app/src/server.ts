@@ -34,6 +34,8 @@ export interface RunningServer {
 
 export interface StartOptions extends Overrides {
   readonly logger?: pino.Logger
+  /** Last word on the wiring, for tests that need a failing or instrumented adapter. */
+  readonly configure?: (c: DependencyContainer) => void
 }
 
 const provisioningPorts = (c: DependencyContainer): ProvisioningPorts => ({
@@ -85,6 +87,7 @@ const provision = async (c: DependencyContainer, config: Config, log: pino.Logge
 export const startServer = async (config: Config, o: StartOptions = {}): Promise<RunningServer> => {
   const log = o.logger ?? createLogger(config.logLevel)
   const c = buildContainer(config, o)
+  o.configure?.(c)
   log.info({ storage: 'memory', environment: config.environment }, 'storage: embedded in-memory adapters (data is lost on exit)')
   if (config.vaultKey === undefined) log.warn('VAULT_KEY is not set: a key was generated for this process; stored cards will not survive a restart')
   await provision(c, config, log)

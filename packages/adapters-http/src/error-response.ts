@@ -1,0 +1,123 @@
+import { DomainError, Problem, Quota, Violation } from '@orka/domain'
+
+/** The spec's error body (every status but 422). `resource_id` only ever appears on a 409. */
+export interface ErrorBody {
+  readonly type: 'error'
+  readonly code: string
+  readonly status: number
+  readonly message: string
+  readonly details: ReadonlyArray<Problem>
+  readonly resource_id?: string | null
+}
+
+/** The 422 body: FastAPI/pydantic style `detail[]`, built by the domain's `toViolations`. */
+export interface ValidationBody {
+  readonly detail: ReadonlyArray<Violation>
+}
+
+export interface ErrorResponse {
+  readonly status: number
+  readonly body: ErrorBody | ValidationBody
+  readonly headers: Readonly<Record<string, string>>
+}
+
+const CODES = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'duplicate_record',
+  425: 'too_early',
+  429: 'too_many_requests',
+  500: 'server_error',
+  502: 'bad_gateway',
+  504: 'gateway_timeout',
+} as const
+export type ErrorStatus = keyof typeof CODES
+
+const defaultMessage = (status: ErrorStatus): string => {
+  switch (status) {
+    case 401:
+      return 'No valid API authentication found'
+    case 404:
+      return 'The resource could not be found'
+    case 405:
+      return 'Method Not Allowed'
+    case 500:
+    case 502:
+    case 504:
+      return 'Request could not be processed'
+    default:
+      return 'Generic error'
+  }
+}
+
+export const errorBody = (status: ErrorStatus, details: ReadonlyArray<Problem> = []): ErrorBody => ({
+  type: 'error',
+  code: CODES[status],
+  status,
+  message: defaultMessage(status),
+  details,
+})
+
+const respond = (status: ErrorStatus, details: ReadonlyArray<Problem> = [], headers: Record<string, string> = {}): ErrorResponse => ({
+  status,
+  body: errorBody(status, details),
+  headers,
+})
+
+/** IETF httpapi RateLimit headers (draft-ietf-httpapi-ratelimit-headers, structured-field form). */
+export const rateLimitHeaders = (q: Quota): Record<string, string> => ({
+  'RateLimit-Policy': `"${q.policy}";q=${q.limit};w=${q.windowS}`,
+  RateLimit: `"${q.policy}";r=${q.remaining};t=${q.resetS}`,
+})
+
+/**
+ * The one place a domain error becomes HTTP. No `default`: a new variant of `DomainError`
+ * fails to compile here until it is given a status.
+ */
+export function toErrorResponse(e: DomainError): ErrorResponse {
+  switch (e._tag) {
+    case 'Unauthenticated':
+      // The reason is for the log only: telling a caller which check failed helps forgers.
+      return respond(401, [], { 'WWW-Authenticate': 'Bearer' })
+    case 'Forbidden':
+      // Every reason gets the same body, so a caller cannot probe merchant account ids.
+      return respond(403)
+    case 'NotFound':
+      return respond(404)
+    case 'InvalidRequest':
+      return respond(400, e.problems)
+    case 'CardDeclined':
+      return respond(400, [{ location: 'body', pointer: '/number', message: e.reason, type: 'card_declined' }])
+    case 'Duplicate':
+      return { status: 409, body: { ...errorBody(409), resource_id: e.existingId }, headers: {} }
+    case 'InFlight':
+      return respond(425, [], { 'Retry-After': `${e.retryAfterS}` })
+    case 'RateLimited':
+      return respond(429, [], { 'Retry-After': `${e.retryAfterS}`, ...rateLimitHeaders(e.quota) })
+    case 'Replayed': {
+      const inner = toErrorResponse(e.error)
+      return { ...inner, headers: { ...inner.headers, 'Idempotent-Replayed': 'true' } }
+    }
+    case 'ServiceFailed':
+      return respond(502)
+    case 'ServiceTimeout':
+      return respond(504)
+    case 'Unavailable':
+      return respond(500)
+  }
+}
+
+/** A request that fails its declared schema: 422 with the violations the codecs explained. */
+export const validationErrorResponse = (detail: ReadonlyArray<Violation>): ErrorResponse => ({ status: 422, body: { detail }, headers: {} })
+
+/** Unknown route. */
+export const notFoundResponse = (): ErrorResponse => respond(404)
+
+/** Known path, method not served there. */
+export const methodNotAllowedResponse = (allow: ReadonlyArray<string>): ErrorResponse => respond(405, [], { Allow: allow.join(', ') })
+
+/** An unexpected exception: a body that says nothing about what went wrong. */
+export const serverErrorResponse = (): ErrorResponse => respond(500)

@@ -1,0 +1,38 @@
+import type Router from '@koa/router'
+import type { Middleware } from 'koa'
+import type { OrkaState } from '../context'
+import { methodNotAllowedResponse, notFoundResponse } from '../error-response'
+import { sendErrorResponse } from '../respond'
+
+const ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
+
+/**
+ * What the served routes accept at a path: the router adds HEAD to every GET route (Koa then
+ * answers it as the GET without a body), and OPTIONS is answered here for every known path.
+ */
+export const allowedMethods = (router: Router<OrkaState>, path: string): string[] => {
+  const layers = router.match(path, 'OPTIONS').path.filter((l) => l.methods.length > 0)
+  if (layers.length === 0) return []
+  const methods = new Set(layers.flatMap((l) => l.methods))
+  return [...ORDER.filter((m) => methods.has(m)), ...[...methods].filter((m) => !ORDER.includes(m)).sort(), 'OPTIONS']
+}
+
+/**
+ * Runs when no served route took the request. Unknown path: 404. Known path, other method:
+ * 405 with `Allow`. OPTIONS on a known path: 204 with `Allow` (RFC 9110 §9.3.7); there is no
+ * CORS here, so it serves discovery only. None of these needs a token: they disclose nothing
+ * beyond the published route list.
+ */
+export const notRouted =
+  (router: Router<OrkaState>): Middleware<OrkaState> =>
+  async (ctx) => {
+    const allow = allowedMethods(router, ctx.path)
+    if (allow.length === 0) return sendErrorResponse(ctx, notFoundResponse())
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Allow', allow.join(', '))
+      ctx.status = 204
+      ctx.body = null
+      return
+    }
+    sendErrorResponse(ctx, methodNotAllowedResponse(allow))
+  }

@@ -1,0 +1,54 @@
+import type { ParameterizedContext } from 'koa'
+import { DomainError } from '@orka/domain'
+import { ErrorResponse, toErrorResponse } from './error-response'
+import type { HttpLog } from './app'
+import type { OrkaState } from './context'
+
+type AnyCtx = ParameterizedContext<OrkaState>
+
+/** Every response body is JSON we serialise ourselves, so its bytes are exactly what we encoded. */
+export const sendJson = (ctx: AnyCtx, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void => {
+  ctx.status = status
+  ctx.set(headers)
+  ctx.type = 'application/json'
+  ctx.body = JSON.stringify(body)
+}
+
+export const sendNoContent = (ctx: AnyCtx): void => {
+  ctx.status = 204
+  ctx.body = null
+}
+
+export const sendErrorResponse = (ctx: AnyCtx, r: ErrorResponse): void => sendJson(ctx, r.status, r.body, r.headers)
+
+/** An error's name, message and stack, for the log; never the request that caused it. */
+export const serializeError = (e: unknown): Record<string, unknown> =>
+  e instanceof Error ? { type: e.name, message: e.message, stack: e.stack } : { type: typeof e, message: String(e) }
+
+/** Says in the log what the response body must not (why a token or an access was refused, what failed). */
+const logDomainError = (log: HttpLog, requestId: string, e: DomainError): void => {
+  switch (e._tag) {
+    case 'Unauthenticated':
+      log.info({ requestId, reason: e.reason }, 'authentication failed')
+      return
+    case 'Forbidden':
+      log.info({ requestId, reason: e.reason }, 'access denied')
+      return
+    case 'ServiceFailed':
+      log.warn({ requestId, reason: e.reason }, 'gift card service failed')
+      return
+    case 'ServiceTimeout':
+      log.warn({ requestId }, 'gift card service timed out')
+      return
+    case 'Unavailable':
+      log.error({ requestId, err: serializeError(e.cause) }, 'dependency unavailable')
+      return
+    default:
+      return
+  }
+}
+
+export const sendDomainError = (ctx: AnyCtx, log: HttpLog, e: DomainError): void => {
+  logDomainError(log, ctx.state.requestId, e)
+  sendErrorResponse(ctx, toErrorResponse(e))
+}

@@ -1,0 +1,56 @@
+import * as t from 'io-ts'
+import * as E from 'fp-ts/Either'
+import { uuid, WebhookScope, WebhookSubscription, WebhookSubscriptionCreate } from '@orka/domain'
+import { accessOf, Ctx } from '../context'
+import { decodeWith } from '../decode/decode'
+import { readJsonBody } from '../decode/json-body'
+import { validationErrorResponse } from '../error-response'
+import { sendDomainError, sendErrorResponse, sendJson, sendNoContent } from '../respond'
+import { encodePage, pageQueryOf, pageQueryProps, rawPageQuery } from './page'
+import { RouteHandler } from './route-deps'
+
+const ListQuery = t.partial(pageQueryProps)
+const SubscriptionPath = t.type({ subscription_id: uuid })
+
+/** The account's subscriptions, plus the instance-wide ones for a key bound to no account. */
+const scopeOf = (ctx: Ctx): WebhookScope => {
+  const access = accessOf(ctx)
+  return { merchantAccountId: access.merchantAccount.id, includeInstanceWide: access.principal.key.merchant_account_id === null }
+}
+
+export const createWebhookSubscription: RouteHandler = (deps) => async (ctx) => {
+  const access = accessOf(ctx)
+  const body = E.chain(decodeWith(WebhookSubscriptionCreate, 'body'))(await readJsonBody(ctx, deps.config.maxBodyBytes))
+  if (E.isLeft(body)) return sendErrorResponse(ctx, validationErrorResponse(body.left))
+  const r = await deps.useCases.createWebhookSubscription({ merchantAccountId: access.merchantAccount.id, input: body.right })()
+  if (E.isLeft(r)) return sendDomainError(ctx, deps.log, r.left)
+  sendJson(ctx, 201, WebhookSubscription.encode(r.right))
+}
+
+export const listWebhookSubscriptions: RouteHandler = (deps) => async (ctx) => {
+  const scope = scopeOf(ctx)
+  const q = decodeWith(ListQuery, 'query')(rawPageQuery(ctx.query))
+  if (E.isLeft(q)) return sendErrorResponse(ctx, validationErrorResponse(q.left))
+  const r = await deps.useCases.listWebhookSubscriptions({ scope, ...pageQueryOf(q.right) })()
+  if (E.isLeft(r)) return sendDomainError(ctx, deps.log, r.left)
+  sendJson(ctx, 200, encodePage(WebhookSubscription, r.right))
+}
+
+export const getWebhookSubscription: RouteHandler = (deps) => async (ctx) => {
+  const scope = scopeOf(ctx)
+  const p = decodeWith(SubscriptionPath, 'path')(ctx.params)
+  if (E.isLeft(p)) return sendErrorResponse(ctx, validationErrorResponse(p.left))
+  const r = await deps.useCases.getWebhookSubscription({ scope, id: p.right.subscription_id })()
+  if (E.isLeft(r)) return sendDomainError(ctx, deps.log, r.left)
+  sendJson(ctx, 200, WebhookSubscription.encode(r.right))
+}
+
+/** DELETE: 204 and no body; unknown, already deleted and another account's are all 404. */
+export const deleteWebhookSubscription: RouteHandler = (deps) => async (ctx) => {
+  const scope = scopeOf(ctx)
+  const p = decodeWith(SubscriptionPath, 'path')(ctx.params)
+  if (E.isLeft(p)) return sendErrorResponse(ctx, validationErrorResponse(p.left))
+  const r = await deps.useCases.deleteWebhookSubscription({ scope, id: p.right.subscription_id })()
+  if (E.isLeft(r)) return sendDomainError(ctx, deps.log, r.left)
+  sendNoContent(ctx)
+}

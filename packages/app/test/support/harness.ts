@@ -1,0 +1,159 @@
+import 'reflect-metadata'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import * as E from 'fp-ts/Either'
+import pino from 'pino'
+import { DependencyContainer } from 'tsyringe'
+import { ManualClock } from '@orka/adapters-memory'
+import { loadConfig } from '../../src/config'
+import { generateKeyPair } from '../../src/dev-key'
+import { mintToken, MintOptions } from '../../src/mint-token'
+import { SeedFile } from '../../src/seed-file'
+import { startServer, RunningServer } from '../../src/server'
+
+export const IDS = {
+  defaultBuyer: '11111111-1111-4111-8111-111111111111',
+  acmeBuyer: '22222222-2222-4222-8222-222222222222',
+  defaultWebhook: '33333333-3333-4333-8333-333333333333',
+  acmeWebhook: '44444444-4444-4444-8444-444444444444',
+  instanceWebhook: '55555555-5555-4555-8555-555555555555',
+  acmeService: '66666666-6666-4666-8666-666666666666',
+}
+
+/** The keys a test can sign with; each is provisioned with the roles its name says. */
+export type KeyName = 'admin' | 'acmeAdmin' | 'readOnly' | 'giftCardOperator'
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Headers
+  readonly text: string
+  /** Parsed JSON body, or undefined when there was none. */
+  readonly body: any
+}
+
+export interface Harness {
+  readonly url: string
+  readonly clock: ManualClock
+  readonly server: RunningServer
+  readonly container: DependencyContainer
+  /** Every log line the server wrote, raw. */
+  readonly logs: string[]
+  readonly pems: Record<KeyName, string>
+  token(key?: KeyName, o?: Partial<MintOptions>): string
+  request(method: string, path: string, o?: RequestOptions): Promise<Reply>
+  close(): Promise<void>
+}
+
+export interface RequestOptions {
+  /** A token, or a key name to mint a fresh administrator-scoped token with, or null for none. */
+  readonly auth?: string | KeyName | null
+  readonly body?: unknown
+  /** Sent as is, instead of JSON-encoding `body`. */
+  readonly rawBody?: string
+  readonly headers?: Record<string, string>
+  readonly merchantAccount?: string
+}
+
+export interface HarnessOptions {
+  readonly env?: Record<string, string>
+  readonly configure?: (c: DependencyContainer) => void
+}
+
+const KEYS: Record<KeyName, { merchant_account_id: string | null; roles: string[] }> = {
+  admin: { merchant_account_id: null, roles: ['administrator'] },
+  acmeAdmin: { merchant_account_id: 'acme', roles: ['administrator'] },
+  readOnly: { merchant_account_id: null, roles: ['read-only'] },
+  giftCardOperator: { merchant_account_id: null, roles: ['gift-card-operator'] },
+}
+
+export const startHarness = async (o: HarnessOptions = {}): Promise<Harness> => {
+  const dir = mkdtempSync(join(tmpdir(), 'orka-test-'))
+  const pairs = Object.fromEntries(Object.keys(KEYS).map((k) => [k, generateKeyPair()])) as Record<KeyName, ReturnType<typeof generateKeyPair>>
+  const seed: SeedFile = {
+    merchant_accounts: [
+      { id: 'acme', display_name: 'Acme' },
+      { id: 'frozen', display_name: 'Frozen Ltd', locked: true },
+    ],
+    api_key_pairs: (Object.keys(KEYS) as KeyName[]).map((k) => ({ public_key_pem: pairs[k].publicKeyPem, ...KEYS[k] })),
+    gift_card_services: [
+      { id: IDS.acmeService, merchant_account_id: 'acme', gift_card_service_definition_id: 'mock-gift-card', display_name: 'Acme cards', primary: true },
+    ],
+    buyers: [
+      { id: IDS.defaultBuyer, merchant_account_id: 'default', external_identifier: 'buyer-1', display_name: 'Ada Lovelace' },
+      { id: IDS.acmeBuyer, merchant_account_id: 'acme', external_identifier: 'buyer-1', display_name: 'Acme Buyer' },
+    ],
+    webhook_subscriptions: [
+      { id: IDS.defaultWebhook, merchant_account_id: 'default', url: 'https://hooks.example.test/default' },
+      { id: IDS.acmeWebhook, merchant_account_id: 'acme', url: 'https://hooks.example.test/acme' },
+      { id: IDS.instanceWebhook, merchant_account_id: null, url: 'https://hooks.example.test/instance' },
+    ],
+  }
+  const seedFile = join(dir, 'seed.json')
+  writeFileSync(seedFile, JSON.stringify(seed))
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_FILE: seedFile,
+    DATA_DIR: join(dir, 'data'),
+    CONNECTOR_TIMEOUT_MS: '300',
+    LOG_LEVEL: 'info',
+    ...o.env,
+  })
+  if (E.isLeft(config)) throw new Error(config.left.join('; '))
+  const logs: string[] = []
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk))
+      done()
+    },
+  })
+  const clock = new ManualClock(new Date())
+  const server = await startServer(config.right, { clock, logger: pino({ level: 'info' }, sink), configure: o.configure })
+  const pems = Object.fromEntries(Object.entries(pairs).map(([k, v]) => [k, v.privateKeyPem])) as Record<KeyName, string>
+  const token = (key: KeyName = 'admin', m: Partial<MintOptions> = {}) =>
+    mintToken(pems[key], { scopes: ['*.read', '*.write'], expiresInS: 3600, now: clock.now(), ...m })
+
+  const request = async (method: string, path: string, r: RequestOptions = {}): Promise<Reply> => {
+    const auth = r.auth === undefined ? token('admin') : r.auth === null ? undefined : r.auth in KEYS ? token(r.auth as KeyName) : r.auth
+    const headers: Record<string, string> = { ...(auth ? { authorization: `Bearer ${auth}` } : {}) }
+    if (r.merchantAccount) headers['x-orka-merchant-account-id'] = r.merchantAccount
+    let payload: string | undefined = r.rawBody
+    if (payload === undefined && r.body !== undefined) payload = JSON.stringify(r.body)
+    if (payload !== undefined) headers['content-type'] = 'application/json'
+    Object.assign(headers, r.headers)
+    const res = await fetch(server.url + path, { method, headers, body: payload })
+    const text = await res.text()
+    let body: unknown
+    try {
+      body = text === '' ? undefined : JSON.parse(text)
+    } catch {
+      body = undefined
+    }
+    return { status: res.status, headers: res.headers, text, body }
+  }
+  return { url: server.url, clock, server, container: server.container, logs, pems, token, request, close: () => server.close() }
+}
+
+/** The spec's error body for a status, with its default message. */
+export const errorBody = (status: number, details: unknown[] = [], extra: Record<string, unknown> = {}) => {
+  const [code, message] = (
+    {
+      400: ['bad_request', 'Generic error'],
+      401: ['unauthorized', 'No valid API authentication found'],
+      403: ['forbidden', 'Generic error'],
+      404: ['not_found', 'The resource could not be found'],
+      405: ['method_not_allowed', 'Method Not Allowed'],
+      409: ['duplicate_record', 'Generic error'],
+      425: ['too_early', 'Generic error'],
+      429: ['too_many_requests', 'Generic error'],
+      500: ['server_error', 'Request could not be processed'],
+      502: ['bad_gateway', 'Request could not be processed'],
+      504: ['gateway_timeout', 'Request could not be processed'],
+    } as Record<number, [string, string]>
+  )[status]!
+  return { type: 'error', code, status, message, details, ...extra }
+}
+
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/

@@ -1,0 +1,141 @@
+import { expect } from 'chai'
+import * as O from 'fp-ts/Option'
+import { Seek } from '../pagination/page'
+import { webhookSortKey } from '../webhooks/webhook-subscription'
+import { WebhookScope, WebhookSubscriptionRepository } from '../webhooks/webhooks.ports'
+import { aWebhookRecord, isoAt, MERCHANT_A, MERCHANT_B } from './fixtures'
+import { Harness, right } from './harness'
+import { keysetBehaviour } from './keyset'
+
+const all: Seek = { direction: 'forward', from: O.none, limit: 100 }
+const own: WebhookScope = { merchantAccountId: MERCHANT_A, includeInstanceWide: false }
+const ownAndInstance: WebhookScope = { merchantAccountId: MERCHANT_A, includeInstanceWide: true }
+const theirs: WebhookScope = { merchantAccountId: MERCHANT_B, includeInstanceWide: true }
+
+export const webhookSubscriptionRepositoryContract = (name: string, setup: () => Promise<Harness<WebhookSubscriptionRepository>>) =>
+  describe(`WebhookSubscriptionRepository: ${name}`, () => {
+    let h: Harness<WebhookSubscriptionRepository>
+    beforeEach(async () => {
+      h = await setup()
+    })
+    afterEach(async () => h?.teardown())
+
+    describe('one account', () => {
+      keysetBehaviour({
+        order: 'descending',
+        ties: true,
+        make: (createdAt, id) => aWebhookRecord({ id, created_at: createdAt }),
+        keyOf: webhookSortKey,
+        sortValue: (i) => isoAt(i * 60_000),
+        store: async (subs) => {
+          for (const s of subs) await right(h.port.create(aWebhookRecord({ merchant_account_id: MERCHANT_B, created_at: s.created_at })))
+          for (const s of subs) await right(h.port.create(s))
+        },
+        read: (seek) => right(h.port.list(own, seek)),
+      })
+    })
+
+    describe('own account and instance-wide', () => {
+      keysetBehaviour({
+        order: 'descending',
+        ties: true,
+        // Every other item is instance-wide: both kinds interleave in one order.
+        make: (createdAt, id) => aWebhookRecord({ id, created_at: createdAt, merchant_account_id: Number(id.slice(-1)) % 2 ? null : MERCHANT_A }),
+        keyOf: webhookSortKey,
+        sortValue: (i) => isoAt(i * 60_000),
+        store: async (subs) => {
+          for (const s of subs) await right(h.port.create(aWebhookRecord({ merchant_account_id: MERCHANT_B, created_at: s.created_at })))
+          for (const s of subs) await right(h.port.create(s))
+        },
+        read: (seek) => right(h.port.list(ownAndInstance, seek)),
+      })
+    })
+
+    it('finds a created subscription by id', async () => {
+      const sub = aWebhookRecord()
+      await right(h.port.create(sub))
+      expect(await right(h.port.findById(own, sub.id))).to.deep.equal(O.some(sub))
+    })
+
+    it('stores a subscription without authentication', async () => {
+      const sub = aWebhookRecord({ authentication: null, active: false })
+      await right(h.port.create(sub))
+      expect(await right(h.port.findById(own, sub.id))).to.deep.equal(O.some(sub))
+    })
+
+    it('finds nothing for an unknown id', async () => {
+      await right(h.port.create(aWebhookRecord()))
+      expect(await right(h.port.findById(ownAndInstance, '7a3f0c52-9d4e-4b1a-8c6d-ffffffffffff'))).to.deep.equal(O.none)
+    })
+
+    it("never finds, lists or deletes another account's subscription", async () => {
+      const sub = aWebhookRecord({ merchant_account_id: MERCHANT_B })
+      await right(h.port.create(sub))
+      expect(await right(h.port.findById(ownAndInstance, sub.id))).to.deep.equal(O.none)
+      expect(await right(h.port.list(ownAndInstance, all))).to.deep.equal([])
+      expect(await right(h.port.delete(ownAndInstance, sub.id))).to.equal(false)
+      expect(await right(h.port.findById(theirs, sub.id))).to.deep.equal(O.some(sub))
+    })
+
+    it('shows instance-wide subscriptions only to a scope that includes them', async () => {
+      const instanceWide = aWebhookRecord({ merchant_account_id: null, created_at: isoAt(2000) })
+      const ours = aWebhookRecord({ created_at: isoAt(1000) })
+      const other = aWebhookRecord({ merchant_account_id: MERCHANT_B, created_at: isoAt(3000) })
+      for (const s of [instanceWide, ours, other]) await right(h.port.create(s))
+
+      expect(await right(h.port.findById(own, instanceWide.id))).to.deep.equal(O.none)
+      expect(await right(h.port.findById(ownAndInstance, instanceWide.id))).to.deep.equal(O.some(instanceWide))
+      expect(await right(h.port.list(own, all))).to.deep.equal([ours])
+      expect(await right(h.port.list(ownAndInstance, all))).to.deep.equal([instanceWide, ours])
+      expect(await right(h.port.list(theirs, all))).to.deep.equal([other, instanceWide])
+    })
+
+    it('deletes an instance-wide subscription only through a scope that includes it', async () => {
+      const instanceWide = aWebhookRecord({ merchant_account_id: null })
+      await right(h.port.create(instanceWide))
+      expect(await right(h.port.delete(own, instanceWide.id))).to.equal(false)
+      expect(await right(h.port.findById(ownAndInstance, instanceWide.id))).to.deep.equal(O.some(instanceWide))
+      expect(await right(h.port.delete(ownAndInstance, instanceWide.id))).to.equal(true)
+      expect(await right(h.port.findById(ownAndInstance, instanceWide.id))).to.deep.equal(O.none)
+    })
+
+    it('deletes for good: gone from reads, and a second delete reports false', async () => {
+      const sub = aWebhookRecord({ created_at: isoAt(1000) })
+      const kept = aWebhookRecord({ created_at: isoAt(2000) })
+      await right(h.port.create(sub))
+      await right(h.port.create(kept))
+      expect(await right(h.port.delete(own, sub.id))).to.equal(true)
+      expect(await right(h.port.findById(own, sub.id))).to.deep.equal(O.none)
+      expect(await right(h.port.list(own, all))).to.deep.equal([kept])
+      expect(await right(h.port.delete(own, sub.id))).to.equal(false)
+    })
+
+    it('reports false when deleting an unknown id', async () => {
+      await right(h.port.create(aWebhookRecord()))
+      expect(await right(h.port.delete(ownAndInstance, '7a3f0c52-9d4e-4b1a-8c6d-ffffffffffff'))).to.equal(false)
+      expect(await right(h.port.list(own, all))).to.have.length(1)
+    })
+
+    it('ensure creates a missing subscription and is idempotent', async () => {
+      const sub = aWebhookRecord({ merchant_account_id: null })
+      await right(h.port.ensure(sub))
+      await right(h.port.ensure(sub))
+      expect(await right(h.port.list(ownAndInstance, all))).to.deep.equal([sub])
+    })
+
+    it('ensure leaves an existing subscription with the same id as it is', async () => {
+      const sub = aWebhookRecord()
+      await right(h.port.create(sub))
+      await right(h.port.ensure({ ...sub, url: 'https://elsewhere.example/hook', active: false }))
+      expect(await right(h.port.findById(own, sub.id))).to.deep.equal(O.some(sub))
+      expect(await right(h.port.list(own, all))).to.deep.equal([sub])
+    })
+
+    it('ensure after a delete creates the subscription again', async () => {
+      const sub = aWebhookRecord()
+      await right(h.port.ensure(sub))
+      expect(await right(h.port.delete(own, sub.id))).to.equal(true)
+      await right(h.port.ensure(sub))
+      expect(await right(h.port.findById(own, sub.id))).to.deep.equal(O.some(sub))
+    })
+  })

@@ -5,10 +5,10 @@ import * as t from 'io-ts'
  * Every setting comes from one environment variable, described once here: the codec decodes
  * it, the default applies when it is unset, and the table documents it (README, `orka config`).
  */
-interface Setting<A> {
+interface Setting<A, D extends A | undefined = A | undefined> {
   readonly env: string
   readonly codec: t.Type<A, unknown, string>
-  readonly default: A | undefined
+  readonly default: D
   readonly secret?: boolean
   readonly doc: string
 }
@@ -39,7 +39,7 @@ const key32 = new t.Type<Buffer, unknown, string>(
   () => '********',
 )
 
-const s = <A>(x: Setting<A>) => x
+const s = <A, D extends A | undefined>(x: Setting<A, D>) => x
 export const SETTINGS = {
   port: s({ env: 'PORT', codec: int(0, 65535), default: 8080, doc: 'TCP port of the HTTP server' }),
   host: s({ env: 'HOST', codec: text('a host name or address'), default: '0.0.0.0', doc: 'Address the HTTP server binds to' }),
@@ -97,7 +97,8 @@ export const SETTINGS = {
 }
 
 type Settings = typeof SETTINGS
-export type Config = { readonly [K in keyof Settings]: Settings[K] extends Setting<infer A> ? (undefined extends Settings[K]['default'] ? A | undefined : A) : never }
+type Value<S> = S extends Setting<infer A, infer D> ? (D extends undefined ? A | undefined : A) : never
+export type Config = { readonly [K in keyof Settings]: Value<Settings[K]> }
 
 /** Decodes the environment; every bad variable is reported with what it expects. */
 export const loadConfig = (env: Record<string, string | undefined>): E.Either<string[], Config> => {

@@ -87,7 +87,7 @@ const parse = (token: string, nowS: number): Check<Parsed> => {
   const header = jsonObject(h)
   if (!header) return fail('header is not a JSON object')
   // Exactly ES512: `none`, HS* (the public key used as an HMAC secret) and RS* never get near a key.
-  if (header['alg'] !== 'ES512') return fail(`alg ${JSON.stringify(header['alg'])} is not ES512`)
+  if (header['alg'] !== 'ES512') return fail(`alg ${String(JSON.stringify(header['alg'])).slice(0, 32)} is not ES512`)
   // We understand no extension, so any `crit` is one we must refuse (RFC 7515 §4.1.11).
   if ('crit' in header) return fail('crit header present')
   // `jku`, `x5u`, `jwk`, `x5c` are ignored on purpose: the key comes only from our own store.

@@ -4,7 +4,8 @@ import { errorBody, Harness, startHarness } from '../support/harness'
 describe('idempotency-key on POST /gift-cards/activations', () => {
   let h: Harness
   before(async () => {
-    h = await startHarness()
+    // the 0009 test number answers after 2 s: the connector must wait longer than that
+    h = await startHarness({ env: { CONNECTOR_TIMEOUT_MS: '5000' } })
   })
   after(() => h.close())
   const activate = (key: string, body: unknown, o: { merchantAccount?: string; auth?: string | null } = {}) =>
@@ -23,8 +24,8 @@ describe('idempotency-key on POST /gift-cards/activations', () => {
   })
 
   it('answers 400 with a header detail when the key is reused with another body', async () => {
-    expect((await activate('key-mismatch', { number: '7000000000000000002' })).status).to.equal(201)
-    const r = await activate('key-mismatch', { number: '7000000000000000003' })
+    expect((await activate('key-mismatch', { number: '7000000000000000012' })).status).to.equal(201)
+    const r = await activate('key-mismatch', { number: '7000000000000000013' })
     expect(r.status).to.equal(400)
     expect(r.body).to.deep.equal(
       errorBody(400, [

@@ -7,7 +7,7 @@ describe('rate limits for embed tokens', () => {
     h = await startHarness()
   })
   afterEach(() => h.close())
-  const activate = (auth: string, n: number) => h.request('POST', '/gift-cards/activations', { auth, body: { number: String(6100000000000000000n + BigInt(n)) } })
+  const activate = (auth: string, n: number) => h.request('POST', '/gift-cards/activations', { auth, body: { number: `6100000000${String(n).padStart(6, '0')}001` } })
 
   it('admits 50 requests per rolling 60 s per token, then 429 with Retry-After and RateLimit headers', async () => {
     const embed = h.token('admin', { scopes: ['embed'] })

@@ -182,10 +182,11 @@ export class Closed<R extends Props, O extends Props> extends t.Type<ClosedType<
     readonly required: R,
     readonly optional: O,
   ) {
+    // `type` leads, as in the spec's resource tables, so responses read naturally.
     const all: Array<[string, t.Mixed, boolean]> = [
       ...Object.entries(required).map(([k, v]): [string, t.Mixed, boolean] => [k, v, true]),
       ...Object.entries(optional).map(([k, v]): [string, t.Mixed, boolean] => [k, v, false]),
-    ]
+    ].sort(([a], [b]) => Number(b === 'type') - Number(a === 'type'))
     const known = new Set(all.map(([k]) => k))
     super(
       name,

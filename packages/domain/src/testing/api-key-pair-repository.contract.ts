@@ -33,6 +33,15 @@ export const apiKeyPairRepositoryContract = (name: string, setup: () => Promise<
       expect(await right(h.port.list())).to.deep.equal([changed])
     })
 
+    it('refuses a second key with a thumbprint already in use', async () => {
+      const key = anApiKeyPair()
+      await right(h.port.upsert(key))
+      const clash = anApiKeyPair({ thumbprint: key.thumbprint })
+      expect((await h.port.upsert(clash)())._tag).to.equal('Left')
+      expect(await right(h.port.findByThumbprint(key.thumbprint))).to.deep.equal(O.some(key))
+      expect(await right(h.port.list())).to.deep.equal([key])
+    })
+
     it('lists every key', async () => {
       expect(await right(h.port.list())).to.deep.equal([])
       const keys = [anApiKeyPair(), anApiKeyPair({ merchant_account_id: MERCHANT_A }), anApiKeyPair({ revoked: true })]

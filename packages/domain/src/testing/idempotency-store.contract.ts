@@ -74,7 +74,7 @@ export const idempotencyStoreContract = (name: string, setup: () => Promise<Harn
       await right(h.port.claim(record, dateAt(0)))
       const outcome: StoredOutcome = { ok: true, value: { id: '5b7d5e2c-0f0e-4a57-9c2b-3d1e4f5a6b7c', bin: '603628', usage_count: 0, buyer: null } }
       await right(h.port.complete(MERCHANT_A, KEY, outcome, dateAt(86_400_000)))
-      const completed = { ...record, state: 'completed', outcome, expires_at: isoAt(86_400_000) }
+      const completed: IdempotencyRecord = { ...record, state: 'completed', outcome, expires_at: isoAt(86_400_000) }
       // Well past the in-flight lease, the completed record still holds the key.
       expect(await right(h.port.claim(second(60_000), dateAt(60_000)))).to.deep.equal(heldBy(completed))
     })

@@ -1,0 +1,5 @@
+export { createHttpApp, HttpDeps, HttpLog } from './app'
+export { makeTokenVerifier, TokenVerifier, TokenVerifierDeps, MAX_TOKEN_BYTES, NBF_LEEWAY_S } from './auth/verify-token'
+export { jwkThumbprint } from './auth/jwk-thumbprint'
+export { toErrorResponse, ErrorResponse, ErrorBody, ValidationBody } from './error-response'
+export { ROUTES, RouteDescription, OperationId, COUNTED_UNSERVED_ROUTES } from './routes/table'

@@ -1,0 +1,421 @@
+import { expect } from 'chai'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import {
+  Admission,
+  Buyer,
+  GiftCard,
+  makeAuthorize,
+  makeCheckRateLimit,
+  MerchantAccountRepository,
+  notFound,
+  unavailable,
+  Page,
+  RateLimitStore,
+  replayed,
+  cardDeclined,
+  Role,
+  ROLE_CATALOGUE,
+  RoleRepository,
+} from '@orka/domain'
+import { createHttpApp, HttpDeps } from '../src'
+import { CaptureLog, FakeClock, FakeKeys, fakeMac, keyPair, listen, mint, newP521Key, T0, TestKey } from './support'
+
+/** Exact sliding log: enough of the port to see the middleware count and refuse. */
+class FakeRateLimitStore implements RateLimitStore {
+  readonly hits = new Map<string, number[]>()
+  admit(key: string, limit: number, windowMs: number, now: Date) {
+    const t = now.getTime()
+    const live = (this.hits.get(key) ?? []).filter((x) => x > t - windowMs)
+    const admitted = live.length < limit
+    if (admitted) live.push(t)
+    this.hits.set(key, live)
+    const a: Admission = { admitted, remaining: Math.max(0, limit - live.length), resetMs: live.length === 0 ? 0 : live[0]! + windowMs - t }
+    return TE.right(a)
+  }
+}
+
+const roles: RoleRepository = {
+  list: () => TE.right(ROLE_CATALOGUE),
+  findBySlugs: (slugs) => TE.right(ROLE_CATALOGUE.filter((r) => slugs.includes(r.slug))),
+  upsert: () => TE.right(undefined),
+}
+const merchantAccounts: MerchantAccountRepository = {
+  find: (id) => TE.right(id === 'default' ? O.some({ id, display_name: 'Default', locked: false }) : O.none),
+  upsert: () => TE.right(undefined),
+}
+
+const SUBSCRIPTION_ID = 'ef9496d8-53a5-4aad-8ca2-00eb68334389'
+const buyer: Buyer = {
+  type: 'buyer',
+  id: '0d4bd3b8-1b73-4f1c-8f35-6d3c1f8b9a10',
+  reconciliation_id: 'abc',
+  merchant_account_id: 'default',
+  display_name: 'Jo',
+  external_identifier: null,
+  billing_details: null,
+  account_number: null,
+  created_at: '2027-01-15T08:00:00.000Z',
+  updated_at: '2027-01-15T08:00:00.000Z',
+}
+const card: GiftCard = {
+  type: 'gift-card',
+  id: '9a0e4a0b-5b1f-4a7c-8f6e-1d2c3b4a5f60',
+  merchant_account_id: 'default',
+  gift_card_service: { type: 'gift-card-service', id: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d', gift_card_service_definition_id: 'mock-gift-card', display_name: 'Mock' },
+  bin: '412345',
+  sub_bin: '678',
+  last4: '0001',
+  expiration_date: null,
+  buyer: null,
+  created_at: '2027-01-15T08:00:00.000Z',
+  updated_at: '2027-01-15T08:00:00.000Z',
+  last_used_at: null,
+  usage_count: 0,
+  cit_last_used_at: null,
+  cit_usage_count: 0,
+}
+const page = <A>(items: A[]): Page<A> => ({ items, limit: 20, next_cursor: null, previous_cursor: null })
+
+const WILD = 'Should never be thrown to a client'
+
+describe('createHttpApp (smoke)', () => {
+  let key: TestKey
+  before(() => {
+    key = newP521Key()
+  })
+
+  let log: CaptureLog
+  let server: { url: string; close(): Promise<void> }
+  let behaviour: { rolesThrow: boolean; activation: 'fresh' | 'replay' | 'replayed-decline' }
+  let activations: Array<{ idempotencyKey: string | null }>
+
+  beforeEach(async () => {
+    log = new CaptureLog()
+    behaviour = { rolesThrow: false, activation: 'fresh' }
+    activations = []
+    const clock = new FakeClock()
+    const deps: HttpDeps = {
+      keys: new FakeKeys(keyPair(key), keyPair(newP521Key(), { id: '00000000-0000-4000-8000-000000000002', thumbprint: 'unused' })),
+      clock,
+      mac: fakeMac,
+      log,
+      config: { merchantAccountHeader: 'x-orka-merchant-account-id', defaultMerchantAccountId: 'default', maxBodyBytes: 1024, tokenCacheSize: 10 },
+      useCases: {
+        authorize: makeAuthorize({ merchantAccounts, roles }),
+        checkRateLimit: makeCheckRateLimit({ store: new FakeRateLimitStore(), clock, config: { limit: 2, windowS: 60 } }),
+        activateGiftCard: (cmd) => {
+          activations.push({ idempotencyKey: cmd.idempotencyKey })
+          if (behaviour.activation === 'replayed-decline') return TE.left(replayed(cardDeclined('Declined by the gift card service')))
+          return TE.right({ card, replayed: behaviour.activation === 'replay' })
+        },
+        listRoles: () => {
+          if (behaviour.rolesThrow) throw new Error(WILD)
+          return TE.right(page<Role>([ROLE_CATALOGUE[0]!]))
+        },
+        createBuyer: () => TE.right(buyer),
+        listBuyers: () => TE.right(page([buyer])),
+        createWebhookSubscription: () => TE.left(unavailable(new Error('webhook store down'))),
+        getWebhookSubscription: (q) => TE.left(notFound('WebhookSubscription', q.id)),
+        listWebhookSubscriptions: () => TE.right(page([])),
+        deleteWebhookSubscription: (q) => (q.id === SUBSCRIPTION_ID ? TE.right(undefined) : TE.left(notFound('WebhookSubscription', q.id))),
+      },
+    }
+    server = await listen(createHttpApp(deps))
+  })
+  afterEach(() => server.close())
+
+  const token = (scopes: string[], extra: Record<string, unknown> = {}) => mint(key, { scopes, exp: T0 + 30, ...extra })
+  const call = async (method: string, path: string, init: { token?: string; headers?: Record<string, string>; body?: string } = {}) => {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...init.headers },
+      ...(init.body === undefined ? {} : { body: init.body }),
+    })
+    const text = await res.text()
+    return { status: res.status, headers: res.headers, text, json: text === '' ? undefined : (JSON.parse(text) as unknown) }
+  }
+  const json = { 'content-type': 'application/json' }
+  const err = (status: number, code: string, message: string) => ({ type: 'error', code, status, message, details: [] })
+
+  describe('routing', () => {
+    it('answers an unknown route with the 404 body, without asking for a token', async () => {
+      const r = await call('GET', '/nothing-here')
+      expect(r.status).to.equal(404)
+      expect(r.json).to.deep.equal(err(404, 'not_found', 'The resource could not be found'))
+      expect(r.headers.get('content-type')).to.match(/^application\/json/)
+    })
+
+    it('answers a known path with another method with 405 and Allow', async () => {
+      const r = await call('PUT', `/webhook-subscriptions/${SUBSCRIPTION_ID}`)
+      expect(r.status).to.equal(405)
+      expect(r.json).to.deep.equal(err(405, 'method_not_allowed', 'Method Not Allowed'))
+      expect(r.headers.get('allow')).to.equal('GET, HEAD, DELETE, OPTIONS')
+      const post = await call('POST', '/roles')
+      expect(post.status).to.equal(405)
+      expect(post.headers.get('allow')).to.equal('GET, HEAD, OPTIONS')
+    })
+
+    it('answers OPTIONS on a known path with 204 and Allow', async () => {
+      const r = await call('OPTIONS', '/buyers')
+      expect(r.status).to.equal(204)
+      expect(r.text).to.equal('')
+      expect(r.headers.get('allow')).to.equal('GET, HEAD, POST, OPTIONS')
+    })
+
+    it('answers HEAD on a GET route as the GET without a body', async () => {
+      const r = await call('HEAD', '/roles', { token: token(['roles.read']) })
+      expect(r.status).to.equal(200)
+      expect(r.text).to.equal('')
+      expect(r.headers.get('content-type')).to.match(/^application\/json/)
+      expect((await call('HEAD', '/roles')).status).to.equal(401)
+    })
+
+    it('treats paths as case-sensitive', async () => {
+      const r = await call('GET', '/Roles', { token: token(['roles.read']) })
+      expect(r.status).to.equal(404)
+      expect(r.json).to.deep.equal(err(404, 'not_found', 'The resource could not be found'))
+    })
+
+    it('echoes a sane x-request-id and makes one up otherwise', async () => {
+      expect((await call('GET', '/nothing', { headers: { 'x-request-id': 'req-42' } })).headers.get('x-request-id')).to.equal('req-42')
+      expect((await call('GET', '/nothing', { headers: { 'x-request-id': 'a b; rm' } })).headers.get('x-request-id')).to.match(
+        /^[0-9a-f-]{36}$/,
+      )
+    })
+  })
+
+  describe('authentication and authorization', () => {
+    it('answers a request without token with the 401 body', async () => {
+      const r = await call('GET', '/roles')
+      expect(r.status).to.equal(401)
+      expect(r.json).to.deep.equal(err(401, 'unauthorized', 'No valid API authentication found'))
+      expect(r.headers.get('www-authenticate')).to.equal('Bearer')
+    })
+
+    it('answers a token without the route scope with the 403 body', async () => {
+      const r = await call('GET', '/roles', { token: token(['buyers.read']) })
+      expect(r.status).to.equal(403)
+      expect(r.json).to.deep.equal(err(403, 'forbidden', 'Generic error'))
+    })
+
+    it('answers an unknown merchant account with the same 403', async () => {
+      const r = await call('GET', '/roles', { token: token(['roles.read']), headers: { 'x-orka-merchant-account-id': 'nope' } })
+      expect(r.status).to.equal(403)
+      expect(r.json).to.deep.equal(err(403, 'forbidden', 'Generic error'))
+    })
+
+    it('serves a valid token with the scope', async () => {
+      const r = await call('GET', '/roles', { token: token(['roles.read']) })
+      expect(r.status).to.equal(200)
+      expect(r.json).to.deep.equal({ items: [ROLE_CATALOGUE[0]], limit: 20, next_cursor: null, previous_cursor: null })
+    })
+  })
+
+  describe('request decoding', () => {
+    const buyers = (body: string | undefined, headers: Record<string, string> = json) =>
+      call('POST', '/buyers', { token: token(['buyers.write']), headers, ...(body === undefined ? {} : { body }) })
+
+    it('answers a body that is not JSON with 422 json_invalid, echoing nothing', async () => {
+      const r = await buyers('{"display_name": 4111111111111111')
+      expect(r.status).to.equal(422)
+      expect(r.json).to.deep.equal({ detail: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }] })
+      expect(r.text).not.to.include('4111')
+    })
+
+    it('answers a missing body with 422 missing', async () => {
+      const r = await buyers(undefined, {})
+      expect(r.status).to.equal(422)
+      expect(r.json).to.deep.equal({ detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] })
+    })
+
+    it('answers a body that is not sent as JSON with 422', async () => {
+      const r = await buyers('display_name=Jo', { 'content-type': 'application/x-www-form-urlencoded' })
+      expect(r.status).to.equal(422)
+      expect(r.json).to.deep.equal({
+        detail: [{ loc: ['body'], msg: 'Request body must be JSON: send it with Content-Type: application/json', type: 'model_attributes_type' }],
+      })
+    })
+
+    it('answers a body over the size cap with 422', async () => {
+      const r = await buyers(JSON.stringify({ display_name: 'x'.repeat(2000) }))
+      expect(r.status).to.equal(422)
+      expect(r.json).to.deep.equal({ detail: [{ loc: ['body'], msg: 'Request body must not exceed 1024 bytes', type: 'value_error' }] })
+    })
+
+    it('answers a body that fails its codec with the domain violations', async () => {
+      const r = await buyers(JSON.stringify({ display_name: '', nickname: 'x' }))
+      expect(r.status).to.equal(422)
+      expect(r.json).to.deep.equal({
+        detail: [
+          { loc: ['body', 'nickname'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
+          { loc: ['body', 'display_name'], msg: 'String should have at least 1 character', type: 'string_too_short', input: '', ctx: { min_length: 1 } },
+        ],
+      })
+    })
+
+    it('creates with 201 and the encoded resource', async () => {
+      const r = await buyers(JSON.stringify({ display_name: 'Jo' }))
+      expect(r.status).to.equal(201)
+      expect(r.json).to.deep.equal(buyer)
+    })
+
+    it('answers a path id that is not a UUID with 422 uuid_parsing', async () => {
+      const r = await call('GET', '/webhook-subscriptions/not-a-uuid', { token: token(['webhook-subscriptions.read']) })
+      expect(r.status).to.equal(422)
+      expect(r.json).to.deep.equal({
+        detail: [{ loc: ['path', 'subscription_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing', input: 'not-a-uuid' }],
+      })
+    })
+
+    it('answers a limit out of range or not a number with 422 on query.limit, ignoring unknown parameters', async () => {
+      const zero = await call('GET', '/roles?limit=0&colour=blue', { token: token(['roles.read']) })
+      expect(zero.status).to.equal(422)
+      expect(zero.json).to.deep.equal({
+        detail: [{ loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal', input: 0, ctx: { ge: 1 } }],
+      })
+      const word = await call('GET', '/roles?limit=ten', { token: token(['roles.read']) })
+      expect(word.status).to.equal(422)
+      expect(word.json).to.deep.equal({ detail: [{ loc: ['query', 'limit'], msg: 'Input should be a valid integer', type: 'int_type', input: 'ten' }] })
+    })
+
+    it('answers an empty idempotency-key with 422 on the header', async () => {
+      const r = await call('POST', '/gift-cards/activations', {
+        token: token(['gift-cards.write']),
+        headers: { ...json, 'idempotency-key': '' },
+        body: JSON.stringify({ number: '4123456789010001' }),
+      })
+      expect(r.status).to.equal(422)
+      expect(r.json).to.deep.equal({
+        detail: [{ loc: ['header', 'idempotency-key'], msg: 'String should have at least 1 character', type: 'string_too_short', input: '', ctx: { min_length: 1 } }],
+      })
+      expect(activations).to.deep.equal([])
+    })
+  })
+
+  describe('responses', () => {
+    const activate = (headers: Record<string, string> = {}) =>
+      call('POST', '/gift-cards/activations', {
+        token: token(['gift-cards.write']),
+        headers: { ...json, ...headers },
+        body: JSON.stringify({ number: '4123456789010001' }),
+      })
+
+    it('activates with 201, forwarding the idempotency key', async () => {
+      const r = await activate({ 'idempotency-key': 'k-1' })
+      expect(r.status).to.equal(201)
+      expect(r.json).to.deep.equal(card)
+      expect(r.headers.get('idempotent-replayed')).to.equal(null)
+      expect(activations).to.deep.equal([{ idempotencyKey: 'k-1' }])
+    })
+
+    it('marks a replay, success or failure, with Idempotent-Replayed', async () => {
+      const first = await activate({ 'idempotency-key': 'k-1' })
+      behaviour.activation = 'replay'
+      const again = await activate({ 'idempotency-key': 'k-1' })
+      expect(again.status).to.equal(201)
+      expect(again.headers.get('idempotent-replayed')).to.equal('true')
+      expect(again.text).to.equal(first.text)
+      behaviour.activation = 'replayed-decline'
+      const declined = await activate({ 'idempotency-key': 'k-2' })
+      expect(declined.status).to.equal(400)
+      expect(declined.headers.get('idempotent-replayed')).to.equal('true')
+      expect(declined.json).to.deep.equal({
+        ...err(400, 'bad_request', 'Generic error'),
+        details: [{ location: 'body', pointer: '/number', message: 'Declined by the gift card service', type: 'card_declined' }],
+      })
+    })
+
+    it('deletes with 204, no body and no content type; an unknown id is 404', async () => {
+      const r = await call('DELETE', `/webhook-subscriptions/${SUBSCRIPTION_ID}`, { token: token(['webhook-subscriptions.write']) })
+      expect(r.status).to.equal(204)
+      expect(r.text).to.equal('')
+      expect(r.headers.get('content-type')).to.equal(null)
+      const gone = await call('DELETE', '/webhook-subscriptions/0d4bd3b8-1b73-4f1c-8f35-6d3c1f8b9a10', { token: token(['webhook-subscriptions.write']) })
+      expect(gone.status).to.equal(404)
+      expect(gone.json).to.deep.equal(err(404, 'not_found', 'The resource could not be found'))
+    })
+
+    it('answers Unavailable with the 500 body and logs the cause', async () => {
+      const r = await call('POST', '/webhook-subscriptions', {
+        token: token(['webhook-subscriptions.write']),
+        headers: json,
+        body: JSON.stringify({ url: 'https://merchant.example/hooks' }),
+      })
+      expect(r.status).to.equal(500)
+      expect(r.json).to.deep.equal(err(500, 'server_error', 'Request could not be processed'))
+      const line = log.lines.find((l) => l.level === 'error')
+      expect(line?.msg).to.equal('dependency unavailable')
+      expect((line?.o['err'] as { stack: string }).stack).to.include('webhook store down')
+    })
+
+    it('turns an exception into the bare 500 body and logs its stack', async () => {
+      behaviour.rolesThrow = true
+      const r = await call('GET', '/roles', { token: token(['roles.read']) })
+      expect(r.status).to.equal(500)
+      expect(r.json).to.deep.equal({ type: 'error', code: 'server_error', status: 500, message: 'Request could not be processed', details: [] })
+      expect(r.text).not.to.include(WILD)
+      const line = log.lines.find((l) => l.level === 'error')
+      expect(line?.msg).to.equal('unhandled exception')
+      expect((line?.o['err'] as { stack: string }).stack).to.include(WILD)
+    })
+  })
+
+  describe('rate limits', () => {
+    it('counts embed tokens on limited routes, sends RateLimit headers, then 429 with Retry-After', async () => {
+      const embed = token(['embed'], { jti: 'browser-1' })
+      const body = JSON.stringify({ number: '4123456789010001' })
+      const first = await call('POST', '/gift-cards/activations', { token: embed, headers: json, body })
+      expect(first.status).to.equal(201)
+      expect(first.headers.get('ratelimit-policy')).to.equal('"embed";q=2;w=60')
+      expect(first.headers.get('ratelimit')).to.equal('"embed";r=1;t=60')
+      // An unserved limited route still counts, then is not found.
+      const unserved = await call('POST', '/gift-cards', { token: embed, headers: json, body })
+      expect(unserved.status).to.equal(404)
+      expect(unserved.json).to.deep.equal(err(404, 'not_found', 'The resource could not be found'))
+      expect(unserved.headers.get('ratelimit')).to.equal('"embed";r=0;t=60')
+      const limited = await call('POST', '/gift-cards/activations', { token: embed, headers: json, body })
+      expect(limited.status).to.equal(429)
+      expect(limited.json).to.deep.equal(err(429, 'too_many_requests', 'Generic error'))
+      expect(limited.headers.get('retry-after')).to.equal('60')
+      expect(limited.headers.get('ratelimit-policy')).to.equal('"embed";q=2;w=60')
+      expect(activations).to.have.length(1)
+    })
+
+    it('never limits a server-to-server token, and sends it no RateLimit headers', async () => {
+      for (let i = 0; i < 3; i++) {
+        const r = await call('POST', '/gift-cards/activations', { token: token(['gift-cards.write']), headers: json, body: JSON.stringify({ number: '4123456789010001' }) })
+        expect(r.status).to.equal(201)
+        expect(r.headers.get('ratelimit')).to.equal(null)
+      }
+    })
+
+    it('authenticates unserved limited routes before anything else', async () => {
+      const r = await call('POST', '/transactions', { headers: json, body: '{}' })
+      expect(r.status).to.equal(401)
+      expect(r.json).to.deep.equal(err(401, 'unauthorized', 'No valid API authentication found'))
+      const get = await call('GET', '/transactions')
+      expect(get.status).to.equal(404)
+    })
+  })
+
+  describe('access log', () => {
+    it('writes one line per request with method, route, status, time and id, and never the token', async () => {
+      const t = token(['roles.read'])
+      await call('GET', '/roles?cursor=secret-cursor', { token: t, headers: { 'x-request-id': 'req-7' } })
+      const access = log.lines.filter((l) => l.msg === 'request')
+      expect(access).to.have.length(1)
+      const { ms, ...rest } = access[0]!.o
+      expect(rest).to.deep.equal({ requestId: 'req-7', method: 'GET', path: '/roles', status: 200 })
+      expect(ms).to.be.a('number')
+      const all = JSON.stringify(log.lines)
+      expect(all).not.to.include(t.split('.')[2]!)
+      expect(all).not.to.include('secret-cursor')
+    })
+
+    it('masks long digit runs of an unmatched path', async () => {
+      await call('GET', '/gift-cards/4123456789010001')
+      expect(log.lines.find((l) => l.msg === 'request')?.o['path']).to.equal('/gift-cards/################')
+    })
+  })
+})

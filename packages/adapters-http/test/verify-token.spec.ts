@@ -1,0 +1,235 @@
+import { generateKeyPairSync } from 'node:crypto'
+import { expect } from 'chai'
+import * as E from 'fp-ts/Either'
+import { sign } from 'jsonwebtoken'
+import { Principal, Unauthenticated, Unavailable } from '@orka/domain'
+import { makeTokenVerifier, TokenVerifier } from '../src'
+import { FakeClock, FakeKeys, fakeMac, handmade, hs512WithKey, keyPair, mint, newP521Key, T0, TestKey } from './support'
+
+describe('makeTokenVerifier', () => {
+  let key: TestKey
+  let other: TestKey
+  before(() => {
+    key = newP521Key()
+    other = newP521Key()
+  })
+
+  let clock: FakeClock
+  let keys: FakeKeys
+  let verify: TokenVerifier
+  const setup = (cacheSize = 100) => {
+    clock = new FakeClock()
+    keys = new FakeKeys(keyPair(key))
+    verify = makeTokenVerifier({ keys, clock, mac: fakeMac, cacheSize })
+  }
+  beforeEach(() => setup())
+
+  const claims = (over: Record<string, unknown> = {}) => ({ scopes: ['roles.read'], exp: T0 + 30, ...over })
+  const bearer = (token: string) => `Bearer ${token}`
+  const ok = async (authorization: string | undefined): Promise<Principal> => {
+    const r = await verify(authorization)()
+    if (E.isLeft(r)) throw new Error(`expected a principal, got ${JSON.stringify(r.left)}`)
+    return r.right
+  }
+  const refused = async (authorization: string | undefined, reason: RegExp): Promise<void> => {
+    const r = await verify(authorization)()
+    expect(E.isLeft(r), 'expected a refusal').to.equal(true)
+    const e = (r as E.Left<Unauthenticated | Unavailable>).left
+    expect(e._tag).to.equal('Unauthenticated')
+    expect((e as Unauthenticated).reason).to.match(reason)
+  }
+
+  describe('accepts', () => {
+    it('a valid ES512 token, giving its key, its scopes and a hash of the token as id', async () => {
+      const p = await ok(bearer(mint(key, claims({ scopes: ['roles.read', 'embed'] }))))
+      expect(p.key).to.deep.equal(keyPair(key))
+      expect(p.scopes).to.deep.equal(['roles.read', 'embed'])
+      expect(p.tokenId).to.match(/^hash:[A-Za-z0-9_-]{43}$/)
+    })
+
+    it('uses the jti, namespaced by the key, as token id when there is one', async () => {
+      const p = await ok(bearer(mint(key, claims({ jti: 'abc-123' }))))
+      expect(p.tokenId).to.equal(`jti:${keyPair(key).id}:abc-123`)
+    })
+
+    it('gives two different tokens without jti different ids', async () => {
+      const a = await ok(bearer(mint(key, claims())))
+      const b = await ok(bearer(mint(key, claims({ exp: T0 + 31 }))))
+      expect(a.tokenId).not.to.equal(b.tokenId)
+    })
+
+    it('accepts the scheme in any case', async () => {
+      await ok(`bearer ${mint(key, claims())}`)
+    })
+
+    it('accepts nbf within the 30 s leeway', async () => {
+      await ok(bearer(mint(key, claims({ nbf: T0 + 30 }))))
+    })
+
+    it('accepts an empty scopes array (it simply grants nothing)', async () => {
+      expect((await ok(bearer(mint(key, claims({ scopes: [] }))))).scopes).to.deep.equal([])
+    })
+
+    it('ignores jku, x5u and jwk headers: the key comes from the store', async () => {
+      const token = mint(key, claims(), {
+        header: { alg: 'ES512', kid: key.thumbprint, jku: 'https://evil.example/jwks', x5u: 'https://evil.example/x5u', jwk: { kty: 'EC' } } as never,
+      })
+      await ok(bearer(token))
+    })
+  })
+
+  describe('refuses', () => {
+    it('a missing Authorization header', () => refused(undefined, /no Authorization/))
+    it('another scheme', () => refused(`Basic ${Buffer.from('a:b').toString('base64')}`, /not Bearer/))
+    it('a bearer without token', () => refused('Bearer ', /not Bearer/))
+
+    it('an expired token', async () => {
+      clock.nowS = T0 + 30
+      await refused(bearer(mint(key, claims())), /expired/)
+    })
+
+    it('a token without exp', () => refused(bearer(mint(key, { scopes: ['roles.read'] })), /exp missing/))
+    it('a non-numeric exp', () => refused(bearer(handmade({ alg: 'ES512', kid: key.thumbprint }, claims({ exp: String(T0 + 30) }))), /exp missing/))
+
+    it('nbf in the future beyond the leeway', () => refused(bearer(mint(key, claims({ nbf: T0 + 31 }))), /nbf/))
+
+    it('alg none', async () => {
+      await refused(bearer(sign(claims(), '', { algorithm: 'none', keyid: key.thumbprint, noTimestamp: true })), /segments/)
+      await refused(bearer(handmade({ alg: 'none', kid: key.thumbprint }, claims())), /alg "none"/)
+    })
+
+    it('HS512 signed with the public key PEM as the HMAC secret (algorithm confusion)', () =>
+      refused(bearer(hs512WithKey({ alg: 'HS512', typ: 'JWT', kid: key.thumbprint }, claims(), key.publicKeyPem)), /alg "HS512"/))
+
+    it('RS256', async () => {
+      const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 })
+      const pem = rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
+      await refused(bearer(sign(claims(), pem, { algorithm: 'RS256', keyid: key.thumbprint, noTimestamp: true })), /alg "RS256"/)
+    })
+
+    it('ES256 on a P-256 key', async () => {
+      const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      const pem = ec.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
+      await refused(bearer(sign(claims(), pem, { algorithm: 'ES256', keyid: key.thumbprint, noTimestamp: true })), /alg "ES256"/)
+    })
+
+    it('an unknown kid', () => refused(bearer(mint(other, claims())), /unknown kid/))
+    it('a missing kid', () => refused(bearer(sign(claims(), key.privateKeyPem, { algorithm: 'ES512', noTimestamp: true })), /kid missing/))
+
+    it('a token of a revoked key', async () => {
+      await keys.revoke(keyPair(key).id)()
+      await refused(bearer(mint(key, claims())), /revoked/)
+    })
+
+    it('a bad signature (signed by another key under the known kid)', () =>
+      refused(bearer(mint(other, claims(), { keyid: key.thumbprint })), /bad signature/))
+
+    it('a signature with one byte changed', async () => {
+      const [h, p, s] = mint(key, claims()).split('.') as [string, string, string]
+      const sig = Buffer.from(s, 'base64url')
+      sig[10] = sig[10]! ^ 1
+      await refused(bearer(`${h}.${p}.${sig.toString('base64url')}`), /bad signature/)
+    })
+
+    it('a payload changed after signing', async () => {
+      const [h, , s] = mint(key, claims()).split('.') as [string, string, string]
+      await refused(bearer(`${h}.${Buffer.from(JSON.stringify(claims({ scopes: ['*.write'] }))).toString('base64url')}.${s}`), /bad signature/)
+    })
+
+    it('a token over 8 KiB, before looking up its key', async () => {
+      await refused(bearer(mint(key, claims({ padding: 'x'.repeat(8 * 1024) }))), /8 KiB/)
+      expect(keys.lookups).to.equal(0)
+    })
+
+    it('malformed segments, before looking up any key', async () => {
+      await refused(bearer('abc.def'), /segments/)
+      await refused(bearer('a.b.c.d'), /segments/)
+      await refused(bearer('a.b!.c'), /segments/)
+      await refused(bearer(`${mint(key, claims())}.`), /segments/)
+      expect(keys.lookups).to.equal(0)
+    })
+
+    it('a header that is not a JSON object', async () => {
+      await refused(bearer(`${Buffer.from('not json').toString('base64url')}.e30.AAAA`), /header is not a JSON object/)
+      await refused(bearer(`${Buffer.from('[1]').toString('base64url')}.e30.AAAA`), /header is not a JSON object/)
+    })
+
+    it('a payload that is not a JSON object', () => refused(bearer(handmade({ alg: 'ES512', kid: key.thumbprint }, 'nope')), /payload/))
+
+    it('a crit header (we understand no extension)', async () => {
+      const token = mint(key, claims(), { header: { alg: 'ES512', kid: key.thumbprint, crit: ['exp'] } as never })
+      await refused(bearer(token), /crit/)
+      expect(keys.lookups).to.equal(0)
+    })
+
+    it('scopes that are not an array of strings', async () => {
+      await refused(bearer(mint(key, claims({ scopes: 'roles.read' }))), /scopes/)
+      await refused(bearer(mint(key, claims({ scopes: ['roles.read', 1] }))), /scopes/)
+      await refused(bearer(mint(key, { exp: T0 + 30 })), /scopes/)
+    })
+
+    it('a signature of the wrong length, before any crypto', () =>
+      refused(bearer(handmade({ alg: 'ES512', kid: key.thumbprint }, claims(), 'AAAA')), /wrong length/))
+  })
+
+  it('reports a failing key store as Unavailable, not as a bad token', async () => {
+    keys.failing = true
+    const r = await verify(bearer(mint(key, claims())))()
+    expect(E.isLeft(r) && r.left._tag).to.equal('Unavailable')
+  })
+
+  describe('cache', () => {
+    it('still expires a cached token', async () => {
+      const token = bearer(mint(key, claims()))
+      await ok(token)
+      clock.nowS = T0 + 29
+      await ok(token)
+      clock.nowS = T0 + 30
+      await refused(token, /expired/)
+    })
+
+    it('still refuses a cached token whose nbf is beyond the leeway on a clock that went back', async () => {
+      const token = bearer(mint(key, claims({ nbf: T0 })))
+      await ok(token)
+      clock.nowS = T0 - 31
+      await refused(token, /nbf/)
+    })
+
+    it('still refuses a cached token once its key is revoked or removed', async () => {
+      const token = bearer(mint(key, claims()))
+      await ok(token)
+      await keys.revoke(keyPair(key).id)()
+      await refused(token, /revoked/)
+      keys.byThumbprint.clear()
+      await refused(token, /unknown kid/)
+    })
+
+    it('serves a verified token without checking its signature again, with the key as it is now', async () => {
+      const token = bearer(mint(key, claims()))
+      await ok(token)
+      // Same kid, another public key: only a signature check could notice.
+      keys.byThumbprint.set(key.thumbprint, keyPair(key, { public_key_pem: other.publicKeyPem, roles: ['read-only'] }))
+      const p = await ok(token)
+      expect(p.key.roles).to.deep.equal(['read-only'])
+    })
+
+    it('is bounded: the least recently used token is verified again', async () => {
+      setup(1)
+      const a = bearer(mint(key, claims({ jti: 'a' })))
+      const b = bearer(mint(key, claims({ jti: 'b' })))
+      await ok(a)
+      await ok(b)
+      keys.byThumbprint.set(key.thumbprint, keyPair(key, { public_key_pem: other.publicKeyPem }))
+      await ok(b)
+      await refused(a, /bad signature/)
+    })
+
+    it('caches nothing with size 0', async () => {
+      setup(0)
+      const token = bearer(mint(key, claims()))
+      await ok(token)
+      keys.byThumbprint.set(key.thumbprint, keyPair(key, { public_key_pem: other.publicKeyPem }))
+      await refused(token, /bad signature/)
+    })
+  })
+})

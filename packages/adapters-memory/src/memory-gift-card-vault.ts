@@ -1,0 +1,26 @@
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { Duplicate, duplicate, GiftCardVault, Unavailable, VaultedGiftCard } from '@orka/domain'
+import { atomically, copy } from './memory-support'
+
+const slot = (merchantAccountId: string, fingerprint: string) => `${merchantAccountId}\u0000${fingerprint}`
+
+export class MemoryGiftCardVault implements GiftCardVault {
+  /** By (account, fingerprint): the uniqueness the port promises. */
+  private readonly cards = new Map<string, VaultedGiftCard>()
+
+  findByFingerprint(merchantAccountId: string, fingerprint: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>> {
+    return atomically(() => E.right(O.map(copy)(O.fromNullable(this.cards.get(slot(merchantAccountId, fingerprint))))))
+  }
+
+  insert(card: VaultedGiftCard): TE.TaskEither<Duplicate | Unavailable, void> {
+    return atomically((): E.Either<Duplicate | Unavailable, void> => {
+      const at = slot(card.card.merchant_account_id, card.fingerprint)
+      const existing = this.cards.get(at)
+      if (existing !== undefined) return E.left(duplicate('GiftCard', existing.card.id))
+      this.cards.set(at, copy(card))
+      return E.right(undefined)
+    })
+  }
+}

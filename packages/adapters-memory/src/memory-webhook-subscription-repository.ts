@@ -1,0 +1,57 @@
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import {
+  Seek,
+  Unavailable,
+  unavailable,
+  webhookSortKey,
+  WebhookScope,
+  WebhookSubscriptionRecord,
+  WebhookSubscriptionRepository,
+} from '@orka/domain'
+import { atomically, copy, seekIn } from './memory-support'
+
+const inScope = (scope: WebhookScope, s: WebhookSubscriptionRecord) =>
+  s.merchant_account_id === scope.merchantAccountId || (s.merchant_account_id === null && scope.includeInstanceWide)
+
+export class MemoryWebhookSubscriptionRepository implements WebhookSubscriptionRepository {
+  private readonly subs = new Map<string, WebhookSubscriptionRecord>()
+
+  create(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void> {
+    return atomically(() => {
+      // Ids come from the id generator; a clash is a bug, reported like a database's duplicate key.
+      if (this.subs.has(sub.id)) return E.left(unavailable(new Error(`webhook subscription ${sub.id} already exists`)))
+      this.subs.set(sub.id, copy(sub))
+      return E.right(undefined)
+    })
+  }
+
+  ensure(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void> {
+    return atomically(() => {
+      if (!this.subs.has(sub.id)) this.subs.set(sub.id, copy(sub))
+      return E.right(undefined)
+    })
+  }
+
+  findById(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, O.Option<WebhookSubscriptionRecord>> {
+    return atomically(() => {
+      const s = this.subs.get(id)
+      return E.right(s !== undefined && inScope(scope, s) ? O.some(copy(s)) : O.none)
+    })
+  }
+
+  list(scope: WebhookScope, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>> {
+    return atomically(() => {
+      const visible = [...this.subs.values()].filter((s) => inScope(scope, s))
+      return E.right(seekIn(visible, webhookSortKey, 'descending', seek).map(copy))
+    })
+  }
+
+  delete(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, boolean> {
+    return atomically(() => {
+      const s = this.subs.get(id)
+      return E.right(s !== undefined && inScope(scope, s) && this.subs.delete(id))
+    })
+  }
+}

@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto'
+import {
+  apiKeyPairRepositoryContract,
+  buyerRepositoryContract,
+  giftCardServiceRepositoryContract,
+  giftCardVaultContract,
+  idempotencyStoreContract,
+  macContract,
+  merchantAccountRepositoryContract,
+  rateLimitStoreContract,
+  roleRepositoryContract,
+  secretBoxContract,
+  webhookSubscriptionRepositoryContract,
+} from '@orka/domain/testing'
+import {
+  AesGcmSecretBox,
+  HmacMac,
+  MemoryApiKeyPairRepository,
+  MemoryBuyerRepository,
+  MemoryGiftCardServiceRepository,
+  MemoryGiftCardVault,
+  MemoryIdempotencyStore,
+  MemoryMerchantAccountRepository,
+  MemoryRateLimitStore,
+  MemoryRoleRepository,
+  MemoryWebhookSubscriptionRepository,
+} from '../src'
+
+const memory = <P>(make: () => P) => async () => ({ port: make(), teardown: async () => {} })
+
+merchantAccountRepositoryContract('memory', memory(() => new MemoryMerchantAccountRepository()))
+apiKeyPairRepositoryContract('memory', memory(() => new MemoryApiKeyPairRepository()))
+roleRepositoryContract('memory', memory(() => new MemoryRoleRepository()))
+buyerRepositoryContract('memory', memory(() => new MemoryBuyerRepository()))
+webhookSubscriptionRepositoryContract('memory', memory(() => new MemoryWebhookSubscriptionRepository()))
+giftCardServiceRepositoryContract('memory', memory(() => new MemoryGiftCardServiceRepository()))
+giftCardVaultContract('memory', memory(() => new MemoryGiftCardVault()))
+idempotencyStoreContract('memory', memory(() => new MemoryIdempotencyStore()))
+// Sweeping on every call puts the sweep under the same contract.
+idempotencyStoreContract('memory, sweeping every claim', memory(() => new MemoryIdempotencyStore({ sweepEvery: 1 })))
+rateLimitStoreContract('memory', memory(() => new MemoryRateLimitStore()))
+rateLimitStoreContract('memory, sweeping every admission', memory(() => new MemoryRateLimitStore({ sweepEvery: 1 })))
+macContract('HMAC-SHA256', async () => ({ port: new HmacMac(randomBytes(32)), otherKey: new HmacMac(randomBytes(32)), teardown: async () => {} }))
+secretBoxContract('AES-256-GCM', async () => ({
+  port: new AesGcmSecretBox(randomBytes(32)),
+  otherKey: new AesGcmSecretBox(randomBytes(32)),
+  teardown: async () => {},
+}))

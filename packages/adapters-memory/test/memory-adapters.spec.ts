@@ -1,0 +1,103 @@
+import { expect } from 'chai'
+import * as O from 'fp-ts/Option'
+import {
+  aBuyer,
+  anApiKeyPair,
+  anIdempotencyRecord,
+  aRole,
+  aVaultedCard,
+  aWebhookRecord,
+  dateAt,
+  MERCHANT_A,
+  right,
+} from '@orka/domain/testing'
+import {
+  MemoryApiKeyPairRepository,
+  MemoryBuyerRepository,
+  MemoryGiftCardVault,
+  MemoryIdempotencyStore,
+  MemoryRateLimitStore,
+  MemoryRoleRepository,
+  MemoryWebhookSubscriptionRepository,
+} from '../src'
+
+/** Behaviour only a memory adapter can get wrong: shared references and unbounded growth. */
+describe('memory adapters keep their own copies', () => {
+  it('a stored buyer is unaffected by mutating the input or a result', async () => {
+    const repo = new MemoryBuyerRepository()
+    const buyer = aBuyer()
+    const original = structuredClone(buyer)
+    await right(repo.create(buyer))
+    ;(buyer.billing_details!.address as { city: string }).city = 'Paris'
+    const found = await right(repo.findById(MERCHANT_A, buyer.id))
+    ;((found as O.Some<typeof buyer>).value as { display_name: string }).display_name = 'Mallory'
+    const listed = await right(repo.list(MERCHANT_A, {}, { direction: 'forward', from: O.none, limit: 10 }))
+    ;(listed[0] as { external_identifier: string }).external_identifier = 'hijacked'
+    expect(await right(repo.findById(MERCHANT_A, buyer.id))).to.deep.equal(O.some(original))
+  })
+
+  it('a vaulted card is unaffected by mutating the input or a result', async () => {
+    const vault = new MemoryGiftCardVault()
+    const card = aVaultedCard()
+    const original = structuredClone(card)
+    await right(vault.insert(card))
+    ;(card.card as { last4: string }).last4 = '9999'
+    const found = await right(vault.findByFingerprint(MERCHANT_A, card.fingerprint))
+    ;((found as O.Some<typeof card>).value as { sealed_number: string }).sealed_number = 'x'
+    expect(await right(vault.findByFingerprint(MERCHANT_A, card.fingerprint))).to.deep.equal(O.some(original))
+  })
+
+  it('roles, keys, webhooks and idempotency records are copies too', async () => {
+    const roles = new MemoryRoleRepository()
+    const role = aRole({ slug: 'auditor' })
+    await right(roles.upsert(role))
+    ;(await right(roles.findBySlugs(['auditor'])))[0]!.permissions.allow.push('*.write')
+    expect(await right(roles.findBySlugs(['auditor']))).to.deep.equal([role])
+
+    const keys = new MemoryApiKeyPairRepository()
+    const key = anApiKeyPair({ roles: ['read-only'] })
+    await right(keys.upsert(key))
+    ;(await right(keys.list()))[0]!.roles.push('administrator')
+    expect(await right(keys.list())).to.deep.equal([key])
+
+    const webhooks = new MemoryWebhookSubscriptionRepository()
+    const sub = aWebhookRecord()
+    await right(webhooks.create(sub))
+    const scope = { merchantAccountId: MERCHANT_A, includeInstanceWide: false }
+    const found = await right(webhooks.findById(scope, sub.id))
+    ;(found as O.Some<typeof sub>).value.authentication!['username'] = 'mallory'
+    expect(await right(webhooks.findById(scope, sub.id))).to.deep.equal(O.some(sub))
+
+    const store = new MemoryIdempotencyStore()
+    const record = anIdempotencyRecord()
+    await right(store.claim(record, dateAt(0)))
+    const held = await right(store.claim(anIdempotencyRecord({ key: record.key }), dateAt(1)))
+    if (!held.claimed) (held.existing as { fingerprint: string }).fingerprint = 'changed'
+    expect(await right(store.claim(anIdempotencyRecord({ key: record.key }), dateAt(2)))).to.deep.equal({ claimed: false, existing: record })
+  })
+})
+
+describe('memory stores stay bounded', () => {
+  it('the rate-limit store drops keys whose admissions have all left the window', async () => {
+    const store = new MemoryRateLimitStore({ sweepEvery: 10 })
+    for (let i = 0; i < 9; i++) await right(store.admit(`embed:jti-${i}`, 50, 60_000, dateAt(0)))
+    expect(store.size).to.equal(9)
+    // The tenth admission, a window later, sweeps the nine idle keys.
+    await right(store.admit('embed:jti-late', 50, 60_000, dateAt(60_000)))
+    expect(store.size).to.equal(1)
+  })
+
+  it('the rate-limit store drops a key as soon as it is seen empty', async () => {
+    const store = new MemoryRateLimitStore()
+    await right(store.admit('k', 0, 60_000, dateAt(0)))
+    expect(store.size).to.equal(0)
+  })
+
+  it('the idempotency store sweeps expired records', async () => {
+    const store = new MemoryIdempotencyStore({ sweepEvery: 5 })
+    for (let i = 0; i < 4; i++) await right(store.claim(anIdempotencyRecord({ expires_at: dateAt(30_000).toISOString() }), dateAt(0)))
+    expect(store.size).to.equal(4)
+    await right(store.claim(anIdempotencyRecord({ expires_at: dateAt(90_000).toISOString() }), dateAt(30_000)))
+    expect(store.size).to.equal(1)
+  })
+})

@@ -1,0 +1,94 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import { ActivationRequest, cardDeclined, serviceFailed, serviceTimeout } from '@orka/domain'
+import { aGiftCardService } from '@orka/domain/testing'
+import { ManualClock, MockGiftCardConnector, MockGiftCardConnectors } from '../src'
+
+const request = (number: string): ActivationRequest => ({
+  service: aGiftCardService(),
+  number,
+  pin: '73915286',
+  amount: 5000,
+  currency: 'EUR',
+  externalIdentifier: 'order-1042',
+  idempotencyKey: null,
+})
+
+describe('MockGiftCardConnector', () => {
+  const clock = new ManualClock(new Date('2025-01-15T10:00:00.000Z'))
+  const connector = (o: { timeoutMs?: number; slowMs?: number } = {}) => new MockGiftCardConnector({ clock, ...o })
+
+  it('activates any other number, expiring three years from now', async () => {
+    expect(await connector().activate(request('6036280000001234'))()).to.deep.equal(E.right({ expirationDate: '2028-01-15T10:00:00.000Z' }))
+  })
+
+  it('takes the expiration date from the clock', async () => {
+    const c = new ManualClock(new Date('2024-06-30T23:59:59.999Z'))
+    expect(await new MockGiftCardConnector({ clock: c }).activate(request('6036280000001234'))()).to.deep.equal(
+      E.right({ expirationDate: '2027-06-30T23:59:59.999Z' }),
+    )
+  })
+
+  it('declines a number ending 0002', async () => {
+    expect(await connector().activate(request('6036280000000002'))()).to.deep.equal(E.left(cardDeclined('The gift card was declined')))
+  })
+
+  it('fails as a provider for a number ending 0502', async () => {
+    expect(await connector().activate(request('6036280000000502'))()).to.deep.equal(
+      E.left(serviceFailed('The gift card service could not process the activation')),
+    )
+  })
+
+  it('times out on a number ending 0504, after the timeout and not before', async () => {
+    const started = Date.now()
+    expect(await connector({ timeoutMs: 60 }).activate(request('6036280000000504'))()).to.deep.equal(E.left(serviceTimeout()))
+    expect(Date.now() - started).to.be.within(55, 1000)
+  })
+
+  it('answers a number ending 0009 slowly, within the timeout', async () => {
+    const started = Date.now()
+    const result = await connector({ slowMs: 80, timeoutMs: 1000 }).activate(request('6036280000000009'))()
+    expect(result).to.deep.equal(E.right({ expirationDate: '2028-01-15T10:00:00.000Z' }))
+    expect(Date.now() - started).to.be.within(75, 1000)
+  })
+
+  it('times out a slow answer that takes longer than the timeout', async () => {
+    const started = Date.now()
+    expect(await connector({ slowMs: 5000, timeoutMs: 50 }).activate(request('6036280000000009'))()).to.deep.equal(E.left(serviceTimeout()))
+    expect(Date.now() - started).to.be.below(1000)
+  })
+
+  it('answers immediately when nothing is slow', async () => {
+    const started = Date.now()
+    await connector().activate(request('6036280000001234'))()
+    expect(Date.now() - started).to.be.below(50)
+  })
+
+  it('leaves no timer behind once it has answered', async () => {
+    const active = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+    // Mocha arms its own timer once the test's promise exists: count from after that.
+    await new Promise((r) => setImmediate(r))
+    const before = active()
+    await connector({ timeoutMs: 60_000 }).activate(request('6036280000001234'))()
+    await connector({ timeoutMs: 60_000 }).activate(request('6036280000000002'))()
+    // Timed out: the slow answer's own timer must go too, or the process would linger.
+    await connector({ timeoutMs: 20, slowMs: 60_000 }).activate(request('6036280000000009'))()
+    await connector({ timeoutMs: 20 }).activate(request('6036280000000504'))()
+    expect(active()).to.equal(before)
+  })
+})
+
+describe('MockGiftCardConnectors', () => {
+  const connectors = new MockGiftCardConnectors({ clock: new ManualClock(new Date('2025-01-15T10:00:00.000Z')) })
+
+  it('has the mock connector for mock-gift-card', () => {
+    expect(connectors.forDefinition('mock-gift-card')).to.deep.equal(O.some(connectors.mock))
+  })
+
+  it('has none for other definitions', () => {
+    expect(connectors.forDefinition('qwikcilver-gift-card')).to.deep.equal(O.none)
+    expect(connectors.forDefinition('valuelink-gift-card')).to.deep.equal(O.none)
+    expect(connectors.forDefinition('unknown')).to.deep.equal(O.none)
+  })
+})

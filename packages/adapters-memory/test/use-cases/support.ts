@@ -1,0 +1,53 @@
+import * as O from 'fp-ts/Option'
+import { ActivationRequest, GiftCardConnector, GiftCardConnectors } from '@orka/domain'
+import {
+  AesGcmSecretBox,
+  HmacMac,
+  ManualClock,
+  MemoryBuyerRepository,
+  MemoryGiftCardServiceRepository,
+  MemoryGiftCardVault,
+  MemoryIdempotencyStore,
+  MockGiftCardConnectors,
+  SequentialIds,
+} from '../../src'
+
+export const START = new Date('2025-01-15T10:00:00.000Z')
+
+/** Fixed keys: tests that compare cursors or fingerprints across calls need stable MACs. */
+export const testMac = () => new HmacMac(Buffer.alloc(32, 0x4d))
+export const testBox = () => new AesGcmSecretBox(Buffer.alloc(32, 0x5b))
+
+/** Records every activation that reaches a connector. */
+export class CountingConnectors implements GiftCardConnectors {
+  readonly calls: ActivationRequest[] = []
+  constructor(private readonly inner: GiftCardConnectors) {}
+  forDefinition(definitionId: string): O.Option<GiftCardConnector> {
+    return O.map(
+      (c: GiftCardConnector): GiftCardConnector => ({
+        activate: (req) => {
+          this.calls.push(req)
+          return c.activate(req)
+        },
+      }),
+    )(this.inner.forDefinition(definitionId))
+  }
+}
+
+/** Everything activation needs, in memory, on a manual clock. */
+export const activationWorld = (o: { timeoutMs?: number; slowMs?: number } = {}) => {
+  const clock = new ManualClock(START)
+  const connectors = new CountingConnectors(new MockGiftCardConnectors({ clock, timeoutMs: o.timeoutMs ?? 1000, slowMs: o.slowMs ?? 50 }))
+  return {
+    clock,
+    connectors,
+    services: new MemoryGiftCardServiceRepository(),
+    vault: new MemoryGiftCardVault(),
+    buyers: new MemoryBuyerRepository(),
+    idempotency: new MemoryIdempotencyStore(),
+    box: testBox(),
+    mac: testMac(),
+    ids: new SequentialIds(),
+    config: { replayS: 86_400, leaseS: 30, retryAfterS: 2 },
+  }
+}

@@ -1,0 +1,52 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/Either'
+import { loadConfig } from '../../src/config'
+
+describe('configuration', () => {
+  it('has working defaults with an empty environment', () => {
+    const c = loadConfig({})
+    expect(E.isRight(c) && c.right).to.deep.include({
+      port: 8080,
+      host: '0.0.0.0',
+      environment: 'sandbox',
+      mongodbUri: undefined,
+      vaultKey: undefined,
+      merchantAccountHeader: 'x-orka-merchant-account-id',
+      connectorTimeoutMs: 10000,
+      idempotencyReplayS: 86400,
+      embedRateLimit: 50,
+      rateLimitWindowS: 60,
+    })
+  })
+
+  it('names every bad variable and what it expects', () => {
+    expect(loadConfig({ PORT: 'abc', ENVIRONMENT: 'staging', EMBED_RATE_LIMIT: '0' })).to.deep.equal(
+      E.left([
+        "PORT: expected an integer from 0 to 65535, got 'abc'",
+        "ENVIRONMENT: expected 'sandbox' or 'production', got 'staging'",
+        "EMBED_RATE_LIMIT: expected an integer from 1 to 1000000, got '0'",
+      ]),
+    )
+  })
+
+  it('never repeats a secret it could not read', () => {
+    const c = loadConfig({ VAULT_KEY: 'too-short-secret', MONGODB_URI: 'http://user:pw@host' })
+    expect(c).to.deep.equal(
+      E.left(['MONGODB_URI: expected a mongodb:// or mongodb+srv:// URI', 'VAULT_KEY: expected 32 bytes as 64 hex digits or base64']),
+    )
+  })
+
+  it('accepts a 32-byte VAULT_KEY in hex or base64', () => {
+    const hex = 'ab'.repeat(32)
+    for (const v of [hex, Buffer.from(hex, 'hex').toString('base64')]) {
+      const c = loadConfig({ VAULT_KEY: v })
+      expect(E.isRight(c) && c.right.vaultKey?.equals(Buffer.from(hex, 'hex'))).to.equal(true)
+    }
+  })
+
+  it('refuses production without VAULT_KEY', () => {
+    expect(loadConfig({ ENVIRONMENT: 'production' })).to.deep.equal(
+      E.left(['VAULT_KEY: required when ENVIRONMENT is production (32 bytes as 64 hex digits or base64)']),
+    )
+  })
+})

@@ -1,0 +1,72 @@
+import { expect } from 'chai'
+import { spawnSync, spawn } from 'node:child_process'
+import { mkdtempSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { once } from 'node:events'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { generateKeyPair } from '../../src/dev-key'
+
+const dist = join(__dirname, '..', '..', 'src')
+const node = (script: string, args: string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [join(dist, script), ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 20000 })
+
+describe('entry points', () => {
+  it('exits 1 with the variable named when the configuration is bad', () => {
+    const r = node('main.js', [], { PORT: 'eighty', LOG_LEVEL: 'silent' })
+    expect(r.status).to.equal(1)
+    expect(r.stderr).to.equal("configuration error: PORT: expected an integer from 0 to 65535, got 'eighty'\n")
+  })
+
+  it('exits 1 with a one-line reason when the seed file is invalid', () => {
+    const r = node('main.js', [], { PORT: '0', SEED_FILE: '/nonexistent/seed.json', LOG_LEVEL: 'silent' })
+    expect(r.status).to.equal(1)
+    expect(r.stderr).to.match(/^Orka could not start: SEED_FILE \/nonexistent\/seed.json: ENOENT/)
+  })
+
+  it('starts with no configuration: dev key written owner-only, start-up log says how to mint a token', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orka-main-'))
+    const child = spawn(process.execPath, [join(dist, 'main.js')], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', (d) => (out += d))
+    while (!out.includes('Orka listening')) await once(child.stdout, 'data')
+    const pem = join(dir, 'dev-api-key.pem')
+    expect(existsSync(pem)).to.equal(true)
+    expect(statSync(pem).mode & 0o777).to.equal(0o600)
+    expect(out).to.include(`mint a token with: pnpm orka token --key ${pem}`)
+    const url = /Orka listening on (\S+)"/.exec(out)![1]
+    const token = node('cli.js', ['token', '--key', pem, '--scopes', 'roles.read']).stdout.trim()
+    const res = await fetch(`${url}/roles?limit=1`, { headers: { authorization: `Bearer ${token}` } })
+    expect(res.status).to.equal(200)
+    expect(((await res.json()) as { items: Array<{ slug: string }> }).items[0]!.slug).to.equal('administrator')
+    child.kill('SIGTERM')
+    const [code] = await once(child, 'exit')
+    expect(code).to.equal(0)
+    expect(readFileSync(pem, 'utf8')).to.match(/^-----BEGIN PRIVATE KEY-----/)
+  })
+
+  it('CLI: mints an ES512 token with the requested scopes, embed and lifetime', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orka-cli-'))
+    const pem = join(dir, 'k.pem')
+    writeFileSync(pem, generateKeyPair().privateKeyPem)
+    const r = node('cli.js', ['token', '--key', pem, '--scopes', 'buyers.read,roles.read', '--embed', '--expires', '5m'])
+    expect(r.status).to.equal(0)
+    const [h, p] = r.stdout.trim().split('.').slice(0, 2).map((s) => JSON.parse(Buffer.from(s!, 'base64url').toString()))
+    expect(h).to.include({ alg: 'ES512', typ: 'JWT' })
+    expect(h.kid).to.match(/^[A-Za-z0-9_-]{43}$/)
+    expect(p.scopes).to.deep.equal(['buyers.read', 'roles.read', 'embed'])
+    expect(p.exp - p.iat).to.equal(300)
+  })
+
+  it('CLI: generates a key pair and prints its kid', () => {
+    const r = node('cli.js', ['keys', 'create'])
+    expect(r.status).to.equal(0)
+    expect(r.stdout).to.match(/-----BEGIN PRIVATE KEY-----[\s\S]+-----BEGIN PUBLIC KEY-----[\s\S]+\nkid: [A-Za-z0-9_-]{43}\n$/)
+  })
+
+  it('CLI: a usage error exits 2 with the usage text', () => {
+    const r = node('cli.js', ['token'])
+    expect(r.status).to.equal(2)
+    expect(r.stderr).to.match(/^orka: token: --key FILE is required\n\nUsage: orka <command>/)
+    expect(node('cli.js', ['frobnicate']).status).to.equal(2)
+  })
+})

@@ -38,17 +38,14 @@ export const toViolations = (root: 'body' | 'query' | 'path' | 'header', errors:
     // io-ts reports array indexes as strings; the 422 body uses integers for them.
     const loc: Array<string | number> = [root, ...keys.map((k) => (/^\d+$/.test(k) ? Number(k) : k))]
     const leaf = e.context[e.context.length - 1]
-    const parent = e.context[e.context.length - 2]
-    const isUnionBranch = parent !== undefined && parent.type instanceof t.UnionType
     let why: Explanation
     if (e.value === undefined && leaf?.type !== forbiddenExtra && !(leaf?.type instanceof RuleLeaf)) why = { type: 'missing', msg: 'Field required' }
     else if (leaf?.type instanceof Checked) why = leaf.type.explain(e.value) ?? { type: 'value_error', msg: e.message ?? 'Invalid value' }
     else why = explainBuiltin(leaf?.type ?? t.unknown)
     const id = `${loc.join('\u0000')}|${why.type}`
-    if (isUnionBranch && seen.has(loc.join('\u0000'))) continue
+    // Two rules may fault one property the same way: report it once.
     if (seen.has(id)) continue
     seen.add(id)
-    seen.add(loc.join('\u0000'))
     const sensitive = keys.some((k) => SENSITIVE_KEYS.has(k))
     // The whole body is never echoed either: a body that is a bare string may be a card number.
     const echo = keys.length > 0 && why.type !== 'missing' && why.type !== 'extra_forbidden' && !sensitive && isScalar(e.value)

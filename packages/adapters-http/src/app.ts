@@ -24,8 +24,10 @@ import { authorize } from './middleware/authorize'
 import { catchErrors } from './middleware/catch-errors'
 import { notRouted } from './middleware/not-routed'
 import { rateLimit } from './middleware/rate-limit'
+import { DEFAULT_INSTANCE_ID, DEFAULT_PUBLIC_BASE_URLS, PublicBaseUrls } from './openapi/document'
 import { sendErrorResponse, serializeError } from './respond'
 import { createBuyer, listBuyers } from './routes/buyers'
+import { docsRouter } from './routes/docs'
 import { activateGiftCard } from './routes/gift-cards'
 import { listRoles } from './routes/roles'
 import { RouteHandler } from './routes/route-deps'
@@ -57,6 +59,10 @@ export interface HttpDeps {
     defaultMerchantAccountId: string
     maxBodyBytes: number
     tokenCacheSize: number
+    /** The OpenAPI document's `servers`; `{id}` is the instance subdomain. Default: `*.orka.example`. */
+    publicBaseUrls?: PublicBaseUrls
+    /** Default of the servers' `{id}` variable. Default: `example`. */
+    instanceId?: string
   }
   useCases: {
     authorize: ReturnType<typeof makeAuthorize>
@@ -131,6 +137,14 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
   const app = new Koa<OrkaState>()
   app.use(accessLog(log))
   app.use(catchErrors(log))
+  // The published contract (/openapi.json, /docs): no token, no rate limit, still access-logged.
+  const docs = docsRouter({
+    merchantAccountHeader: config.merchantAccountHeader,
+    defaultMerchantAccountId: config.defaultMerchantAccountId,
+    publicBaseUrls: config.publicBaseUrls ?? DEFAULT_PUBLIC_BASE_URLS,
+    instanceId: config.instanceId ?? DEFAULT_INSTANCE_ID,
+  })
+  app.use(docs.routes())
   app.use(served.routes())
   app.use(counted.routes())
   app.use(notRouted(served))

@@ -3,3 +3,5 @@ export { makeTokenVerifier, TokenVerifier, TokenVerifierDeps, MAX_TOKEN_BYTES, N
 export { jwkThumbprint } from './auth/jwk-thumbprint'
 export { toErrorResponse, ErrorResponse, ErrorBody, ValidationBody } from './error-response'
 export { ROUTES, RouteDescription, OperationId, COUNTED_UNSERVED_ROUTES } from './routes/table'
+export { buildOpenApiDocument, OpenApiConfig, OpenApiDocument, PublicBaseUrls, DEFAULT_PUBLIC_BASE_URLS, DEFAULT_INSTANCE_ID } from './openapi/document'
+export { codecToSchema, SchemaRegistry, JsonSchema } from './openapi/codec-to-schema'

@@ -1,2 +1,20 @@
-/** Placeholder until the MongoDB issue: the package exists so the workspace layout is final. */
-export const ADAPTERS_MONGO_AVAILABLE = false
+/** The MongoDB adapters are implemented: the app may select them when `MONGODB_URI` is set. */
+export const ADAPTERS_MONGO_AVAILABLE = true
+
+export { connectMongo, MongoConnectionError } from './mongo-database'
+export type { MongoConnectOptions, MongoServerInfo, MongoStore } from './mongo-database'
+export { COLLECTIONS, EXPIRY_GRACE_MS } from './mongo-schema'
+export { makeMongoAdapters } from './mongo-adapters'
+export type { MongoAdapterOptions, MongoAdapters } from './mongo-adapters'
+export { MongoMerchantAccountRepository } from './mongo-merchant-account-repository'
+export { MongoApiKeyPairRepository } from './mongo-api-key-pair-repository'
+export { MongoRoleRepository } from './mongo-role-repository'
+export { MongoBuyerRepository } from './mongo-buyer-repository'
+export type { MongoBuyerRepositoryOptions } from './mongo-buyer-repository'
+export { MongoWebhookSubscriptionRepository } from './mongo-webhook-subscription-repository'
+export { MongoGiftCardServiceRepository } from './mongo-gift-card-service-repository'
+export { MongoGiftCardVault } from './mongo-gift-card-vault'
+export { MongoIdempotencyStore } from './mongo-idempotency-store'
+export type { MongoIdempotencyStoreOptions } from './mongo-idempotency-store'
+export { MongoRateLimitStore } from './mongo-rate-limit-store'
+export type { MongoRateLimitStoreOptions } from './mongo-rate-limit-store'

@@ -1,8 +1,32 @@
 import { expect } from 'chai'
-import { ADAPTERS_MONGO_AVAILABLE } from '../src'
+import { ADAPTERS_MONGO_AVAILABLE, makeMongoAdapters } from '../src'
+import { freshStore } from './support'
 
 describe('adapters-mongo', () => {
-  it('declares itself not yet available, so the app refuses MONGODB_URI instead of silently using memory', () => {
-    expect(ADAPTERS_MONGO_AVAILABLE).to.equal(false)
+  it('declares itself available, so the app may select it when MONGODB_URI is set', () => {
+    expect(ADAPTERS_MONGO_AVAILABLE).to.equal(true)
+  })
+
+  it('makes one adapter per storage port, keyed as the app container registers them', async () => {
+    const f = await freshStore()
+    try {
+      const adapters = makeMongoAdapters(f.store)
+      const ports: Record<string, string[]> = {
+        merchantAccounts: ['find', 'upsert'],
+        keys: ['findByThumbprint', 'upsert', 'list', 'revoke'],
+        roles: ['list', 'findBySlugs', 'upsert'],
+        buyers: ['create', 'findById', 'findByExternalIdentifier', 'list'],
+        webhooks: ['create', 'ensure', 'findById', 'list', 'delete'],
+        services: ['findPrimary', 'upsert'],
+        vault: ['findByFingerprint', 'insert'],
+        idempotency: ['claim', 'complete', 'release'],
+        rateLimits: ['admit'],
+      }
+      expect(Object.keys(adapters).sort()).to.deep.equal(Object.keys(ports).sort())
+      for (const [key, methods] of Object.entries(ports))
+        for (const m of methods) expect(typeof (adapters as unknown as Record<string, Record<string, unknown>>)[key]![m], `${key}.${m}`).to.equal('function')
+    } finally {
+      await f.teardown()
+    }
   })
 })

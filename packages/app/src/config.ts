@@ -56,12 +56,17 @@ export const SETTINGS = {
     secret: true,
     doc: 'MongoDB connection string; unset: the embedded in-memory store',
   }),
+  mongodbDatabase: s({ env: 'MONGODB_DATABASE', codec: text('a database name', /^[A-Za-z0-9_-]{1,63}$/), default: undefined, doc: "Database to use; unset: the URI's, else `orka`" }),
+  mongodbWriteConcern: s({ env: 'MONGODB_WRITE_CONCERN', codec: text("'majority' or a number of members", /^(majority|\d+)$/), default: 'majority', doc: 'Write concern (journaled)' }),
+  mongodbReadConcern: s({ env: 'MONGODB_READ_CONCERN', codec: oneOf('majority', 'local', 'linearizable'), default: 'majority' as const, doc: 'Read concern' }),
+  mongodbMaxPoolSize: s({ env: 'MONGODB_MAX_POOL_SIZE', codec: int(1, 1000), default: 20, doc: 'Connections per instance' }),
+  mongodbTimeoutMs: s({ env: 'MONGODB_TIMEOUT_MS', codec: int(100, 120000), default: 10000, doc: 'Connect and server-selection timeout' }),
   vaultKey: s({
     env: 'VAULT_KEY',
     codec: key32,
     default: undefined,
     secret: true,
-    doc: 'AES-256 key for card data at rest and the root of every MAC key; unset (sandbox only): a key generated per process',
+    doc: 'AES-256 key for card data at rest and the root of every MAC key; unset (sandbox only): generated per process in memory, kept in `DATA_DIR` with MongoDB',
   }),
   merchantAccountHeader: s({
     env: 'MERCHANT_ACCOUNT_HEADER',

@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import { container as root, DependencyContainer, instanceCachingFactory } from 'tsyringe'
-import { hkdfSync, randomBytes } from 'node:crypto'
+import { hkdfSync } from 'node:crypto'
 import {
   ApiKeyPairRepository,
   BuyerRepository,
@@ -29,25 +29,10 @@ import {
   Token,
   WebhookSubscriptionRepository,
 } from '@orka/domain'
-import {
-  AesGcmSecretBox,
-  HmacMac,
-  MemoryApiKeyPairRepository,
-  MemoryBuyerRepository,
-  MemoryGiftCardServiceRepository,
-  MemoryGiftCardVault,
-  MemoryIdempotencyStore,
-  MemoryMerchantAccountRepository,
-  MemoryRateLimitStore,
-  MemoryRoleRepository,
-  MemoryWebhookSubscriptionRepository,
-  MockGiftCardConnectors,
-  RandomIds,
-  SystemClock,
-} from '@orka/adapters-memory'
+import { AesGcmSecretBox, HmacMac, MockGiftCardConnectors, RandomIds, SystemClock } from '@orka/adapters-memory'
 import type { HttpDeps } from '@orka/adapters-http'
-import { ADAPTERS_MONGO_AVAILABLE } from '@orka/adapters-mongo'
 import { Config } from './config'
+import { Storage } from './storage'
 
 export type UseCases = HttpDeps['useCases']
 export const UseCases = token<UseCases>('UseCases')
@@ -66,24 +51,23 @@ const deriveKey = (root: Buffer, info: string) => Buffer.from(hkdfSync('sha256',
  * The one place that names concrete classes. Adapters are values; use cases are factories
  * over the ports, so nothing here needs decorator metadata.
  */
-export const buildContainer = (config: Config, o: Overrides = {}): DependencyContainer => {
-  if (config.mongodbUri !== undefined && !ADAPTERS_MONGO_AVAILABLE) throw new Error('MONGODB_URI is set, but the MongoDB adapters are not available in this version')
+export const buildContainer = (config: Config, storage: Storage, rootKey: Buffer, o: Overrides = {}): DependencyContainer => {
   const c = root.createChildContainer()
-  const rootKey = config.vaultKey ?? randomBytes(32)
   const clock = o.clock ?? new SystemClock()
+  const p = storage.ports
   c.register(Clock, { useValue: clock })
   c.register(IdGenerator, { useValue: new RandomIds() })
   c.register(Mac, { useValue: new HmacMac(deriveKey(rootKey, 'mac')) })
   c.register(SecretBox, { useValue: new AesGcmSecretBox(deriveKey(rootKey, 'vault')) })
-  c.register(MerchantAccountRepository, { useValue: new MemoryMerchantAccountRepository() })
-  c.register(ApiKeyPairRepository, { useValue: new MemoryApiKeyPairRepository() })
-  c.register(RoleRepository, { useValue: new MemoryRoleRepository() })
-  c.register(BuyerRepository, { useValue: new MemoryBuyerRepository() })
-  c.register(WebhookSubscriptionRepository, { useValue: new MemoryWebhookSubscriptionRepository() })
-  c.register(GiftCardServiceRepository, { useValue: new MemoryGiftCardServiceRepository() })
-  c.register(GiftCardVault, { useValue: new MemoryGiftCardVault() })
-  c.register(IdempotencyStore, { useValue: new MemoryIdempotencyStore() })
-  c.register(RateLimitStore, { useValue: new MemoryRateLimitStore() })
+  c.register(MerchantAccountRepository, { useValue: p.merchantAccounts })
+  c.register(ApiKeyPairRepository, { useValue: p.keys })
+  c.register(RoleRepository, { useValue: p.roles })
+  c.register(BuyerRepository, { useValue: p.buyers })
+  c.register(WebhookSubscriptionRepository, { useValue: p.webhooks })
+  c.register(GiftCardServiceRepository, { useValue: p.services })
+  c.register(GiftCardVault, { useValue: p.vault })
+  c.register(IdempotencyStore, { useValue: p.idempotency })
+  c.register(RateLimitStore, { useValue: p.rateLimits })
   c.register(GiftCardConnectors, { useValue: new MockGiftCardConnectors({ clock, timeoutMs: config.connectorTimeoutMs }) })
   c.register(UseCases, { useFactory: instanceCachingFactory((c) => makeUseCases(c, config)) })
   return c

@@ -23,7 +23,9 @@ import { Config } from './config'
 import { buildContainer, get, Overrides, UseCases } from './container'
 import { ensureDevKey } from './dev-key'
 import { createLogger } from './logger'
-import { applyDefaults, applySeed, ProvisioningPorts } from './provision'
+import { applyDefaults, applySeed, DEFAULT_MERCHANT_ACCOUNT_ID, ProvisioningPorts } from './provision'
+import { resolveRootKey } from './root-key'
+import { openStorage, Storage } from './storage'
 import { SeedFile } from './seed-file'
 
 export interface RunningServer {
@@ -86,11 +88,23 @@ const provision = async (c: DependencyContainer, config: Config, log: pino.Logge
 
 export const startServer = async (config: Config, o: StartOptions = {}): Promise<RunningServer> => {
   const log = o.logger ?? createLogger(config.logLevel)
-  const c = buildContainer(config, o)
-  o.configure?.(c)
-  log.info({ storage: 'memory', environment: config.environment }, 'storage: embedded in-memory adapters (data is lost on exit)')
-  if (config.vaultKey === undefined) log.warn('VAULT_KEY is not set: a key was generated for this process; stored cards will not survive a restart')
-  await provision(c, config, log)
+  const storage = await openStorage(config)
+  try {
+    const rootKey = resolveRootKey(config, storage.persistent)
+    const c = buildContainer(config, storage, rootKey.key, o)
+    o.configure?.(c)
+    log.info({ storage: storage.description, environment: config.environment }, `storage: ${storage.description}`)
+    if (rootKey.source === 'process') log.warn('VAULT_KEY is not set: a key was generated for this process; stored cards will not survive a restart')
+    else if (rootKey.source !== 'VAULT_KEY') log.warn({ file: rootKey.source }, `VAULT_KEY is not set: using the sandbox key kept in ${rootKey.source}`)
+    await provision(c, config, log)
+    return await listen(c, config, log, storage)
+  } catch (e) {
+    await storage.close()
+    throw e
+  }
+}
+
+const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, storage: Storage): Promise<RunningServer> => {
   const app = createHttpApp({
     keys: get(c, ApiKeyPairRepository),
     clock: get(c, Clock),
@@ -98,7 +112,7 @@ export const startServer = async (config: Config, o: StartOptions = {}): Promise
     log,
     config: {
       merchantAccountHeader: config.merchantAccountHeader.toLowerCase(),
-      defaultMerchantAccountId: 'default',
+      defaultMerchantAccountId: DEFAULT_MERCHANT_ACCOUNT_ID,
       maxBodyBytes: config.maxBodyBytes,
       tokenCacheSize: config.tokenCacheSize,
     },
@@ -117,6 +131,7 @@ export const startServer = async (config: Config, o: StartOptions = {}): Promise
       server.close()
       server.closeIdleConnections()
       await once(server, 'close')
+      await storage.close()
     },
   }
 }

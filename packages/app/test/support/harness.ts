@@ -59,6 +59,35 @@ export interface RequestOptions {
 export interface HarnessOptions {
   readonly env?: Record<string, string>
   readonly configure?: (c: DependencyContainer) => void
+  /** Keys and seed to share with another instance (several instances, one database). */
+  readonly fixture?: Fixture
+  /** A clock to share with another instance. */
+  readonly clock?: ManualClock
+}
+
+// --- Recorded responses, for the OpenAPI conformance suite (test/docs/openapi-conformance.spec.ts) ---
+/** One response a test received through `Harness.request`. */
+export interface RecordedResponse {
+  readonly method: string
+  /** The request's path, query string included. */
+  readonly path: string
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly text: string
+  readonly body: unknown
+}
+/**
+ * Every response received through `Harness.request` in this mocha process, by every suite. The
+ * conformance suite runs last and validates each against the served OpenAPI document.
+ */
+export const recordedResponses: RecordedResponse[] = []
+// --- end of recorded responses ---
+
+/** The provisioning a harness starts from: fresh keys, and a seed file naming them. */
+export interface Fixture {
+  readonly dir: string
+  readonly seedFile: string
+  readonly pems: Record<KeyName, string>
 }
 
 const KEYS: Record<KeyName, { merchant_account_id: string | null; roles: string[] }> = {
@@ -68,7 +97,7 @@ const KEYS: Record<KeyName, { merchant_account_id: string | null; roles: string[
   giftCardOperator: { merchant_account_id: null, roles: ['gift-card-operator'] },
 }
 
-export const startHarness = async (o: HarnessOptions = {}): Promise<Harness> => {
+export const makeFixture = (): Fixture => {
   const dir = mkdtempSync(join(tmpdir(), 'orka-test-'))
   const pairs = Object.fromEntries(Object.keys(KEYS).map((k) => [k, generateKeyPair()])) as Record<KeyName, ReturnType<typeof generateKeyPair>>
   const seed: SeedFile = {
@@ -92,6 +121,12 @@ export const startHarness = async (o: HarnessOptions = {}): Promise<Harness> => 
   }
   const seedFile = join(dir, 'seed.json')
   writeFileSync(seedFile, JSON.stringify(seed))
+  const pems = Object.fromEntries(Object.entries(pairs).map(([k, v]) => [k, v.privateKeyPem])) as Record<KeyName, string>
+  return { dir, seedFile, pems }
+}
+
+export const startHarness = async (o: HarnessOptions = {}): Promise<Harness> => {
+  const { dir, seedFile, pems } = o.fixture ?? makeFixture()
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -109,9 +144,8 @@ export const startHarness = async (o: HarnessOptions = {}): Promise<Harness> => 
       done()
     },
   })
-  const clock = new ManualClock(new Date())
+  const clock = o.clock ?? new ManualClock(new Date())
   const server = await startServer(config.right, { clock, logger: pino({ level: 'info' }, sink), configure: o.configure })
-  const pems = Object.fromEntries(Object.entries(pairs).map(([k, v]) => [k, v.privateKeyPem])) as Record<KeyName, string>
   const token = (key: KeyName = 'admin', m: Partial<MintOptions> = {}) =>
     mintToken(pems[key], { scopes: ['*.read', '*.write'], expiresInS: 3600, now: clock.now(), ...m })
 
@@ -131,6 +165,7 @@ export const startHarness = async (o: HarnessOptions = {}): Promise<Harness> => 
     } catch {
       body = undefined
     }
+    recordedResponses.push({ method, path, status: res.status, headers: Object.fromEntries(res.headers), text, body }) // for the conformance suite
     return { status: res.status, headers: res.headers, text, body }
   }
   return { url: server.url, clock, server, container: server.container, logs, pems, token, request, close: () => server.close() }

@@ -1,0 +1,202 @@
+import { isDeepStrictEqual } from 'node:util'
+import * as t from 'io-ts'
+import { Checked, Closed, forbiddenExtra, Nullable, objectType, Refined } from '@orka/domain'
+
+/** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
+export type JsonSchema = { [keyword: string]: unknown }
+
+const COMPONENT_NAME = /^[A-Za-z][A-Za-z0-9._-]*$/
+
+/**
+ * The `components/schemas` of a document being built. A named codec is described once, under its
+ * own name, and referenced everywhere else, so the document has the codecs' vocabulary.
+ */
+export class SchemaRegistry {
+  readonly schemas: Record<string, JsonSchema> = {}
+  private readonly owners = new Map<string, t.Mixed>()
+
+  /** `$ref` to `name`, describing `codec` there on first use. */
+  ref(name: string, codec: t.Mixed, describe: () => JsonSchema): JsonSchema {
+    const owner = this.owners.get(name)
+    if (owner === undefined) {
+      this.owners.set(name, codec)
+      this.schemas[name] = describe()
+    } else if (owner !== codec && !isDeepStrictEqual(describe(), this.schemas[name])) {
+      // Two different shapes under one name would make one of them lie.
+      throw new Error(`Two different codecs are both named '${name}'`)
+    }
+    return { $ref: `#/components/schemas/${name}` }
+  }
+}
+
+/**
+ * The JSON Schema of an io-ts codec, walking the domain's combinators: `Checked` leaves carry
+ * their schema, `Closed` objects permit no other properties, `Nullable` is `anyOf [T, null]`
+ * (as in the reference document), `Refined` adds its rules to the description, and `tagged`
+ * unions become `oneOf` their branches. Named objects, tagged unions and named enums go to
+ * `components/schemas`. A codec it cannot describe is a programming error: it throws, so a new
+ * combinator cannot silently go undocumented.
+ */
+export const codecToSchema = (codec: t.Mixed, registry: SchemaRegistry): JsonSchema => {
+  if (codec instanceof Refined) {
+    const inner = codec.inner as t.Mixed
+    const rules = `Rules:\n${codec.rules.map((r, i) => `${i + 1}. ${r.description}`).join('\n')}`
+    if (inner instanceof Closed) return registry.ref(codec.name, codec, () => ({ ...closedSchema(inner, registry), description: rules }))
+    return { ...codecToSchema(inner, registry), description: rules }
+  }
+  if (codec instanceof Nullable) return { anyOf: [codecToSchema(codec.inner as t.Mixed, registry), { type: 'null' }] }
+  if (codec instanceof Closed) return registry.ref(codec.name, codec, () => closedSchema(codec, registry))
+  if (codec instanceof Checked) {
+    const schema = { ...(codec.schema as JsonSchema) }
+    if (Object.keys(schema).length === 0) throw new Error(`Codec '${codec.name}' matches nothing and cannot be documented`)
+    // Named enums (`GiftCardServiceProvider`, `TaxIdKind`) are types clients generate code for.
+    return Array.isArray(schema['enum']) && COMPONENT_NAME.test(codec.name) && /^[A-Z]/.test(codec.name)
+      ? registry.ref(codec.name, codec, () => ({ title: codec.name, ...schema }))
+      : schema
+  }
+  if (codec instanceof t.ArrayType || codec instanceof t.ReadonlyArrayType)
+    return { type: 'array', items: codecToSchema(codec.type as t.Mixed, registry) }
+  if (codec instanceof t.InterfaceType || codec instanceof t.PartialType) {
+    const props = codec.props as Record<string, t.Mixed>
+    const describe = (): JsonSchema => ({
+      type: 'object',
+      ...(COMPONENT_NAME.test(codec.name) ? { title: codec.name } : {}),
+      properties: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, codecToSchema(v, registry)])),
+      ...(codec instanceof t.InterfaceType && Object.keys(props).length > 0 ? { required: Object.keys(props) } : {}),
+    })
+    return COMPONENT_NAME.test(codec.name) ? registry.ref(codec.name, codec, describe) : describe()
+  }
+  if (codec instanceof t.ExactType) return { ...codecToSchema(codec.type as t.Mixed, registry), additionalProperties: false }
+  if (codec instanceof t.StringType) return { type: 'string' }
+  if (codec instanceof t.NumberType) return { type: 'number' }
+  if (codec instanceof t.BooleanType) return { type: 'boolean' }
+  if (codec instanceof t.NullType) return { type: 'null' }
+  if (codec instanceof t.UnknownType || codec instanceof t.AnyType) return {}
+  if (codec instanceof t.LiteralType) {
+    const value: unknown = codec.value
+    return { type: value === null ? 'null' : typeof value === 'number' ? 'number' : typeof value, const: value }
+  }
+  if (codec instanceof t.KeyofType) return { type: 'string', enum: Object.keys(codec.keys as object) }
+  if (codec instanceof t.UnionType) return { anyOf: (codec.types as t.Mixed[]).map((c) => codecToSchema(c, registry)) }
+  if (codec instanceof t.IntersectionType) return { allOf: (codec.types as t.Mixed[]).map((c) => codecToSchema(c, registry)) }
+  if (codec instanceof t.DictionaryType) return { type: 'object', additionalProperties: codecToSchema(codec.codomain as t.Mixed, registry) }
+  const union = describeTagged(codec)
+  if (union !== undefined)
+    return registry.ref(codec.name, codec, () => ({
+      title: codec.name,
+      description: `Told apart by \`${union.tag}\`: ${union.branches.map((b) => `\`${b.value}\``).join(', ')}.`,
+      oneOf: union.branches.map((b) => branchSchema(union.tag, b, registry)),
+    }))
+  throw new Error(`No JSON Schema for codec '${codec.name}' (${codec.constructor.name})`)
+}
+
+const closedSchema = (codec: Closed<Record<string, t.Mixed>, Record<string, t.Mixed>>, registry: SchemaRegistry): JsonSchema => {
+  const required = Object.keys(codec.required)
+  // `type` leads, as the codec encodes it.
+  const props = [...Object.entries(codec.required), ...Object.entries(codec.optional)].sort(
+    ([a], [b]) => Number(b === 'type') - Number(a === 'type'),
+  )
+  return {
+    type: 'object',
+    title: codec.name,
+    properties: Object.fromEntries(props.map(([k, v]) => [k, codecToSchema(v, registry)])),
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// `tagged(...)` returns a plain `t.Type` that keeps its tag and branches to itself. Rather than
+// restate the branches here (two sources of truth), they are read back from the codec: its
+// failures name the tag and its values, encoding reveals each branch's properties, and decoding
+// probes tell each property's codec, whether it is required, nullable, and whether the branch is
+// closed. The domain exposing `tag`/`branches` on the codec would make this unnecessary.
+// ---------------------------------------------------------------------------------------------
+
+interface TaggedBranch {
+  readonly value: string
+  readonly props: ReadonlyArray<{ readonly key: string; readonly codec: t.Mixed; readonly required: boolean; readonly nullable: boolean }>
+  readonly closed: boolean
+}
+interface TaggedUnion {
+  readonly tag: string
+  readonly branches: ReadonlyArray<TaggedBranch>
+}
+
+const PROBE_KEY = '\u0000probe'
+const rootContext = (codec: t.Mixed): t.Context => [{ key: '', type: codec, actual: undefined }]
+const errorsOf = (codec: t.Mixed, u: unknown): t.Errors => {
+  const r = codec.validate(u, rootContext(codec))
+  return r._tag === 'Left' ? r.left : []
+}
+/** The entry one level below the root: the property a failure is about, with the codec that judged it. */
+const atProperty = (e: t.ValidationError): t.ContextEntry | undefined => e.context[1]
+
+export const describeTagged = (codec: t.Mixed): TaggedUnion | undefined => {
+  if (codec.constructor !== t.Type) return undefined
+  // An object without the tag fails on the tag alone, judged by the enum of the branch names.
+  const missing = errorsOf(codec, {})
+  const tagEntry = missing.length === 1 ? atProperty(missing[0]!) : undefined
+  const tags = tagEntry?.type
+  if (tagEntry === undefined || !(tags instanceof Checked) || !Array.isArray(tags.schema['enum'])) return undefined
+  const tag = tagEntry.key
+  const values = tags.schema['enum'] as string[]
+  const branches = values.map((value): TaggedBranch => {
+    // Encoding reads every property of the branch, in the branch's order.
+    const keys: string[] = []
+    codec.encode(
+      new Proxy(
+        {},
+        {
+          get: (_, k) => {
+            if (typeof k === 'string' && !keys.includes(k)) keys.push(k)
+            return k === tag ? value : undefined
+          },
+        },
+      ),
+    )
+    const bare = errorsOf(codec, { [tag]: value })
+    const props = keys
+      .filter((k) => k !== tag)
+      .map((key) => ({
+        key,
+        codec: propertyCodec(codec, tag, value, key),
+        required: bare.some((e) => atProperty(e)?.key === key && e.value === undefined),
+        nullable: !errorsOf(codec, { [tag]: value, [key]: null }).some((e) => atProperty(e)?.key === key),
+      }))
+    const closed = errorsOf(codec, { [tag]: value, [PROBE_KEY]: 1 }).some(
+      (e) => atProperty(e)?.key === PROBE_KEY && atProperty(e)?.type === forbiddenExtra,
+    )
+    return { value, props, closed }
+  })
+  return { tag, branches }
+}
+
+/** The codec that judges `key` in the branch, from the failure of a value no codec accepts. */
+const propertyCodec = (codec: t.Mixed, tag: string, value: string, key: string): t.Mixed => {
+  const judge = (u: unknown) => errorsOf(codec, { [tag]: value, [key]: u }).find((e) => atProperty(e)?.key === key)?.context[1]?.type
+  let found = judge(Symbol('not a JSON value'))
+  // Objects report a non-object as `objectType`; an object with an unknown key names the object codec.
+  if (found === objectType) found = judge({ [PROBE_KEY]: 1 })
+  if (found === undefined) throw new Error(`Cannot tell the codec of '${key}' in branch '${value}' of '${codec.name}'`)
+  return found as t.Mixed
+}
+
+const branchSchema = (tag: string, b: TaggedBranch, registry: SchemaRegistry): JsonSchema => {
+  const required = [tag, ...b.props.filter((p) => p.required).map((p) => p.key)]
+  return {
+    type: 'object',
+    title: b.value,
+    properties: {
+      [tag]: { type: 'string', const: b.value },
+      ...Object.fromEntries(
+        b.props.map((p) => {
+          const s = codecToSchema(p.codec, registry)
+          return [p.key, p.nullable ? { anyOf: [s, { type: 'null' }] } : s]
+        }),
+      ),
+    },
+    required,
+    ...(b.closed ? { additionalProperties: false } : {}),
+  }
+}

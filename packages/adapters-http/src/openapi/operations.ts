@@ -1,0 +1,130 @@
+import * as t from 'io-ts'
+import {
+  boundedString,
+  Buyer,
+  BuyerCreate,
+  DEFAULT_LIMIT,
+  GiftCard,
+  GiftCardActivationCreate,
+  pageOf,
+  Role,
+  uuid,
+  WebhookSubscription,
+  WebhookSubscriptionCreate,
+} from '@orka/domain'
+import { pageQueryProps } from '../routes/page'
+import type { OperationId } from '../routes/table'
+
+export interface ParameterDoc {
+  readonly codec: t.Mixed
+  readonly description: string
+  readonly default?: unknown
+}
+
+/** What the route table does not say about an operation: its words and its codecs. */
+export interface OperationDoc {
+  readonly tag: string
+  readonly summary: string
+  readonly description: string
+  readonly path?: Readonly<Record<string, ParameterDoc>>
+  readonly query?: Readonly<Record<string, ParameterDoc>>
+  /** Takes the `idempotency-key` header. */
+  readonly idempotent?: boolean
+  readonly body?: t.Mixed
+  readonly success: { readonly status: 200 | 201 | 204; readonly codec?: t.Mixed; readonly description: string }
+}
+
+const page = {
+  limit: { codec: pageQueryProps.limit, description: 'The maximum number of items to return.', default: DEFAULT_LIMIT },
+  cursor: {
+    codec: pageQueryProps.cursor,
+    description: 'The page to return: a `next_cursor` or `previous_cursor` of an earlier page of the same list, filter and merchant account.',
+  },
+}
+const subscriptionId = { subscription_id: { codec: uuid, description: 'The ID of the webhook subscription.' } }
+
+/**
+ * The wire constraint routes/gift-cards.ts decodes `idempotency-key` with. It is restated here
+ * because that codec is private to the route; test/openapi.spec.ts proves both agree by sending
+ * the documented bounds to the running app.
+ */
+export const IDEMPOTENCY_KEY = boundedString('idempotency-key', { min: 1, max: 255 })
+
+/** Exhaustive over `OperationId`: a route without documentation fails to compile. */
+export const OPERATIONS: Record<OperationId, OperationDoc> = {
+  activate_gift_card: {
+    tag: 'Gift cards',
+    summary: 'Activate a gift card',
+    description:
+      'Activates a physical gift card through the merchant account\'s primary gift card service. With `store: true` the activated card is also stored in the vault (a card number already stored for the account is a `409` naming it).\n\n' +
+      'With an `idempotency-key`, the same key and body replay the first outcome (`Idempotent-Replayed: true`), another body with the key is a `400`, and a request while the first still runs is a `425`.',
+    idempotent: true,
+    body: GiftCardActivationCreate,
+    success: { status: 201, codec: GiftCard, description: 'The activated gift card.' },
+  },
+  list_roles: {
+    tag: 'Roles',
+    summary: 'List all roles',
+    description: 'Lists the roles available in the instance, by slug.',
+    query: page,
+    success: { status: 200, codec: pageOf('Roles', Role), description: 'A page of roles.' },
+  },
+  add_buyer: {
+    tag: 'Buyers',
+    summary: 'Add a buyer',
+    description: 'Creates a buyer in the merchant account. An `external_identifier` already used by another buyer of the account is a `409` naming that buyer.',
+    body: BuyerCreate,
+    success: { status: 201, codec: Buyer, description: 'The new buyer.' },
+  },
+  list_buyers: {
+    tag: 'Buyers',
+    summary: 'List all buyers',
+    description: 'Lists the merchant account\'s buyers, newest first.',
+    query: {
+      ...page,
+      external_identifier: {
+        codec: BuyerCreate.optional.external_identifier.inner,
+        description: 'Only the buyer whose `external_identifier` is this value.',
+      },
+    },
+    success: { status: 200, codec: pageOf('Buyers', Buyer), description: 'A page of buyers.' },
+  },
+  create_webhook_subscription: {
+    tag: 'Webhook subscriptions',
+    summary: 'Create webhook subscription',
+    description:
+      'Creates a subscription: event notifications are delivered to `url`, optionally authenticated with `authentication`. Secrets are stored sealed and never returned (they read `********`).',
+    body: WebhookSubscriptionCreate,
+    success: { status: 201, codec: WebhookSubscription, description: 'The new subscription.' },
+  },
+  list_webhook_subscription: {
+    tag: 'Webhook subscriptions',
+    summary: 'List webhook subscriptions',
+    description:
+      'Lists the merchant account\'s subscriptions, newest first; an API key bound to no merchant account also sees the instance-wide ones (`merchant_account_id` null).',
+    query: page,
+    success: { status: 200, codec: pageOf('WebhookSubscriptions', WebhookSubscription), description: 'A page of webhook subscriptions.' },
+  },
+  read_webhook_subscription: {
+    tag: 'Webhook subscriptions',
+    summary: 'Get webhook subscription',
+    description: 'Reads one subscription. Another merchant account\'s subscription is a `404`.',
+    path: subscriptionId,
+    success: { status: 200, codec: WebhookSubscription, description: 'The subscription.' },
+  },
+  delete_webhook_subscription: {
+    tag: 'Webhook subscriptions',
+    summary: 'Delete webhook subscription',
+    description:
+      'Permanently removes a subscription: no event notification is delivered to its URL any more. This cannot be undone; delivering to the same URL again takes a new subscription. Unknown, already deleted and another account\'s subscriptions are all `404`.',
+    path: subscriptionId,
+    success: { status: 204, description: 'Deleted; no body.' },
+  },
+}
+
+export const TAGS: ReadonlyArray<{ readonly name: string; readonly description: string }> = [
+  { name: 'Gift cards', description: 'Physical gift cards activated through the merchant account\'s gift card service.' },
+  { name: 'Roles', description: 'The role catalogue: what an API key may be allowed to do.' },
+  { name: 'Buyers', description: 'The merchant\'s customers.' },
+  { name: 'Webhook subscriptions', description: 'Where event notifications are delivered.' },
+]

@@ -1,0 +1,41 @@
+import { MongoStore } from './mongo-database'
+import { MongoApiKeyPairRepository } from './mongo-api-key-pair-repository'
+import { MongoBuyerRepository, MongoBuyerRepositoryOptions } from './mongo-buyer-repository'
+import { MongoGiftCardServiceRepository } from './mongo-gift-card-service-repository'
+import { MongoGiftCardVault } from './mongo-gift-card-vault'
+import { MongoIdempotencyStore, MongoIdempotencyStoreOptions } from './mongo-idempotency-store'
+import { MongoMerchantAccountRepository } from './mongo-merchant-account-repository'
+import { MongoRateLimitStore, MongoRateLimitStoreOptions } from './mongo-rate-limit-store'
+import { MongoRoleRepository } from './mongo-role-repository'
+import { MongoWebhookSubscriptionRepository } from './mongo-webhook-subscription-repository'
+
+/** One adapter per storage port, keyed as the app's container registers them. */
+export interface MongoAdapters {
+  readonly merchantAccounts: MongoMerchantAccountRepository
+  readonly keys: MongoApiKeyPairRepository
+  readonly roles: MongoRoleRepository
+  readonly buyers: MongoBuyerRepository
+  readonly webhooks: MongoWebhookSubscriptionRepository
+  readonly services: MongoGiftCardServiceRepository
+  readonly vault: MongoGiftCardVault
+  readonly idempotency: MongoIdempotencyStore
+  readonly rateLimits: MongoRateLimitStore
+}
+
+export interface MongoAdapterOptions {
+  readonly buyers?: MongoBuyerRepositoryOptions
+  readonly idempotency?: MongoIdempotencyStoreOptions
+  readonly rateLimits?: MongoRateLimitStoreOptions
+}
+
+export const makeMongoAdapters = (store: MongoStore, options: MongoAdapterOptions = {}): MongoAdapters => ({
+  merchantAccounts: new MongoMerchantAccountRepository(store),
+  keys: new MongoApiKeyPairRepository(store),
+  roles: new MongoRoleRepository(store),
+  buyers: new MongoBuyerRepository(store, options.buyers),
+  webhooks: new MongoWebhookSubscriptionRepository(store),
+  services: new MongoGiftCardServiceRepository(store),
+  vault: new MongoGiftCardVault(store),
+  idempotency: new MongoIdempotencyStore(store, options.idempotency),
+  rateLimits: new MongoRateLimitStore(store, options.rateLimits),
+})

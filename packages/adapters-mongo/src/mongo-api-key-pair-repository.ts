@@ -1,0 +1,47 @@
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { Collection } from 'mongodb'
+import { ApiKeyPair, ApiKeyPairRepository, Unavailable } from '@orka/domain'
+import { ApiKeyPairDocument, fromApiKeyPairDocument, toApiKeyPairDocument } from './api-key-pair.document'
+import { dbOf, MongoStore } from './mongo-database'
+import { COLLECTIONS } from './mongo-schema'
+import { attempt, isDuplicateKey } from './mongo-support'
+
+export class MongoApiKeyPairRepository implements ApiKeyPairRepository {
+  readonly #col: Collection<ApiKeyPairDocument>
+
+  constructor(store: MongoStore) {
+    this.#col = dbOf(store).collection(COLLECTIONS.apiKeyPairs)
+  }
+
+  findByThumbprint(thumbprint: string): TE.TaskEither<Unavailable, O.Option<ApiKeyPair>> {
+    return attempt(async () => O.map(fromApiKeyPairDocument)(O.fromNullable(await this.#col.findOne({ thumbprint }))))
+  }
+
+  upsert(key: ApiKeyPair): TE.TaskEither<Unavailable, void> {
+    return attempt(async () => {
+      const doc = toApiKeyPairDocument(key)
+      for (let i = 1; ; i++) {
+        try {
+          await this.#col.replaceOne({ _id: doc._id }, doc, { upsert: true })
+          return
+        } catch (e) {
+          if (!isDuplicateKey(e)) throw e
+          // The unique thumbprint index refused it, or a racing upsert of this id inserted first.
+          const holder = await this.#col.findOne({ thumbprint: key.thumbprint }, { projection: { _id: 1 } })
+          if (holder !== null && holder._id !== key.id)
+            throw new Error(`thumbprint ${key.thumbprint} already belongs to API key pair ${holder._id}`)
+          if (i >= 5) throw e
+        }
+      }
+    })
+  }
+
+  list(): TE.TaskEither<Unavailable, ReadonlyArray<ApiKeyPair>> {
+    return attempt(async () => (await this.#col.find({}).sort({ _id: 1 }).toArray()).map(fromApiKeyPairDocument))
+  }
+
+  revoke(id: string): TE.TaskEither<Unavailable, boolean> {
+    return attempt(async () => (await this.#col.updateOne({ _id: id }, { $set: { revoked: true } })).matchedCount > 0)
+  }
+}

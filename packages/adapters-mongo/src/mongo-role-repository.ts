@@ -1,0 +1,61 @@
+import * as TE from 'fp-ts/TaskEither'
+import { Collection } from 'mongodb'
+import { Role, RoleRepository, Seek, Unavailable } from '@orka/domain'
+import { dbOf, MongoStore } from './mongo-database'
+import { COLLECTIONS } from './mongo-schema'
+import { attempt, isDuplicateKey, keysetRead } from './mongo-support'
+import { fromRoleDocument, RoleDocument, toRoleDocument } from './role.document'
+
+export class MongoRoleRepository implements RoleRepository {
+  readonly #col: Collection<RoleDocument>
+
+  constructor(store: MongoStore) {
+    this.#col = dbOf(store).collection(COLLECTIONS.roles)
+  }
+
+  list(seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<Role>> {
+    return attempt(async () => {
+      if (seek.limit < 1) return []
+      const { filter, sort, limit } = keysetRead('slug', 'ascending', seek)
+      return (await this.#col.find(filter).sort(sort).limit(limit).toArray()).map(fromRoleDocument)
+    })
+  }
+
+  findBySlugs(slugs: ReadonlyArray<string>): TE.TaskEither<Unavailable, ReadonlyArray<Role>> {
+    return attempt(async () => {
+      if (slugs.length === 0) return []
+      return (await this.#col.find({ slug: { $in: [...new Set(slugs)] } }).toArray()).map(fromRoleDocument)
+    })
+  }
+
+  /**
+   * The slug is the natural key (unique index), the id is kept from the first upsert. Without
+   * transactions: replace the stored role by its id, or insert; a racing insert of the same slug
+   * loses on the unique index and goes round again to replace the winner.
+   */
+  upsert(role: Role): TE.TaskEither<Unavailable, void> {
+    return attempt(async () => {
+      for (let i = 0; i < 5; i++) {
+        const stored = await this.#col.findOne({ slug: role.slug }, { projection: { _id: 1 } })
+        if (stored !== null) {
+          const doc = toRoleDocument({ ...role, id: stored._id })
+          const r = await this.#col.replaceOne({ _id: stored._id, slug: role.slug }, doc).catch((e: unknown) => {
+            if (isDuplicateKey(e)) return null
+            throw e
+          })
+          if (r !== null && r.matchedCount > 0) return
+        } else {
+          try {
+            await this.#col.insertOne(toRoleDocument(role))
+            return
+          } catch (e) {
+            if (!isDuplicateKey(e)) throw e
+            const owner = await this.#col.findOne({ _id: role.id }, { projection: { slug: 1 } })
+            if (owner !== null && owner.slug !== role.slug) throw new Error(`role id ${role.id} already belongs to role ${owner.slug}`)
+          }
+        }
+      }
+      throw new Error(`upserting role ${role.slug} did not settle after 5 attempts`)
+    })
+  }
+}

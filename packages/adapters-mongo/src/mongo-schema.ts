@@ -1,0 +1,70 @@
+/**
+ * Every collection and index the adapters use, in one place: `ensureIndexes` creates exactly
+ * these, one `createIndexes` call per index (FerretDB 1.24 can misbehave when given several).
+ */
+export const COLLECTIONS = {
+  merchantAccounts: 'merchant_accounts',
+  apiKeyPairs: 'api_key_pairs',
+  roles: 'roles',
+  buyers: 'buyers',
+  /** One document per (merchant account, external_identifier): the buyer that holds it. */
+  buyerExternalIdentifiers: 'buyer_external_identifiers',
+  webhookSubscriptions: 'webhook_subscriptions',
+  giftCardServices: 'gift_card_services',
+  vaultedGiftCards: 'vaulted_gift_cards',
+  idempotencyRecords: 'idempotency_records',
+  /** One document per admitted request (sliding log). */
+  rateLimitAdmissions: 'rate_limit_admissions',
+} as const
+
+/**
+ * Expired idempotency records and rate-limit admissions are removed this long after they
+ * expire, never sooner: a sweep races only with requests that took longer than this (see
+ * the two stores). Also the TTL index's `expireAfterSeconds` where the server has TTL indexes.
+ */
+export const EXPIRY_GRACE_MS = 60_000
+
+export interface IndexSpec {
+  readonly collection: string
+  readonly name: string
+  readonly key: Readonly<Record<string, 1 | -1>>
+  readonly unique?: boolean
+  /**
+   * A TTL index where the server accepts one. FerretDB 1.24 rejects TTL indexes (code 238):
+   * there the same key becomes a plain index named `fallbackName`, which the periodic sweeps use.
+   */
+  readonly ttl?: { readonly expireAfterSeconds: number; readonly fallbackName: string }
+}
+
+const C = COLLECTIONS
+const expiry = (collection: string): IndexSpec => ({
+  collection,
+  name: 'expiresAt_ttl',
+  key: { expiresAt: 1 },
+  ttl: { expireAfterSeconds: EXPIRY_GRACE_MS / 1000, fallbackName: 'expiresAt_1' },
+})
+
+export const INDEXES: ReadonlyArray<IndexSpec> = [
+  { collection: C.apiKeyPairs, name: 'thumbprint_unique', key: { thumbprint: 1 }, unique: true },
+  { collection: C.roles, name: 'slug_unique', key: { slug: 1 }, unique: true },
+  // Keyset reads in (slug, id) order.
+  { collection: C.roles, name: 'slug_1__id_1', key: { slug: 1, _id: 1 } },
+  // Keyset reads of one account's buyers, newest first, with and without the external_identifier filter.
+  { collection: C.buyers, name: 'merchant_created', key: { merchant_account_id: 1, created_at: -1, _id: -1 } },
+  {
+    collection: C.buyers,
+    name: 'merchant_external_created',
+    key: { merchant_account_id: 1, external_identifier: 1, created_at: -1, _id: -1 },
+  },
+  { collection: C.webhookSubscriptions, name: 'merchant_created', key: { merchant_account_id: 1, created_at: -1, _id: -1 } },
+  {
+    collection: C.giftCardServices,
+    name: 'merchant_primary_promoted',
+    key: { merchant_account_id: 1, primary: 1, promoted_seq: -1, _id: -1 },
+  },
+  // The vault's dedup: one card per (account, fingerprint), enforced by the server.
+  { collection: C.vaultedGiftCards, name: 'merchant_fingerprint_unique', key: { merchant_account_id: 1, fingerprint: 1 }, unique: true },
+  expiry(C.idempotencyRecords),
+  { collection: C.rateLimitAdmissions, name: 'key_1_n_-1', key: { key: 1, n: -1 } },
+  expiry(C.rateLimitAdmissions),
+]

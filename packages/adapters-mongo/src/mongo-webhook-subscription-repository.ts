@@ -1,0 +1,51 @@
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { Collection } from 'mongodb'
+import { Seek, Unavailable, WebhookScope, WebhookSubscriptionRecord, WebhookSubscriptionRepository } from '@orka/domain'
+import { dbOf, MongoStore } from './mongo-database'
+import { COLLECTIONS } from './mongo-schema'
+import { attempt, isDuplicateKey, keysetRead } from './mongo-support'
+import { fromWebhookSubscriptionDocument, toWebhookSubscriptionDocument, WebhookSubscriptionDocument } from './webhook-subscription.document'
+
+const inScope = (scope: WebhookScope): Record<string, unknown> => ({
+  merchant_account_id: scope.includeInstanceWide ? { $in: [scope.merchantAccountId, null] } : scope.merchantAccountId,
+})
+
+export class MongoWebhookSubscriptionRepository implements WebhookSubscriptionRepository {
+  readonly #col: Collection<WebhookSubscriptionDocument>
+
+  constructor(store: MongoStore) {
+    this.#col = dbOf(store).collection(COLLECTIONS.webhookSubscriptions)
+  }
+
+  /** Ids come from the id generator: a clash is a bug, reported as the driver's duplicate-key error. */
+  create(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void> {
+    return attempt(async () => void (await this.#col.insertOne(toWebhookSubscriptionDocument(sub))))
+  }
+
+  ensure(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void> {
+    return attempt(async () => {
+      try {
+        await this.#col.insertOne(toWebhookSubscriptionDocument(sub))
+      } catch (e) {
+        if (!isDuplicateKey(e)) throw e
+      }
+    })
+  }
+
+  findById(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, O.Option<WebhookSubscriptionRecord>> {
+    return attempt(async () => O.map(fromWebhookSubscriptionDocument)(O.fromNullable(await this.#col.findOne({ _id: id, ...inScope(scope) }))))
+  }
+
+  list(scope: WebhookScope, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>> {
+    return attempt(async () => {
+      if (seek.limit < 1) return []
+      const { filter, sort, limit } = keysetRead('created_at', 'descending', seek)
+      return (await this.#col.find({ ...inScope(scope), ...filter }).sort(sort).limit(limit).toArray()).map(fromWebhookSubscriptionDocument)
+    })
+  }
+
+  delete(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, boolean> {
+    return attempt(async () => (await this.#col.deleteOne({ _id: id, ...inScope(scope) })).deletedCount > 0)
+  }
+}

@@ -1,0 +1,300 @@
+import { createServer } from 'node:net'
+import { expect } from 'chai'
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { Unavailable } from '@orka/domain'
+import {
+  aBuyer,
+  anApiKeyPair,
+  anIdempotencyRecord,
+  aGiftCardServiceRecord,
+  aMerchantAccount,
+  aRole,
+  aVaultedCard,
+  aWebhookRecord,
+  dateAt,
+  isoAt,
+  left,
+  MERCHANT_A,
+  right,
+} from '@orka/domain/testing'
+import { COLLECTIONS, EXPIRY_GRACE_MS, INDEXES } from '../src/mongo-schema'
+import { dbOf, MongoStore } from '../src/mongo-database'
+import { compositeId, escapeText, unescapeText } from '../src/mongo-support'
+import { connectMongo, makeMongoAdapters, MongoAdapters, MongoConnectionError } from '../src'
+import { freshStore, FreshStore, MONGODB_URI } from './support'
+
+const causeOf = (u: Unavailable) => (u.cause instanceof Error ? u.cause.message : String(u.cause))
+
+/** Left(Unavailable) whose cause names the collection and the document's `_id`. */
+const expectUndecodable = async (te: TE.TaskEither<unknown, unknown>, collection: string, id: string) => {
+  const e = (await left(te)) as Unavailable
+  expect(e._tag).to.equal('Unavailable')
+  expect(causeOf(e)).to.include(collection).and.to.include(JSON.stringify(id))
+}
+
+const closedPort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+  })
+
+describe('MongoDB documents and database', () => {
+  let f: FreshStore
+  let store: MongoStore
+  let a: MongoAdapters
+  const raw = (collection: string) => dbOf(store).collection<{ _id: string; [k: string]: unknown }>(collection)
+
+  beforeEach(async () => {
+    f = await freshStore()
+    store = f.store
+    a = makeMongoAdapters(store)
+  })
+  afterEach(async () => f?.teardown())
+
+  describe('a document that does not decode is Unavailable naming its collection and _id, never passed on', () => {
+    it('buyers: found by id, by external identifier, and in a list', async () => {
+      const b = aBuyer({ external_identifier: 'crm-1' })
+      const { id, ...fields } = b
+      await raw(COLLECTIONS.buyers).insertOne({ ...fields, _id: id, display_name: 42 })
+      await expectUndecodable(a.buyers.findById(MERCHANT_A, b.id), COLLECTIONS.buyers, b.id)
+      await expectUndecodable(a.buyers.findByExternalIdentifier(MERCHANT_A, 'crm-1'), COLLECTIONS.buyers, b.id)
+      await right(a.buyers.create(aBuyer({ created_at: isoAt(5), updated_at: isoAt(5) })))
+      await expectUndecodable(a.buyers.list(MERCHANT_A, {}, { direction: 'forward', from: O.none, limit: 10 }), COLLECTIONS.buyers, b.id)
+    })
+
+    it('the vault: a card with a missing field', async () => {
+      const v = aVaultedCard()
+      await right(a.vault.insert(v))
+      await raw(COLLECTIONS.vaultedGiftCards).updateOne({ _id: v.card.id }, { $unset: { 'card.last4': '' } })
+      await expectUndecodable(a.vault.findByFingerprint(MERCHANT_A, v.fingerprint), COLLECTIONS.vaultedGiftCards, v.card.id)
+    })
+
+    it('every other collection', async () => {
+      const account = aMerchantAccount()
+      await right(a.merchantAccounts.upsert(account))
+      await raw(COLLECTIONS.merchantAccounts).updateOne({ _id: account.id }, { $set: { locked: 'no' } })
+      await expectUndecodable(a.merchantAccounts.find(account.id), COLLECTIONS.merchantAccounts, account.id)
+
+      const key = anApiKeyPair()
+      await right(a.keys.upsert(key))
+      await raw(COLLECTIONS.apiKeyPairs).updateOne({ _id: key.id }, { $set: { roles: 'administrator' } })
+      await expectUndecodable(a.keys.findByThumbprint(key.thumbprint), COLLECTIONS.apiKeyPairs, key.id)
+      await expectUndecodable(a.keys.list(), COLLECTIONS.apiKeyPairs, key.id)
+
+      const role = aRole({ slug: 'auditor' })
+      await right(a.roles.upsert(role))
+      await raw(COLLECTIONS.roles).updateOne({ _id: role.id }, { $set: { permissions: { allow: [1] } } })
+      await expectUndecodable(a.roles.findBySlugs(['auditor']), COLLECTIONS.roles, role.id)
+
+      const sub = aWebhookRecord()
+      await right(a.webhooks.create(sub))
+      await raw(COLLECTIONS.webhookSubscriptions).updateOne({ _id: sub.id }, { $set: { active: 1 } })
+      await expectUndecodable(a.webhooks.findById({ merchantAccountId: MERCHANT_A, includeInstanceWide: false }, sub.id), COLLECTIONS.webhookSubscriptions, sub.id)
+
+      const service = aGiftCardServiceRecord()
+      await right(a.services.upsert(service))
+      await raw(COLLECTIONS.giftCardServices).updateOne({ _id: service.service.id }, { $set: { 'service.gift_card_service_definition_id': 'unknown-provider' } })
+      await expectUndecodable(a.services.findPrimary(MERCHANT_A), COLLECTIONS.giftCardServices, service.service.id)
+
+      const record = anIdempotencyRecord()
+      await right(a.idempotency.claim(record, dateAt(0)))
+      const [stored] = await raw(COLLECTIONS.idempotencyRecords).find({}).toArray()
+      await raw(COLLECTIONS.idempotencyRecords).updateOne({ _id: stored!._id }, { $set: { state: 'lost' } })
+      await expectUndecodable(a.idempotency.claim(anIdempotencyRecord({ key: record.key }), dateAt(1)), COLLECTIONS.idempotencyRecords, stored!._id)
+
+      await right(a.rateLimits.admit('embed:jti-1', 5, 60_000, dateAt(0)))
+      const [admission] = await raw(COLLECTIONS.rateLimitAdmissions).find({}).toArray()
+      await raw(COLLECTIONS.rateLimitAdmissions).updateOne({ _id: admission!._id }, { $set: { at: 'now' } })
+      await expectUndecodable(a.rateLimits.admit('embed:jti-1', 5, 60_000, dateAt(1)), COLLECTIONS.rateLimitAdmissions, admission!._id)
+    })
+
+    it('names paths only, never the values of a document (they may be sealed card data)', async () => {
+      const v = aVaultedCard()
+      await right(a.vault.insert(v))
+      await raw(COLLECTIONS.vaultedGiftCards).updateOne({ _id: v.card.id }, { $set: { sealed_number: 42, 'card.bin': 6036 } })
+      const cause = causeOf((await left(a.vault.findByFingerprint(MERCHANT_A, v.fingerprint))) as Unavailable)
+      expect(cause).to.include('sealed_number').and.to.include('card.bin')
+      expect(cause).not.to.include('42').and.not.to.include('6036')
+    })
+
+    it('ignores a field it does not know (one a later version may add)', async () => {
+      const b = aBuyer()
+      await right(a.buyers.create(b))
+      await raw(COLLECTIONS.buyers).updateOne({ _id: b.id }, { $set: { schema_version: 2 } })
+      expect(await right(a.buyers.findById(MERCHANT_A, b.id))).to.deep.equal(O.some(b))
+    })
+  })
+
+  describe('document shape', () => {
+    it("stores the entity's id as _id, without a second id field", async () => {
+      const b = aBuyer()
+      await right(a.buyers.create(b))
+      const doc = await raw(COLLECTIONS.buyers).findOne({ _id: b.id })
+      expect(doc).to.include({ _id: b.id, merchant_account_id: MERCHANT_A, created_at: b.created_at })
+      expect(doc).not.to.have.property('id')
+    })
+
+    it('stores keys holding U+0000 escaped (PostgreSQL under FerretDB cannot hold it) and reads them back exactly', async () => {
+      const key = 'POST /gift-cards/activations\u0000a%7C|b\u0000'
+      const record = anIdempotencyRecord({ key })
+      await right(a.idempotency.claim(record, dateAt(0)))
+      const [doc] = await raw(COLLECTIONS.idempotencyRecords).find({}).toArray()
+      expect(JSON.stringify(doc)).not.to.include('\\u0000')
+      expect(await right(a.idempotency.claim(anIdempotencyRecord({ key }), dateAt(1)))).to.deep.equal({ claimed: false, existing: record })
+      expect((await right(a.rateLimits.admit('embed:\u0000jti', 1, 60_000, dateAt(0)))).admitted).to.equal(true)
+      expect((await right(a.rateLimits.admit('embed:\u0000jti', 1, 60_000, dateAt(1)))).admitted).to.equal(false)
+      expect((await right(a.rateLimits.admit('embed:', 1, 60_000, dateAt(1)))).admitted).to.equal(true)
+    })
+
+    it('escapes reversibly, and composite ids never collide', () => {
+      for (const s of ['', 'plain', '%', '%25', '|', '\u0000', 'a\u0000b|c%00d%7C', '%%||\u0000\u0000']) expect(unescapeText(escapeText(s))).to.equal(s)
+      const pairs: Array<[string, string]> = [['a|b', 'c'], ['a', 'b|c'], ['a\u0000', 'b'], ['a', '\u0000b'], ['a%7C', 'b'], ['a', '%7Cb'], ['', 'a|b']]
+      expect(new Set(pairs.map(([x, y]) => compositeId(x, y))).size).to.equal(pairs.length)
+    })
+  })
+
+  describe('indexes', () => {
+    const listed = async () => {
+      const out: Record<string, unknown[]> = {}
+      for (const c of new Set(INDEXES.map((i) => i.collection)))
+        out[c] = (await dbOf(store).collection(c).indexes()).map((i) => ({ name: i.name, key: i.key, unique: i.unique ?? false })).sort((x, y) => (x.name! < y.name! ? -1 : 1))
+      return out
+    }
+
+    it('creates every index, one per spec, and creating them again changes nothing', async () => {
+      const first = await listed()
+      await store.ensureIndexes()
+      await store.ensureIndexes()
+      expect(await listed()).to.deep.equal(first)
+      for (const spec of INDEXES) {
+        const found = (first[spec.collection] as Array<{ name: string; key: object; unique: boolean }>).find(
+          (i) => i.name === spec.name || i.name === spec.ttl?.fallbackName,
+        )
+        expect(found, `${spec.collection}.${spec.name}`).to.deep.include({ key: spec.key, unique: spec.unique ?? false })
+      }
+    })
+
+    it('enforces the unique indexes the adapters rely on', async () => {
+      const key = anApiKeyPair()
+      await right(a.keys.upsert(key))
+      const clash = await left(a.keys.upsert(anApiKeyPair({ thumbprint: key.thumbprint })))
+      expect(causeOf(clash as Unavailable)).to.include(`already belongs to API key pair ${key.id}`)
+      // An update into a clash too (FerretDB reports that one as code 1, not 11000).
+      const other = anApiKeyPair()
+      await right(a.keys.upsert(other))
+      expect(causeOf((await left(a.keys.upsert({ ...other, thumbprint: key.thumbprint }))) as Unavailable)).to.include(key.id)
+      expect(await right(a.keys.findByThumbprint(other.thumbprint))).to.deep.equal(O.some(other))
+    })
+  })
+
+  describe('expiry is data', () => {
+    it('sweeps idempotency records only once expired for longer than the grace period', async () => {
+      const store2 = a.idempotency
+      await right(store2.claim(anIdempotencyRecord({ expires_at: isoAt(1_000) }), dateAt(0)))
+      await right(store2.claim(anIdempotencyRecord({ expires_at: isoAt(10 * 60_000) }), dateAt(0)))
+      expect(await store2.sweep(dateAt(1_000 + EXPIRY_GRACE_MS))).to.equal(0)
+      expect(await store2.sweep(dateAt(1_001 + EXPIRY_GRACE_MS))).to.equal(1)
+      expect(await raw(COLLECTIONS.idempotencyRecords).countDocuments()).to.equal(1)
+    })
+
+    it('sweeps rate-limit admissions once out of their window for longer than the grace period', async () => {
+      for (const at of [0, 1, 2]) await right(a.rateLimits.admit('k', 5, 60_000, dateAt(at)))
+      await right(a.rateLimits.admit('other', 5, 600_000, dateAt(0)))
+      expect(await a.rateLimits.sweep(dateAt(60_000 + EXPIRY_GRACE_MS))).to.equal(0)
+      expect(await a.rateLimits.sweep(dateAt(60_002 + EXPIRY_GRACE_MS))).to.equal(2)
+      expect(await raw(COLLECTIONS.rateLimitAdmissions).countDocuments()).to.equal(2)
+      expect(await right(a.rateLimits.admit('k', 5, 60_000, dateAt(60_002 + EXPIRY_GRACE_MS)))).to.deep.equal({ admitted: true, remaining: 4, resetMs: 60_000 })
+    })
+  })
+
+  describe('races without transactions', () => {
+    it('leaves exactly one primary after concurrent promotions in one account', async () => {
+      const records = Array.from({ length: 10 }, () => aGiftCardServiceRecord())
+      await Promise.all(records.map((r) => right(a.services.upsert(r))))
+      const primaries = await raw(COLLECTIONS.giftCardServices).find({ merchant_account_id: MERCHANT_A, primary: true }).toArray()
+      expect(primaries).to.have.length(1)
+      expect(await right(a.services.findPrimary(MERCHANT_A))).to.deep.equal(O.some(records.find((r) => r.service.id === primaries[0]!._id)))
+    })
+
+    it('takes over an external identifier whose buyer was never written, once the claim is old', async () => {
+      const claims = raw(COLLECTIONS.buyerExternalIdentifiers)
+      await claims.insertOne({ _id: compositeId(MERCHANT_A, 'crm-fresh'), buyer_id: '7a3f0c52-9d4e-4b1a-8c6d-0000000000aa', claimed_at: new Date() })
+      await claims.insertOne({ _id: compositeId(MERCHANT_A, 'crm-old'), buyer_id: '7a3f0c52-9d4e-4b1a-8c6d-0000000000bb', claimed_at: new Date(Date.now() - 120_000) })
+      // A fresh claim may be a creation still in flight: it holds the identifier.
+      expect(await left(a.buyers.create(aBuyer({ external_identifier: 'crm-fresh' })))).to.deep.include({ _tag: 'Duplicate', existingId: '7a3f0c52-9d4e-4b1a-8c6d-0000000000aa' })
+      const b = aBuyer({ external_identifier: 'crm-old' })
+      await right(a.buyers.create(b))
+      expect(await right(a.buyers.findByExternalIdentifier(MERCHANT_A, 'crm-old'))).to.deep.equal(O.some(b))
+    })
+
+    it('rolls the claim back when the buyer cannot be inserted', async () => {
+      const b = aBuyer({ external_identifier: 'crm-1' })
+      await right(a.buyers.create(b))
+      // Same id, another identifier: the buyer insert fails, and so must the claim.
+      expect(await left(a.buyers.create({ ...b, external_identifier: 'crm-2' }))).to.deep.include({ _tag: 'Duplicate', existingId: b.id })
+      expect(await raw(COLLECTIONS.buyerExternalIdentifiers).countDocuments({ _id: compositeId(MERCHANT_A, 'crm-2') })).to.equal(0)
+      await right(a.buyers.create(aBuyer({ external_identifier: 'crm-2' })))
+    })
+  })
+
+  describe('connection', () => {
+    it('reports readiness with the database name', async () => {
+      expect(await store.ping()).to.equal(store.dbName)
+      const info = await store.serverInfo()
+      expect(info.version).to.match(/^\d+\.\d+/)
+      expect(info.summary).to.be.a('string').and.not.include('\n')
+    })
+
+    it('turns driver failures into Unavailable once the connection is gone', async () => {
+      const late = await freshStore()
+      const buyers = makeMongoAdapters(late.store).buyers
+      await dbOf(late.store).dropDatabase()
+      await late.store.close()
+      const r = await buyers.findById(MERCHANT_A, aBuyer().id)()
+      expect(E.isLeft(r) && r.left._tag).to.equal('Unavailable')
+      const e = await late.store.ping().catch((x: unknown) => x)
+      expect(e).to.be.instanceOf(MongoConnectionError)
+      expect((e as Error).message).to.include(late.store.dbName).and.not.include('\n')
+    })
+
+    it('fails to connect to an unreachable server with one clear line, without credentials', async () => {
+      const port = await closedPort()
+      const started = Date.now()
+      const e = await connectMongo(`mongodb://orka:s3cr3t-pw@127.0.0.1:${port}/orka_prod?authSource=admin`, { serverSelectionTimeoutMS: 300 }).catch(
+        (x: unknown) => x,
+      )
+      expect(Date.now() - started).to.be.below(5_000)
+      expect(e).to.be.instanceOf(MongoConnectionError)
+      const msg = (e as Error).message
+      expect(msg).to.match(new RegExp(`^cannot reach MongoDB at 127\\.0\\.0\\.1:${port} \\(database orka_prod\\): `))
+      expect(msg).not.to.include('\n')
+      expect(msg).not.to.include('s3cr3t').and.not.to.include('orka:')
+    })
+
+    it('rejects a malformed URI with one clear line, without credentials', async () => {
+      for (const uri of ['mongodb://orka:s3cr3t-pw@127.0.0.1:27017/orka?maxPoolSize=lots', 'mongodb://orka:s3cr3t-pw@/orka']) {
+        const e = await connectMongo(uri, { serverSelectionTimeoutMS: 300 }).catch((x: unknown) => x)
+        expect(e, uri).to.be.instanceOf(MongoConnectionError)
+        const msg = (e as Error).message
+        expect(msg, uri).to.match(/^invalid MongoDB URI/)
+        expect(msg, uri).not.to.include('\n').and.not.to.include('s3cr3t')
+      }
+    })
+
+    it('uses the database named in the URI, else orka', async () => {
+      const [, base, path, query] = /^(mongodb(?:\+srv)?:\/\/[^/?]+)(?:\/([^?]*))?(\?.*)?$/.exec(MONGODB_URI)!
+      const named = await connectMongo(`${base}/orka_uri_db${query ?? ''}`, { serverSelectionTimeoutMS: 5_000 })
+      expect(named.dbName).to.equal('orka_uri_db')
+      await named.close()
+      const plain = await connectMongo(MONGODB_URI, { serverSelectionTimeoutMS: 5_000 })
+      expect(plain.dbName).to.equal(path || 'orka')
+      await plain.close()
+    })
+  })
+})

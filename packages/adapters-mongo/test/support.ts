@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto'
+import { connectMongo, dbOf, MongoConnectOptions, MongoStore } from '../src/mongo-database'
+
+const uri = process.env['MONGODB_URI']
+if (uri === undefined || uri === '')
+  throw new Error(
+    'MONGODB_URI is not set. Run these tests through the README test command, which starts scripts/mongo-test-server ' +
+      '(FerretDB) and sets it, or set MONGODB_URI to a MongoDB server where the tests may create and drop orka_test_* databases.',
+  )
+export const MONGODB_URI: string = uri
+
+// A root hook (this module is loaded once, outside any describe): says once per run which
+// server every suite here runs against, from its `hello` and `buildInfo`.
+before(async function () {
+  this.timeout(30_000)
+  const store = await connectMongo(MONGODB_URI, { serverSelectionTimeoutMS: 10_000 })
+  try {
+    const info = await store.serverInfo()
+    console.log(`  adapters-mongo tests against ${info.summary}`)
+  } finally {
+    await store.close()
+  }
+})
+
+export interface FreshStore {
+  readonly store: MongoStore
+  /** Drops the database and closes the connection. */
+  teardown(): Promise<void>
+}
+
+/** A store on a database of its own (`orka_test_<random>`), indexes created, dropped in teardown. */
+export const freshStore = async (options: MongoConnectOptions = {}): Promise<FreshStore> => {
+  const store = await connectMongo(MONGODB_URI, { dbName: `orka_test_${randomBytes(6).toString('hex')}`, serverSelectionTimeoutMS: 5000, ...options })
+  try {
+    await store.ensureIndexes()
+  } catch (e) {
+    await store.close()
+    throw e
+  }
+  return {
+    store,
+    teardown: async () => {
+      try {
+        await dbOf(store).dropDatabase()
+      } finally {
+        await store.close()
+      }
+    },
+  }
+}
+
+/** A contract-suite harness: a fresh database per test, the port built on it. */
+export const mongoHarness =
+  <P>(make: (store: MongoStore) => P) =>
+  async () => {
+    const { store, teardown } = await freshStore()
+    return { port: make(store), teardown }
+  }
+
+/** Median of some timings. */
+export const median = (xs: ReadonlyArray<number>): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = Math.floor(s.length / 2)
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
+}

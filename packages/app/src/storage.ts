@@ -1,0 +1,87 @@
+import {
+  ApiKeyPairRepository,
+  BuyerRepository,
+  GiftCardServiceRepository,
+  GiftCardVault,
+  IdempotencyStore,
+  MerchantAccountRepository,
+  RateLimitStore,
+  RoleRepository,
+  WebhookSubscriptionRepository,
+} from '@orka/domain'
+import {
+  MemoryApiKeyPairRepository,
+  MemoryBuyerRepository,
+  MemoryGiftCardServiceRepository,
+  MemoryGiftCardVault,
+  MemoryIdempotencyStore,
+  MemoryMerchantAccountRepository,
+  MemoryRateLimitStore,
+  MemoryRoleRepository,
+  MemoryWebhookSubscriptionRepository,
+} from '@orka/adapters-memory'
+import { connectMongo, makeMongoAdapters } from '@orka/adapters-mongo'
+import { Config } from './config'
+
+/** The ports whose state matters: the ones a storage technology implements. */
+export interface StoragePorts {
+  readonly merchantAccounts: MerchantAccountRepository
+  readonly keys: ApiKeyPairRepository
+  readonly roles: RoleRepository
+  readonly buyers: BuyerRepository
+  readonly webhooks: WebhookSubscriptionRepository
+  readonly services: GiftCardServiceRepository
+  readonly vault: GiftCardVault
+  readonly idempotency: IdempotencyStore
+  readonly rateLimits: RateLimitStore
+}
+
+export interface Storage {
+  /** For the start-up log: which adapters run, and where. */
+  readonly description: string
+  /** Whether data outlives the process (then keys derived from it must too). */
+  readonly persistent: boolean
+  readonly ports: StoragePorts
+  /** Throws when the storage cannot serve; the message names the database. */
+  ready(): Promise<string>
+  close(): Promise<void>
+}
+
+export const memoryStorage = (): Storage => ({
+  description: 'embedded in-memory adapters (data is lost on exit)',
+  persistent: false,
+  ports: {
+    merchantAccounts: new MemoryMerchantAccountRepository(),
+    keys: new MemoryApiKeyPairRepository(),
+    roles: new MemoryRoleRepository(),
+    buyers: new MemoryBuyerRepository(),
+    webhooks: new MemoryWebhookSubscriptionRepository(),
+    services: new MemoryGiftCardServiceRepository(),
+    vault: new MemoryGiftCardVault(),
+    idempotency: new MemoryIdempotencyStore(),
+    rateLimits: new MemoryRateLimitStore(),
+  },
+  ready: async () => 'memory',
+  close: async () => undefined,
+})
+
+/** MongoDB when `MONGODB_URI` is set (indexes created before the first request), else memory. */
+export const openStorage = async (config: Config): Promise<Storage> => {
+  if (config.mongodbUri === undefined) return memoryStorage()
+  const store = await connectMongo(config.mongodbUri, {
+    ...(config.mongodbDatabase ? { dbName: config.mongodbDatabase } : {}),
+    writeConcern: config.mongodbWriteConcern === 'majority' ? 'majority' : Number(config.mongodbWriteConcern),
+    readConcern: config.mongodbReadConcern,
+    maxPoolSize: config.mongodbMaxPoolSize,
+    connectTimeoutMS: config.mongodbTimeoutMs,
+    serverSelectionTimeoutMS: config.mongodbTimeoutMs,
+  })
+  await store.ensureIndexes()
+  return {
+    description: `MongoDB adapters (database ${store.dbName})`,
+    persistent: true,
+    ports: makeMongoAdapters(store),
+    ready: () => store.ping(),
+    close: () => store.close(),
+  }
+}

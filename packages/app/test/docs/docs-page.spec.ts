@@ -1,0 +1,77 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { expect } from 'chai'
+import { BrowserContext, chromium } from 'playwright-core'
+import { Harness, startHarness } from '../support/harness'
+
+/** Debian's Chromium: CI installs it with `apt-get install -y chromium`; no browser is downloaded. */
+const CHROMIUM = '/usr/bin/chromium'
+/** From packages/app/dist/test/docs up to the repository. */
+const REPO_ROOT = resolve(__dirname, '..', '..', '..', '..', '..')
+const SCREENSHOT = join(REPO_ROOT, 'docs', 'api-reference.png')
+/** The three operations SPEC.md specifies, by their summaries. */
+const SPEC_OPERATIONS = ['Activate a gift card', 'List all roles', 'Delete webhook subscription']
+
+describe('GET /docs in a browser', function () {
+  this.timeout(120_000)
+  let h: Harness
+  let context: BrowserContext
+  let userDataDir: string
+
+  before(async function () {
+    if (!existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: this test drives Debian's Chromium. Install it with: apt-get update && apt-get install -y chromium`)
+    h = await startHarness()
+    userDataDir = mkdtempSync(join(tmpdir(), 'orka-chromium-'))
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      // Without the background-networking switches Chromium keeps trying to reach Google's hosts.
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: { width: 1440, height: 1000 },
+    })
+  })
+  after(async () => {
+    await context?.close()
+    await h?.close()
+    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true })
+  })
+
+  it('renders the reference from /openapi.json with the three operations of SPEC.md, fetching nothing from elsewhere', async () => {
+    const page = await context.newPage()
+    const requested: string[] = []
+    const problems: string[] = []
+    page.on('request', (r) => requested.push(r.url()))
+    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`))
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`))
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`)
+    })
+
+    const res = await page.goto(`${h.url}/docs`)
+    expect(res?.status()).to.equal(200)
+    // Redoc lists every operation in its side menu once it has read the document.
+    const menu = page.locator('.menu-content')
+    for (const name of SPEC_OPERATIONS) await menu.getByText(name, { exact: true }).first().waitFor({ state: 'visible', timeout: 60_000 })
+    const listed = await menu.innerText()
+    for (const name of SPEC_OPERATIONS) expect(listed).to.include(name)
+    // And documents each in the body, with its path.
+    const body = await page.locator('#redoc').innerText()
+    for (const text of ['/gift-cards/activations', '/roles', '/webhook-subscriptions/{subscription_id}']) expect(body).to.include(text)
+
+    const tryIt = await page.locator('#try-it').innerText()
+    expect(tryIt).to.include("pnpm orka token --key .data/dev-api-key.pem --scopes '*.read,*.write'")
+    expect(tryIt).to.include(`curl -s ${h.url}/roles?limit=2`)
+
+    mkdirSync(dirname(SCREENSHOT), { recursive: true })
+    await page.screenshot({ path: SCREENSHOT })
+    expect(existsSync(SCREENSHOT)).to.equal(true)
+
+    const origin = new URL(h.url).origin
+    const elsewhere = requested.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'))
+    expect(elsewhere, 'requests that left this server').to.deep.equal([])
+    expect(requested).to.include.members([`${origin}/docs`, `${origin}/docs/assets/redoc.standalone.js`, `${origin}/docs/assets/docs.js`, `${origin}/openapi.json`])
+    expect(problems).to.deep.equal([])
+  })
+})

@@ -105,10 +105,12 @@ const isNotImplemented = (e: unknown) => {
 class Store implements MongoStore {
   readonly #client: MongoClient
   readonly #db: Db
+  readonly #target: Target
 
-  constructor(client: MongoClient, readonly dbName: string, private readonly target: Target) {
+  constructor(client: MongoClient, readonly dbName: string, target: Target) {
     this.#client = client
     this.#db = client.db(dbName)
+    this.#target = target
     dbs.set(this, this.#db)
   }
 
@@ -117,7 +119,7 @@ class Store implements MongoStore {
       try {
         await this.createIndex(spec)
       } catch (e) {
-        throw new MongoConnectionError(`creating index ${spec.name} on ${this.dbName}.${spec.collection} failed: ${oneLine(e, this.target)}`)
+        throw new MongoConnectionError(`creating index ${spec.name} on ${this.dbName}.${spec.collection} failed: ${oneLine(e, this.#target)}`)
       }
     }
   }
@@ -142,7 +144,7 @@ class Store implements MongoStore {
       await this.#db.command({ ping: 1 })
       return this.dbName
     } catch (e) {
-      throw new MongoConnectionError(`MongoDB database ${this.dbName} at ${this.target.hosts} does not answer: ${oneLine(e, this.target)}`)
+      throw new MongoConnectionError(`MongoDB database ${this.dbName} at ${this.#target.hosts} does not answer: ${oneLine(e, this.#target)}`)
     }
   }
 

@@ -35,16 +35,6 @@ export const isDuplicateKey = (e: unknown): boolean => {
   return code === 1 && typeof message === 'string' && /duplicate key|unique constraint|SQLSTATE 23505/i.test(message)
 }
 
-/** Runs `f`; a duplicate-key failure is `onDuplicate()`, any other failure is rethrown. */
-export const onDuplicateKey = async <A, B>(f: () => Promise<A>, onDuplicate: () => B): Promise<A | B> => {
-  try {
-    return await f()
-  } catch (e) {
-    if (isDuplicateKey(e)) return onDuplicate()
-    throw e
-  }
-}
-
 /** A document read back that its codec rejects: never passed on, reported with where it is. */
 export class UndecodableDocument extends Error {
   override readonly name = 'UndecodableDocument'
@@ -121,14 +111,18 @@ export interface ReadPlan {
  * One keyset read over (`field`, `_id`) as `Seek` defines it, for a list in `order`. Strictly
  * after a key in a descending list is `field < v OR (field = v AND _id < id)`, read in
  * descending order; backward is the mirror image, read in the other direction so the nearest
- * items come first. With an index on (..., field, _id) in either direction, the server reads
- * only `limit` entries whatever the key's depth.
+ * items come first. With an index on (..., field, _id) in either direction, MongoDB starts the
+ * index scan at the key and reads about `limit` entries whatever the key's depth.
  */
 export const keysetRead = (field: string, order: 'ascending' | 'descending', seek: Seek): ReadPlan => {
   const dir: 1 | -1 = (order === 'ascending') === (seek.direction === 'forward') ? 1 : -1
-  const op = dir === 1 ? '$gt' : '$lt'
+  const [op, bound] = dir === 1 ? ['$gt', '$gte'] : ['$lt', '$lte']
   const filter = O.isSome(seek.from)
-    ? { $or: [{ [field]: { [op]: seek.from.value[0] } }, { [field]: seek.from.value[0], _id: { [op]: seek.from.value[1] } }] }
+    ? {
+        // Implied by the $or; stated so that the planner has a range on `field` to start the index scan at.
+        [field]: { [bound]: seek.from.value[0] },
+        $or: [{ [field]: { [op]: seek.from.value[0] } }, { [field]: seek.from.value[0], _id: { [op]: seek.from.value[1] } }],
+      }
     : {}
   return { filter, sort: { [field]: dir, _id: dir }, limit: seek.limit }
 }

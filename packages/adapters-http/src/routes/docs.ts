@@ -56,6 +56,7 @@ const page = (config: OpenApiConfig): string => {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>Orka API reference</title>
 <style>
   body { margin: 0; font-family: ${SYSTEM_FONTS}; color: #1f2433; }
@@ -95,6 +96,15 @@ curl -s -o /dev/null -w '%{http_code}\\n' -X DELETE ${origin}/webhook-subscripti
 `
 }
 
+/**
+ * Redoc's standalone bundle, from the package's own files. Its side menu shows Redocly's logo
+ * from their CDN, unconditionally (no option turns it off): the policy above would block it, but
+ * the page would still try and log the refusal. An empty data URL instead makes the image fail
+ * to load at once, and Redoc then leaves it out (its `onError`); the attribution text stays.
+ */
+const REDOCLY_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg'
+const redocBundle = (): string => readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8').split(REDOCLY_LOGO).join('data:,')
+
 interface Asset {
   readonly type: string
   readonly body: Buffer | string
@@ -129,7 +139,7 @@ export const docsRouter = (config: OpenApiConfig): Router<OrkaState> => {
   const document = once(() => asset('application/json', JSON.stringify(buildOpenApiDocument(config))))
   const html = once(() => asset('text/html; charset=utf-8', page(config)))
   const assets: Record<string, () => Asset> = {
-    'redoc.standalone.js': once(() => asset('application/javascript; charset=utf-8', readFileSync(require.resolve('redoc/bundles/redoc.standalone.js')))),
+    'redoc.standalone.js': once(() => asset('application/javascript; charset=utf-8', redocBundle())),
     'docs.js': once(() => asset('application/javascript; charset=utf-8', START_SCRIPT)),
   }
   const router = new Router<OrkaState>({ sensitive: true })

@@ -153,11 +153,12 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.components.schemas['GiftCard']!['properties'] as object).sort()).to.deep.equal(
       Object.keys({ ...GiftCard.required, ...GiftCard.optional }).sort(),
     )
-    const auth = doc.components.schemas['WebhookAuthenticationCreate']!['oneOf'] as Array<Record<string, unknown>>
-    expect(auth.map((b) => [b['title'], b['required']])).to.deep.equal([
-      ['basic', ['kind', 'username', 'password']],
-      ['oauth_client_credentials', ['kind', 'client_id', 'client_secret', 'token_url']],
-      ['oauth_password', ['kind', 'client_id', 'client_secret', 'token_url', 'username', 'password']],
+    const auth = doc.components.schemas['WebhookAuthenticationCreate']!['oneOf'] as Array<{ $ref: string }>
+    const branches = auth.map((b) => doc.components.schemas[b.$ref.split('/').pop()!]!)
+    expect(branches.map((b) => [b['title'], b['required']])).to.deep.equal([
+      ['BasicAuthenticationCreate', ['kind', 'username', 'password']],
+      ['CredentialsOAuthAuthenticationCreate', ['kind', 'client_id', 'client_secret', 'token_url']],
+      ['PasswordOAuthAuthenticationCreate', ['kind', 'client_id', 'client_secret', 'token_url', 'username', 'password']],
     ])
     expect(WebhookSubscriptionCreate.optional.authentication).to.be.an('object')
   })
@@ -181,28 +182,37 @@ describe('OpenAPI document', () => {
   })
 
   describe('codecToSchema', () => {
-    it('describes a tagged union it is not told the branches of, from the codec alone', () => {
+    it('describes a tagged union as oneOf its named branches, each a closed object', () => {
       const Shape = tagged('Shape', 'kind', {
         circle: closed('Circle', { kind: literal('circle'), radius: t.number }),
         label: closed('Label', { kind: literal('label'), text: str }, { note: nullable(str), box: nullable(closed('Box', { w: t.number })) }),
       })
       const registry = new SchemaRegistry()
       expect(codecToSchema(Shape, registry)).to.deep.equal({ $ref: '#/components/schemas/Shape' })
-      expect(registry.schemas['Shape']!['oneOf']).to.deep.equal([
-        { type: 'object', title: 'circle', properties: { kind: { type: 'string', const: 'circle' }, radius: { type: 'number' } }, required: ['kind', 'radius'], additionalProperties: false },
-        {
-          type: 'object',
-          title: 'label',
-          properties: {
-            kind: { type: 'string', const: 'label' },
-            text: { type: 'string' },
-            note: { anyOf: [{ type: 'string' }, { type: 'null' }] },
-            box: { anyOf: [{ $ref: '#/components/schemas/Box' }, { type: 'null' }] },
-          },
-          required: ['kind', 'text'],
-          additionalProperties: false,
+      expect(registry.schemas['Shape']).to.deep.equal({
+        title: 'Shape',
+        description: 'Told apart by `kind`: `circle`, `label`.',
+        oneOf: [{ $ref: '#/components/schemas/Circle' }, { $ref: '#/components/schemas/Label' }],
+      })
+      expect(registry.schemas['Circle']).to.deep.equal({
+        type: 'object',
+        title: 'Circle',
+        properties: { kind: { type: 'string', const: 'circle' }, radius: { type: 'number' } },
+        required: ['kind', 'radius'],
+        additionalProperties: false,
+      })
+      expect(registry.schemas['Label']).to.deep.equal({
+        type: 'object',
+        title: 'Label',
+        properties: {
+          kind: { type: 'string', const: 'label' },
+          text: { type: 'string' },
+          note: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+          box: { anyOf: [{ $ref: '#/components/schemas/Box' }, { type: 'null' }] },
         },
-      ])
+        required: ['kind', 'text'],
+        additionalProperties: false,
+      })
     })
 
     it('refuses two different codecs under one name, and a codec it cannot describe', () => {

@@ -17,6 +17,8 @@ const inScope = (scope: WebhookScope, s: WebhookSubscriptionRecord) =>
 
 export class MemoryWebhookSubscriptionRepository implements WebhookSubscriptionRepository {
   private readonly subs = new Map<string, WebhookSubscriptionRecord>()
+  /** Ids deleted for good: `ensure` never recreates them. */
+  private readonly deleted = new Set<string>()
 
   create(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void> {
     return atomically(() => {
@@ -29,7 +31,7 @@ export class MemoryWebhookSubscriptionRepository implements WebhookSubscriptionR
 
   ensure(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void> {
     return atomically(() => {
-      if (!this.subs.has(sub.id)) this.subs.set(sub.id, copy(sub))
+      if (!this.subs.has(sub.id) && !this.deleted.has(sub.id)) this.subs.set(sub.id, copy(sub))
       return E.right(undefined)
     })
   }
@@ -51,7 +53,9 @@ export class MemoryWebhookSubscriptionRepository implements WebhookSubscriptionR
   delete(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, boolean> {
     return atomically(() => {
       const s = this.subs.get(id)
-      return E.right(s !== undefined && inScope(scope, s) && this.subs.delete(id))
+      if (s === undefined || !inScope(scope, s)) return E.right(false)
+      this.deleted.add(id)
+      return E.right(this.subs.delete(id))
     })
   }
 }

@@ -10,6 +10,7 @@ export const COLLECTIONS = {
   /** One document per (merchant account, external_identifier): the buyer that holds it. */
   buyerExternalIdentifiers: 'buyer_external_identifiers',
   webhookSubscriptions: 'webhook_subscriptions',
+  deletedWebhookSubscriptions: 'deleted_webhook_subscriptions',
   giftCardServices: 'gift_card_services',
   vaultedGiftCards: 'vaulted_gift_cards',
   idempotencyRecords: 'idempotency_records',

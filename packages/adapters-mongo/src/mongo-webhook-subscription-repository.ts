@@ -13,9 +13,12 @@ const inScope = (scope: WebhookScope): Record<string, unknown> => ({
 
 export class MongoWebhookSubscriptionRepository implements WebhookSubscriptionRepository {
   readonly #col: Collection<WebhookSubscriptionDocument>
+  /** Ids deleted for good (`_id` only): `ensure` never recreates them. */
+  readonly #deleted: Collection<{ _id: string; deleted_at: Date }>
 
   constructor(store: MongoStore) {
     this.#col = dbOf(store).collection(COLLECTIONS.webhookSubscriptions)
+    this.#deleted = dbOf(store).collection(COLLECTIONS.deletedWebhookSubscriptions)
   }
 
   /** Ids come from the id generator: a clash is a bug, reported as the driver's duplicate-key error. */
@@ -25,6 +28,7 @@ export class MongoWebhookSubscriptionRepository implements WebhookSubscriptionRe
 
   ensure(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void> {
     return attempt(async () => {
+      if ((await this.#deleted.findOne({ _id: sub.id })) !== null) return
       try {
         await this.#col.insertOne(toWebhookSubscriptionDocument(sub))
       } catch (e) {
@@ -46,6 +50,15 @@ export class MongoWebhookSubscriptionRepository implements WebhookSubscriptionRe
   }
 
   delete(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, boolean> {
-    return attempt(async () => (await this.#col.deleteOne({ _id: id, ...inScope(scope) })).deletedCount > 0)
+    return attempt(async () => {
+      if ((await this.#col.findOne({ _id: id, ...inScope(scope) }, { projection: { _id: 1 } })) === null) return false
+      // The tombstone goes first: a crash between the two writes must not let a restart's seed revive it.
+      try {
+        await this.#deleted.insertOne({ _id: id, deleted_at: new Date() })
+      } catch (e) {
+        if (!isDuplicateKey(e)) throw e
+      }
+      return (await this.#col.deleteOne({ _id: id, ...inScope(scope) })).deletedCount > 0
+    })
   }
 }

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import * as t from 'io-ts'
-import { Checked, Closed, forbiddenExtra, Nullable, objectType, Refined } from '@orka/domain'
+import { Checked, Closed, Nullable, Refined, Tagged } from '@orka/domain'
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
 export type JsonSchema = { [keyword: string]: unknown }
@@ -80,12 +80,11 @@ export const codecToSchema = (codec: t.Mixed, registry: SchemaRegistry): JsonSch
   if (codec instanceof t.UnionType) return { anyOf: (codec.types as t.Mixed[]).map((c) => codecToSchema(c, registry)) }
   if (codec instanceof t.IntersectionType) return { allOf: (codec.types as t.Mixed[]).map((c) => codecToSchema(c, registry)) }
   if (codec instanceof t.DictionaryType) return { type: 'object', additionalProperties: codecToSchema(codec.codomain as t.Mixed, registry) }
-  const union = describeTagged(codec)
-  if (union !== undefined)
+  if (codec instanceof Tagged)
     return registry.ref(codec.name, codec, () => ({
       title: codec.name,
-      description: `Told apart by \`${union.tag}\`: ${union.branches.map((b) => `\`${b.value}\``).join(', ')}.`,
-      oneOf: union.branches.map((b) => branchSchema(union.tag, b, registry)),
+      description: `Told apart by \`${codec.tag}\`: ${Object.keys(codec.branches).map((k) => `\`${k}\``).join(', ')}.`,
+      oneOf: Object.values(codec.branches as Record<string, t.Mixed>).map((b) => codecToSchema(b, registry)),
     }))
   throw new Error(`No JSON Schema for codec '${codec.name}' (${codec.constructor.name})`)
 }
@@ -102,101 +101,5 @@ const closedSchema = (codec: Closed<Record<string, t.Mixed>, Record<string, t.Mi
     properties: Object.fromEntries(props.map(([k, v]) => [k, codecToSchema(v, registry)])),
     ...(required.length > 0 ? { required } : {}),
     additionalProperties: false,
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// `tagged(...)` returns a plain `t.Type` that keeps its tag and branches to itself. Rather than
-// restate the branches here (two sources of truth), they are read back from the codec: its
-// failures name the tag and its values, encoding reveals each branch's properties, and decoding
-// probes tell each property's codec, whether it is required, nullable, and whether the branch is
-// closed. The domain exposing `tag`/`branches` on the codec would make this unnecessary.
-// ---------------------------------------------------------------------------------------------
-
-interface TaggedBranch {
-  readonly value: string
-  readonly props: ReadonlyArray<{ readonly key: string; readonly codec: t.Mixed; readonly required: boolean; readonly nullable: boolean }>
-  readonly closed: boolean
-}
-interface TaggedUnion {
-  readonly tag: string
-  readonly branches: ReadonlyArray<TaggedBranch>
-}
-
-const PROBE_KEY = '\u0000probe'
-const rootContext = (codec: t.Mixed): t.Context => [{ key: '', type: codec, actual: undefined }]
-const errorsOf = (codec: t.Mixed, u: unknown): t.Errors => {
-  const r = codec.validate(u, rootContext(codec))
-  return r._tag === 'Left' ? r.left : []
-}
-/** The entry one level below the root: the property a failure is about, with the codec that judged it. */
-const atProperty = (e: t.ValidationError): t.ContextEntry | undefined => e.context[1]
-
-export const describeTagged = (codec: t.Mixed): TaggedUnion | undefined => {
-  if (codec.constructor !== t.Type) return undefined
-  // An object without the tag fails on the tag alone, judged by the enum of the branch names.
-  const missing = errorsOf(codec, {})
-  const tagEntry = missing.length === 1 ? atProperty(missing[0]!) : undefined
-  const tags = tagEntry?.type
-  if (tagEntry === undefined || !(tags instanceof Checked) || !Array.isArray(tags.schema['enum'])) return undefined
-  const tag = tagEntry.key
-  const values = tags.schema['enum'] as string[]
-  const branches = values.map((value): TaggedBranch => {
-    // Encoding reads every property of the branch, in the branch's order.
-    const keys: string[] = []
-    codec.encode(
-      new Proxy(
-        {},
-        {
-          get: (_, k) => {
-            if (typeof k === 'string' && !keys.includes(k)) keys.push(k)
-            return k === tag ? value : undefined
-          },
-        },
-      ),
-    )
-    const bare = errorsOf(codec, { [tag]: value })
-    const props = keys
-      .filter((k) => k !== tag)
-      .map((key) => ({
-        key,
-        codec: propertyCodec(codec, tag, value, key),
-        required: bare.some((e) => atProperty(e)?.key === key && e.value === undefined),
-        nullable: !errorsOf(codec, { [tag]: value, [key]: null }).some((e) => atProperty(e)?.key === key),
-      }))
-    const closed = errorsOf(codec, { [tag]: value, [PROBE_KEY]: 1 }).some(
-      (e) => atProperty(e)?.key === PROBE_KEY && atProperty(e)?.type === forbiddenExtra,
-    )
-    return { value, props, closed }
-  })
-  return { tag, branches }
-}
-
-/** The codec that judges `key` in the branch, from the failure of a value no codec accepts. */
-const propertyCodec = (codec: t.Mixed, tag: string, value: string, key: string): t.Mixed => {
-  const judge = (u: unknown) => errorsOf(codec, { [tag]: value, [key]: u }).find((e) => atProperty(e)?.key === key)?.context[1]?.type
-  let found = judge(Symbol('not a JSON value'))
-  // Objects report a non-object as `objectType`; an object with an unknown key names the object codec.
-  if (found === objectType) found = judge({ [PROBE_KEY]: 1 })
-  if (found === undefined) throw new Error(`Cannot tell the codec of '${key}' in branch '${value}' of '${codec.name}'`)
-  return found as t.Mixed
-}
-
-const branchSchema = (tag: string, b: TaggedBranch, registry: SchemaRegistry): JsonSchema => {
-  const required = [tag, ...b.props.filter((p) => p.required).map((p) => p.key)]
-  return {
-    type: 'object',
-    title: b.value,
-    properties: {
-      [tag]: { type: 'string', const: b.value },
-      ...Object.fromEntries(
-        b.props.map((p) => {
-          const s = codecToSchema(p.codec, registry)
-          return [p.key, p.nullable ? { anyOf: [s, { type: 'null' }] } : s]
-        }),
-      ),
-    },
-    required,
-    ...(b.closed ? { additionalProperties: false } : {}),
   }
 }

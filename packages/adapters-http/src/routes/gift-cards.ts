@@ -9,7 +9,8 @@ import { sendDomainError, sendErrorResponse, sendJson } from '../respond'
 import { RouteHandler } from './route-deps'
 
 /** A wire constraint of the header itself (the domain only ever sees a usable key or null). */
-const IdempotencyHeaders = t.partial({ 'idempotency-key': boundedString('idempotency-key', { min: 1, max: 255 }) })
+export const IDEMPOTENCY_KEY = boundedString('idempotency-key', { min: 1, max: 255 })
+const IdempotencyHeaders = t.partial({ 'idempotency-key': IDEMPOTENCY_KEY })
 
 /**
  * POST /gift-cards/activations. A replay (same key, same body) answers with the first

@@ -1,6 +1,6 @@
 import * as t from 'io-ts'
 import * as O from 'fp-ts/Option'
-import { boundedString, intRange, nullable } from '../shared/codecs'
+import { boundedString, closed, intRange, nullable } from '../shared/codecs'
 
 /** Position of an item in a list's total order: its sort value, then its id to break ties. */
 export type SortKey = readonly [string, string]
@@ -21,9 +21,9 @@ export const MAX_LIMIT = 100
 export const Limit = intRange('limit', 1, MAX_LIMIT)
 export const CursorString = boundedString('cursor', { min: 1, max: 1000 })
 
-/** The page envelope of every list. */
+/** The page envelope of every list; both cursors are always sent (null when there is no such page). */
 export const pageOf = <C extends t.Mixed>(name: string, item: C) =>
-  t.type({ items: t.array(item), limit: Limit, next_cursor: nullable(CursorString), previous_cursor: nullable(CursorString) }, name)
+  closed(name, { items: t.array(item), limit: Limit, next_cursor: nullable(CursorString), previous_cursor: nullable(CursorString) })
 
 export interface Page<A> {
   readonly items: ReadonlyArray<A>

@@ -263,19 +263,28 @@ export class Refined<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.OutputOf<C
 
 /**
  * A union told apart by one string property (`kind`): decoding picks the branch by that
- * property, so a failure reports the chosen branch's faults only.
+ * property, so a failure reports the chosen branch's faults only. `tag` and `branches` stay
+ * readable so that documentation is derived from the codec, not restated.
  */
-export const tagged = <K extends string, M extends Record<string, t.Mixed>>(name: string, tag: K, branches: M) => {
-  const tags = oneOf(`${name}.${tag}`, Object.keys(branches) as Array<keyof M & string>)
-  return new t.Type<t.TypeOf<M[keyof M]>, t.OutputOf<M[keyof M]>, unknown>(
-    name,
-    (u): u is t.TypeOf<M[keyof M]> => objectType.is(u) && tags.is(u[tag]) && branches[u[tag] as keyof M]!.is(u),
-    (u, c) => {
-      if (!objectType.is(u)) return t.failure(u, [...c.slice(0, -1), { ...c[c.length - 1]!, type: objectType }], notObject.msg)
-      const k = u[tag]
-      if (!tags.is(k)) return t.failure(k, [...c, { key: tag, type: tags, actual: k }])
-      return branches[k]!.validate(u, c)
-    },
-    (a) => branches[(a as Record<string, string>)[tag] as keyof M]!.encode(a),
-  )
+export class Tagged<K extends string, M extends Record<string, t.Mixed>> extends t.Type<t.TypeOf<M[keyof M]>, t.OutputOf<M[keyof M]>, unknown> {
+  readonly _tagged = true
+  constructor(
+    name: string,
+    readonly tag: K,
+    readonly branches: M,
+  ) {
+    const tags = oneOf(`${name}.${tag}`, Object.keys(branches) as Array<keyof M & string>)
+    super(
+      name,
+      (u): u is t.TypeOf<M[keyof M]> => objectType.is(u) && tags.is(u[tag]) && branches[u[tag] as keyof M]!.is(u),
+      (u, c) => {
+        if (!objectType.is(u)) return t.failure(u, [...c.slice(0, -1), { ...c[c.length - 1]!, type: objectType }], notObject.msg)
+        const k = u[tag]
+        if (!tags.is(k)) return t.failure(k, [...c, { key: tag, type: tags, actual: k }])
+        return branches[k]!.validate(u, c)
+      },
+      (a) => branches[(a as Record<string, string>)[tag] as keyof M]!.encode(a),
+    )
+  }
 }
+export const tagged = <K extends string, M extends Record<string, t.Mixed>>(name: string, tag: K, branches: M) => new Tagged(name, tag, branches)

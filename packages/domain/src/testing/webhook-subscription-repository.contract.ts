@@ -131,11 +131,19 @@ export const webhookSubscriptionRepositoryContract = (name: string, setup: () =>
       expect(await right(h.port.list(own, all))).to.deep.equal([sub])
     })
 
-    it('ensure after a delete creates the subscription again', async () => {
+    it('ensure after a delete does not bring the subscription back: deletion is for good', async () => {
       const sub = aWebhookRecord()
       await right(h.port.ensure(sub))
       expect(await right(h.port.delete(own, sub.id))).to.equal(true)
       await right(h.port.ensure(sub))
-      expect(await right(h.port.findById(own, sub.id))).to.deep.equal(O.some(sub))
+      expect(await right(h.port.findById(own, sub.id))).to.deep.equal(O.none)
+      expect(await right(h.port.list(own, all))).to.deep.equal([])
+    })
+
+    it("a refused delete (another account's subscription) leaves ensure able to create nothing new", async () => {
+      const sub = aWebhookRecord({ merchant_account_id: MERCHANT_B })
+      expect(await right(h.port.delete(own, sub.id))).to.equal(false)
+      await right(h.port.ensure(sub))
+      expect(await right(h.port.findById({ merchantAccountId: MERCHANT_B, includeInstanceWide: false }, sub.id))).to.deep.equal(O.some(sub))
     })
   })

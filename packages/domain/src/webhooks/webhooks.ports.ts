@@ -16,7 +16,10 @@ export interface WebhookScope {
 
 export interface WebhookSubscriptionRepository {
   create(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void>
-  /** Creates the subscription unless one with its id exists (idempotent provisioning). */
+  /**
+   * Creates the subscription unless one with its id exists or ever existed (idempotent
+   * provisioning): a deleted subscription stays deleted, even when a seed names it again.
+   */
   ensure(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void>
   findById(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, O.Option<WebhookSubscriptionRecord>>
   /** Keyset read in descending (created_at, id) order: newest first. */

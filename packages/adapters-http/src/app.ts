@@ -28,6 +28,7 @@ import { DEFAULT_INSTANCE_ID, DEFAULT_PUBLIC_BASE_URLS, PublicBaseUrls } from '.
 import { sendErrorResponse, serializeError } from './respond'
 import { createBuyer, listBuyers } from './routes/buyers'
 import { docsRouter } from './routes/docs'
+import { healthRouter } from './routes/health'
 import { activateGiftCard } from './routes/gift-cards'
 import { listRoles } from './routes/roles'
 import { RouteHandler } from './routes/route-deps'
@@ -40,6 +41,7 @@ import {
 } from './routes/webhook-subscriptions'
 
 export interface HttpLog {
+  debug?(o: object, msg?: string): void
   info(o: object, msg?: string): void
   warn(o: object, msg?: string): void
   error(o: object, msg?: string): void
@@ -53,6 +55,8 @@ export interface HttpDeps {
   /** Hashes tokens without a `jti` into a rate-limit identity (purpose `token-hash`). */
   mac: Mac
   log: HttpLog
+  /** Readiness of storage: resolves to what is ready (e.g. the database name), throws when it cannot serve. */
+  ready?: () => Promise<string>
   config: {
     /** Lower-case header naming the merchant account, e.g. `x-orka-merchant-account-id`. */
     merchantAccountHeader: string
@@ -145,6 +149,7 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
     instanceId: config.instanceId ?? DEFAULT_INSTANCE_ID,
   })
   app.use(docs.routes())
+  app.use(healthRouter(deps.ready ?? (async () => 'ready')).routes())
   app.use(served.routes())
   app.use(counted.routes())
   app.use(notRouted(served))

@@ -91,6 +91,12 @@ export const SETTINGS = {
   }),
   embedRateLimit: s({ env: 'EMBED_RATE_LIMIT', codec: int(1, 1000000), default: 50, doc: 'Requests an `embed` token (or checkout session) may make per window' }),
   rateLimitWindowS: s({ env: 'RATE_LIMIT_WINDOW_S', codec: int(1, 86400), default: 60, doc: 'Rolling rate-limit window in seconds' }),
+  shutdownTimeoutMs: s({
+    env: 'SHUTDOWN_TIMEOUT_MS',
+    codec: int(0, 600000),
+    default: 10000,
+    doc: 'On SIGTERM/SIGINT, how long in-flight requests may take to finish before connections are cut',
+  }),
   maxBodyBytes: s({ env: 'MAX_BODY_BYTES', codec: int(1024, 10485760), default: 65536, doc: 'Largest request body accepted' }),
   tokenCacheSize: s({ env: 'TOKEN_CACHE_SIZE', codec: int(0, 1000000), default: 10000, doc: 'Verified tokens kept in memory until they expire' }),
   logLevel: s({

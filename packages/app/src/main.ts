@@ -1,6 +1,7 @@
 import 'reflect-metadata'
 import * as E from 'fp-ts/Either'
 import { loadConfig } from './config'
+import { createLogger } from './logger'
 import { startServer } from './server'
 
 const main = async () => {
@@ -9,15 +10,23 @@ const main = async () => {
     for (const line of config.left) console.error(`configuration error: ${line}`)
     process.exit(1)
   }
-  const server = await startServer(config.right)
-  const stop = () => {
+  const log = createLogger(config.right.logLevel)
+  const server = await startServer(config.right, { logger: log })
+  const stop = (signal: string) => {
+    log.info({ signal }, `${signal}: finishing requests in flight, then stopping`)
     server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => {
+        log.info('stopped')
+        process.exit(0)
+      },
+      (e: unknown) => {
+        log.error({ err: e instanceof Error ? e.message : String(e) }, 'could not stop cleanly')
+        process.exit(1)
+      },
     )
   }
-  process.once('SIGTERM', stop)
-  process.once('SIGINT', stop)
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.once('SIGINT', () => stop('SIGINT'))
 }
 
 main().catch((e: unknown) => {

@@ -110,6 +110,7 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
     clock: get(c, Clock),
     mac: get(c, Mac),
     log,
+    ready: () => storage.ready(),
     config: {
       merchantAccountHeader: config.merchantAccountHeader.toLowerCase(),
       defaultMerchantAccountId: DEFAULT_MERCHANT_ACCOUNT_ID,
@@ -128,9 +129,13 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
     url,
     container: c,
     close: async () => {
+      // Stop accepting; requests in flight finish (keep-alive connections close after their
+      // response); whatever still runs after the timeout is cut. Storage closes last.
       server.close()
       server.closeIdleConnections()
+      const cut = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs)
       await once(server, 'close')
+      clearTimeout(cut)
       await storage.close()
     },
   }

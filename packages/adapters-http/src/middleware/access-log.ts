@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks'
 import type { Middleware } from 'koa'
 import type { HttpLog } from '../app'
 import type { OrkaState } from '../context'
+import { HEALTH_PATHS } from '../routes/health'
 
 /** A client's id is echoed only when it is plainly an id, so it cannot forge log lines. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -28,7 +29,9 @@ export const accessLog =
     try {
       await next()
     } finally {
-      log.info(
+      // Probes poll health every few seconds: at info they would drown the log.
+      const write = HEALTH_PATHS.has(ctx.path) ? (o: object, m: string) => log.debug?.(o, m) : (o: object, m: string) => log.info(o, m)
+      write(
         {
           requestId: ctx.state.requestId,
           method: ctx.method,

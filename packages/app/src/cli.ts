@@ -1,86 +1,51 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
-import { jwkThumbprint } from '@orka/adapters-http'
-import { generateKeyPair } from './dev-key'
-import { mintToken } from './mint-token'
+import 'reflect-metadata'
+import { configCommand } from './cli/config-command'
+import { keysCommand } from './cli/keys-command'
+import { seedCommand } from './cli/seed-command'
+import { tokenCommand } from './cli/token-command'
+import { CommandError, HELP, MAIN_USAGE, UsageError } from './cli/usage'
 
-const USAGE = `Usage: orka <command> [options]
+const SERVE_USAGE = `Usage: orka serve
 
-Commands:
-  token --key FILE [--scopes LIST] [--embed] [--expires DURATION]
-      Mint a bearer token signed with the private key PEM in FILE.
-      --scopes   comma-separated scopes (default '*.read,*.write')
-      --embed    add the 'embed' scope (browser token, rate limited)
-      --expires  lifetime such as 30s, 15m, 1h (default 30s)
-  keys create
-      Generate an API key pair (ECDSA P-521). Prints the private key PEM (keep it secret),
-      the public key PEM (put it in a seed file's api_key_pairs) and its kid.
-  serve
-      Start the API server (configuration from the environment, see README).
-  help
-      Show this text.
+Starts the API server; configuration from the environment (see README). Stops on SIGTERM/SIGINT
+after finishing the requests in flight.
 `
 
-class UsageError extends Error {}
-
-const duration = (s: string): number => {
-  const m = /^(\d+)(s|m|h|d)?$/.exec(s)
-  if (!m) throw new UsageError(`--expires: expected a duration such as 30s, 15m or 1h, got '${s}'`)
-  return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[(m[2] ?? 's') as 's' | 'm' | 'h' | 'd']
-}
-
-const token = (args: string[]) => {
-  const { values } = parseArgs({
-    args,
-    options: { key: { type: 'string' }, scopes: { type: 'string' }, embed: { type: 'boolean' }, expires: { type: 'string' } },
-  })
-  if (!values.key) throw new UsageError('token: --key FILE is required')
-  let pem: string
-  try {
-    pem = readFileSync(values.key, 'utf8')
-  } catch (e) {
-    throw new UsageError(`token: cannot read ${values.key}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
-  }
-  const scopes = (values.scopes ?? '*.read,*.write').split(',').map((s) => s.trim()).filter(Boolean)
-  console.log(mintToken(pem, { scopes, embed: values.embed ?? false, expiresInS: duration(values.expires ?? '30s') }))
-}
-
-const keys = (args: string[]) => {
-  if (args[0] !== 'create') throw new UsageError(`keys: unknown subcommand '${args[0] ?? ''}'`)
-  const pair = generateKeyPair()
-  console.log(pair.privateKeyPem.trim())
-  console.log(pair.publicKeyPem.trim())
-  console.log(`kid: ${jwkThumbprint(pair.publicKeyPem)}`)
-}
-
-const main = (argv: string[]) => {
+const run = async (argv: string[]): Promise<void> => {
   const [command, ...rest] = argv
   switch (command) {
     case 'token':
-      return token(rest)
+      return tokenCommand(rest)
     case 'keys':
-      return keys(rest)
+      return keysCommand(rest)
+    case 'seed':
+      return seedCommand(rest)
+    case 'config':
+      return configCommand(rest)
     case 'serve':
+      if (rest.some((a) => HELP.includes(a))) return void process.stdout.write(SERVE_USAGE)
       require('./main')
       return
     case undefined:
     case 'help':
     case '--help':
     case '-h':
-      console.log(USAGE)
-      return
+      return void process.stdout.write(MAIN_USAGE)
     default:
-      throw new UsageError(`unknown command '${command}'`)
+      throw new UsageError(`unknown command '${command}'`, MAIN_USAGE)
   }
 }
 
-try {
-  main(process.argv.slice(2))
-} catch (e) {
-  if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    console.error(`orka: ${(e as Error).message}\n\n${USAGE}`)
+run(process.argv.slice(2)).catch((e: unknown) => {
+  if (e instanceof UsageError) {
+    process.stderr.write(`orka: ${e.message}\n\n${e.usage}`)
     process.exit(2)
   }
-  throw e
-}
+  if ((e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    process.stderr.write(`orka: ${(e as Error).message}\n\n${MAIN_USAGE}`)
+    process.exit(2)
+  }
+  process.stderr.write(`orka: ${e instanceof CommandError ? e.message : e instanceof Error ? e.message : String(e)}\n`)
+  process.exit(1)
+})

@@ -45,7 +45,7 @@ export interface Overrides {
 }
 
 /** Separate keys per use, all derived from VAULT_KEY, so instances sharing it agree on every MAC. */
-const deriveKey = (root: Buffer, info: string) => Buffer.from(hkdfSync('sha256', root, Buffer.alloc(0), `orka/${info}`, 32))
+export const deriveKey = (root: Buffer, info: string) => Buffer.from(hkdfSync('sha256', root, Buffer.alloc(0), `orka/${info}`, 32))
 
 /**
  * The one place that names concrete classes. Adapters are values; use cases are factories

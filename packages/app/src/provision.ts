@@ -1,5 +1,6 @@
 import * as O from 'fp-ts/Option'
 import {
+  ApiKeyPair,
   ApiKeyPairRepository,
   BuyerRepository,
   GiftCardServiceRepository,
@@ -28,6 +29,21 @@ export interface ProvisioningPorts {
 
 export const DEFAULT_MERCHANT_ACCOUNT_ID = 'default'
 
+type SeedKey = NonNullable<SeedFile['api_key_pairs']>[number]
+/** The stored form of a provisioned key: named by its thumbprint unless an id is given. */
+export const apiKeyPairOf = (k: SeedKey, createdAt: string): ApiKeyPair => {
+  const thumbprint = jwkThumbprint(k.public_key_pem)
+  return {
+    id: k.id ?? stableUuid('api-key-pair', thumbprint),
+    thumbprint,
+    public_key_pem: k.public_key_pem,
+    merchant_account_id: k.merchant_account_id ?? null,
+    roles: k.roles ?? ['administrator'],
+    revoked: false,
+    created_at: createdAt,
+  }
+}
+
 /** What every instance starts with: the role catalogue and a `default` account with a mock gift card service. */
 export const applyDefaults = async (p: ProvisioningPorts, now: Date): Promise<void> => {
   for (const role of ROLE_CATALOGUE) await runTask(p.roles.upsert(role), `seeding role ${role.slug}`)
@@ -55,21 +71,7 @@ export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile)
   for (const m of seed.merchant_accounts ?? [])
     await runTask(p.merchantAccounts.upsert({ id: m.id, display_name: m.display_name, locked: m.locked ?? false }), `seeding merchant account ${m.id}`)
 
-  for (const k of seed.api_key_pairs ?? []) {
-    const thumbprint = jwkThumbprint(k.public_key_pem)
-    await runTask(
-      p.keys.upsert({
-        id: k.id ?? stableUuid('api-key-pair', thumbprint),
-        thumbprint,
-        public_key_pem: k.public_key_pem,
-        merchant_account_id: k.merchant_account_id ?? null,
-        roles: k.roles ?? ['administrator'],
-        revoked: false,
-        created_at: at,
-      }),
-      'seeding an api key pair',
-    )
-  }
+  for (const k of seed.api_key_pairs ?? []) await runTask(p.keys.upsert(apiKeyPairOf(k, at)), 'seeding an api key pair')
 
   for (const s of seed.gift_card_services ?? [])
     await runTask(

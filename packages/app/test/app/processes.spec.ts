@@ -57,16 +57,43 @@ describe('entry points', () => {
     expect(p.exp - p.iat).to.equal(300)
   })
 
-  it('CLI: generates a key pair and prints its kid', () => {
-    const r = node('cli.js', ['keys', 'create'])
+  it('CLI: without MONGODB_URI, generates a key pair and prints both PEMs and its kid, storing nothing', () => {
+    const r = node('cli.js', ['keys', 'create'], { MONGODB_URI: '' })
     expect(r.status).to.equal(0)
     expect(r.stdout).to.match(/-----BEGIN PRIVATE KEY-----[\s\S]+-----BEGIN PUBLIC KEY-----[\s\S]+\nkid: [A-Za-z0-9_-]{43}\n$/)
+  })
+
+  it('CLI: prints help for every command, exit 0', () => {
+    for (const args of [['--help'], ['token', '--help'], ['keys', '--help'], ['keys', 'list', '--help'], ['seed', '--help'], ['config', '--help'], ['serve', '--help']]) {
+      const r = node('cli.js', args)
+      expect(r.status, args.join(' ')).to.equal(0)
+      expect(r.stdout, args.join(' ')).to.match(/^Usage: orka /)
+    }
+  })
+
+  it('CLI: config prints every variable with secrets masked, and exits 1 naming a bad one', () => {
+    const r = node('cli.js', ['config'], { VAULT_KEY: 'cd'.repeat(32), MONGODB_URI: 'mongodb://user:hunter2@db.internal/', PORT: '9090' })
+    expect(r.status).to.equal(0)
+    expect(r.stdout).to.include('PORT=9090\n')
+    expect(r.stdout).to.include('VAULT_KEY=********\n')
+    expect(r.stdout).to.include('MONGODB_URI=********\n')
+    expect(r.stdout).not.to.include('hunter2')
+    expect(r.stdout).not.to.include('cdcdcd')
+    const bad = node('cli.js', ['config'], { RATE_LIMIT_WINDOW_S: 'soon' })
+    expect(bad.status).to.equal(1)
+    expect(bad.stderr).to.equal("orka: configuration error: RATE_LIMIT_WINDOW_S: expected an integer from 1 to 86400, got 'soon'\n")
+  })
+
+  it('CLI: storage commands without MONGODB_URI exit 1 saying why', () => {
+    const r = node('cli.js', ['keys', 'list'], { MONGODB_URI: '' })
+    expect(r.status).to.equal(1)
+    expect(r.stderr).to.equal('orka: keys list needs MONGODB_URI: the embedded store lives inside the server process (provision it with SEED_FILE)\n')
   })
 
   it('CLI: a usage error exits 2 with the usage text', () => {
     const r = node('cli.js', ['token'])
     expect(r.status).to.equal(2)
-    expect(r.stderr).to.match(/^orka: token: --key FILE is required\n\nUsage: orka <command>/)
+    expect(r.stderr).to.match(/^orka: token: --key FILE is required\n\nUsage: orka token --key FILE/)
     expect(node('cli.js', ['frobnicate']).status).to.equal(2)
   })
 })

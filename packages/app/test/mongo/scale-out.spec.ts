@@ -130,6 +130,8 @@ describe('restarting on MongoDB', function () {
       }
       await h.close()
       h = await startHarness({ fixture, env })
+      const ready = await h.request('GET', '/readyz', { auth: null })
+      expect([ready.status, ready.body]).to.deep.equal([200, { status: 'ready', storage: env.MONGODB_DATABASE }])
       expect((await h.request('GET', '/buyers?limit=100')).body.items).to.deep.equal(before.buyers.items)
       expect((await h.request('GET', '/webhook-subscriptions?limit=100')).body.items).to.deep.equal(before.subs.items)
       expect((await h.request('GET', '/roles?limit=100')).body.items).to.deep.equal(before.roles)

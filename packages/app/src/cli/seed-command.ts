@@ -1,0 +1,27 @@
+import { AesGcmSecretBox } from '@orka/adapters-memory'
+import { deriveKey } from '../container'
+import { resolveRootKey } from '../root-key'
+import { applyDefaults, applySeed } from '../provision'
+import { readSeedFile } from '../server'
+import { withStorage } from './storage-command'
+import { HELP, UsageError } from './usage'
+
+export const SEED_USAGE = `Usage: orka seed FILE
+
+Applies the provisioning file FILE (the SEED_FILE format, see README) to the storage in MONGODB_URI,
+with the default set-up: idempotently, so applying it again creates nothing twice. Needs the same
+VAULT_KEY as the servers (webhook secrets are sealed with it).
+`
+
+export const seedCommand = async (args: string[]): Promise<void> => {
+  if (args.some((a) => HELP.includes(a))) return void process.stdout.write(SEED_USAGE)
+  if (args.length !== 1) throw new UsageError('seed: expected exactly one FILE', SEED_USAGE)
+  const seed = readSeedFile(args[0]!)
+  await withStorage('seed', async (s, config) => {
+    const box = new AesGcmSecretBox(deriveKey(resolveRootKey(config, true).key, 'vault'))
+    const now = new Date()
+    await applyDefaults({ ...s.ports, box }, now)
+    await applySeed({ ...s.ports, box }, now, seed)
+  })
+  process.stdout.write(`applied ${args[0]}\n`)
+}

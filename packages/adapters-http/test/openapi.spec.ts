@@ -94,13 +94,15 @@ describe('OpenAPI document', () => {
       ['https://sandbox.{id}.pay.test', { id: { default: 'acme', description: 'Your instance: its subdomain.' } }],
       ['https://pay.test', undefined],
     ])
-    for (const op of Object.values(custom.paths).flatMap((p) => Object.values(p)))
-      expect(op.parameters.filter((p) => p.in === 'header').map((p) => p.name)).to.include('x-acme-merchant-account-id')
+    for (const route of ROUTES)
+      expect(custom.paths[route.path]![route.method.toLowerCase()]!.parameters.filter((p) => p.in === 'header').map((p) => p.name)).to.include('x-acme-merchant-account-id')
   })
 
   it('documents every served route, and only those, with its scope and every error status', () => {
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([m, op]) => `${m.toUpperCase()} ${path} ${op.operationId}`))
-    expect(documented.sort()).to.deep.equal(ROUTES.map((r) => `${r.method} ${r.path} ${r.operationId}`).sort())
+    const probes = ['GET /healthz healthz', 'GET /readyz readyz']
+    expect(documented.sort()).to.deep.equal([...ROUTES.map((r) => `${r.method} ${r.path} ${r.operationId}`), ...probes].sort())
+    for (const probe of ['/healthz', '/readyz']) expect(doc.paths[probe]!['get']!['security'], probe).to.deep.equal([])
     for (const route of ROUTES) {
       const op = doc.paths[route.path]![route.method.toLowerCase()]!
       expect(op['summary'], route.operationId).to.be.a('string').and.not.equal('')

@@ -2,6 +2,7 @@ import { EMBED_LIMITED_ROUTES, EMBED_SCOPES, EMBED } from '@orka/domain'
 import { ROUTES, RouteDescription } from '../routes/table'
 import { codecToSchema, JsonSchema, SchemaRegistry } from './codec-to-schema'
 import { ERROR_DESCRIPTIONS, ERROR_STATUSES, errorSchemaName, errorSchemas } from './error-schemas'
+import { healthPaths, OPERATIONS_TAG } from './health-paths'
 import { IDEMPOTENCY_KEY, OPERATIONS, ParameterDoc, TAGS } from './operations'
 
 export interface PublicBaseUrls {
@@ -198,6 +199,7 @@ export const buildOpenApiDocument = (config: OpenApiConfig): OpenApiDocument => 
   const registry = new SchemaRegistry()
   const paths: Record<string, Record<string, Operation>> = {}
   for (const route of ROUTES) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, config, registry)
+  Object.assign(paths, healthPaths(registry))
   const errors = errorSchemas()
   const clash = Object.keys(errors).find((name) => name in registry.schemas)
   if (clash !== undefined) throw new Error(`A codec is named like the error schema '${clash}'`)
@@ -212,7 +214,7 @@ export const buildOpenApiDocument = (config: OpenApiConfig): OpenApiDocument => 
         ...serverVariables(config.publicBaseUrls.production, config.instanceId),
       },
     ],
-    tags: TAGS,
+    tags: [...TAGS, OPERATIONS_TAG],
     security: [{ BearerJWT: [] }],
     paths,
     components: {

@@ -35,6 +35,8 @@ describe('process lifecycle', function () {
       const ready = await fetch(`${s.url}/readyz`)
       expect([ready.status, await ready.json()]).to.deep.equal([200, { status: 'ready', storage: 'memory' }])
       await fetch(`${s.url}/roles`)
+      // the child's stdout arrives after the response: wait for the line (bounded)
+      for (let i = 0; i < 50 && !s.output().includes('"path":"/roles"'); i++) await new Promise((r) => setTimeout(r, 20))
       expect(s.output()).to.include('"path":"/roles"')
       expect(s.output()).not.to.include('"path":"/healthz"')
     } finally {

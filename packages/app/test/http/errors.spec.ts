@@ -19,6 +19,13 @@ describe('routing and unexpected errors', () => {
   })
   after(() => h.close())
 
+  it('answers the health probes without a token', async () => {
+    const alive = await h.request('GET', '/healthz', { auth: null })
+    expect([alive.status, alive.body]).to.deep.equal([200, { status: 'ok' }])
+    const ready = await h.request('GET', '/readyz', { auth: null })
+    expect([ready.status, ready.body]).to.deep.equal([200, { status: 'ready', storage: 'memory' }])
+  })
+
   it('answers 404 for an unknown route', async () => {
     const r = await h.request('GET', '/nothing-here')
     expect(r.status).to.equal(404)

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs'
+import * as E from 'fp-ts/Either'
 import * as t from 'io-ts'
-import { bool, boundedString, closed, GiftCardServiceDefinitionId, nullable, str, uuid } from '@orka/domain'
+import { bool, boundedString, closed, GiftCardServiceDefinitionId, nullable, str, toViolations, uuid } from '@orka/domain'
 
 const name200 = (n: string) => boundedString(n, { min: 1, max: 200 })
 
@@ -36,3 +38,17 @@ export const SeedFile = closed(
   },
 )
 export type SeedFile = t.TypeOf<typeof SeedFile>
+
+/** Reads and decodes a seed file; any fault is one line naming the file and the property. */
+export const readSeedFile = (path: string): SeedFile => {
+  let json: unknown
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (e) {
+    throw new Error(`SEED_FILE ${path}: ${(e as Error).message}`)
+  }
+  const seed = SeedFile.decode(json)
+  if (E.isLeft(seed))
+    throw new Error(`SEED_FILE ${path}: ${toViolations('body', seed.left).map((v) => `${v.loc.slice(1).join('.') || '(root)'}: ${v.msg}`).join('; ')}`)
+  return seed.right
+}

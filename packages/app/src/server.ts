@@ -1,9 +1,7 @@
 import 'reflect-metadata'
 import { once } from 'node:events'
-import { readFileSync } from 'node:fs'
 import { AddressInfo } from 'node:net'
 import { Server } from 'node:http'
-import * as E from 'fp-ts/Either'
 import { DependencyContainer } from 'tsyringe'
 import pino from 'pino'
 import {
@@ -15,7 +13,6 @@ import {
   MerchantAccountRepository,
   RoleRepository,
   SecretBox,
-  toViolations,
   WebhookSubscriptionRepository,
 } from '@orka/domain'
 import { createHttpApp } from '@orka/adapters-http'
@@ -26,7 +23,7 @@ import { createLogger } from './logger'
 import { applyDefaults, applySeed, DEFAULT_MERCHANT_ACCOUNT_ID, ProvisioningPorts } from './provision'
 import { resolveRootKey } from './root-key'
 import { openStorage, Storage } from './storage'
-import { SeedFile } from './seed-file'
+import { readSeedFile } from './seed-file'
 
 export interface RunningServer {
   readonly url: string
@@ -49,19 +46,6 @@ const provisioningPorts = (c: DependencyContainer): ProvisioningPorts => ({
   webhooks: get(c, WebhookSubscriptionRepository),
   box: get(c, SecretBox),
 })
-
-export const readSeedFile = (path: string): SeedFile => {
-  let json: unknown
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'))
-  } catch (e) {
-    throw new Error(`SEED_FILE ${path}: ${(e as Error).message}`)
-  }
-  const seed = SeedFile.decode(json)
-  if (E.isLeft(seed))
-    throw new Error(`SEED_FILE ${path}: ${toViolations('body', seed.left).map((v) => `${v.loc.slice(1).join('.') || '(root)'}: ${v.msg}`).join('; ')}`)
-  return seed.right
-}
 
 /** Defaults, then the seed file, then (sandbox, when the seed names no keys) the dev key. */
 const provision = async (c: DependencyContainer, config: Config, log: pino.Logger) => {

@@ -2,7 +2,7 @@ import { AesGcmSecretBox } from '@orka/adapters-memory'
 import { deriveKey } from '../container'
 import { resolveRootKey } from '../root-key'
 import { applyDefaults, applySeed } from '../provision'
-import { readSeedFile } from '../server'
+import { readSeedFile } from '../seed-file'
 import { withStorage } from './storage-command'
 import { HELP, UsageError } from './usage'
 

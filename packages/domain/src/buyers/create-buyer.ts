@@ -2,11 +2,12 @@ import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import { Clock, IdGenerator } from '../shared/clock'
 import { Duplicate, Unavailable } from '../shared/errors'
+import { WebhookEvents } from '../webhooks/raise-event'
 import { Buyer, BuyerCreate, reconciliationId } from './buyer'
 import { BuyerRepository } from './buyers.ports'
 
 export const makeCreateBuyer =
-  (deps: { buyers: BuyerRepository; clock: Clock; ids: IdGenerator }) =>
+  (deps: { buyers: BuyerRepository; clock: Clock; ids: IdGenerator; events: WebhookEvents }) =>
   (cmd: { merchantAccountId: string; input: BuyerCreate }): TE.TaskEither<Duplicate | Unavailable, Buyer> => {
     const id = deps.ids.uuid()
     const now = deps.clock.now().toISOString()
@@ -23,7 +24,8 @@ export const makeCreateBuyer =
       updated_at: now,
     }
     return pipe(
-      deps.buyers.create(buyer),
+      deps.events.raise('buyer.created', cmd.merchantAccountId, buyer),
+      TE.flatMap((event) => deps.events.record(event, deps.buyers.create(buyer))),
       TE.map(() => buyer),
     )
   }

@@ -28,6 +28,7 @@ import {
 import { GiftCard, GiftCardActivationCreate } from './gift-card.codecs'
 import { canonicalJson, splitNumber } from './gift-card'
 import { GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from './gift-card.ports'
+import { WebhookEvents } from '../webhooks/raise-event'
 
 export type ActivateError =
   | InvalidRequest
@@ -59,6 +60,7 @@ export interface ActivateDeps {
   readonly mac: Mac
   readonly clock: Clock
   readonly ids: IdGenerator
+  readonly events: WebhookEvents
   readonly config: IdempotencyConfig
 }
 
@@ -142,12 +144,17 @@ const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (): Promise<
     cit_usage_count: 0,
   }
   if (!store) return { outcome: E.right(card), record: true }
-  const kept = await deps.vault.insert({
-    card,
-    fingerprint,
-    sealed_number: deps.box.seal(input.number),
-    sealed_pin: input.pin == null ? null : deps.box.seal(input.pin),
-  })()
+  const event = await deps.events.raise('gift-card.created', cmd.merchantAccountId, card)()
+  if (E.isLeft(event)) return { outcome: event, record: false }
+  const kept = await deps.events.record(
+    event.right,
+    deps.vault.insert({
+      card,
+      fingerprint,
+      sealed_number: deps.box.seal(input.number),
+      sealed_pin: input.pin == null ? null : deps.box.seal(input.pin),
+    }),
+  )()
   if (E.isLeft(kept)) return { outcome: kept, record: kept.left._tag === 'Duplicate' }
   return { outcome: E.right(card), record: true }
 }

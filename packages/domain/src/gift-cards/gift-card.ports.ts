@@ -53,6 +53,8 @@ export const VaultedGiftCard = t.type({
 export type VaultedGiftCard = t.TypeOf<typeof VaultedGiftCard>
 
 export interface GiftCardVault {
+  /** The card with this id, if the account stores it. */
+  findById(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>>
   findByFingerprint(merchantAccountId: string, fingerprint: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>>
   /** `Duplicate` with the stored card's id when the account already holds this fingerprint. Atomic. */
   insert(card: VaultedGiftCard): TE.TaskEither<Duplicate | Unavailable, void>

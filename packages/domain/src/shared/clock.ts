@@ -12,3 +12,10 @@ export interface IdGenerator {
   uuid(): string
 }
 export const IdGenerator = token<IdGenerator>('IdGenerator')
+
+/** Randomness for rules that need it (retry jitter), through a port so tests can fix it. */
+export interface Random {
+  /** A number in [0, 1). */
+  fraction(): number
+}
+export const Random = token<Random>('Random')

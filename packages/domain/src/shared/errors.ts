@@ -1,3 +1,5 @@
+import type { RuleViolation } from './codecs'
+
 /**
  * The closed union of everything a use case can report. Plain tagged values, no HTTP:
  * adapters-http maps each variant to the spec's error body in one exhaustive switch.
@@ -19,6 +21,13 @@ export type Forbidden = { readonly _tag: 'Forbidden'; readonly reason: Forbidden
 export type NotFound = { readonly _tag: 'NotFound'; readonly entity: string; readonly id: string }
 /** A well-formed request that is wrong given the current state (unknown buyer, bad cursor, ...). */
 export type InvalidRequest = { readonly _tag: 'InvalidRequest'; readonly problems: ReadonlyArray<Problem> }
+/**
+ * Input that matches its schema but breaks a rule the codec cannot know (one that depends on
+ * configuration, such as where webhooks may be sent). `path` lies inside the request body.
+ */
+export type InvalidInput = { readonly _tag: 'InvalidInput'; readonly violations: ReadonlyArray<RuleViolation> }
+/** The request conflicts with the state of an existing resource, which `resourceId` names. */
+export type Conflict = { readonly _tag: 'Conflict'; readonly resourceId: string; readonly problem: Problem }
 export type CardDeclined = { readonly _tag: 'CardDeclined'; readonly reason: string }
 export type Duplicate = { readonly _tag: 'Duplicate'; readonly entity: string; readonly existingId: string }
 export type InFlight = { readonly _tag: 'InFlight'; readonly retryAfterS: number }
@@ -44,6 +53,8 @@ export type DomainError =
   | Forbidden
   | NotFound
   | InvalidRequest
+  | InvalidInput
+  | Conflict
   | CardDeclined
   | Duplicate
   | InFlight
@@ -63,6 +74,8 @@ export const problem = (location: ErrorLocation, pointer: string, message: strin
   message,
   type,
 })
+export const invalidInput = (...violations: RuleViolation[]): InvalidInput => ({ _tag: 'InvalidInput', violations })
+export const conflict = (resourceId: string, p: Problem): Conflict => ({ _tag: 'Conflict', resourceId, problem: p })
 export const cardDeclined = (reason: string): CardDeclined => ({ _tag: 'CardDeclined', reason })
 export const duplicate = (entity: string, existingId: string): Duplicate => ({ _tag: 'Duplicate', entity, existingId })
 export const inFlight = (retryAfterS: number): InFlight => ({ _tag: 'InFlight', retryAfterS })

@@ -129,6 +129,8 @@ export const aWebhookRecord = (o: Partial<WebhookSubscriptionRecord> = {}): Webh
     // Sealed values are opaque to repositories; these stand in for SecretBox output.
     authentication: { kind: 'basic', username: 'orka-notifier', password: 'v1.c2VhbGVk.dGFn.cGFzc3dvcmQ' },
     sealed_secret: 'v1.aXY.dGFn.c2VjcmV0',
+    previous_sealed_secret: null,
+    previous_secret_expires_at: null,
     created_at: isoAt(0),
     ...o,
   })

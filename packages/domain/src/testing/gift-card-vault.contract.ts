@@ -18,6 +18,14 @@ export const giftCardVaultContract = (name: string, setup: () => Promise<Harness
       expect(await right(h.port.findByFingerprint(MERCHANT_A, 'bm8tc3VjaC1maW5nZXJwcmludC4uLi4uLi4uLi4uLi4'))).to.deep.equal(O.none)
     })
 
+    it("finds an inserted card by id in its account, and never in another's", async () => {
+      const card = aVaultedCard()
+      await right(h.port.insert(card))
+      expect(await right(h.port.findById(MERCHANT_A, card.card.id))).to.deep.equal(O.some(card))
+      expect(await right(h.port.findById(MERCHANT_B, card.card.id))).to.deep.equal(O.none)
+      expect(await right(h.port.findById(MERCHANT_A, '7a3f0c52-9d4e-4b1a-8c6d-ffffffffffff'))).to.deep.equal(O.none)
+    })
+
     it('finds an inserted card by fingerprint', async () => {
       const card = aVaultedCard({ card: { buyer: aBuyer() } })
       await right(h.port.insert(card))

@@ -1,10 +1,10 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/Option'
 import { Seek } from '../pagination/page'
-import { webhookSortKey } from '../webhooks/webhook-subscription'
 import { WebhookScope, WebhookSubscriptionRepository } from '../webhooks/webhooks.ports'
+import { webhookSortKey, WebhookSubscriptionRecord } from '../webhooks/webhook-subscription'
 import { aWebhookRecord, isoAt, MERCHANT_A, MERCHANT_B } from './fixtures'
-import { Harness, right } from './harness'
+import { Harness, right, sortedBy } from './harness'
 import { keysetBehaviour } from './keyset'
 
 const all: Seek = { direction: 'forward', from: O.none, limit: 100 }
@@ -145,5 +145,62 @@ export const webhookSubscriptionRepositoryContract = (name: string, setup: () =>
       expect(await right(h.port.delete(own, sub.id))).to.equal(false)
       await right(h.port.ensure(sub))
       expect(await right(h.port.findById({ merchantAccountId: MERCHANT_B, includeInstanceWide: false }, sub.id))).to.deep.equal(O.some(sub))
+    })
+
+    it('stores a rotation: the previous secret and when it stops signing', async () => {
+      const sub = aWebhookRecord({ previous_sealed_secret: 'v1.aXY.dGFn.b2xk', previous_secret_expires_at: isoAt(60_000) })
+      await right(h.port.create(sub))
+      expect(await right(h.port.findById(own, sub.id))).to.deep.equal(O.some(sub))
+    })
+
+    it('update replaces the subscription in scope, and reports whether it did', async () => {
+      const sub = aWebhookRecord()
+      await right(h.port.create(sub))
+      const changed = { ...sub, url: 'https://elsewhere.example/hook', active: false, authentication: null, sealed_secret: 'v1.bmV3.dGFn.c2VjcmV0' }
+      expect(await right(h.port.update(own, changed))).to.equal(true)
+      expect(await right(h.port.findById(own, sub.id))).to.deep.equal(O.some(changed))
+      expect(await right(h.port.list(own, all))).to.deep.equal([changed])
+    })
+
+    it("update changes nothing out of scope, unknown or deleted: another account's, instance-wide for a bound key", async () => {
+      const theirSub = aWebhookRecord({ merchant_account_id: MERCHANT_B })
+      const instanceWide = aWebhookRecord({ merchant_account_id: null })
+      const gone = aWebhookRecord()
+      for (const s of [theirSub, instanceWide, gone]) await right(h.port.create(s))
+      await right(h.port.delete(own, gone.id))
+      expect(await right(h.port.update(own, { ...theirSub, active: false }))).to.equal(false)
+      expect(await right(h.port.update(own, { ...instanceWide, active: false }))).to.equal(false)
+      expect(await right(h.port.update(own, { ...gone, active: false }))).to.equal(false)
+      expect(await right(h.port.update(own, aWebhookRecord()))).to.equal(false)
+      expect(await right(h.port.findById(theirs, theirSub.id))).to.deep.equal(O.some(theirSub))
+      expect(await right(h.port.findById(ownAndInstance, instanceWide.id))).to.deep.equal(O.some(instanceWide))
+      expect(await right(h.port.findById(own, gone.id))).to.deep.equal(O.none)
+      expect(await right(h.port.update(ownAndInstance, { ...instanceWide, active: false }))).to.equal(true)
+    })
+
+    it('findForDelivery finds any account\'s subscription and instance-wide ones, never a deleted one', async () => {
+      const theirSub = aWebhookRecord({ merchant_account_id: MERCHANT_B })
+      const instanceWide = aWebhookRecord({ merchant_account_id: null })
+      const gone = aWebhookRecord()
+      for (const s of [theirSub, instanceWide, gone]) await right(h.port.create(s))
+      await right(h.port.delete(own, gone.id))
+      expect(await right(h.port.findForDelivery(theirSub.id))).to.deep.equal(O.some(theirSub))
+      expect(await right(h.port.findForDelivery(instanceWide.id))).to.deep.equal(O.some(instanceWide))
+      expect(await right(h.port.findForDelivery(gone.id))).to.deep.equal(O.none)
+    })
+
+    it("recipients are the account's active subscriptions and the active instance-wide ones", async () => {
+      const ours = aWebhookRecord()
+      const oursInactive = aWebhookRecord({ active: false })
+      const instanceWide = aWebhookRecord({ merchant_account_id: null })
+      const instanceInactive = aWebhookRecord({ merchant_account_id: null, active: false })
+      const theirSub = aWebhookRecord({ merchant_account_id: MERCHANT_B })
+      const gone = aWebhookRecord()
+      for (const s of [ours, oursInactive, instanceWide, instanceInactive, theirSub, gone]) await right(h.port.create(s))
+      await right(h.port.delete(own, gone.id))
+      const byId = sortedBy((s: WebhookSubscriptionRecord) => s.id)
+      expect(byId(await right(h.port.recipients(MERCHANT_A)))).to.deep.equal(byId([ours, instanceWide]))
+      expect(byId(await right(h.port.recipients(MERCHANT_B)))).to.deep.equal(byId([theirSub, instanceWide]))
+      expect(await right(h.port.recipients('nobody'))).to.deep.equal([instanceWide])
     })
   })

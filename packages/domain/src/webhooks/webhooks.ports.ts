@@ -26,5 +26,11 @@ export interface WebhookSubscriptionRepository {
   list(scope: WebhookScope, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>>
   /** Deletes for good; false when nothing in scope has this id (unknown, already deleted, another account's). */
   delete(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, boolean>
+  /** Replaces the stored subscription with `sub` (same id); false when none in scope has its id (a deleted one stays deleted). */
+  update(scope: WebhookScope, sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, boolean>
+  /** The subscription with this id whatever its account: for the dispatcher, which acts for no caller. */
+  findForDelivery(id: string): TE.TaskEither<Unavailable, O.Option<WebhookSubscriptionRecord>>
+  /** Who receives an event of this account: its active subscriptions and the active instance-wide ones, in no particular order. */
+  recipients(merchantAccountId: string): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>>
 }
 export const WebhookSubscriptionRepository = token<WebhookSubscriptionRepository>('WebhookSubscriptionRepository')

@@ -8,6 +8,7 @@ import { makeCreateBuyer } from '../../src/buyers/create-buyer'
 import { makeListBuyers } from '../../src/buyers/list-buyers'
 import { invalidRequest, problem } from '../../src/shared/errors'
 import { fakeMac, fixedClock } from '../helpers'
+import { noWebhookEvents } from '../../src/testing/webhook-fakes'
 
 const badCursor = E.left(
   invalidRequest(problem('query', '/cursor', 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor')),
@@ -75,6 +76,7 @@ describe('makeCreateBuyer', () => {
       buyers: { ...buyerStore([]), create: (b) => (created.push(b), TE.right(undefined)) },
       clock: fixedClock('2025-03-04T05:06:07.000Z'),
       ids: { uuid: () => 'fe26475d-ec3e-4884-9553-f7356683f7f9' },
+      events: noWebhookEvents,
     })
     const expected: Buyer = {
       type: 'buyer',

@@ -1,0 +1,25 @@
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { WebhookEvents } from '../webhooks/raise-event'
+import { WebhookDispatch } from '../webhooks/webhook-delivery.ports'
+import { OutboxEntry } from '../webhooks/webhook-event'
+
+/** Events for use cases whose events a test does not look at: nobody listens, writes run alone. */
+export const noWebhookEvents: WebhookEvents = {
+  raise: () => TE.right(O.none),
+  record: (_event, write) => write,
+}
+
+/** A dispatch that only remembers what it was told. */
+export class RecordingDispatch implements WebhookDispatch {
+  readonly published: OutboxEntry[] = []
+  wakes = 0
+  publish(entry: OutboxEntry) {
+    return async () => {
+      this.published.push(entry)
+    }
+  }
+  wake() {
+    this.wakes++
+  }
+}

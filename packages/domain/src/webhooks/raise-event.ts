@@ -1,0 +1,75 @@
+import * as O from 'fp-ts/Option'
+import * as T from 'fp-ts/Task'
+import * as TE from 'fp-ts/TaskEither'
+import { pipe } from 'fp-ts/function'
+import { Clock, IdGenerator } from '../shared/clock'
+import { Unavailable } from '../shared/errors'
+import { WebhookDispatch, WebhookOutbox } from './webhook-delivery.ports'
+import { Environment, OutboxEntry, outboxEntryOf, WebhookEventName, WebhookEventTarget } from './webhook-event'
+import { WebhookSubscriptionRepository } from './webhooks.ports'
+
+export type RaiseEvent = <N extends WebhookEventName>(
+  name: N,
+  merchantAccountId: string,
+  target: WebhookEventTarget<N> & { readonly id: string },
+) => TE.TaskEither<Unavailable, O.Option<OutboxEntry>>
+
+/**
+ * An event about to be raised, fanned out to the account's active subscriptions and the active
+ * instance-wide ones at this moment. None when nobody listens: the write then costs nothing more.
+ */
+export const makeRaiseEvent =
+  (deps: { webhooks: WebhookSubscriptionRepository; ids: IdGenerator; clock: Clock; environment: Environment }): RaiseEvent =>
+  (name, merchantAccountId, target) =>
+    pipe(
+      deps.webhooks.recipients(merchantAccountId),
+      TE.map((subs) =>
+        subs.length === 0
+          ? O.none
+          : O.some(
+              outboxEntryOf({
+                name,
+                merchantAccountId,
+                target,
+                environment: deps.environment,
+                eventId: deps.ids.uuid(),
+                at: deps.clock.now(),
+                deliveries: subs.map((s) => ({ id: deps.ids.uuid(), subscription_id: s.id })),
+              }),
+            ),
+      ),
+    )
+
+export type RecordWithEvent = <Err, A>(event: O.Option<OutboxEntry>, write: TE.TaskEither<Err, A>) => TE.TaskEither<Err | Unavailable, A>
+
+/**
+ * Runs `write` with its event in the outbox first, so that without a transaction a crash can
+ * neither lose the event of a stored write nor send one for a write that did not happen: the
+ * relay hands over an entry whose write it finds, and drops one whose write it does not. A
+ * failed write removes its entry at once; a stored one is handed over at once.
+ */
+export const makeRecordWithEvent =
+  (deps: { outbox: WebhookOutbox; dispatch: WebhookDispatch }): RecordWithEvent =>
+  <Err, A>(event: O.Option<OutboxEntry>, write: TE.TaskEither<Err, A>): TE.TaskEither<Err | Unavailable, A> => {
+    if (O.isNone(event)) return write
+    const entry = event.value
+    const forget = pipe(
+      deps.outbox.remove(entry.event_id),
+      T.map(() => undefined),
+    )
+    return pipe(
+      deps.outbox.add(entry),
+      TE.flatMap((): TE.TaskEither<Err | Unavailable, A> => pipe(write, TE.orElseFirstTaskK(() => forget))),
+      TE.tap(() => TE.fromTask(deps.dispatch.publish(entry))),
+    )
+  }
+
+/** What a use case whose writes raise events needs: `raise` the event, then `record` the write with it. */
+export interface WebhookEvents {
+  readonly raise: RaiseEvent
+  readonly record: RecordWithEvent
+}
+
+export const makeWebhookEvents = (
+  deps: Parameters<typeof makeRaiseEvent>[0] & Parameters<typeof makeRecordWithEvent>[0],
+): WebhookEvents => ({ raise: makeRaiseEvent(deps), record: makeRecordWithEvent(deps) })

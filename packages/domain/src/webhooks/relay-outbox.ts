@@ -1,0 +1,66 @@
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { pipe } from 'fp-ts/function'
+import { BuyerRepository } from '../buyers/buyers.ports'
+import { GiftCardVault } from '../gift-cards/gift-card.ports'
+import { Clock } from '../shared/clock'
+import { Unavailable } from '../shared/errors'
+import { deliveriesOf } from './webhook-delivery'
+import { WebhookDeliveryStore, WebhookOutbox } from './webhook-delivery.ports'
+import { OutboxEntry, WebhookEventName } from './webhook-event'
+
+export type HandOver = (entry: OutboxEntry) => TE.TaskEither<Unavailable, void>
+
+/** Stores an event's deliveries (those that exist already stay as they are), then forgets its outbox entry. */
+export const makeHandOver =
+  (deps: { outbox: WebhookOutbox; deliveries: WebhookDeliveryStore }): HandOver =>
+  (entry) =>
+    pipe(
+      deps.deliveries.enqueue(deliveriesOf(entry)),
+      TE.flatMap(() => deps.outbox.remove(entry.event_id)),
+    )
+
+interface Sources {
+  readonly buyers: BuyerRepository
+  readonly vault: GiftCardVault
+}
+
+/** How the relay tells, for each kind of event, that the write which raised it happened. */
+const HAPPENED: { readonly [N in WebhookEventName]: (s: Sources, e: OutboxEntry) => TE.TaskEither<Unavailable, boolean> } = {
+  'buyer.created': (s, e) => TE.map((b: O.Option<unknown>) => O.isSome(b))(s.buyers.findById(e.merchant_account_id, e.target_id)),
+  'gift-card.created': (s, e) => TE.map((c: O.Option<unknown>) => O.isSome(c))(s.vault.findById(e.merchant_account_id, e.target_id)),
+}
+
+export interface RelayConfig {
+  /**
+   * An entry younger than this may belong to a write still under way, and is left alone. Longer
+   * than any write takes (storage calls time out well within it), so that an entry whose write
+   * is not found by then belongs to a write that did not happen.
+   */
+  readonly graceMs: number
+  readonly batch: number
+}
+
+/**
+ * Settles outbox entries left behind by processes that stopped between storing an event and
+ * handing it over: an entry whose write happened is handed over, one whose write did not is
+ * dropped. Returns how many of each.
+ */
+export const makeRelayOutbox =
+  (deps: Sources & { outbox: WebhookOutbox; deliveries: WebhookDeliveryStore; clock: Clock; config: RelayConfig }) =>
+  (): TE.TaskEither<Unavailable, { readonly handedOver: number; readonly dropped: number }> => {
+    const handOver = makeHandOver(deps)
+    const before = new Date(deps.clock.now().getTime() - deps.config.graceMs)
+    return pipe(
+      deps.outbox.olderThan(before, deps.config.batch),
+      TE.flatMap(
+        TE.traverseSeqArray((entry) =>
+          pipe(
+            HAPPENED[entry.event_name](deps, entry),
+            TE.flatMap((happened) => (happened ? TE.map(() => 'handedOver' as const)(handOver(entry)) : TE.map(() => 'dropped' as const)(deps.outbox.remove(entry.event_id)))),
+          ),
+        ),
+      ),
+      TE.map((done) => ({ handedOver: done.filter((d) => d === 'handedOver').length, dropped: done.filter((d) => d === 'dropped').length })),
+    )
+  }

@@ -89,6 +89,11 @@ export function toErrorResponse(e: DomainError): ErrorResponse {
       return respond(404)
     case 'InvalidRequest':
       return respond(400, e.problems)
+    case 'InvalidInput':
+      // Same 422 shape as a codec failure; the value is not echoed (a URL may carry credentials).
+      return validationErrorResponse(e.violations.map((v) => ({ loc: ['body', ...v.path], msg: `Value error, ${v.msg}`, type: 'value_error' })))
+    case 'Conflict':
+      return { status: 409, body: { ...errorBody(409, [e.problem]), resource_id: e.resourceId }, headers: {} }
     case 'CardDeclined':
       return respond(400, [{ location: 'body', pointer: '/number', message: e.reason, type: 'card_declined' }])
     case 'Duplicate':

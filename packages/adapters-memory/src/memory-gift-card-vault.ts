@@ -9,6 +9,15 @@ const slot = (merchantAccountId: string, fingerprint: string) => `${merchantAcco
 export class MemoryGiftCardVault implements GiftCardVault {
   /** By (account, fingerprint): the uniqueness the port promises. */
   private readonly cards = new Map<string, VaultedGiftCard>()
+  private readonly slotById = new Map<string, string>()
+
+  findById(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>> {
+    return atomically(() => {
+      const at = this.slotById.get(id)
+      const c = at === undefined ? undefined : this.cards.get(at)
+      return E.right(c !== undefined && c.card.merchant_account_id === merchantAccountId ? O.some(copy(c)) : O.none)
+    })
+  }
 
   findByFingerprint(merchantAccountId: string, fingerprint: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>> {
     return atomically(() => E.right(O.map(copy)(O.fromNullable(this.cards.get(slot(merchantAccountId, fingerprint))))))
@@ -20,6 +29,7 @@ export class MemoryGiftCardVault implements GiftCardVault {
       const existing = this.cards.get(at)
       if (existing !== undefined) return E.left(duplicate('GiftCard', existing.card.id))
       this.cards.set(at, copy(card))
+      this.slotById.set(card.card.id, at)
       return E.right(undefined)
     })
   }

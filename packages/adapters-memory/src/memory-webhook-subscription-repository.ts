@@ -58,4 +58,27 @@ export class MemoryWebhookSubscriptionRepository implements WebhookSubscriptionR
       return E.right(this.subs.delete(id))
     })
   }
+
+  update(scope: WebhookScope, sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, boolean> {
+    return atomically(() => {
+      const s = this.subs.get(sub.id)
+      if (s === undefined || !inScope(scope, s)) return E.right(false)
+      this.subs.set(sub.id, copy(sub))
+      return E.right(true)
+    })
+  }
+
+  findForDelivery(id: string): TE.TaskEither<Unavailable, O.Option<WebhookSubscriptionRecord>> {
+    return atomically(() => E.right(O.map(copy)(O.fromNullable(this.subs.get(id)))))
+  }
+
+  recipients(merchantAccountId: string): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>> {
+    return atomically(() =>
+      E.right(
+        [...this.subs.values()]
+          .filter((s) => s.active && (s.merchant_account_id === merchantAccountId || s.merchant_account_id === null))
+          .map(copy),
+      ),
+    )
+  }
 }

@@ -1,4 +1,4 @@
-import { Clock } from '@orka/domain'
+import { Clock, Random } from '@orka/domain'
 
 export class SystemClock implements Clock {
   now(): Date {
@@ -31,5 +31,11 @@ export class ManualClock implements Clock {
   }
   advance(ms: number): void {
     this.at += ms
+  }
+}
+
+export class MathRandom implements Random {
+  fraction(): number {
+    return Math.random()
   }
 }

@@ -10,6 +10,8 @@ import {
   rateLimitStoreContract,
   roleRepositoryContract,
   secretBoxContract,
+  webhookDeliveryStoreContract,
+  webhookOutboxContract,
   webhookSubscriptionRepositoryContract,
 } from '@orka/domain/testing'
 import {
@@ -23,6 +25,8 @@ import {
   MemoryMerchantAccountRepository,
   MemoryRateLimitStore,
   MemoryRoleRepository,
+  MemoryWebhookDeliveryStore,
+  MemoryWebhookOutbox,
   MemoryWebhookSubscriptionRepository,
 } from '../src'
 
@@ -33,6 +37,8 @@ apiKeyPairRepositoryContract('memory', memory(() => new MemoryApiKeyPairReposito
 roleRepositoryContract('memory', memory(() => new MemoryRoleRepository()))
 buyerRepositoryContract('memory', memory(() => new MemoryBuyerRepository()))
 webhookSubscriptionRepositoryContract('memory', memory(() => new MemoryWebhookSubscriptionRepository()))
+webhookOutboxContract('memory', memory(() => new MemoryWebhookOutbox()))
+webhookDeliveryStoreContract('memory', memory(() => new MemoryWebhookDeliveryStore()))
 giftCardServiceRepositoryContract('memory', memory(() => new MemoryGiftCardServiceRepository()))
 giftCardVaultContract('memory', memory(() => new MemoryGiftCardVault()))
 idempotencyStoreContract('memory', memory(() => new MemoryIdempotencyStore()))

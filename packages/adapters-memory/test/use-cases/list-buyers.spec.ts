@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { Buyer, invalidRequest, makeCreateBuyer, makeListBuyers, problem } from '@orka/domain'
-import { left, MERCHANT_A, MERCHANT_B, right } from '@orka/domain/testing'
+import { left, MERCHANT_A, MERCHANT_B, noWebhookEvents, right } from '@orka/domain/testing'
 import { ManualClock, MemoryBuyerRepository, SequentialIds } from '../../src'
 import { START, testMac } from './support'
 
@@ -12,7 +12,7 @@ describe('makeListBuyers', () => {
   const setup = async () => {
     const clock = new ManualClock(START)
     const buyers = new MemoryBuyerRepository()
-    const create = makeCreateBuyer({ buyers, clock, ids: new SequentialIds() })
+    const create = makeCreateBuyer({ buyers, clock, ids: new SequentialIds(), events: noWebhookEvents })
     const made: Buyer[] = []
     // Seven buyers a minute apart, except buyers 2, 3 and 4, created in the same millisecond.
     for (const [i, ext] of ['crm-1', 'crm-2', 'vip-3', 'vip-4', 'vip-5', 'crm-6', null].entries()) {

@@ -1,5 +1,6 @@
 import * as O from 'fp-ts/Option'
-import { ActivationRequest, GiftCardConnector, GiftCardConnectors } from '@orka/domain'
+import { ActivationRequest, GiftCardConnector, GiftCardConnectors, makeWebhookEvents } from '@orka/domain'
+import { RecordingDispatch } from '@orka/domain/testing'
 import {
   AesGcmSecretBox,
   HmacMac,
@@ -8,6 +9,9 @@ import {
   MemoryGiftCardServiceRepository,
   MemoryGiftCardVault,
   MemoryIdempotencyStore,
+  MemoryWebhookDeliveryStore,
+  MemoryWebhookOutbox,
+  MemoryWebhookSubscriptionRepository,
   MockGiftCardConnectors,
   SequentialIds,
 } from '../../src'
@@ -34,9 +38,20 @@ export class CountingConnectors implements GiftCardConnectors {
   }
 }
 
+/** The event side of a world: subscriptions, outbox and deliveries in memory, a dispatch that records. */
+export const eventWorld = (clock: ManualClock, ids: SequentialIds) => {
+  const webhooks = new MemoryWebhookSubscriptionRepository()
+  const outbox = new MemoryWebhookOutbox()
+  const deliveries = new MemoryWebhookDeliveryStore()
+  const dispatch = new RecordingDispatch()
+  const events = makeWebhookEvents({ webhooks, outbox, dispatch, ids, clock, environment: 'sandbox' })
+  return { webhooks, outbox, deliveries, dispatch, events }
+}
+
 /** Everything activation needs, in memory, on a manual clock. */
 export const activationWorld = (o: { timeoutMs?: number; slowMs?: number } = {}) => {
   const clock = new ManualClock(START)
+  const ids = new SequentialIds()
   const connectors = new CountingConnectors(new MockGiftCardConnectors({ clock, timeoutMs: o.timeoutMs ?? 1000, slowMs: o.slowMs ?? 50 }))
   return {
     clock,
@@ -47,7 +62,8 @@ export const activationWorld = (o: { timeoutMs?: number; slowMs?: number } = {})
     idempotency: new MemoryIdempotencyStore(),
     box: testBox(),
     mac: testMac(),
-    ids: new SequentialIds(),
+    ids,
+    ...eventWorld(clock, ids),
     config: { replayS: 86_400, leaseS: 30, retryAfterS: 2 },
   }
 }

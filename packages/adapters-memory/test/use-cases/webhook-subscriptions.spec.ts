@@ -12,7 +12,7 @@ import {
   WebhookSubscriptionCreate,
 } from '@orka/domain'
 import { aWebhookRecord, left, MERCHANT_A, MERCHANT_B, right } from '@orka/domain/testing'
-import { ManualClock, MemoryWebhookSubscriptionRepository, SequentialIds } from '../../src'
+import { ManualClock, MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository, SequentialIds } from '../../src'
 import { START, testBox, testMac } from './support'
 
 const ours: WebhookScope = { merchantAccountId: MERCHANT_A, includeInstanceWide: false }
@@ -43,7 +43,9 @@ describe('webhook subscription use cases', () => {
     const clock = new ManualClock(START)
     const webhooks = new MemoryWebhookSubscriptionRepository()
     const box = testBox()
-    const deps = { webhooks, box, clock, ids: new SequentialIds(), mac: testMac() }
+    const deliveries = new MemoryWebhookDeliveryStore()
+    const policy = { requireHttps: false, allowPrivateAddresses: false }
+    const deps = { webhooks, deliveries, box, clock, ids: new SequentialIds(), mac: testMac(), policy }
     return {
       clock,
       webhooks,

@@ -1,0 +1,131 @@
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import {
+  DeliveryClaim,
+  DeliveryFilter,
+  DeliveryTransition,
+  deliverySortKey,
+  Seek,
+  Unavailable,
+  WebhookDeliveryAttempt,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStore,
+} from '@orka/domain'
+import { atomically, compareKeys, copy, seekIn } from './memory-support'
+
+const claimKey = (deliveryId: string, attempt: number) => `${deliveryId}|${attempt}`
+
+export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
+  private readonly deliveries = new Map<string, WebhookDeliveryRecord>()
+  /** Ids of the pending deliveries: what `due` scans, so finished ones cost nothing. */
+  private readonly pending = new Set<string>()
+  private readonly claims = new Map<string, { owner: string; leaseUntil: number }>()
+
+  enqueue(deliveries: ReadonlyArray<WebhookDeliveryRecord>): TE.TaskEither<Unavailable, void> {
+    return atomically(() => {
+      for (const d of deliveries) if (!this.deliveries.has(d.id)) this.put(copy(d))
+      return E.right(undefined)
+    })
+  }
+
+  due(now: Date, limit: number, excluded: ReadonlyArray<string>): TE.TaskEither<Unavailable, ReadonlyArray<WebhookDeliveryRecord>> {
+    const at = now.toISOString()
+    const skip = new Set(excluded)
+    return atomically(() => {
+      const due: WebhookDeliveryRecord[] = []
+      for (const id of this.pending) {
+        const d = this.deliveries.get(id)!
+        if (d.next_attempt_at !== null && d.next_attempt_at <= at && !skip.has(d.subscription_id)) due.push(d)
+      }
+      due.sort((a, b) => compareKeys([a.next_attempt_at!, a.id], [b.next_attempt_at!, b.id]))
+      return E.right(due.slice(0, limit).map(copy))
+    })
+  }
+
+  claim(delivery: WebhookDeliveryRecord, owner: string, now: Date, leaseUntil: Date): TE.TaskEither<Unavailable, O.Option<DeliveryClaim>> {
+    return atomically(() => {
+      const attempt = delivery.attempts.length + 1
+      const key = claimKey(delivery.id, attempt)
+      const held = this.claims.get(key)
+      if (held !== undefined && held.leaseUntil >= now.getTime()) return E.right(O.none)
+      const d = this.deliveries.get(delivery.id)
+      const runnable =
+        d !== undefined && d.status === 'pending' && d.attempts.length === attempt - 1 && d.next_attempt_at !== null && d.next_attempt_at <= now.toISOString()
+      if (!runnable) return E.right(O.none)
+      this.claims.set(key, { owner, leaseUntil: leaseUntil.getTime() })
+      return E.right(O.some({ delivery: copy(d), attempt, owner }))
+    })
+  }
+
+  settle(claim: DeliveryClaim, attempt: WebhookDeliveryAttempt | null, next: DeliveryTransition, now: Date): TE.TaskEither<Unavailable, void> {
+    return atomically(() => {
+      const d = this.deliveries.get(claim.delivery.id)
+      if (d !== undefined) {
+        const transition = d.status === 'pending' ? next : {}
+        this.put({ ...d, ...transition, attempts: attempt === null ? d.attempts : [...d.attempts, copy(attempt)], updated_at: now.toISOString() })
+      }
+      this.claims.delete(claimKey(claim.delivery.id, claim.attempt))
+      return E.right(undefined)
+    })
+  }
+
+  cancelPending(subscriptionId: string, now: Date): TE.TaskEither<Unavailable, number> {
+    return atomically(() => {
+      let n = 0
+      for (const id of [...this.pending]) {
+        const d = this.deliveries.get(id)!
+        if (d.subscription_id !== subscriptionId) continue
+        this.put({ ...d, status: 'cancelled', next_attempt_at: null, updated_at: now.toISOString() })
+        n++
+      }
+      return E.right(n)
+    })
+  }
+
+  findById(subscriptionId: string, deliveryId: string): TE.TaskEither<Unavailable, O.Option<WebhookDeliveryRecord>> {
+    return atomically(() => {
+      const d = this.deliveries.get(deliveryId)
+      return E.right(d !== undefined && d.subscription_id === subscriptionId ? O.some(copy(d)) : O.none)
+    })
+  }
+
+  list(subscriptionId: string, filter: DeliveryFilter, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<WebhookDeliveryRecord>> {
+    return atomically(() => {
+      const mine = [...this.deliveries.values()].filter(
+        (d) => d.subscription_id === subscriptionId && (filter.status === undefined || d.status === filter.status),
+      )
+      return E.right(seekIn(mine, deliverySortKey, 'descending', seek).map(copy))
+    })
+  }
+
+  redeliver(subscriptionId: string, deliveryId: string, now: Date, retriesUsed: number): TE.TaskEither<Unavailable, boolean> {
+    return atomically(() => {
+      const d = this.deliveries.get(deliveryId)
+      if (d === undefined || d.subscription_id !== subscriptionId || (d.status !== 'delivered' && d.status !== 'failed')) return E.right(false)
+      const at = now.toISOString()
+      this.put({ ...d, status: 'pending', next_attempt_at: at, retries_used: retriesUsed, updated_at: at })
+      return E.right(true)
+    })
+  }
+
+  sweep(before: Date): TE.TaskEither<Unavailable, number> {
+    const cut = before.toISOString()
+    return atomically(() => {
+      let n = 0
+      for (const [id, d] of this.deliveries)
+        if (d.status !== 'pending' && d.updated_at < cut) {
+          this.deliveries.delete(id)
+          n++
+        }
+      for (const [key, c] of this.claims) if (c.leaseUntil < before.getTime()) this.claims.delete(key)
+      return E.right(n)
+    })
+  }
+
+  private put(d: WebhookDeliveryRecord): void {
+    this.deliveries.set(d.id, d)
+    if (d.status === 'pending') this.pending.add(d.id)
+    else this.pending.delete(d.id)
+  }
+}

@@ -13,7 +13,11 @@ import type {
   makeGetWebhookSubscription,
   makeListBuyers,
   makeListRoles,
+  makeListWebhookDeliveries,
   makeListWebhookSubscriptions,
+  makeRedeliverWebhookDelivery,
+  makeRotateWebhookSecret,
+  makeUpdateWebhookSubscription,
 } from '@orka/domain'
 import { makeTokenVerifier } from './auth/verify-token'
 import type { OrkaState, RouteMiddleware } from './context'
@@ -32,13 +36,16 @@ import { healthRouter } from './routes/health'
 import { activateGiftCard } from './routes/gift-cards'
 import { listRoles } from './routes/roles'
 import { RouteHandler } from './routes/route-deps'
-import { COUNTED_UNSERVED_ROUTES, koaPath, OperationId, ROUTES } from './routes/table'
+import { COUNTED_UNSERVED_ROUTES, koaPath, OperationId, RouteDescription, ROUTES } from './routes/table'
 import {
   createWebhookSubscription,
   deleteWebhookSubscription,
   getWebhookSubscription,
   listWebhookSubscriptions,
+  rotateWebhookSecret,
+  updateWebhookSubscription,
 } from './routes/webhook-subscriptions'
+import { listWebhookDeliveries, redeliverWebhookDelivery } from './routes/webhook-deliveries'
 
 export interface HttpLog {
   debug?(o: object, msg?: string): void
@@ -67,6 +74,8 @@ export interface HttpDeps {
     publicBaseUrls?: PublicBaseUrls
     /** Default of the servers' `{id}` variable. Default: `example`. */
     instanceId?: string
+    /** Prefix of the webhook signature headers, for the document's `webhooks`. Default: `X-Orka`. */
+    webhookHeaderPrefix?: string
   }
   useCases: {
     authorize: ReturnType<typeof makeAuthorize>
@@ -79,6 +88,10 @@ export interface HttpDeps {
     getWebhookSubscription: ReturnType<typeof makeGetWebhookSubscription>
     listWebhookSubscriptions: ReturnType<typeof makeListWebhookSubscriptions>
     deleteWebhookSubscription: ReturnType<typeof makeDeleteWebhookSubscription>
+    updateWebhookSubscription: ReturnType<typeof makeUpdateWebhookSubscription>
+    rotateWebhookSecret: ReturnType<typeof makeRotateWebhookSecret>
+    listWebhookDeliveries: ReturnType<typeof makeListWebhookDeliveries>
+    redeliverWebhookDelivery: ReturnType<typeof makeRedeliverWebhookDelivery>
   }
 }
 
@@ -92,10 +105,16 @@ const HANDLERS: Record<OperationId, RouteHandler> = {
   list_webhook_subscription: listWebhookSubscriptions,
   read_webhook_subscription: getWebhookSubscription,
   delete_webhook_subscription: deleteWebhookSubscription,
+  update_webhook_subscription: updateWebhookSubscription,
+  rotate_webhook_subscription_secret: rotateWebhookSecret,
+  list_webhook_deliveries: listWebhookDeliveries,
+  redeliver_webhook_delivery: redeliverWebhookDelivery,
 }
 
-const register = (router: Router<OrkaState>, method: 'GET' | 'POST' | 'DELETE', path: string, chain: RouteMiddleware[]) => {
+const register = (router: Router<OrkaState>, method: RouteDescription['method'], path: string, chain: RouteMiddleware[]) => {
   switch (method) {
+    case 'PUT':
+      return router.put(path, ...chain)
     case 'GET':
       return router.get(path, ...chain)
     case 'POST':
@@ -147,6 +166,7 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
     defaultMerchantAccountId: config.defaultMerchantAccountId,
     publicBaseUrls: config.publicBaseUrls ?? DEFAULT_PUBLIC_BASE_URLS,
     instanceId: config.instanceId ?? DEFAULT_INSTANCE_ID,
+    ...(config.webhookHeaderPrefix === undefined ? {} : { webhookHeaderPrefix: config.webhookHeaderPrefix }),
   })
   app.use(docs.routes())
   app.use(healthRouter(deps.ready ?? (async () => 'ready')).routes())

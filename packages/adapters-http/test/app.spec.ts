@@ -14,6 +14,9 @@ import {
   RateLimitStore,
   replayed,
   cardDeclined,
+  conflict,
+  invalidInput,
+  problem,
   Role,
   ROLE_CATALOGUE,
   RoleRepository,
@@ -89,11 +92,15 @@ describe('createHttpApp (smoke)', () => {
   let server: { url: string; close(): Promise<void> }
   let behaviour: { rolesThrow: boolean; activation: 'fresh' | 'replay' | 'replayed-decline' }
   let activations: Array<{ idempotencyKey: string | null }>
+  let rotations: unknown[]
+  let deliveryFilters: unknown[]
 
   beforeEach(async () => {
     log = new CaptureLog()
     behaviour = { rolesThrow: false, activation: 'fresh' }
     activations = []
+    rotations = []
+    deliveryFilters = []
     const clock = new FakeClock()
     const deps: HttpDeps = {
       keys: new FakeKeys(keyPair(key), keyPair(newP521Key(), { id: '00000000-0000-4000-8000-000000000002', thumbprint: 'unused' })),
@@ -119,6 +126,17 @@ describe('createHttpApp (smoke)', () => {
         getWebhookSubscription: (q) => TE.left(notFound('WebhookSubscription', q.id)),
         listWebhookSubscriptions: () => TE.right(page([])),
         deleteWebhookSubscription: (q) => (q.id === SUBSCRIPTION_ID ? TE.right(undefined) : TE.left(notFound('WebhookSubscription', q.id))),
+        updateWebhookSubscription: () => TE.left(invalidInput({ path: ['url'], msg: 'webhooks may not be sent to a private address' })),
+        rotateWebhookSecret: (q) => {
+          rotations.push(q.input)
+          return TE.left(notFound('WebhookSubscription', q.id))
+        },
+        listWebhookDeliveries: (q) => {
+          deliveryFilters.push(q.filter)
+          return TE.right(page([]))
+        },
+        redeliverWebhookDelivery: (q) =>
+          TE.left(conflict(q.deliveryId, problem('path', '/delivery_id', 'This delivery is still pending', 'delivery_pending'))),
       },
     }
     server = await listen(createHttpApp(deps))
@@ -147,10 +165,10 @@ describe('createHttpApp (smoke)', () => {
     })
 
     it('answers a known path with another method with 405 and Allow', async () => {
-      const r = await call('PUT', `/webhook-subscriptions/${SUBSCRIPTION_ID}`)
+      const r = await call('PATCH', `/webhook-subscriptions/${SUBSCRIPTION_ID}`)
       expect(r.status).to.equal(405)
       expect(r.json).to.deep.equal(err(405, 'method_not_allowed', 'Method Not Allowed'))
-      expect(r.headers.get('allow')).to.equal('GET, HEAD, DELETE, OPTIONS')
+      expect(r.headers.get('allow')).to.equal('GET, HEAD, PUT, DELETE, OPTIONS')
       const post = await call('POST', '/roles')
       expect(post.status).to.equal(405)
       expect(post.headers.get('allow')).to.equal('GET, HEAD, OPTIONS')
@@ -334,6 +352,53 @@ describe('createHttpApp (smoke)', () => {
       const gone = await call('DELETE', '/webhook-subscriptions/0d4bd3b8-1b73-4f1c-8f35-6d3c1f8b9a10', { token: token(['webhook-subscriptions.write']) })
       expect(gone.status).to.equal(404)
       expect(gone.json).to.deep.equal(err(404, 'not_found', 'The resource could not be found'))
+    })
+
+    it('answers a URL the policy refuses with 422 on its body location, echoing nothing', async () => {
+      const r = await call('PUT', `/webhook-subscriptions/${SUBSCRIPTION_ID}`, {
+        token: token(['webhook-subscriptions.write']),
+        headers: json,
+        body: JSON.stringify({ url: 'http://10.0.0.1/hook' }),
+      })
+      expect(r.status).to.equal(422)
+      expect(r.json).to.deep.equal({
+        detail: [{ loc: ['body', 'url'], msg: 'Value error, webhooks may not be sent to a private address', type: 'value_error' }],
+      })
+    })
+
+    it('rotates with no body as an empty one, and refuses a delta out of range', async () => {
+      const write = token(['webhook-subscriptions.write'])
+      const none = await call('POST', `/webhook-subscriptions/${SUBSCRIPTION_ID}/rotate-secret`, { token: write })
+      expect(none.status).to.equal(404)
+      const some = await call('POST', `/webhook-subscriptions/${SUBSCRIPTION_ID}/rotate-secret`, { token: write, headers: json, body: '{"delta":60}' })
+      expect(some.status).to.equal(404)
+      expect(rotations).to.deep.equal([{}, { delta: 60 }])
+      const bad = await call('POST', `/webhook-subscriptions/${SUBSCRIPTION_ID}/rotate-secret`, { token: write, headers: json, body: '{"delta":10081}' })
+      expect(bad.status).to.equal(422)
+      expect((bad.json as { detail: Array<{ loc: unknown }> }).detail.map((d) => d.loc)).to.deep.equal([['body', 'delta']])
+      expect(rotations).to.have.length(2)
+    })
+
+    it('lists deliveries by status, and refuses an unknown status with 422 on the query', async () => {
+      const read = token(['webhook-subscriptions.read'])
+      const ok = await call('GET', `/webhook-subscriptions/${SUBSCRIPTION_ID}/deliveries?status=failed`, { token: read })
+      expect(ok.status).to.equal(200)
+      expect(ok.json).to.deep.equal({ items: [], limit: 20, next_cursor: null, previous_cursor: null })
+      const bad = await call('GET', `/webhook-subscriptions/${SUBSCRIPTION_ID}/deliveries?status=lost`, { token: read })
+      expect(bad.status).to.equal(422)
+      expect((bad.json as { detail: Array<{ loc: unknown }> }).detail.map((d) => d.loc)).to.deep.equal([['query', 'status']])
+      expect(deliveryFilters).to.deep.equal([{ status: 'failed' }])
+    })
+
+    it('answers a Conflict with the 409 body, its detail and the resource id', async () => {
+      const id = '5b0e8f7c-3a9d-4c1e-8f2b-6d7a9c0e1f23'
+      const r = await call('POST', `/webhook-subscriptions/${SUBSCRIPTION_ID}/deliveries/${id}/redeliver`, { token: token(['webhook-subscriptions.write']) })
+      expect(r.status).to.equal(409)
+      expect(r.json).to.deep.equal({
+        ...err(409, 'duplicate_record', 'Generic error'),
+        details: [{ location: 'path', pointer: '/delivery_id', message: 'This delivery is still pending', type: 'delivery_pending' }],
+        resource_id: id,
+      })
     })
 
     it('answers Unavailable with the 500 body and logs the cause', async () => {

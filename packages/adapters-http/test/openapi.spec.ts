@@ -253,6 +253,10 @@ describe('GET /openapi.json and GET /docs', () => {
         getWebhookSubscription: unexpected,
         listWebhookSubscriptions: unexpected,
         deleteWebhookSubscription: unexpected,
+        updateWebhookSubscription: unexpected,
+        rotateWebhookSecret: unexpected,
+        listWebhookDeliveries: unexpected,
+        redeliverWebhookDelivery: unexpected,
       },
     }
     server = await listen(createHttpApp(deps))

@@ -51,3 +51,12 @@ export const readJsonBody = async (ctx: ParameterizedContext<OrkaState>, maxByte
     return fault('json_invalid', 'JSON decode error')
   }
 }
+
+/**
+ * Like `readJsonBody`, for an operation whose body may be left out: a request without one (no
+ * `Content-Length`, or `0`, and no `Transfer-Encoding`) reads as `absent`.
+ */
+export const readOptionalJsonBody = async (ctx: ParameterizedContext<OrkaState>, maxBytes: number, absent: unknown): Promise<Decoded<unknown>> => {
+  const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('transfer-encoding') !== ''
+  return hasBody ? readJsonBody(ctx, maxBytes) : E.right(absent)
+}

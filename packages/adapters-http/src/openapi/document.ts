@@ -4,6 +4,7 @@ import { codecToSchema, JsonSchema, SchemaRegistry } from './codec-to-schema'
 import { ERROR_DESCRIPTIONS, ERROR_STATUSES, errorSchemaName, errorSchemas } from './error-schemas'
 import { healthPaths, OPERATIONS_TAG } from './health-paths'
 import { IDEMPOTENCY_KEY, OPERATIONS, ParameterDoc, TAGS } from './operations'
+import { webhookEvents } from './webhook-events'
 
 export interface PublicBaseUrls {
   /** Base URL of the sandbox environment; `{id}` stands for the instance subdomain. */
@@ -25,6 +26,8 @@ export interface OpenApiConfig {
   readonly publicBaseUrls: PublicBaseUrls
   /** Default of the servers' `{id}` variable. */
   readonly instanceId: string
+  /** Prefix of the webhook signature headers (`X-Orka`). */
+  readonly webhookHeaderPrefix?: string
 }
 
 export type OpenApiDocument = {
@@ -186,7 +189,7 @@ const operation = (route: RouteDescription, config: OpenApiConfig, registry: Sch
     security: [{ BearerJWT: [route.scope] }],
     'x-scopes': granting,
     parameters,
-    ...(doc.body ? { requestBody: { required: true, content: json(codecToSchema(doc.body, registry)) } } : {}),
+    ...(doc.body ? { requestBody: { required: doc.optionalBody !== true, content: json(codecToSchema(doc.body, registry)) } } : {}),
     responses,
   }
 }
@@ -200,6 +203,7 @@ export const buildOpenApiDocument = (config: OpenApiConfig): OpenApiDocument => 
   const paths: Record<string, Record<string, Operation>> = {}
   for (const route of ROUTES) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, config, registry)
   Object.assign(paths, healthPaths(registry))
+  const webhooks = webhookEvents(config.webhookHeaderPrefix ?? 'X-Orka', registry)
   const errors = errorSchemas()
   const clash = Object.keys(errors).find((name) => name in registry.schemas)
   if (clash !== undefined) throw new Error(`A codec is named like the error schema '${clash}'`)
@@ -217,6 +221,7 @@ export const buildOpenApiDocument = (config: OpenApiConfig): OpenApiDocument => 
     tags: [...TAGS, OPERATIONS_TAG],
     security: [{ BearerJWT: [] }],
     paths,
+    webhooks,
     components: {
       schemas: { ...registry.schemas, ...errors },
       headers: HEADERS,

@@ -8,8 +8,12 @@ import {
   pageOf,
   Role,
   uuid,
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+  WebhookSecretRotation,
   WebhookSubscription,
   WebhookSubscriptionCreate,
+  WebhookSubscriptionUpdate,
 } from '@orka/domain'
 import { pageQueryProps } from '../routes/page'
 import type { OperationId } from '../routes/table'
@@ -30,7 +34,9 @@ export interface OperationDoc {
   /** Takes the `idempotency-key` header. */
   readonly idempotent?: boolean
   readonly body?: t.Mixed
-  readonly success: { readonly status: 200 | 201 | 204; readonly codec?: t.Mixed; readonly description: string }
+  /** The body may be left out. */
+  readonly optionalBody?: boolean
+  readonly success: { readonly status: 200 | 201 | 202 | 204; readonly codec?: t.Mixed; readonly description: string }
 }
 
 const page = {
@@ -41,6 +47,7 @@ const page = {
   },
 }
 const subscriptionId = { subscription_id: { codec: uuid, description: 'The ID of the webhook subscription.' } }
+const deliveryId = { delivery_id: { codec: uuid, description: 'The ID of the delivery.' } }
 
 /** The codec routes/gift-cards.ts decodes the header with: documented from the same value. */
 export { IDEMPOTENCY_KEY } from '../routes/gift-cards'
@@ -114,6 +121,42 @@ export const OPERATIONS: Record<OperationId, OperationDoc> = {
       'Permanently removes a subscription: no event notification is delivered to its URL any more. This cannot be undone; delivering to the same URL again takes a new subscription. Unknown, already deleted and another account\'s subscriptions are all `404`.',
     path: subscriptionId,
     success: { status: 204, description: 'Deleted; no body.' },
+  },
+  update_webhook_subscription: {
+    tag: 'Webhook subscriptions',
+    summary: 'Update webhook subscription',
+    description:
+      'Changes what the body names: an absent or null `url` or `active` is left as it is, an absent `authentication` too, and `authentication: null` removes it. With `active: false` nothing more is delivered: queued deliveries become `cancelled` (an attempt already under way may finish), and events raised while it is inactive are never delivered.',
+    path: subscriptionId,
+    body: WebhookSubscriptionUpdate,
+    success: { status: 200, codec: WebhookSubscription, description: 'The updated subscription.' },
+  },
+  rotate_webhook_subscription_secret: {
+    tag: 'Webhook subscriptions',
+    summary: 'Rotate webhook subscription secret',
+    description:
+      'Replaces the signing secret; the answer carries the new `secret`. With `delta` (minutes, at most 10080: 7 days) the previous secret goes on signing for that long, so every delivery carries two signatures, the new one first, and `rotating` is true; without a body, or with `delta` absent, null or 0, the previous secret stops at once.',
+    path: subscriptionId,
+    body: WebhookSecretRotation,
+    optionalBody: true,
+    success: { status: 200, codec: WebhookSubscription, description: 'The subscription with its new secret.' },
+  },
+  list_webhook_deliveries: {
+    tag: 'Webhook subscriptions',
+    summary: 'List webhook deliveries',
+    description:
+      'The subscription\'s delivery log, newest first: one delivery per event sent to it, with every attempt (status received, duration, error, and at most the first KiB of the answer). Deliveries are kept for the configured retention (30 days by default).',
+    path: subscriptionId,
+    query: { ...page, status: { codec: WebhookDeliveryStatus, description: 'Only deliveries with this status.' } },
+    success: { status: 200, codec: pageOf('WebhookDeliveries', WebhookDelivery), description: 'A page of deliveries.' },
+  },
+  redeliver_webhook_delivery: {
+    tag: 'Webhook subscriptions',
+    summary: 'Redeliver a webhook delivery',
+    description:
+      'Sends a `delivered` or `failed` delivery once more, now: the same event id and body, the attempt appended to the same delivery, which is `pending` until it ends (no further retries). A pending or cancelled delivery, or an inactive subscription, is a `409` saying why; a deleted subscription is a `404`.',
+    path: { ...subscriptionId, ...deliveryId },
+    success: { status: 202, codec: WebhookDelivery, description: 'The delivery, pending again.' },
   },
 }
 

@@ -9,9 +9,13 @@ export type OperationId =
   | 'list_webhook_subscription'
   | 'read_webhook_subscription'
   | 'delete_webhook_subscription'
+  | 'update_webhook_subscription'
+  | 'rotate_webhook_subscription_secret'
+  | 'list_webhook_deliveries'
+  | 'redeliver_webhook_delivery'
 
 export interface RouteDescription {
-  readonly method: 'GET' | 'POST' | 'DELETE'
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   /** OpenAPI path template (`{subscription_id}`). */
   readonly path: string
   readonly scope: Scope
@@ -38,6 +42,30 @@ export const ROUTES: ReadonlyArray<RouteDescription> = [
     path: '/webhook-subscriptions/{subscription_id}',
     scope: 'webhook-subscriptions.write',
     operationId: 'delete_webhook_subscription',
+  },
+  {
+    method: 'PUT',
+    path: '/webhook-subscriptions/{subscription_id}',
+    scope: 'webhook-subscriptions.write',
+    operationId: 'update_webhook_subscription',
+  },
+  {
+    method: 'POST',
+    path: '/webhook-subscriptions/{subscription_id}/rotate-secret',
+    scope: 'webhook-subscriptions.write',
+    operationId: 'rotate_webhook_subscription_secret',
+  },
+  {
+    method: 'GET',
+    path: '/webhook-subscriptions/{subscription_id}/deliveries',
+    scope: 'webhook-subscriptions.read',
+    operationId: 'list_webhook_deliveries',
+  },
+  {
+    method: 'POST',
+    path: '/webhook-subscriptions/{subscription_id}/deliveries/{delivery_id}/redeliver',
+    scope: 'webhook-subscriptions.write',
+    operationId: 'redeliver_webhook_delivery',
   },
 ]
 

@@ -1,6 +1,19 @@
 import * as O from 'fp-ts/Option'
-import { ActivationRequest, GiftCardConnector, GiftCardConnectors, makeWebhookEvents } from '@orka/domain'
-import { RecordingDispatch } from '@orka/domain/testing'
+import {
+  ActivationRequest,
+  GiftCardConnector,
+  GiftCardConnectors,
+  makeWebhookEvents,
+  OutboxEntry,
+  Random,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStore,
+  WebhookOutbox,
+  WebhookRequest,
+  WebhookResponse,
+  WebhookSender,
+} from '@orka/domain'
+import { RecordingDispatch, right } from '@orka/domain/testing'
 import {
   AesGcmSecretBox,
   HmacMac,
@@ -65,5 +78,37 @@ export const activationWorld = (o: { timeoutMs?: number; slowMs?: number } = {})
     ids,
     ...eventWorld(clock, ids),
     config: { replayS: 86_400, leaseS: 30, retryAfterS: 2 },
+  }
+}
+
+/** Every entry the outbox holds, oldest first. */
+export const outboxEntries = (outbox: WebhookOutbox): Promise<ReadonlyArray<OutboxEntry>> =>
+  right(outbox.olderThan(new Date('9999-12-31T23:59:59.999Z'), 1000))
+
+/** All of one subscription's deliveries, newest first. */
+export const deliveriesTo = (deliveries: WebhookDeliveryStore, subscriptionId: string): Promise<ReadonlyArray<WebhookDeliveryRecord>> =>
+  right(deliveries.list(subscriptionId, {}, { direction: 'forward', from: O.none, limit: 1000 }))
+
+/** Randomness that always draws the same fraction. */
+export const fixedRandom = (fraction: number): Random => ({ fraction: () => fraction })
+
+/**
+ * A sender that records every request and answers from a script, in order. With a clock, each
+ * answer takes its `durationMs` on that clock, as a real attempt would.
+ */
+export class ScriptedSender implements WebhookSender {
+  readonly requests: WebhookRequest[] = []
+  private readonly script: WebhookResponse[]
+  constructor(script: ReadonlyArray<WebhookResponse>, private readonly clock?: ManualClock) {
+    this.script = [...script]
+  }
+  send(req: WebhookRequest) {
+    return async (): Promise<WebhookResponse> => {
+      this.requests.push(req)
+      const answer = this.script.shift()
+      if (answer === undefined) throw new Error(`ScriptedSender: no answer left for request ${this.requests.length}`)
+      this.clock?.advance(answer.durationMs)
+      return answer
+    }
   }
 }

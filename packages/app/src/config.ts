@@ -39,6 +39,27 @@ const key32 = new t.Type<Buffer, unknown, string>(
   () => '********',
 )
 
+const bool = new t.Type<boolean, unknown, string>(
+  "'true' or 'false'",
+  (u): u is boolean => typeof u === 'boolean',
+  (s, c) => (s === 'true' || s === 'false' ? t.success(s === 'true') : t.failure(s, c)),
+  String,
+)
+/** Comma-separated seconds (decimals allowed, for tests), each more than 0 and at most a day. */
+const delays = new t.Type<number[], unknown, string>(
+  'comma-separated seconds, each > 0 and <= 86400, at most 50',
+  (u): u is number[] => Array.isArray(u),
+  (s, c) => {
+    const parts = s.split(',').map((p) => p.trim())
+    const ok = parts.length <= 50 && parts.every((p) => /^\d+(\.\d+)?$/.test(p) && Number(p) > 0 && Number(p) <= 86400)
+    return ok ? t.success(parts.map(Number)) : t.failure(s, c)
+  },
+  (a) => a.join(','),
+)
+
+/** About 7 days in all (the original API's horizon): quick retries first, then daily ones. */
+export const DEFAULT_RETRY_DELAYS_S = [10, 60, 300, 1800, 3600, 7200, 14400, 28800, 43200, 86400, 86400, 86400, 86400, 86400, 86400]
+
 const s = <A, D extends A | undefined>(x: Setting<A, D>) => x
 export const SETTINGS = {
   port: s({ env: 'PORT', codec: int(0, 65535), default: 8080, doc: 'TCP port of the HTTP server' }),
@@ -99,6 +120,55 @@ export const SETTINGS = {
   }),
   maxBodyBytes: s({ env: 'MAX_BODY_BYTES', codec: int(1024, 10485760), default: 65536, doc: 'Largest request body accepted' }),
   tokenCacheSize: s({ env: 'TOKEN_CACHE_SIZE', codec: int(0, 1000000), default: 10000, doc: 'Verified tokens kept in memory until they expire' }),
+  webhookHeaderPrefix: s({
+    env: 'WEBHOOK_HEADER_PREFIX',
+    codec: text('an HTTP header name prefix', /^[A-Za-z0-9][A-Za-z0-9-]{0,40}$/),
+    default: 'X-Orka',
+    doc: 'Prefix of the `-Webhook-ID`, `-Webhook-Timestamp` and `-Webhook-Signatures` headers (the original API\'s for its receivers)',
+  }),
+  webhookTimeoutMs: s({
+    env: 'WEBHOOK_TIMEOUT_MS',
+    codec: int(100, 60000),
+    default: 5000,
+    doc: 'Time a whole delivery attempt may take (token fetch, connect, answer) before it fails as `timeout`',
+  }),
+  webhookRetryDelaysS: s({
+    env: 'WEBHOOK_RETRY_DELAYS_S',
+    codec: delays,
+    default: DEFAULT_RETRY_DELAYS_S,
+    doc: 'Delays before each retry of a failed delivery, in seconds, each up to 10 % later (jitter); default: 10 s to 1 day, about 7 days in all',
+  }),
+  webhookConcurrency: s({ env: 'WEBHOOK_CONCURRENCY', codec: int(1, 1000), default: 32, doc: 'Delivery attempts in flight per instance' }),
+  webhookConcurrencyPerSubscription: s({
+    env: 'WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION',
+    codec: int(1, 100),
+    default: 4,
+    doc: 'Delivery attempts in flight per subscription and instance, so one slow endpoint cannot hold every slot',
+  }),
+  webhookLeaseS: s({
+    env: 'WEBHOOK_LEASE_S',
+    codec: int(2, 600),
+    default: 10,
+    doc: 'How long an attempt holds its delivery; if its process dies, another instance takes it over after this (must exceed `WEBHOOK_TIMEOUT_MS`)',
+  }),
+  webhookPollIntervalMs: s({
+    env: 'WEBHOOK_POLL_INTERVAL_MS',
+    codec: int(50, 60000),
+    default: 1000,
+    doc: 'How often each instance looks for due deliveries (events raised in the instance start at once)',
+  }),
+  webhookAllowPrivateAddresses: s({
+    env: 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES',
+    codec: bool,
+    default: false,
+    doc: '`true` lets webhooks go to loopback, private and link-local addresses and `localhost` (sandboxes and tests only; warned at start)',
+  }),
+  webhookLogRetentionS: s({
+    env: 'WEBHOOK_LOG_RETENTION_S',
+    codec: int(86400, 366 * 86400),
+    default: 30 * 86400,
+    doc: 'How long finished deliveries stay in the delivery log',
+  }),
   logLevel: s({
     env: 'LOG_LEVEL',
     codec: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
@@ -128,5 +198,7 @@ export const loadConfig = (env: Record<string, string | undefined>): E.Either<st
   const config = out as Config
   if (errors.length === 0 && config.environment === 'production' && config.vaultKey === undefined)
     errors.push('VAULT_KEY: required when ENVIRONMENT is production (32 bytes as 64 hex digits or base64)')
+  if (errors.length === 0 && config.webhookLeaseS * 1000 < config.webhookTimeoutMs + 1000)
+    errors.push('WEBHOOK_LEASE_S: must exceed WEBHOOK_TIMEOUT_MS by at least a second, or an attempt could run twice')
   return errors.length > 0 ? E.left(errors) : E.right(config)
 }

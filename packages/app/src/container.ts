@@ -1,6 +1,7 @@
 import 'reflect-metadata'
 import { container as root, DependencyContainer, instanceCachingFactory } from 'tsyringe'
-import { hkdfSync } from 'node:crypto'
+import { hkdfSync, randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
 import {
   ApiKeyPairRepository,
   BuyerRepository,
@@ -21,18 +22,34 @@ import {
   makeListBuyers,
   makeListRoles,
   makeListWebhookSubscriptions,
+  makeAttemptDelivery,
+  makeHandOver,
+  makeListWebhookDeliveries,
+  makeRedeliverWebhookDelivery,
+  makeRelayOutbox,
+  makeRotateWebhookSecret,
+  makeUpdateWebhookSubscription,
+  makeWebhookEvents,
   MerchantAccountRepository,
+  Random,
+  RetrySchedule,
   RateLimitStore,
   RoleRepository,
   SecretBox,
   token,
   Token,
+  WebhookDeliveryStore,
+  WebhookDispatch,
+  WebhookOutbox,
+  WebhookSender,
   WebhookSubscriptionRepository,
+  WebhookUrlPolicy,
 } from '@orka/domain'
-import { AesGcmSecretBox, HmacMac, MockGiftCardConnectors, RandomIds, SystemClock } from '@orka/adapters-memory'
-import type { HttpDeps } from '@orka/adapters-http'
+import { AesGcmSecretBox, HmacMac, MathRandom, MockGiftCardConnectors, RandomIds, SystemClock } from '@orka/adapters-memory'
+import { HttpDeps, NodeWebhookSender } from '@orka/adapters-http'
 import { Config } from './config'
 import { Storage } from './storage'
+import { DispatcherLog, WebhookDispatcher } from './webhook-dispatcher'
 
 export type UseCases = HttpDeps['useCases']
 export const UseCases = token<UseCases>('UseCases')
@@ -44,6 +61,17 @@ export interface Overrides {
   readonly clock?: Clock
 }
 
+export const Dispatcher = token<WebhookDispatcher>('WebhookDispatcher')
+
+/** Left-behind outbox entries younger than this may belong to a write still under way. */
+export const OUTBOX_GRACE_MS = 60_000
+
+const scheduleOf = (config: Config): RetrySchedule => ({ delaysS: config.webhookRetryDelaysS, jitter: 0.1 })
+const urlPolicyOf = (config: Config): WebhookUrlPolicy => ({
+  requireHttps: config.environment === 'production',
+  allowPrivateAddresses: config.webhookAllowPrivateAddresses,
+})
+
 /** Separate keys per use, all derived from VAULT_KEY, so instances sharing it agree on every MAC. */
 export const deriveKey = (root: Buffer, info: string) => Buffer.from(hkdfSync('sha256', root, Buffer.alloc(0), `orka/${info}`, 32))
 
@@ -51,7 +79,7 @@ export const deriveKey = (root: Buffer, info: string) => Buffer.from(hkdfSync('s
  * The one place that names concrete classes. Adapters are values; use cases are factories
  * over the ports, so nothing here needs decorator metadata.
  */
-export const buildContainer = (config: Config, storage: Storage, rootKey: Buffer, o: Overrides = {}): DependencyContainer => {
+export const buildContainer = (config: Config, storage: Storage, rootKey: Buffer, log: DispatcherLog, o: Overrides = {}): DependencyContainer => {
   const c = root.createChildContainer()
   const clock = o.clock ?? new SystemClock()
   const p = storage.ports
@@ -68,9 +96,61 @@ export const buildContainer = (config: Config, storage: Storage, rootKey: Buffer
   c.register(GiftCardVault, { useValue: p.vault })
   c.register(IdempotencyStore, { useValue: p.idempotency })
   c.register(RateLimitStore, { useValue: p.rateLimits })
+  c.register(WebhookOutbox, { useValue: p.outbox })
+  c.register(WebhookDeliveryStore, { useValue: p.deliveries })
+  c.register(Random, { useValue: new MathRandom() })
   c.register(GiftCardConnectors, { useValue: new MockGiftCardConnectors({ clock, timeoutMs: config.connectorTimeoutMs }) })
+  c.register(WebhookSender, {
+    useValue: new NodeWebhookSender({
+      headerPrefix: config.webhookHeaderPrefix,
+      timeoutMs: config.webhookTimeoutMs,
+      allowPrivateAddresses: config.webhookAllowPrivateAddresses,
+      requireHttps: config.environment === 'production',
+    }),
+  })
+  c.register(Dispatcher, { useFactory: instanceCachingFactory((c) => makeDispatcher(c, config, log)) })
+  c.register(WebhookDispatch, { useFactory: (c) => get(c, Dispatcher) })
   c.register(UseCases, { useFactory: instanceCachingFactory((c) => makeUseCases(c, config)) })
   return c
+}
+
+const makeDispatcher = (c: DependencyContainer, config: Config, log: DispatcherLog): WebhookDispatcher => {
+  const clock = get(c, Clock)
+  const outbox = get(c, WebhookOutbox)
+  const deliveries = get(c, WebhookDeliveryStore)
+  return new WebhookDispatcher({
+    deliveries,
+    clock,
+    log,
+    handOver: makeHandOver({ outbox, deliveries }),
+    relay: makeRelayOutbox({
+      buyers: get(c, BuyerRepository),
+      vault: get(c, GiftCardVault),
+      outbox,
+      deliveries,
+      clock,
+      config: { graceMs: OUTBOX_GRACE_MS, batch: 100 },
+    }),
+    attempt: makeAttemptDelivery({
+      webhooks: get(c, WebhookSubscriptionRepository),
+      deliveries,
+      sender: get(c, WebhookSender),
+      box: get(c, SecretBox),
+      clock,
+      random: get(c, Random),
+      schedule: scheduleOf(config),
+    }),
+    config: {
+      owner: `${hostname()}:${process.pid}:${randomUUID()}`,
+      concurrency: config.webhookConcurrency,
+      perSubscription: config.webhookConcurrencyPerSubscription,
+      leaseMs: config.webhookLeaseS * 1000,
+      pollIntervalMs: config.webhookPollIntervalMs,
+      relayEveryMs: 5_000,
+      sweepEveryMs: 10 * 60_000,
+      retentionMs: config.webhookLogRetentionS * 1000,
+    },
+  })
 }
 
 const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
@@ -81,6 +161,10 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
   const buyers = get(c, BuyerRepository)
   const webhooks = get(c, WebhookSubscriptionRepository)
   const roles = get(c, RoleRepository)
+  const deliveries = get(c, WebhookDeliveryStore)
+  const dispatch = get(c, WebhookDispatch)
+  const policy = urlPolicyOf(config)
+  const events = makeWebhookEvents({ webhooks, outbox: get(c, WebhookOutbox), dispatch, ids, clock, environment: config.environment })
   return {
     authorize: makeAuthorize({ merchantAccounts: get(c, MerchantAccountRepository), roles }),
     checkRateLimit: makeCheckRateLimit({
@@ -98,14 +182,19 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
       mac,
       clock,
       ids,
+      events,
       config: { replayS: config.idempotencyReplayS, leaseS: config.idempotencyLeaseS, retryAfterS: 1 },
     }),
     listRoles: makeListRoles({ roles, mac }),
-    createBuyer: makeCreateBuyer({ buyers, clock, ids }),
+    createBuyer: makeCreateBuyer({ buyers, clock, ids, events }),
     listBuyers: makeListBuyers({ buyers, mac }),
-    createWebhookSubscription: makeCreateWebhookSubscription({ webhooks, box, clock, ids }),
-    getWebhookSubscription: makeGetWebhookSubscription({ webhooks, box }),
-    listWebhookSubscriptions: makeListWebhookSubscriptions({ webhooks, box, mac }),
-    deleteWebhookSubscription: makeDeleteWebhookSubscription({ webhooks }),
+    createWebhookSubscription: makeCreateWebhookSubscription({ webhooks, box, clock, ids, policy }),
+    getWebhookSubscription: makeGetWebhookSubscription({ webhooks, box, clock }),
+    listWebhookSubscriptions: makeListWebhookSubscriptions({ webhooks, box, clock, mac }),
+    deleteWebhookSubscription: makeDeleteWebhookSubscription({ webhooks, deliveries, clock }),
+    updateWebhookSubscription: makeUpdateWebhookSubscription({ webhooks, box, clock, deliveries, policy }),
+    rotateWebhookSecret: makeRotateWebhookSecret({ webhooks, box, clock, ids }),
+    listWebhookDeliveries: makeListWebhookDeliveries({ webhooks, deliveries, mac }),
+    redeliverWebhookDelivery: makeRedeliverWebhookDelivery({ webhooks, deliveries, dispatch, clock, schedule: scheduleOf(config) }),
   }
 }

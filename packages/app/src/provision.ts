@@ -118,6 +118,8 @@ export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile)
         url: w.url,
         authentication: null,
         sealed_secret: p.box.seal(randomBytes(32).toString('hex')),
+        previous_sealed_secret: null,
+        previous_secret_expires_at: null,
         created_at: at,
       }),
       `seeding webhook subscription ${w.url}`,

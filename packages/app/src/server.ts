@@ -17,7 +17,7 @@ import {
 } from '@orka/domain'
 import { createHttpApp } from '@orka/adapters-http'
 import { Config } from './config'
-import { buildContainer, get, Overrides, UseCases } from './container'
+import { buildContainer, Dispatcher, get, Overrides, UseCases } from './container'
 import { ensureDevKey } from './dev-key'
 import { createLogger } from './logger'
 import { applyDefaults, applySeed, DEFAULT_MERCHANT_ACCOUNT_ID, ProvisioningPorts } from './provision'
@@ -75,9 +75,11 @@ export const startServer = async (config: Config, o: StartOptions = {}): Promise
   const storage = await openStorage(config)
   try {
     const rootKey = resolveRootKey(config, storage.persistent)
-    const c = buildContainer(config, storage, rootKey.key, o)
+    const c = buildContainer(config, storage, rootKey.key, log, o)
     o.configure?.(c)
     log.info({ storage: storage.description, environment: config.environment }, `storage: ${storage.description}`)
+    if (config.webhookAllowPrivateAddresses)
+      log.warn('WEBHOOK_ALLOW_PRIVATE_ADDRESSES is true: webhooks may be sent to loopback, private and link-local addresses (sandboxes and tests only)')
     if (rootKey.source === 'process') log.warn('VAULT_KEY is not set: a key was generated for this process; stored cards will not survive a restart')
     else if (rootKey.source !== 'VAULT_KEY') log.warn({ file: rootKey.source }, `VAULT_KEY is not set: using the sandbox key kept in ${rootKey.source}`)
     await provision(c, config, log)
@@ -100,15 +102,18 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
       defaultMerchantAccountId: DEFAULT_MERCHANT_ACCOUNT_ID,
       maxBodyBytes: config.maxBodyBytes,
       tokenCacheSize: config.tokenCacheSize,
+      webhookHeaderPrefix: config.webhookHeaderPrefix,
     },
     useCases: get(c, UseCases),
   })
+  const dispatcher = get(c, Dispatcher)
   const server: Server = app.listen(config.port, config.host)
   await once(server, 'listening')
   const { port } = server.address() as AddressInfo
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
   const url = `http://${host}:${port}`
   log.info({ url }, `Orka listening on ${url}`)
+  dispatcher.start()
   return {
     url,
     container: c,
@@ -120,6 +125,8 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
       const cut = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs)
       await once(server, 'close')
       clearTimeout(cut)
+      // Attempts in flight end (each within WEBHOOK_TIMEOUT_MS) and are recorded before storage closes.
+      await dispatcher.stop()
       await storage.close()
     },
   }

@@ -7,6 +7,8 @@ import {
   MerchantAccountRepository,
   RateLimitStore,
   RoleRepository,
+  WebhookDeliveryStore,
+  WebhookOutbox,
   WebhookSubscriptionRepository,
 } from '@orka/domain'
 import {
@@ -18,6 +20,8 @@ import {
   MemoryMerchantAccountRepository,
   MemoryRateLimitStore,
   MemoryRoleRepository,
+  MemoryWebhookDeliveryStore,
+  MemoryWebhookOutbox,
   MemoryWebhookSubscriptionRepository,
 } from '@orka/adapters-memory'
 import { connectMongo, makeMongoAdapters } from '@orka/adapters-mongo'
@@ -34,6 +38,8 @@ export interface StoragePorts {
   readonly vault: GiftCardVault
   readonly idempotency: IdempotencyStore
   readonly rateLimits: RateLimitStore
+  readonly outbox: WebhookOutbox
+  readonly deliveries: WebhookDeliveryStore
 }
 
 export interface Storage {
@@ -60,6 +66,8 @@ export const memoryStorage = (): Storage => ({
     vault: new MemoryGiftCardVault(),
     idempotency: new MemoryIdempotencyStore(),
     rateLimits: new MemoryRateLimitStore(),
+    outbox: new MemoryWebhookOutbox(),
+    deliveries: new MemoryWebhookDeliveryStore(),
   },
   ready: async () => 'memory',
   close: async () => undefined,

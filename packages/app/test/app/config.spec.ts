@@ -49,4 +49,33 @@ describe('configuration', () => {
       E.left(['VAULT_KEY: required when ENVIRONMENT is production (32 bytes as 64 hex digits or base64)']),
     )
   })
+
+  it('has webhook defaults: 5 s attempts, 10 s leases, retries over about 7 days', () => {
+    const c = loadConfig({})
+    expect(E.isRight(c) && c.right).to.deep.include({
+      webhookHeaderPrefix: 'X-Orka',
+      webhookTimeoutMs: 5000,
+      webhookLeaseS: 10,
+      webhookConcurrency: 32,
+      webhookConcurrencyPerSubscription: 4,
+      webhookAllowPrivateAddresses: false,
+      webhookLogRetentionS: 30 * 86400,
+    })
+    const delays = E.isRight(c) ? c.right.webhookRetryDelaysS : []
+    const total = delays.reduce((a, b) => a + b, 0)
+    expect(total).to.be.within(7 * 86400, 7.5 * 86400)
+  })
+
+  it('reads retry delays as comma-separated seconds, and refuses a bad list', () => {
+    const c = loadConfig({ WEBHOOK_RETRY_DELAYS_S: '0.5, 2,60', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' })
+    expect(E.isRight(c) && [c.right.webhookRetryDelaysS, c.right.webhookAllowPrivateAddresses]).to.deep.equal([[0.5, 2, 60], true])
+    for (const bad of ['1,,2', '0', '-1', 'ten', '90000', '1;2']) expect(E.isLeft(loadConfig({ WEBHOOK_RETRY_DELAYS_S: bad })), bad).to.equal(true)
+    expect(E.isLeft(loadConfig({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'yes' }))).to.equal(true)
+  })
+
+  it('refuses a lease that does not outlast an attempt', () => {
+    expect(loadConfig({ WEBHOOK_LEASE_S: '5', WEBHOOK_TIMEOUT_MS: '5000' })).to.deep.equal(
+      E.left(['WEBHOOK_LEASE_S: must exceed WEBHOOK_TIMEOUT_MS by at least a second, or an attempt could run twice']),
+    )
+  })
 })

@@ -1,0 +1,3 @@
+import { webhookDeliverySuite } from './delivery.suite'
+
+webhookDeliverySuite('memory', () => ({ env: {} }))

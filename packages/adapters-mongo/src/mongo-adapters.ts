@@ -7,6 +7,8 @@ import { MongoIdempotencyStore, MongoIdempotencyStoreOptions } from './mongo-ide
 import { MongoMerchantAccountRepository } from './mongo-merchant-account-repository'
 import { MongoRateLimitStore, MongoRateLimitStoreOptions } from './mongo-rate-limit-store'
 import { MongoRoleRepository } from './mongo-role-repository'
+import { MongoWebhookDeliveryStore } from './mongo-webhook-delivery-store'
+import { MongoWebhookOutbox } from './mongo-webhook-outbox'
 import { MongoWebhookSubscriptionRepository } from './mongo-webhook-subscription-repository'
 
 /** One adapter per storage port, keyed as the app's container registers them. */
@@ -20,6 +22,8 @@ export interface MongoAdapters {
   readonly vault: MongoGiftCardVault
   readonly idempotency: MongoIdempotencyStore
   readonly rateLimits: MongoRateLimitStore
+  readonly outbox: MongoWebhookOutbox
+  readonly deliveries: MongoWebhookDeliveryStore
 }
 
 export interface MongoAdapterOptions {
@@ -38,4 +42,6 @@ export const makeMongoAdapters = (store: MongoStore, options: MongoAdapterOption
   vault: new MongoGiftCardVault(store),
   idempotency: new MongoIdempotencyStore(store, options.idempotency),
   rateLimits: new MongoRateLimitStore(store, options.rateLimits),
+  outbox: new MongoWebhookOutbox(store),
+  deliveries: new MongoWebhookDeliveryStore(store),
 })

@@ -15,6 +15,10 @@ export class MongoGiftCardVault implements GiftCardVault {
     this.#col = dbOf(store).collection(COLLECTIONS.vaultedGiftCards)
   }
 
+  findById(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>> {
+    return attempt(async () => O.map(fromVaultedGiftCardDocument)(O.fromNullable(await this.#col.findOne({ _id: id, merchant_account_id: merchantAccountId }))))
+  }
+
   findByFingerprint(merchantAccountId: string, fingerprint: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>> {
     return attempt(async () =>
       O.map(fromVaultedGiftCardDocument)(O.fromNullable(await this.#col.findOne({ merchant_account_id: merchantAccountId, fingerprint }))),

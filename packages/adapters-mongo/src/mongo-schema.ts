@@ -16,6 +16,11 @@ export const COLLECTIONS = {
   idempotencyRecords: 'idempotency_records',
   /** One document per admitted request (sliding log). */
   rateLimitAdmissions: 'rate_limit_admissions',
+  /** Events stored before the write that raises them, until handed over to delivery; `_id` is the event id. */
+  webhookOutbox: 'webhook_outbox',
+  webhookDeliveries: 'webhook_deliveries',
+  /** One document per (delivery, attempt number): who runs that attempt, until when. */
+  webhookDeliveryClaims: 'webhook_delivery_claims',
 } as const
 
 /**
@@ -57,6 +62,7 @@ export const INDEXES: ReadonlyArray<IndexSpec> = [
     name: 'merchant_external_created',
     key: { merchant_account_id: 1, external_identifier: 1, created_at: -1, _id: -1 },
   },
+  // Also serves `recipients` (merchant_account_id $in [account, null]): an account has few subscriptions.
   { collection: C.webhookSubscriptions, name: 'merchant_created', key: { merchant_account_id: 1, created_at: -1, _id: -1 } },
   {
     collection: C.giftCardServices,
@@ -68,4 +74,13 @@ export const INDEXES: ReadonlyArray<IndexSpec> = [
   expiry(C.idempotencyRecords),
   { collection: C.rateLimitAdmissions, name: 'key_1_n_-1', key: { key: 1, n: -1 } },
   expiry(C.rateLimitAdmissions),
+  // The relay's scan of entries older than an instant, oldest first.
+  { collection: C.webhookOutbox, name: 'created_at_1__id_1', key: { created_at: 1, _id: 1 } },
+  // The dispatcher's poll: pending deliveries due by now, soonest first.
+  { collection: C.webhookDeliveries, name: 'status_next_attempt', key: { status: 1, next_attempt_at: 1, _id: 1 } },
+  // Keyset reads of one subscription's deliveries, newest first, with and without the status filter.
+  { collection: C.webhookDeliveries, name: 'subscription_created', key: { subscription_id: 1, created_at: -1, _id: -1 } },
+  { collection: C.webhookDeliveries, name: 'subscription_status_created', key: { subscription_id: 1, status: 1, created_at: -1, _id: -1 } },
+  // The sweep of finished deliveries last updated before an instant.
+  { collection: C.webhookDeliveries, name: 'status_updated', key: { status: 1, updated_at: 1 } },
 ]

@@ -3,7 +3,7 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import * as t from 'io-ts'
-import { Collection, Filter, WithoutId } from 'mongodb'
+import { Collection, Filter, MongoBulkWriteError, WithoutId } from 'mongodb'
 import { Seek, Unavailable, unavailable } from '@orka/domain'
 
 /** A stored document as the adapters see it: a string `_id` and fields still to be decoded. */
@@ -33,6 +33,16 @@ export const isDuplicateKey = (e: unknown): boolean => {
   const { code, message } = e as { code?: unknown; message?: unknown }
   if (typeof code === 'number' && DUPLICATE_KEY_CODES.has(code)) return true
   return code === 1 && typeof message === 'string' && /duplicate key|unique constraint|SQLSTATE 23505/i.test(message)
+}
+
+/**
+ * An unordered bulk insert that failed only because some documents' keys exist already: every
+ * other document was inserted, and no write concern error came with it.
+ */
+export const onlyDuplicateKeys = (e: unknown): boolean => {
+  if (!(e instanceof MongoBulkWriteError)) return false
+  const errors = e.result.getWriteErrors()
+  return errors.length > 0 && errors.every((w) => isDuplicateKey({ code: w.code, message: w.errmsg })) && e.result.getWriteConcernError() === undefined
 }
 
 /** A document read back that its codec rejects: never passed on, reported with where it is. */

@@ -61,4 +61,22 @@ export class MongoWebhookSubscriptionRepository implements WebhookSubscriptionRe
       return (await this.#col.deleteOne({ _id: id, ...inScope(scope) })).deletedCount > 0
     })
   }
+
+  /** No upsert: a deleted subscription has no document to replace, so it stays deleted. */
+  update(scope: WebhookScope, sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, boolean> {
+    return attempt(async () => {
+      const { _id, ...fields } = toWebhookSubscriptionDocument(sub)
+      return (await this.#col.replaceOne({ _id, ...inScope(scope) }, fields)).matchedCount > 0
+    })
+  }
+
+  findForDelivery(id: string): TE.TaskEither<Unavailable, O.Option<WebhookSubscriptionRecord>> {
+    return attempt(async () => O.map(fromWebhookSubscriptionDocument)(O.fromNullable(await this.#col.findOne({ _id: id }))))
+  }
+
+  recipients(merchantAccountId: string): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>> {
+    return attempt(async () =>
+      (await this.#col.find({ merchant_account_id: { $in: [merchantAccountId, null] }, active: true }).toArray()).map(fromWebhookSubscriptionDocument),
+    )
+  }
 }

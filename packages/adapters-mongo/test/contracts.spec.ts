@@ -7,6 +7,8 @@ import {
   merchantAccountRepositoryContract,
   rateLimitStoreContract,
   roleRepositoryContract,
+  webhookDeliveryStoreContract,
+  webhookOutboxContract,
   webhookSubscriptionRepositoryContract,
 } from '@orka/domain/testing'
 import {
@@ -18,6 +20,8 @@ import {
   MongoMerchantAccountRepository,
   MongoRateLimitStore,
   MongoRoleRepository,
+  MongoWebhookDeliveryStore,
+  MongoWebhookOutbox,
   MongoWebhookSubscriptionRepository,
 } from '../src'
 import { mongoHarness as mongo } from './support'
@@ -35,3 +39,5 @@ idempotencyStoreContract('mongo', mongo((s) => new MongoIdempotencyStore(s)))
 idempotencyStoreContract('mongo, sweeping every claim', mongo((s) => new MongoIdempotencyStore(s, { sweepEvery: 1 })))
 rateLimitStoreContract('mongo', mongo((s) => new MongoRateLimitStore(s)))
 rateLimitStoreContract('mongo, sweeping every admission', mongo((s) => new MongoRateLimitStore(s, { sweepEvery: 1 })))
+webhookOutboxContract('mongo', mongo((s) => new MongoWebhookOutbox(s)))
+webhookDeliveryStoreContract('mongo', mongo((s) => new MongoWebhookDeliveryStore(s)))

@@ -16,11 +16,13 @@ describe('adapters-mongo', () => {
         keys: ['findByThumbprint', 'upsert', 'list', 'revoke'],
         roles: ['list', 'findBySlugs', 'upsert'],
         buyers: ['create', 'findById', 'findByExternalIdentifier', 'list'],
-        webhooks: ['create', 'ensure', 'findById', 'list', 'delete'],
+        webhooks: ['create', 'ensure', 'findById', 'list', 'delete', 'update', 'findForDelivery', 'recipients'],
         services: ['findPrimary', 'upsert'],
-        vault: ['findByFingerprint', 'insert'],
+        vault: ['findById', 'findByFingerprint', 'insert'],
         idempotency: ['claim', 'complete', 'release'],
         rateLimits: ['admit'],
+        outbox: ['add', 'remove', 'olderThan'],
+        deliveries: ['enqueue', 'due', 'claim', 'settle', 'cancelPending', 'findById', 'list', 'redeliver', 'sweep'],
       }
       expect(Object.keys(adapters).sort()).to.deep.equal(Object.keys(ports).sort())
       for (const [key, methods] of Object.entries(ports))

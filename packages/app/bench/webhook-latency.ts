@@ -40,11 +40,14 @@ const receiver = async () => {
 const startService = async (env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> => {
   const child = spawn(process.execPath, [main], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
-  child.stdout!.on('data', (d) => (out += d))
+  const collect = (d: Buffer) => (out += d)
+  child.stdout!.on('data', collect)
   while (!out.includes('Orka listening')) {
     if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode})`)
     await once(child.stdout!, 'data')
   }
+  // The rest of its log is read and dropped, so the pipe never fills.
+  child.stdout!.off('data', collect).resume()
   return { child, url: /Orka listening on (\S+)"/.exec(out)![1]! }
 }
 
@@ -60,7 +63,7 @@ const measure = async (storage: string, extraEnv: Record<string, string>) => {
     HOST: '127.0.0.1',
     SEED_FILE: join(dir, 'seed.json'),
     DATA_DIR: dir,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: 'info',
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
     ...extraEnv,
   })

@@ -7,6 +7,7 @@ import { AddressInfo } from 'node:net'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { MongoClient } from 'mongodb'
 import { generateKeyPair } from '../src/dev-key'
 import { mintToken } from '../src/mint-token'
 
@@ -72,7 +73,7 @@ const measure = async (storage: string, extraEnv: Record<string, string>) => {
     const post = async (path: string, body: unknown) => {
       const r = await fetch(service.url + path, { method: 'POST', headers, body: JSON.stringify(body) })
       const json = (await r.json()) as { id: string }
-      if (r.status !== 201) throw new Error(`POST ${path} answered ${r.status}`)
+      if (r.status !== 201) throw new Error(`POST ${path} answered ${r.status}: ${JSON.stringify(json)}`)
       return json
     }
     await post('/webhook-subscriptions', { url: `${rx.url}/hook` })
@@ -100,9 +101,18 @@ const measure = async (storage: string, extraEnv: Record<string, string>) => {
 
 const run = async () => {
   console.log(`Webhook event to first delivery attempt, idle service (${cpus().length} cores, Node ${process.version}); the 201 is the start`)
-  await measure('memory', {})
-  if (process.env.MONGODB_URI) await measure('MongoDB', { MONGODB_DATABASE: `orka_bench_${randomBytes(4).toString('hex')}`, VAULT_KEY: randomBytes(32).toString('hex') })
-  else console.log('MongoDB    not measured: set MONGODB_URI (for instance from scripts/mongo-test-server)')
+  await measure('memory', { MONGODB_URI: '' })
+  const uri = process.env.MONGODB_URI
+  if (uri) {
+    const db = `orka_bench_${randomBytes(4).toString('hex')}`
+    try {
+      await measure('MongoDB', { MONGODB_DATABASE: db, VAULT_KEY: randomBytes(32).toString('hex') })
+    } finally {
+      const client = await MongoClient.connect(uri)
+      await client.db(db).dropDatabase()
+      await client.close()
+    }
+  } else console.log('MongoDB    not measured: set MONGODB_URI (for instance from scripts/mongo-test-server)')
 }
 
 run().catch((e: unknown) => {

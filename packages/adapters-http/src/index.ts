@@ -5,5 +5,4 @@ export { toErrorResponse, ErrorResponse, ErrorBody, ValidationBody } from './err
 export { ROUTES, RouteDescription, OperationId, COUNTED_UNSERVED_ROUTES } from './routes/table'
 export { buildOpenApiDocument, OpenApiConfig, OpenApiDocument, PublicBaseUrls, DEFAULT_PUBLIC_BASE_URLS, DEFAULT_INSTANCE_ID } from './openapi/document'
 export { codecToSchema, SchemaRegistry, JsonSchema } from './openapi/codec-to-schema'
-export { NodeWebhookSender, WebhookSenderConfig, MAX_ANSWER_BYTES, EXCERPT_BYTES } from './outbound/webhook-sender'
-export { signWebhook } from './outbound/webhook-signature'
+export { NodeWebhookSender, WebhookSenderConfig, WebhookSenderDeps, HostLookup, signWebhook, MAX_ANSWER_BYTES, EXCERPT_BYTES } from './outbound/webhook-sender'

@@ -1,25 +1,15 @@
-import { lookup as dnsLookup, LookupAddress } from 'node:dns'
 import http from 'node:http'
 import https from 'node:https'
-import { isIP, LookupFunction } from 'node:net'
-import { isBlockedAddress, WebhookAttemptError } from '@orka/domain'
+import { isIP } from 'node:net'
+import { Agents } from './outbound-agents'
+import { OutboundFailure } from './outbound-failure'
+import { AddressPolicy, pinnedLookup, vetHost } from './pinned-lookup'
 
-/** How one outbound request can fail before an answer is read. */
-export class OutboundFailure extends Error {
-  constructor(readonly kind: Extract<WebhookAttemptError, 'timeout' | 'connection_failed' | 'blocked_address' | 'unresolvable_host' | 'https_required'>) {
-    super(kind)
-  }
-}
-
-export type Resolve = (host: string) => Promise<ReadonlyArray<LookupAddress>>
-export const systemResolve: Resolve = (host) =>
-  new Promise((resolve, reject) => dnsLookup(host, { all: true }, (e, addresses) => (e ? reject(e) : resolve(addresses))))
-
-export interface PostOptions {
+export interface PostOptions extends AddressPolicy {
+  /** Aborted when the attempt's time is up: every step then ends as a timeout. */
   readonly signal: AbortSignal
-  readonly allowPrivateAddresses: boolean
   readonly requireHttps: boolean
-  readonly resolve: Resolve
+  readonly agents: Agents
   /** Bytes of the answer read at most; the rest is not read. */
   readonly maxRead: number
 }
@@ -29,91 +19,94 @@ export interface Exchange {
   readonly body: Buffer
 }
 
-const aborted = (signal: AbortSignal) =>
-  new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(new OutboundFailure('timeout'))
-    signal.addEventListener('abort', () => reject(new OutboundFailure('timeout')), { once: true })
-  })
+/** A kept-alive connection the server had closed: nothing was answered on it. */
+class StaleConnection extends Error {}
 
-/**
- * The address to connect to: every address the host resolves to must be allowed (one blocked
- * address refuses the host, so a name cannot mix a public and a private answer), and the
- * connection then goes to the one checked, so DNS cannot answer differently in between.
- */
-const vet = async (host: string, o: PostOptions): Promise<LookupAddress> => {
-  if (isIP(host) !== 0) {
-    if (!o.allowPrivateAddresses && isBlockedAddress(host)) throw new OutboundFailure('blocked_address')
-    return { address: host, family: isIP(host) }
-  }
-  let addresses: ReadonlyArray<LookupAddress>
+const target = (url: string, requireHttps: boolean): URL => {
+  let u: URL
   try {
-    addresses = await Promise.race([o.resolve(host), aborted(o.signal)])
-  } catch (e) {
-    if (e instanceof OutboundFailure) throw e
-    throw new OutboundFailure('unresolvable_host')
-  }
-  if (addresses.length === 0) throw new OutboundFailure('unresolvable_host')
-  if (!o.allowPrivateAddresses && (host.toLowerCase() === 'localhost' || addresses.some((a) => isBlockedAddress(a.address))))
-    throw new OutboundFailure('blocked_address')
-  return addresses[0]!
-}
-
-const pinned =
-  (a: LookupAddress): LookupFunction =>
-  (_host, options, callback) =>
-    (options as { all?: boolean }).all ? (callback as (e: null, a: LookupAddress[]) => void)(null, [a]) : callback(null, a.address, a.family)
-
-/**
- * One `POST`, never following a redirect, on a connection of its own (no pooling: each attempt
- * resolves and vets its host afresh). Resolves with the status and at most `maxRead` bytes of
- * the answer; rejects with an `OutboundFailure`.
- */
-export const postOnce = async (url: string, headers: Record<string, string>, body: string, o: PostOptions): Promise<Exchange> => {
-  let target: URL
-  try {
-    target = new URL(url)
+    u = new URL(url)
   } catch {
     throw new OutboundFailure('connection_failed')
   }
-  if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new OutboundFailure('connection_failed')
-  if (target.protocol === 'http:' && o.requireHttps) throw new OutboundFailure('https_required')
-  const host = target.hostname.replace(/^\[(.*)\]$/, '$1')
-  const address = await vet(host, o)
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new OutboundFailure('connection_failed')
+  if (u.protocol === 'http:' && requireHttps) throw new OutboundFailure('https_required')
+  return u
+}
+
+/**
+ * One `POST`, never following a redirect. The host is resolved and vetted first, then the
+ * connection goes to that address only. Resolves with the status and at most `maxRead` bytes of
+ * the answer; rejects with an `OutboundFailure`.
+ */
+export const postOnce = async (url: string, headers: Record<string, string>, body: string, o: PostOptions): Promise<Exchange> => {
+  const u = target(url, o.requireHttps)
+  const host = u.hostname.replace(/^\[(.*)\]$/, '$1')
+  const address = await vetHost(host, o, o.signal)
+  const secure = u.protocol === 'https:'
   const payload = Buffer.from(body, 'utf8')
-  return new Promise<Exchange>((resolve, reject) => {
-    const fail = () => reject(new OutboundFailure(o.signal.aborted ? 'timeout' : 'connection_failed'))
-    const req = (target.protocol === 'https:' ? https : http).request(
-      {
-        protocol: target.protocol,
-        hostname: host,
-        port: target.port === '' ? undefined : Number(target.port),
-        path: `${target.pathname}${target.search}`,
-        method: 'POST',
-        headers: { ...headers, 'Content-Length': String(payload.length) },
-        agent: false,
-        lookup: pinned(address),
-        ...(target.protocol === 'https:' && isIP(host) === 0 ? { servername: host } : {}),
-        signal: o.signal,
-      },
-      (res) => {
-        const chunks: Buffer[] = []
-        let size = 0
-        const done = () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, o.maxRead) })
-        res.on('data', (c: Buffer) => {
-          chunks.push(c)
-          size += c.length
-          // Enough read: the rest is dropped with the connection.
-          if (size >= o.maxRead) {
-            done()
-            res.destroy()
-          }
-        })
-        res.on('end', done)
-        res.on('error', fail)
-        res.on('aborted', fail)
-      },
-    )
+  const options: https.RequestOptions = {
+    protocol: u.protocol,
+    hostname: host,
+    port: u.port === '' ? undefined : Number(u.port),
+    path: `${u.pathname}${u.search}`,
+    method: 'POST',
+    headers: { ...headers, 'Content-Length': String(payload.length) },
+    agent: secure ? o.agents.https : o.agents.http,
+    lookup: pinnedLookup(address),
+    // Certificate and SNI are checked against the name, not the address (no SNI for a literal).
+    ...(secure && isIP(host) === 0 ? { servername: host } : {}),
+    signal: o.signal,
+  }
+  try {
+    return await exchange(secure, options, payload, o)
+  } catch (e) {
+    if (!(e instanceof StaleConnection)) throw e
+    // Node's documented remedy for a reused connection the server closed meanwhile: once more,
+    // on a connection of its own. A receiver may see the event twice; delivery is at least once.
+    return exchange(secure, { ...options, agent: false }, payload, o)
+  }
+}
+
+const exchange = (secure: boolean, options: https.RequestOptions, payload: Buffer, o: PostOptions) =>
+  new Promise<Exchange>((resolve, reject) => {
+    let settled = false
+    let answered = false
+    const settle = (f: () => void) => {
+      if (settled) return
+      settled = true
+      f()
+    }
+    const fail = (e?: NodeJS.ErrnoException) =>
+      settle(() =>
+        reject(
+          o.signal.aborted
+            ? new OutboundFailure('timeout')
+            : !answered && req.reusedSocket && (e?.code === 'ECONNRESET' || e?.code === 'EPIPE')
+              ? new StaleConnection()
+              : new OutboundFailure('connection_failed'),
+        ),
+      )
+    const req = (secure ? https : http).request(options, (res) => {
+      answered = true
+      const chunks: Buffer[] = []
+      let size = 0
+      const done = () => settle(() => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks, Math.min(size, o.maxRead)) }))
+      res.on('data', (c: Buffer) => {
+        if (settled) return
+        chunks.push(c)
+        size += c.length
+        // Enough read: the rest is dropped with the connection, which is not reused.
+        if (size >= o.maxRead) {
+          done()
+          res.destroy()
+        }
+      })
+      res.on('end', done)
+      res.on('error', fail)
+      // Closed before the end (reset, or destroyed by the timeout): no complete answer.
+      res.on('close', () => (res.complete ? done() : fail()))
+    })
     req.on('error', fail)
     req.end(payload)
   })
-}

@@ -1,39 +1,52 @@
 import { performance } from 'node:perf_hooks'
 import * as T from 'fp-ts/Task'
 import { WebhookAttemptError, WebhookRequest, WebhookResponse, WebhookSender } from '@orka/domain'
+import { excerptOf, MAX_ANSWER_BYTES } from './answer-excerpt'
+import { Agents, destroyAgents, makeAgents } from './outbound-agents'
+import { OutboundFailure } from './outbound-failure'
 import { OAuthTokens, TokenFailure } from './oauth-tokens'
-import { OutboundFailure, postOnce, PostOptions, Resolve, systemResolve } from './outbound-post'
+import { postOnce, PostOptions } from './outbound-post'
+import { HostLookup, systemLookup } from './pinned-lookup'
 import { signatureHeader } from './webhook-signature'
 
 export interface WebhookSenderConfig {
   /** `X-Orka`: headers `<prefix>-Webhook-ID`, `-Timestamp`, `-Signatures`. */
   readonly headerPrefix: string
-  /** The whole attempt: token fetch, resolving, connecting, sending, reading the answer. */
+  /** The whole attempt: resolving, token fetch, connecting, sending, reading the answer. */
   readonly timeoutMs: number
+  /** Lets deliveries go to loopback and private networks (development and tests only). */
   readonly allowPrivateAddresses: boolean
+  /** Refuses `http:` URLs, the webhook's and the token endpoint's (production). */
   readonly requireHttps: boolean
+  /** `Orka-Webhooks/1.0` unless given. */
   readonly userAgent?: string
 }
 
-/** Of an answer, at most this much is read, and this much kept for the delivery log. */
-export const MAX_ANSWER_BYTES = 64 * 1024
-export const EXCERPT_BYTES = 1024
+export interface WebhookSenderDeps {
+  /** Resolves host names; `dns.lookup` with `all: true` unless given. */
+  readonly lookup?: HostLookup
+  /** Epoch milliseconds, for the token cache; `Date.now` unless given. */
+  readonly now?: () => number
+}
 
 const errorOf = (status: number): WebhookAttemptError | null =>
   status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? 'redirect' : 'unexpected_status'
 
 /**
  * Sends webhook attempts with node's http/https. Every way an attempt can go wrong becomes a
- * `WebhookResponse`; nothing of the credentials, secrets or body is ever in one.
+ * `WebhookResponse`; nothing of the credentials, secrets or body is ever in one, nor logged.
  */
 export class NodeWebhookSender implements WebhookSender {
   private readonly tokens: OAuthTokens
+  private readonly agents: Agents = makeAgents()
+  private readonly lookup: HostLookup
+
   constructor(
     private readonly config: WebhookSenderConfig,
-    private readonly resolve: Resolve = systemResolve,
-    now: () => number = Date.now,
+    deps: WebhookSenderDeps = {},
   ) {
-    this.tokens = new OAuthTokens(now)
+    this.lookup = deps.lookup ?? systemLookup
+    this.tokens = new OAuthTokens(deps.now ?? Date.now)
   }
 
   send(req: WebhookRequest): T.Task<WebhookResponse> {
@@ -44,7 +57,7 @@ export class NodeWebhookSender implements WebhookSender {
       const end = (status: number | null, error: WebhookAttemptError | null, body: Buffer | null = null): WebhookResponse => ({
         status,
         error,
-        excerpt: body === null || body.length === 0 ? null : body.subarray(0, EXCERPT_BYTES).toString('utf8'),
+        excerpt: excerptOf(body),
         durationMs: Math.max(0, Math.round(performance.now() - started)),
       })
       try {
@@ -52,7 +65,8 @@ export class NodeWebhookSender implements WebhookSender {
           signal: abort.signal,
           allowPrivateAddresses: this.config.allowPrivateAddresses,
           requireHttps: this.config.requireHttps,
-          resolve: this.resolve,
+          lookup: this.lookup,
+          agents: this.agents,
           maxRead: MAX_ANSWER_BYTES,
         }
         const p = this.config.headerPrefix
@@ -71,17 +85,28 @@ export class NodeWebhookSender implements WebhookSender {
           headers['Authorization'] = `Bearer ${await this.tokens.get(tokenKey, a, o)}`
         }
         const answer = await postOnce(req.url, headers, req.body, o)
-        // A refused token is not used again: the next attempt fetches a new one.
+        // A refused token is not used again: the next attempt fetches a new one (not this one).
         if (answer.status === 401 && tokenKey !== null) this.tokens.forget(tokenKey)
         return end(answer.status, errorOf(answer.status), answer.body)
       } catch (e) {
-        if (e instanceof TokenFailure) return end(null, e.timedOut ? 'timeout' : 'authentication_failed')
+        // Tear down whatever is still under way for this attempt.
+        abort.abort()
+        if (e instanceof TokenFailure) return end(null, 'authentication_failed')
         if (e instanceof OutboundFailure) return end(null, e.kind)
-        return end(null, abort.signal.aborted ? 'timeout' : 'connection_failed')
+        // Anything else (a header node refuses, say) is a request that could not be made.
+        return end(null, 'connection_failed')
       } finally {
         clearTimeout(timer)
-        abort.abort()
       }
     }
   }
+
+  /** Closes the kept-alive connections; attempts still running fail as `connection_failed`. */
+  close(): void {
+    destroyAgents(this.agents)
+  }
 }
+
+export { signWebhook } from './webhook-signature'
+export { MAX_ANSWER_BYTES, EXCERPT_BYTES } from './answer-excerpt'
+export { HostLookup } from './pinned-lookup'

@@ -70,6 +70,8 @@ export interface HttpDeps {
     defaultMerchantAccountId: string
     maxBodyBytes: number
     tokenCacheSize: number
+    /** Longest lifetime a token may claim (`exp` − `iat`, or `exp` − now). Default: 86400. */
+    maxTokenLifetimeS?: number
     /** The OpenAPI document's `servers`; `{id}` is the instance subdomain. Default: `*.orka.example`. */
     publicBaseUrls?: PublicBaseUrls
     /** Default of the servers' `{id}` variable. Default: `example`. */

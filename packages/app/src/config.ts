@@ -118,6 +118,42 @@ export const SETTINGS = {
     default: 10000,
     doc: 'On SIGTERM/SIGINT, how long in-flight requests may take to finish before connections are cut',
   }),
+  maxTokenLifetimeS: s({
+    env: 'MAX_TOKEN_LIFETIME_S',
+    codec: int(60, 30 * 86400),
+    default: 86400,
+    doc: 'Longest a token may live: an `exp` further than this beyond its `iat` (or beyond now without `iat`) is refused',
+  }),
+  headersTimeoutMs: s({
+    env: 'HEADERS_TIMEOUT_MS',
+    codec: int(1000, 600000),
+    default: 10000,
+    doc: 'Time a client has to send a request\'s headers; then the connection is closed (`408` if nothing was answered yet)',
+  }),
+  requestTimeoutMs: s({
+    env: 'REQUEST_TIMEOUT_MS',
+    codec: int(1000, 3600000),
+    default: 30000,
+    doc: 'Time a client has to send a whole request, body included; then `408` and the connection is closed',
+  }),
+  keepAliveTimeoutMs: s({
+    env: 'KEEP_ALIVE_TIMEOUT_MS',
+    codec: int(100, 600000),
+    default: 5000,
+    doc: 'How long an idle kept-alive connection stays open',
+  }),
+  maxConnections: s({
+    env: 'MAX_CONNECTIONS',
+    codec: int(1, 1000000),
+    default: 10000,
+    doc: 'Connections accepted at once per instance; more are closed at once',
+  }),
+  storageTimeoutMs: s({
+    env: 'STORAGE_TIMEOUT_MS',
+    codec: int(100, 120000),
+    default: 5000,
+    doc: 'Time any one storage call may take; then the request answers `500` with `Retry-After`',
+  }),
   maxBodyBytes: s({ env: 'MAX_BODY_BYTES', codec: int(1024, 10485760), default: 65536, doc: 'Largest request body accepted' }),
   tokenCacheSize: s({ env: 'TOKEN_CACHE_SIZE', codec: int(0, 1000000), default: 10000, doc: 'Verified tokens kept in memory until they expire' }),
   webhookHeaderPrefix: s({
@@ -198,6 +234,8 @@ export const loadConfig = (env: Record<string, string | undefined>): E.Either<st
   const config = out as Config
   if (errors.length === 0 && config.environment === 'production' && config.vaultKey === undefined)
     errors.push('VAULT_KEY: required when ENVIRONMENT is production (32 bytes as 64 hex digits or base64)')
+  if (errors.length === 0 && config.requestTimeoutMs < config.headersTimeoutMs)
+    errors.push('REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (the whole request includes its headers)')
   if (errors.length === 0 && config.webhookLeaseS * 1000 < config.webhookTimeoutMs + 1000)
     errors.push('WEBHOOK_LEASE_S: must exceed WEBHOOK_TIMEOUT_MS by at least a second, or an attempt could run twice')
   return errors.length > 0 ? E.left(errors) : E.right(config)

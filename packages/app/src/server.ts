@@ -1,7 +1,7 @@
 import 'reflect-metadata'
 import { once } from 'node:events'
 import { AddressInfo } from 'node:net'
-import { Server } from 'node:http'
+import { createServer, Server } from 'node:http'
 import { DependencyContainer } from 'tsyringe'
 import pino from 'pino'
 import {
@@ -102,12 +102,25 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
       defaultMerchantAccountId: DEFAULT_MERCHANT_ACCOUNT_ID,
       maxBodyBytes: config.maxBodyBytes,
       tokenCacheSize: config.tokenCacheSize,
+      maxTokenLifetimeS: config.maxTokenLifetimeS,
       webhookHeaderPrefix: config.webhookHeaderPrefix,
     },
     useCases: get(c, UseCases),
   })
   const dispatcher = get(c, Dispatcher)
-  const server: Server = app.listen(config.port, config.host)
+  // Node checks the two request timeouts on this interval (30 s by default): often enough here
+  // that a client cut at HEADERS_TIMEOUT_MS is cut within a second of it.
+  const server: Server = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+      connectionsCheckingInterval: 1000,
+    },
+    app.callback(),
+  )
+  server.maxConnections = config.maxConnections
+  server.listen(config.port, config.host)
   await once(server, 'listening')
   const { port } = server.address() as AddressInfo
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host

@@ -63,9 +63,18 @@ export const applyDefaults = async (p: ProvisioningPorts, now: Date): Promise<vo
  * Ids that reference unknown roles are refused before anything is written.
  */
 export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile): Promise<void> => {
-  const known = new Set(ROLE_CATALOGUE.map((r) => r.slug))
-  for (const k of seed.api_key_pairs ?? [])
-    for (const r of k.roles ?? []) if (!known.has(r)) throw new Error(`seed: api key pair role '${r}' is not in the role catalogue`)
+  const known = new Map(ROLE_CATALOGUE.map((r) => [r.slug, r]))
+  for (const k of seed.api_key_pairs ?? []) {
+    const roles = k.roles ?? []
+    for (const r of roles) if (!known.has(r)) throw new Error(`seed: api key pair role '${r}' is not in the role catalogue`)
+    // An add-on role (not standalone-assignable) needs one of the roles it applies to beside it.
+    for (const r of roles) {
+      const role = known.get(r)!
+      if (role.is_standalone_assignable) continue
+      if (!role.applies_to.some((base) => roles.includes(base)))
+        throw new Error(`seed: api key pair role '${r}' cannot stand alone; give the key one of: ${role.applies_to.map((b) => `'${b}'`).join(', ')}`)
+    }
+  }
   const at = now.toISOString()
 
   for (const m of seed.merchant_accounts ?? [])

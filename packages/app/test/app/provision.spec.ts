@@ -65,4 +65,16 @@ describe('provisioning', () => {
     }
     expect((error as Error).message).to.equal("seed: api key pair role 'root' is not in the role catalogue")
   })
+
+  it('refuses a key whose add-on role lacks the role it applies to, and takes it beside that role', async () => {
+    const pem = generateKeyPair().publicKeyPem
+    let error: unknown
+    try {
+      await applySeed(ports(), now, { api_key_pairs: [{ public_key_pem: pem, roles: ['webhook-manager'] }] })
+    } catch (e) {
+      error = e
+    }
+    expect((error as Error).message).to.equal("seed: api key pair role 'webhook-manager' cannot stand alone; give the key one of: 'read-only'")
+    await applySeed(ports(), now, { api_key_pairs: [{ public_key_pem: pem, roles: ['read-only', 'webhook-manager'] }] })
+  })
 })

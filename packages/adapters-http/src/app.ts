@@ -134,7 +134,13 @@ const register = (router: Router<OrkaState>, method: RouteDescription['method'],
  */
 export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
   const { log, config, useCases } = deps
-  const verify = makeTokenVerifier({ keys: deps.keys, clock: deps.clock, mac: deps.mac, cacheSize: config.tokenCacheSize })
+  const verify = makeTokenVerifier({
+    keys: deps.keys,
+    clock: deps.clock,
+    mac: deps.mac,
+    cacheSize: config.tokenCacheSize,
+    maxTokenLifetimeS: config.maxTokenLifetimeS ?? 86400,
+  })
   const authn = authenticate(verify, log)
 
   const served = new Router<OrkaState>({ sensitive: true })

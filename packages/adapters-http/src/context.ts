@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto'
 import type { RouterContext, RouterMiddleware } from '@koa/router'
 import type { Access, Principal } from '@orka/domain'
+import { containsCardNumber } from './log-redaction'
 
 /** What the middleware chain learns about a request, in order: id, then caller, then access. */
 export interface OrkaState {
@@ -7,6 +9,24 @@ export interface OrkaState {
   principal?: Principal
   access?: Access
 }
+
+/** A client's id is taken only when it is plainly an id, so it cannot forge log lines. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/** A fresh UUID, drawn again in the rare case (about 1 in 28: dashes count as separators) that its hex digits form a run the log would mask. */
+const freshRequestId = (): string => {
+  for (;;) {
+    const id = randomUUID()
+    if (!containsCardNumber(id)) return id
+  }
+}
+
+/**
+ * The request id: the client's `x-request-id` when it is a plain token of at most 128
+ * characters without a run of 12 or more digits (a card number, with or without separators:
+ * it would be echoed and logged), else a fresh UUID.
+ */
+export const requestIdFor = (given: string): string => (SAFE_REQUEST_ID.test(given) && !containsCardNumber(given) ? given : freshRequestId())
 
 export type Ctx = RouterContext<OrkaState>
 export type RouteMiddleware = RouterMiddleware<OrkaState>

@@ -67,6 +67,15 @@ const respond = (status: ErrorStatus, details: ReadonlyArray<Problem> = [], head
   headers,
 })
 
+/**
+ * `Retry-After` (seconds) on a `500` caused by `Unavailable`: storage failed, or did not answer
+ * within `STORAGE_TIMEOUT_MS`. Such failures are transient (the driver reconnects by itself), so
+ * a client may retry soon; one second keeps retries from hammering a struggling database while
+ * readiness (`/readyz`, 503) steers load balancers away. An unexpected exception gets no
+ * `Retry-After`: retrying a bug does not help.
+ */
+export const UNAVAILABLE_RETRY_AFTER_S = 1
+
 /** IETF httpapi RateLimit headers (draft-ietf-httpapi-ratelimit-headers, structured-field form). */
 export const rateLimitHeaders = (q: Quota): Record<string, string> => ({
   'RateLimit-Policy': `"${q.policy}";q=${q.limit};w=${q.windowS}`,
@@ -111,7 +120,8 @@ export function toErrorResponse(e: DomainError): ErrorResponse {
     case 'ServiceTimeout':
       return respond(504)
     case 'Unavailable':
-      return respond(500)
+      // The body says nothing of the cause (the log has it); the header says it is worth retrying.
+      return respond(500, [], { 'Retry-After': `${UNAVAILABLE_RETRY_AFTER_S}` })
   }
 }
 

@@ -3,6 +3,7 @@ import { DomainError } from '@orka/domain'
 import { ErrorResponse, toErrorResponse } from './error-response'
 import type { HttpLog } from './app'
 import type { OrkaState } from './context'
+import { redactCardNumbers, redactLogFields } from './log-redaction'
 
 type AnyCtx = ParameterizedContext<OrkaState>
 
@@ -21,27 +22,35 @@ export const sendNoContent = (ctx: AnyCtx): void => {
 
 export const sendErrorResponse = (ctx: AnyCtx, r: ErrorResponse): void => sendJson(ctx, r.status, r.body, r.headers)
 
-/** An error's name, message and stack, for the log; never the request that caused it. */
+/**
+ * An error's name, message and stack, for the log; never the request that caused it. A message
+ * may still quote input (a parser's, a driver's), so card numbers in it are masked.
+ */
 export const serializeError = (e: unknown): Record<string, unknown> =>
-  e instanceof Error ? { type: e.name, message: e.message, stack: e.stack } : { type: typeof e, message: String(e) }
+  e instanceof Error
+    ? redactLogFields({ type: e.name, message: e.message, stack: e.stack })
+    : { type: typeof e, message: redactCardNumbers(String(e)) }
 
-/** Says in the log what the response body must not (why a token or an access was refused, what failed). */
+/**
+ * Says in the log what the response body must not (why a token or an access was refused, what
+ * failed). Reasons may quote what a client or a gift card service sent: every string is redacted.
+ */
 const logDomainError = (log: HttpLog, requestId: string, e: DomainError): void => {
   switch (e._tag) {
     case 'Unauthenticated':
-      log.info({ requestId, reason: e.reason }, 'authentication failed')
+      log.info(redactLogFields({ requestId, reason: e.reason }), 'authentication failed')
       return
     case 'Forbidden':
-      log.info({ requestId, reason: e.reason }, 'access denied')
+      log.info(redactLogFields({ requestId, reason: e.reason }), 'access denied')
       return
     case 'ServiceFailed':
-      log.warn({ requestId, reason: e.reason }, 'gift card service failed')
+      log.warn(redactLogFields({ requestId, reason: e.reason }), 'gift card service failed')
       return
     case 'ServiceTimeout':
-      log.warn({ requestId }, 'gift card service timed out')
+      log.warn(redactLogFields({ requestId }), 'gift card service timed out')
       return
     case 'Unavailable':
-      log.error({ requestId, err: serializeError(e.cause) }, 'dependency unavailable')
+      log.error(redactLogFields({ requestId, err: serializeError(e.cause) }), 'dependency unavailable')
       return
     default:
       return

@@ -17,6 +17,7 @@ import {
   unavailable,
 } from '@orka/domain'
 import { toErrorResponse } from '../src'
+import { serverErrorResponse } from '../src/error-response'
 
 const body = (status: number, code: string, message: string, details: unknown[] = []) => ({ type: 'error', code, status, message, details })
 
@@ -112,9 +113,14 @@ describe('toErrorResponse', () => {
       { status: 504, body: body(504, 'gateway_timeout', 'Request could not be processed'), headers: {} },
     ],
     [
-      'Unavailable is a 500 that leaks nothing of its cause',
+      'Unavailable is a 500 that leaks nothing of its cause, with Retry-After: 1',
       unavailable(new Error('mongo: connection refused at 10.0.0.3')),
-      { status: 500, body: body(500, 'server_error', 'Request could not be processed'), headers: {} },
+      { status: 500, body: body(500, 'server_error', 'Request could not be processed'), headers: { 'Retry-After': '1' } },
+    ],
+    [
+      'Unavailable because storage timed out is the same 500 with Retry-After: 1',
+      unavailable(Object.assign(new Error('storage call timed out after 5000 ms'), { name: 'StorageTimeout' })),
+      { status: 500, body: body(500, 'server_error', 'Request could not be processed'), headers: { 'Retry-After': '1' } },
     ],
   ]
 
@@ -124,6 +130,10 @@ describe('toErrorResponse', () => {
       expect(r).to.deep.equal(expected)
       if (r.status !== 409) expect(r.body, 'only a 409 has resource_id').not.to.have.property('resource_id')
     })
+
+  it('gives an unexpected exception the same 500 body, without Retry-After (retrying a bug does not help)', () => {
+    expect(serverErrorResponse()).to.deep.equal({ status: 500, body: body(500, 'server_error', 'Request could not be processed'), headers: {} })
+  })
 
   it('maps every variant of DomainError (a missing one would not compile; this guards the list above)', () => {
     const tags = new Set(cases.map(([, e]) => e._tag))

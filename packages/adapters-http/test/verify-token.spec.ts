@@ -5,6 +5,7 @@ import { sign } from 'jsonwebtoken'
 import { Principal, Unauthenticated, Unavailable } from '@orka/domain'
 import { makeTokenVerifier, TokenVerifier } from '../src'
 import { FakeClock, FakeKeys, fakeMac, handmade, hs512WithKey, keyPair, mint, newP521Key, T0, TestKey } from './support'
+import { highSTwin, isHighS, P521_N, mintShaped, resign, sameBytesSpellings, segments, signatureOf, withSignature } from './auth/jws'
 
 describe('makeTokenVerifier', () => {
   let key: TestKey
@@ -17,10 +18,10 @@ describe('makeTokenVerifier', () => {
   let clock: FakeClock
   let keys: FakeKeys
   let verify: TokenVerifier
-  const setup = (cacheSize = 100) => {
+  const setup = (cacheSize = 100, maxTokenLifetimeS?: number) => {
     clock = new FakeClock()
     keys = new FakeKeys(keyPair(key))
-    verify = makeTokenVerifier({ keys, clock, mac: fakeMac, cacheSize })
+    verify = makeTokenVerifier({ keys, clock, mac: fakeMac, cacheSize, ...(maxTokenLifetimeS === undefined ? {} : { maxTokenLifetimeS }) })
   }
   beforeEach(() => setup())
 
@@ -72,7 +73,7 @@ describe('makeTokenVerifier', () => {
 
     it('ignores jku, x5u and jwk headers: the key comes from the store', async () => {
       const token = mint(key, claims(), {
-        header: { alg: 'ES512', kid: key.thumbprint, jku: 'https://evil.example/jwks', x5u: 'https://evil.example/x5u', jwk: { kty: 'EC' } } as never,
+        header: { alg: 'ES512', kid: key.thumbprint, jku: '/attacker/jwks.json', x5u: '/attacker/cert.pem', jwk: { kty: 'EC' } } as never,
       })
       await ok(bearer(token))
     })
@@ -144,7 +145,8 @@ describe('makeTokenVerifier', () => {
     it('malformed segments, before looking up any key', async () => {
       await refused(bearer('abc.def'), /segments/)
       await refused(bearer('a.b.c.d'), /segments/)
-      await refused(bearer('a.b!.c'), /segments/)
+      await refused(bearer('a.b!.c'), /canonical/)
+      await refused(bearer('..'), /segments/)
       await refused(bearer(`${mint(key, claims())}.`), /segments/)
       expect(keys.lookups).to.equal(0)
     })
@@ -230,6 +232,150 @@ describe('makeTokenVerifier', () => {
       await ok(token)
       keys.byThumbprint.set(key.thumbprint, keyPair(key, { public_key_pem: other.publicKeyPem }))
       await refused(token, /bad signature/)
+    })
+  })
+  describe('malleability: one signed content, one identity, one spelling', () => {
+    it('(test helper) uses the 521-bit P-521 order for the twin', () => {
+      expect(P521_N.toString(2)).to.have.length(521)
+    })
+
+    it('accepts the high-S twin (r, n - s) of a valid signature, with the same token id', async () => {
+      const token = mint(key, claims())
+      const twin = highSTwin(token)
+      expect(twin).not.to.equal(token)
+      expect(isHighS(twin)).to.equal(!isHighS(token))
+      const a = await ok(bearer(token))
+      const b = await ok(bearer(twin))
+      expect(b.tokenId).to.equal(a.tokenId)
+    })
+
+    it('gives a re-signature of the same header and payload (and its twin) the same token id', async () => {
+      const token = mint(key, claims())
+      const again = resign(token, key)
+      expect(signatureOf(again).equals(signatureOf(token))).to.equal(false)
+      const ids = new Set([(await ok(bearer(token))).tokenId, (await ok(bearer(again))).tokenId, (await ok(bearer(highSTwin(again)))).tokenId])
+      expect(ids.size).to.equal(1)
+    })
+
+    it('keys the id on what was signed, not on the token string', async () => {
+      const token = mint(key, claims())
+      const [h, p] = segments(token)
+      expect((await ok(bearer(token))).tokenId).to.equal(`hash:${fakeMac.mac('token-hash', `${h}.${p}`)}`)
+    })
+
+    const spellingsOf = (which: 0 | 1 | 2, token: string) =>
+      sameBytesSpellings(segments(token)[which]).map(({ label, spelling }) => {
+        const parts = segments(token)
+        parts[which] = spelling
+        return { label, token: parts.join('.') }
+      })
+
+    for (const [which, name] of [[0, 'header'], [1, 'payload'], [2, 'signature']] as const) {
+      for (const rest of which === 2 ? [0 as const] : ([0, 2, 3] as const)) {
+        it(`refuses every other spelling of the same ${name} bytes (length % 4 = ${rest}), before any key lookup`, async () => {
+          const shape = which === 0 ? { headerRest: rest } : which === 1 ? { payloadRest: rest } : { urlCharsInSignature: true }
+          const token = mintShaped(key, claims(), shape)
+          await ok(bearer(token))
+          const lookups = keys.lookups
+          const variants = spellingsOf(which, token)
+          expect(variants.length).to.be.at.least(3)
+          for (const v of variants) await refused(bearer(v.token), /canonical/)
+          expect(keys.lookups, 'no key lookup for a malformed token').to.equal(lookups)
+        })
+      }
+    }
+
+    it('refuses a segment with a character outside the alphabet even where Node would skip it', async () => {
+      const [h, p, s] = segments(mint(key, claims()))
+      for (const bad of ['*', '%', '!', '\u00e9', '=']) await refused(bearer(`${h}.${p.slice(0, 4)}${bad}${p.slice(4)}.${s}`), /canonical/)
+    })
+
+    it('refuses a header or payload that is not UTF-8, or starts with a byte order mark', async () => {
+      const sig = 'A'.repeat(176)
+      const p = Buffer.from(JSON.stringify(claims())).toString('base64url')
+      const latin1 = Buffer.from(`{"alg":"ES512","kid":"${key.thumbprint}","x":"\xe9"}`, 'latin1').toString('base64url')
+      await refused(bearer(`${latin1}.${p}.${sig}`), /header is not a JSON object/)
+      const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ alg: 'ES512', kid: key.thumbprint }))]).toString('base64url')
+      await refused(bearer(`${bom}.${p}.${sig}`), /header is not a JSON object/)
+    })
+  })
+
+  describe('lifetime and iat', () => {
+    const DAY = 86400
+    /** jsonwebtoken drops a given `iat` under `noTimestamp`. */
+    const withIat = (c: Record<string, unknown>) => mint(key, c, { noTimestamp: false })
+
+    it('accepts exp - iat of exactly the maximum (default one day), refuses one second more', async () => {
+      clock.nowS = T0
+      await ok(bearer(withIat(claims({ iat: T0 - 10, exp: T0 - 10 + DAY }))))
+      await refused(bearer(withIat(claims({ iat: T0 - 10, exp: T0 - 10 + DAY + 1 }))), /lifetime/)
+    })
+
+    it('without iat, measures the lifetime from now', async () => {
+      await ok(bearer(mint(key, claims({ exp: T0 + DAY }))))
+      await refused(bearer(mint(key, claims({ exp: T0 + DAY + 1 }))), /lifetime/)
+    })
+
+    it('refuses a very long lived token however long ago it was issued', () =>
+      refused(bearer(withIat(claims({ iat: T0 - 365 * DAY, exp: T0 + 60 }))), /lifetime/))
+
+    it('takes the maximum from the deps', async () => {
+      setup(100, 60)
+      await ok(bearer(withIat(claims({ iat: T0, exp: T0 + 60 }))))
+      await refused(bearer(withIat(claims({ iat: T0, exp: T0 + 61 }))), /lifetime/)
+      await refused(bearer(mint(key, claims({ exp: T0 + 61 }))), /lifetime/)
+    })
+
+    it('accepts iat within the 30 s leeway, refuses it beyond', async () => {
+      await ok(bearer(withIat(claims({ iat: T0 + 30 }))))
+      await refused(bearer(withIat(claims({ iat: T0 + 31 }))), /iat/)
+    })
+
+    it('refuses an iat that is not a number', async () => {
+      await refused(bearer(handmade({ alg: 'ES512', kid: key.thumbprint }, claims({ iat: String(T0) }))), /iat/)
+      await refused(bearer(handmade({ alg: 'ES512', kid: key.thumbprint }, claims({ iat: null }))), /iat/)
+    })
+
+    it('still refuses a cached token whose iat is beyond the leeway on a clock that went back', async () => {
+      const token = bearer(withIat(claims({ iat: T0 })))
+      await ok(token)
+      clock.nowS = T0 - 31
+      await refused(token, /iat/)
+    })
+  })
+
+  describe('cache and altered signatures', () => {
+    it('verifies a cached token with its signature altered, and refuses it', async () => {
+      const token = mint(key, claims())
+      await ok(bearer(token))
+      const sig = signatureOf(token)
+      for (const i of [0, 65, 66, 131]) {
+        const bad = Buffer.from(sig)
+        bad[i] = bad[i]! ^ 0x01
+        await refused(bearer(withSignature(token, bad)), /bad signature/)
+      }
+      // The original is still served from the cache.
+      await ok(bearer(token))
+    })
+
+    it('does not let a cached token vouch for another spelling of it', async () => {
+      const token = mint(key, claims())
+      await ok(bearer(token))
+      await refused(bearer(`${token}A`), /canonical/)
+    })
+
+    it('verifies the high-S twin of a cached token on its own (a key swap makes it fail)', async () => {
+      const token = mint(key, claims())
+      await ok(bearer(token))
+      keys.byThumbprint.set(key.thumbprint, keyPair(key, { public_key_pem: other.publicKeyPem }))
+      await ok(bearer(token))
+      await refused(bearer(highSTwin(token)), /bad signature/)
+    })
+
+    it('verifies the signature of the same header and payload signed by another key', async () => {
+      const token = mint(key, claims())
+      await ok(bearer(token))
+      await refused(bearer(resign(token, other)), /bad signature/)
     })
   })
 })

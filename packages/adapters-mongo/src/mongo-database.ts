@@ -1,5 +1,6 @@
 import { Db, MongoClient, MongoClientOptions, ReadConcernLevel } from 'mongodb'
 import { INDEXES, IndexSpec } from './mongo-schema'
+import { registerCallBound, withinBound } from './mongo-support'
 
 export interface MongoConnectOptions {
   /** Default: the URI's database, else `orka`. */
@@ -17,6 +18,16 @@ export interface MongoConnectOptions {
   readonly serverSelectionTimeoutMS?: number
   /** Shown in the server's logs and `currentOp`; default `orka`. */
   readonly appName?: string
+  /**
+   * The longest one storage call may take: every adapter call (`attempt`), the readiness ping
+   * and `serverInfo` then fail (`Unavailable`, cause `StorageTimeout`), so a frozen or
+   * unreachable server costs a caller this long and no more. The driver's own waits are bounded
+   * by it too (a tenth later, at least 100 ms), so that work abandoned at the bound does not
+   * hold connections for long: a connection checkout (`waitQueueTimeoutMS`) and silence on a
+   * socket during an operation (`socketTimeoutMS`, which closes that connection). Index creation is exempt (its own client,
+   * unbounded: a build on a large collection may take minutes). Unset: no bound.
+   */
+  readonly operationTimeoutMs?: number
 }
 
 /** Which server the store talks to, from `hello` and `buildInfo`. */
@@ -35,9 +46,11 @@ export interface MongoServerInfo {
 /** A connection to one database. Driver types stay inside this package. */
 export interface MongoStore {
   readonly dbName: string
+  /** The bound on each storage call (`MongoConnectOptions.operationTimeoutMs`), if any. */
+  readonly operationTimeoutMs: number | undefined
   /** Creates every index the adapters rely on, one at a time; safe to run on every start. */
   ensureIndexes(): Promise<void>
-  /** Readiness: resolves with the database name, or rejects with a one-line error naming it. */
+  /** Readiness: resolves with the database name, or rejects (within the bound) with a one-line error naming it. */
   ping(): Promise<string>
   serverInfo(): Promise<MongoServerInfo>
   close(): Promise<void>
@@ -106,26 +119,43 @@ class Store implements MongoStore {
   readonly #client: MongoClient
   readonly #db: Db
   readonly #target: Target
+  /** A client without the per-operation bounds, for index builds; null: use the store's own. */
+  readonly #unboundedClient: (() => MongoClient) | null
+  readonly #withdrawBound: () => void
 
-  constructor(client: MongoClient, readonly dbName: string, target: Target) {
+  constructor(
+    client: MongoClient,
+    readonly dbName: string,
+    target: Target,
+    readonly operationTimeoutMs: number | undefined,
+    unboundedClient: (() => MongoClient) | null,
+  ) {
     this.#client = client
     this.#db = client.db(dbName)
     this.#target = target
+    this.#unboundedClient = unboundedClient
+    this.#withdrawBound = operationTimeoutMs === undefined ? () => undefined : registerCallBound(operationTimeoutMs)
     dbs.set(this, this.#db)
   }
 
   async ensureIndexes(): Promise<void> {
-    for (const spec of INDEXES) {
-      try {
-        await this.createIndex(spec)
-      } catch (e) {
-        throw new MongoConnectionError(`creating index ${spec.name} on ${this.dbName}.${spec.collection} failed: ${oneLine(e, this.#target)}`)
+    const own = this.#unboundedClient?.() ?? null
+    try {
+      const db = own === null ? this.#db : own.db(this.dbName)
+      for (const spec of INDEXES) {
+        try {
+          await this.createIndex(db, spec)
+        } catch (e) {
+          throw new MongoConnectionError(`creating index ${spec.name} on ${this.dbName}.${spec.collection} failed: ${oneLine(e, this.#target)}`)
+        }
       }
+    } finally {
+      await own?.close().catch(() => undefined)
     }
   }
 
-  private async createIndex(spec: IndexSpec): Promise<void> {
-    const col = this.#db.collection(spec.collection)
+  private async createIndex(db: Db, spec: IndexSpec): Promise<void> {
+    const col = db.collection(spec.collection)
     if (spec.ttl === undefined) {
       await col.createIndex({ ...spec.key }, { name: spec.name, ...(spec.unique ? { unique: true } : {}) })
       return
@@ -141,7 +171,7 @@ class Store implements MongoStore {
 
   async ping(): Promise<string> {
     try {
-      await this.#db.command({ ping: 1 })
+      await withinBound(() => this.#db.command({ ping: 1 }), this.operationTimeoutMs)
       return this.dbName
     } catch (e) {
       throw new MongoConnectionError(`MongoDB database ${this.dbName} at ${this.#target.hosts} does not answer: ${oneLine(e, this.#target)}`)
@@ -150,8 +180,8 @@ class Store implements MongoStore {
 
   async serverInfo(): Promise<MongoServerInfo> {
     const admin = this.#client.db('admin')
-    const hello = await admin.command({ hello: 1 })
-    const build = await admin.command({ buildInfo: 1 })
+    const hello = await withinBound(() => admin.command({ hello: 1 }), this.operationTimeoutMs)
+    const build = await withinBound(() => admin.command({ buildInfo: 1 }), this.operationTimeoutMs)
     const version = typeof build['version'] === 'string' ? build['version'] : 'unknown'
     const ferretdb = Object.keys(build).some((k) => k.toLowerCase().startsWith('ferretdb'))
     const fv = build['ferretdbVersion'] ?? (build['ferretdb'] as { version?: unknown } | undefined)?.version
@@ -170,6 +200,7 @@ class Store implements MongoStore {
   }
 
   async close(): Promise<void> {
+    this.#withdrawBound()
     await this.#client.close()
   }
 }
@@ -182,7 +213,9 @@ class Store implements MongoStore {
 export const connectMongo = async (uri: string, options: MongoConnectOptions = {}): Promise<MongoStore> => {
   const target = parseTarget(uri)
   const dbName = options.dbName ?? target.dbName ?? 'orka'
-  const clientOptions: MongoClientOptions = {
+  const bound = options.operationTimeoutMs
+  if (bound !== undefined && !(Number.isInteger(bound) && bound > 0)) throw new RangeError(`operationTimeoutMs must be a positive integer, got ${bound}`)
+  const baseOptions: MongoClientOptions = {
     appName: options.appName ?? 'orka',
     writeConcern: { w: options.writeConcern ?? 'majority', journal: options.journal ?? true },
     readConcern: { level: (options.readConcern ?? 'majority') as ReadConcernLevel },
@@ -193,6 +226,14 @@ export const connectMongo = async (uri: string, options: MongoConnectOptions = {
     ...(options.connectTimeoutMS !== undefined ? { connectTimeoutMS: options.connectTimeoutMS } : {}),
     ...(options.serverSelectionTimeoutMS !== undefined ? { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS } : {}),
   }
+  // Per-stage driver bounds (the driver's `timeoutMS` is a deprecated no-op from 6.22 on, and
+  // unsafe before). A socket timeout closes that connection and fails the operation without
+  // clearing the pool; if the server is frozen, the monitor's failing heartbeat clears it and
+  // interrupts the rest. Set a little beyond the call bound, so that a call ends with
+  // `StorageTimeout` and the driver then frees what its abandoned work holds.
+  const driverBound = bound === undefined ? undefined : bound + Math.max(100, Math.ceil(bound / 10))
+  const clientOptions: MongoClientOptions =
+    driverBound === undefined ? baseOptions : { ...baseOptions, socketTimeoutMS: driverBound, waitQueueTimeoutMS: driverBound }
   let client: MongoClient
   try {
     client = new MongoClient(uri, clientOptions)
@@ -206,5 +247,5 @@ export const connectMongo = async (uri: string, options: MongoConnectOptions = {
     await client.close().catch(() => undefined)
     throw new MongoConnectionError(`cannot reach MongoDB at ${target.hosts} (database ${dbName}): ${oneLine(e, target)}`)
   }
-  return new Store(client, dbName, target)
+  return new Store(client, dbName, target, bound, bound === undefined ? null : () => new MongoClient(uri, baseOptions))
 }

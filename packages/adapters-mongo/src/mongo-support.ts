@@ -12,13 +12,82 @@ export interface Doc {
   [field: string]: unknown
 }
 
-/** Runs a driver interaction: whatever it throws (driver error, undecodable document) is `Unavailable`. */
-export const attempt = <A>(f: () => Promise<A>): TE.TaskEither<Unavailable, A> => TE.tryCatch(f, unavailable)
+/**
+ * A storage call that did not finish within its bound. It becomes the cause of an `Unavailable`;
+ * the work itself is abandoned, not undone: a write may still complete after it.
+ */
+export class StorageTimeout extends Error {
+  override readonly name = 'StorageTimeout'
+  constructor(readonly timeoutMs: number) {
+    super(`storage call timed out after ${timeoutMs} ms`)
+  }
+}
+
+/**
+ * `work()`, or a `StorageTimeout` rejection once `timeoutMs` have passed, whichever comes first
+ * (no bound when `timeoutMs` is undefined). The timer is cleared as soon as the work settles,
+ * and the work's own late outcome is consumed, so an abandoned call never surfaces as an
+ * unhandled rejection.
+ */
+export const withinBound = <A>(work: () => Promise<A>, timeoutMs: number | undefined): Promise<A> => {
+  let running: Promise<A>
+  try {
+    running = work()
+  } catch (e) {
+    return Promise.reject(e)
+  }
+  if (timeoutMs === undefined) return running
+  return new Promise<A>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new StorageTimeout(timeoutMs)), timeoutMs)
+    running.then(
+      (a) => {
+        clearTimeout(timer)
+        resolve(a)
+      },
+      (e: unknown) => {
+        clearTimeout(timer)
+        reject(e)
+      },
+    )
+  })
+}
+
+/**
+ * The bounds (`operationTimeoutMs`) of the stores open in this process. `attempt` cannot tell
+ * which store an adapter's work runs on (the adapters pass it only a closure), so it applies
+ * the longest of them: no call is ever cut before its own store's bound. A process serves from
+ * one store, so in practice this is that store's bound; stores opened without a bound (tests,
+ * tools) take no part. Each store's driver-level bounds (`socketTimeoutMS`,
+ * `waitQueueTimeoutMS`) stay its own.
+ */
+const openBounds: number[] = []
+
+/** Called by `connectMongo` for a store with a bound; the returned function (idempotent) withdraws it at close. */
+export const registerCallBound = (timeoutMs: number): (() => void) => {
+  openBounds.push(timeoutMs)
+  let withdrawn = false
+  return () => {
+    if (withdrawn) return
+    withdrawn = true
+    const i = openBounds.indexOf(timeoutMs)
+    if (i >= 0) openBounds.splice(i, 1)
+  }
+}
+
+/** The bound `attempt` applies now: undefined while no bounded store is open. */
+export const currentCallBound = (): number | undefined => (openBounds.length === 0 ? undefined : Math.max(...openBounds))
+
+/**
+ * Runs a driver interaction: whatever it throws (driver error, undecodable document) is
+ * `Unavailable`, and so is taking longer than the open store's bound (cause `StorageTimeout`):
+ * a frozen server costs a request that bound, not the driver's own timeouts.
+ */
+export const attempt = <A>(f: () => Promise<A>): TE.TaskEither<Unavailable, A> => TE.tryCatch(() => withinBound(f, currentCallBound()), unavailable)
 
 /** The same, for an interaction that can also end in an expected failure. */
 export const attemptEither = <L, A>(f: () => Promise<E.Either<L, A>>): TE.TaskEither<L | Unavailable, A> =>
   pipe(
-    TE.tryCatch(f, unavailable),
+    attempt(f),
     TE.flatMap((r): TE.TaskEither<L | Unavailable, A> => TE.fromEither(r)),
   )
 

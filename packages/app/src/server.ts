@@ -15,7 +15,7 @@ import {
   SecretBox,
   WebhookSubscriptionRepository,
 } from '@orka/domain'
-import { createHttpApp } from '@orka/adapters-http'
+import { clientErrorHandler, createHttpApp } from '@orka/adapters-http'
 import { Config } from './config'
 import { buildContainer, Dispatcher, get, Overrides, UseCases } from './container'
 import { ensureDevKey } from './dev-key'
@@ -116,10 +116,14 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
       requestTimeout: config.requestTimeoutMs,
       keepAliveTimeout: config.keepAliveTimeoutMs,
       connectionsCheckingInterval: 1000,
+      // Node would answer a request without `Host` with a bare 400 outside the contract; no route depends on it.
+      requireHostHeader: false,
     },
     app.callback(),
   )
   server.maxConnections = config.maxConnections
+  // Requests the HTTP parser refuses, and the two timeouts, get the spec's envelope too.
+  server.on('clientError', clientErrorHandler(log))
   server.listen(config.port, config.host)
   await once(server, 'listening')
   const { port } = server.address() as AddressInfo

@@ -48,7 +48,7 @@ export interface Storage {
   /** Whether data outlives the process (then keys derived from it must too). */
   readonly persistent: boolean
   readonly ports: StoragePorts
-  /** Throws when the storage cannot serve; the message names the database. */
+  /** Throws when the storage cannot serve (MongoDB: within `STORAGE_TIMEOUT_MS`); the message names the database. */
   ready(): Promise<string>
   close(): Promise<void>
 }
@@ -83,6 +83,8 @@ export const openStorage = async (config: Config): Promise<Storage> => {
     maxPoolSize: config.mongodbMaxPoolSize,
     connectTimeoutMS: config.mongodbTimeoutMs,
     serverSelectionTimeoutMS: config.mongodbTimeoutMs,
+    // Every storage call (and the readiness ping) fails as Unavailable after this: 500 with Retry-After.
+    operationTimeoutMs: config.storageTimeoutMs,
   })
   await store.ensureIndexes()
   return {

@@ -4,6 +4,7 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import { ApiKeyPair, ApiKeyPairRepository, Clock, Mac, Principal, Unauthenticated, unauthenticated, Unavailable } from '@orka/domain'
+import { decodeBase64urlStrict, decodeUtf8Strict } from './base64url'
 import { LruCache } from './lru-cache'
 
 /**
@@ -17,9 +18,24 @@ import { LruCache } from './lru-cache'
  * cached by hash until their `exp`. Parsing is a few lines of our own, so that a header or
  * payload that is JSON but not an object is rejected explicitly; jsonwebtoken stays the
  * tool for minting (CLI, tests).
+ *
+ * Identity (the rate limiter's `tokenId`): a token's `jti` namespaced by its key, else a MAC of
+ * what was signed, the `header.payload` segments, never of the signature. An ECDSA signature
+ * is malleable (for a valid (r, s), the high-S twin (r, n − s) verifies too, and the key holder
+ * can sign the same input again with another nonce), so the signature must not make a new
+ * identity. The segments themselves must be canonical base64url (no padding, no extra
+ * character, no stray low bits, nothing outside the alphabet), so that one signed content has
+ * exactly one spelling. High-S signatures are accepted: refusing them would break conforming
+ * signers, and with the identity above they buy an attacker nothing.
+ *
+ * Headers `jku`, `x5u`, `jwk` and `x5c` are never honoured (the key comes from our store by
+ * `kid` only) and so are simply ignored: a token carrying them verifies or fails exactly as it
+ * would without them. `crit` is refused whatever it names (we implement no extension).
  */
 export const MAX_TOKEN_BYTES = 8 * 1024
 export const NBF_LEEWAY_S = 30
+/** Longest lifetime a token may claim when the deps name none: `exp` − `iat` (or − now without `iat`). */
+export const DEFAULT_MAX_TOKEN_LIFETIME_S = 86400
 /** IEEE P1363 (r || s) signature of ES512: two 66-byte integers. */
 const ES512_SIGNATURE_BYTES = 132
 
@@ -29,6 +45,8 @@ export interface TokenVerifierDeps {
   readonly mac: Mac
   /** Verified tokens kept (LRU); 0 disables the cache. */
   readonly cacheSize: number
+  /** Longest lifetime a token may claim: `exp` − `iat`, or `exp` − now without `iat`. Default 86400. */
+  readonly maxTokenLifetimeS?: number
 }
 
 /** From the `Authorization` header value to a principal; key-store failures are `Unavailable` (500), not 401. */
@@ -38,6 +56,7 @@ interface Claims {
   readonly kid: string
   readonly exp: number
   readonly nbf: number | undefined
+  readonly iat: number | undefined
   readonly scopes: ReadonlyArray<string>
   readonly jti: string | undefined
 }
@@ -50,7 +69,6 @@ type Check<A> = E.Either<Unauthenticated, A>
 const fail = <A = never>(reason: string): Check<A> => E.left(unauthenticated(reason))
 
 const BEARER = /^bearer +(\S+) *$/i
-const SEGMENT = /^[A-Za-z0-9_-]+$/
 
 const bearerToken = (authorization: string | undefined): Check<string> => {
   if (authorization === undefined || authorization === '') return fail('no Authorization header')
@@ -62,9 +80,11 @@ const bearerToken = (authorization: string | undefined): Check<string> => {
   return Buffer.byteLength(token, 'utf8') > MAX_TOKEN_BYTES ? fail('token over 8 KiB') : E.right(token)
 }
 
-const jsonObject = (segment: string): Record<string, unknown> | undefined => {
+const jsonObject = (bytes: Buffer): Record<string, unknown> | undefined => {
+  const text = decodeUtf8Strict(bytes)
+  if (text === undefined) return undefined
   try {
-    const v: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'))
+    const v: unknown = JSON.parse(text)
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined
   } catch {
     return undefined
@@ -75,16 +95,20 @@ const isNumericDate = (u: unknown): u is number => typeof u === 'number' && Numb
 
 interface Parsed {
   readonly claims: Claims
-  readonly signingInput: Buffer
+  /** `header.payload` exactly as received: what was signed, and (canonical) the token's content. */
+  readonly signingInput: string
   readonly signature: Buffer
 }
 
 /** Everything that can be decided from the token alone, without I/O or signature work. */
-const parse = (token: string, nowS: number): Check<Parsed> => {
+const parse = (token: string, nowS: number, maxLifetimeS: number): Check<Parsed> => {
   const parts = token.split('.')
-  if (parts.length !== 3 || !parts.every((p) => SEGMENT.test(p))) return fail('not three base64url segments')
-  const [h, p, s] = parts as [string, string, string]
-  const header = jsonObject(h)
+  if (parts.length !== 3 || parts.some((p) => p.length === 0)) return fail('not three base64url segments')
+  const decoded = parts.map(decodeBase64urlStrict)
+  if (decoded.some((b) => b === undefined)) return fail('a segment is not canonical base64url')
+  const [h, p] = parts as [string, string, string]
+  const [headerBytes, payloadBytes, signature] = decoded as [Buffer, Buffer, Buffer]
+  const header = jsonObject(headerBytes)
   if (!header) return fail('header is not a JSON object')
   // Exactly ES512: `none`, HS* (the public key used as an HMAC secret) and RS* never get near a key.
   if (header['alg'] !== 'ES512') return fail(`alg ${String(JSON.stringify(header['alg'])).slice(0, 32)} is not ES512`)
@@ -92,46 +116,56 @@ const parse = (token: string, nowS: number): Check<Parsed> => {
   if ('crit' in header) return fail('crit header present')
   // `jku`, `x5u`, `jwk`, `x5c` are ignored on purpose: the key comes only from our own store.
   const kid = header['kid']
-  if (typeof kid !== 'string' || kid.length === 0 || kid.length > 256) return fail('kid missing')
-  const payload = jsonObject(p)
+  if (typeof kid !== 'string' || kid.length === 0 || kid.length > 256) return fail('kid missing or not a string of 1 to 256 characters')
+  const payload = jsonObject(payloadBytes)
   if (!payload) return fail('payload is not a JSON object')
-  const claims = checkClaims(kid, payload, nowS)
+  const claims = checkClaims(kid, payload, nowS, maxLifetimeS)
   if (E.isLeft(claims)) return claims
-  const signature = Buffer.from(s, 'base64url')
   if (signature.length !== ES512_SIGNATURE_BYTES) return fail('signature has the wrong length for ES512')
-  return E.right({ claims: claims.right, signingInput: Buffer.from(`${h}.${p}`, 'ascii'), signature })
+  return E.right({ claims: claims.right, signingInput: `${h}.${p}`, signature })
 }
 
-const checkClaims = (kid: string, payload: Record<string, unknown>, nowS: number): Check<Claims> => {
-  const { exp, nbf, scopes, jti } = payload
+const checkClaims = (kid: string, payload: Record<string, unknown>, nowS: number, maxLifetimeS: number): Check<Claims> => {
+  const { exp, nbf, iat, scopes, jti } = payload
   if (!isNumericDate(exp)) return fail('exp missing or not a number')
   if (nbf !== undefined && !isNumericDate(nbf)) return fail('nbf not a number')
+  if (iat !== undefined && !isNumericDate(iat)) return fail('iat not a number')
   if (!Array.isArray(scopes) || !scopes.every((x) => typeof x === 'string')) return fail('scopes is not an array of strings')
-  const claims: Claims = { kid, exp, nbf, scopes: scopes as string[], jti: typeof jti === 'string' && jti !== '' ? jti : undefined }
-  const times = checkTimes(claims, nowS)
+  const claims: Claims = { kid, exp, nbf, iat, scopes: scopes as string[], jti: typeof jti === 'string' && jti !== '' ? jti : undefined }
+  const times = checkTimes(claims, nowS, maxLifetimeS)
   return times === undefined ? E.right(claims) : fail(times)
 }
 
-/** Rechecked on every use, cached or not: a cached token still expires. */
-const checkTimes = (c: Claims, nowS: number): string | undefined => {
+/** Rechecked on every use, cached or not: a cached token still expires, also on a clock that went back. */
+const checkTimes = (c: Claims, nowS: number, maxLifetimeS: number): string | undefined => {
   if (nowS >= c.exp) return 'expired'
   if (c.nbf !== undefined && c.nbf > nowS + NBF_LEEWAY_S) return 'not valid yet (nbf)'
+  if (c.iat !== undefined && c.iat > nowS + NBF_LEEWAY_S) return 'issued in the future (iat)'
+  // Without `iat` the lifetime left is what counts: a token may not be good for longer than the cap from now.
+  if (c.exp - (c.iat ?? nowS) > maxLifetimeS) return 'lifetime over the maximum'
   return undefined
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('base64url')
 
 /** Resolves on the thread pool; a throw or an error from OpenSSL counts as a bad signature. */
-const verifyEs512 = (key: KeyObject, data: Buffer, signature: Buffer): Promise<boolean> =>
+const verifyEs512 = (key: KeyObject, data: string, signature: Buffer): Promise<boolean> =>
   new Promise((resolve) => {
     try {
-      verify('sha512', data, { key, dsaEncoding: 'ieee-p1363' }, signature, (err, ok) => resolve(err === null && ok))
+      verify('sha512', Buffer.from(data, 'ascii'), { key, dsaEncoding: 'ieee-p1363' }, signature, (err, ok) => resolve(err === null && ok))
     } catch {
       resolve(false)
     }
   })
 
 export const makeTokenVerifier = (deps: TokenVerifierDeps): TokenVerifier => {
+  const maxLifetimeS = deps.maxTokenLifetimeS ?? DEFAULT_MAX_TOKEN_LIFETIME_S
+  /**
+   * Keyed by a hash of the whole token string, signature included: a hit means this exact string
+   * was verified before. Any other spelling, a tampered signature or a malleated twin, misses
+   * and is parsed and verified from scratch. (Keying it by the identity would let a forged
+   * signature ride on a verified one.)
+   */
   const verified = new LruCache<string, Verified>(deps.cacheSize)
   const publicKeys = new LruCache<string, KeyObject>(256)
 
@@ -169,7 +203,7 @@ export const makeTokenVerifier = (deps: TokenVerifierDeps): TokenVerifier => {
     const cacheKey = sha256(token.right)
     const hit = verified.get(cacheKey)
     if (hit) {
-      const times = checkTimes(hit.claims, nowS)
+      const times = checkTimes(hit.claims, nowS, maxLifetimeS)
       if (times !== undefined) {
         verified.delete(cacheKey)
         return TE.left(unauthenticated(times))
@@ -179,7 +213,7 @@ export const makeTokenVerifier = (deps: TokenVerifierDeps): TokenVerifier => {
         TE.map((key) => principal(hit, key)),
       )
     }
-    const parsed = parse(token.right, nowS)
+    const parsed = parse(token.right, nowS, maxLifetimeS)
     if (E.isLeft(parsed)) return TE.left(parsed.left)
     const { claims, signingInput, signature } = parsed.right
     return pipe(
@@ -189,7 +223,8 @@ export const makeTokenVerifier = (deps: TokenVerifierDeps): TokenVerifier => {
         if (!publicKey) return E.left(unauthenticated('API key is not a P-521 public key'))
         if (!(await verifyEs512(publicKey, signingInput, signature))) return E.left(unauthenticated('bad signature'))
         const jti = claims.jti
-        const tokenHash = jti === undefined ? deps.mac.mac('token-hash', token.right) : undefined
+        // What was signed, not how the signature is spelt: see the identity note at the top.
+        const tokenHash = jti === undefined ? deps.mac.mac('token-hash', signingInput) : undefined
         const v: Verified = {
           claims,
           // A client-chosen `jti` is namespaced by its key, so one key's tokens cannot draw on another's quota.

@@ -1,45 +1,75 @@
-import { randomUUID } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import type { Middleware } from 'koa'
 import type { HttpLog } from '../app'
-import type { OrkaState } from '../context'
+import { rejectedWith } from '../client-error'
+import { OrkaState, requestIdFor } from '../context'
+import { redactCardNumbers, redactLogFields } from '../log-redaction'
 import { HEALTH_PATHS } from '../routes/health'
 
-/** A client's id is echoed only when it is plainly an id, so it cannot forge log lines. */
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+/** An unmatched path is logged this long at most, after masking. */
+const MAX_PATH = 200
+/** Masking looks this far, so that a run crossing the cut is seen whole (and the work stays bounded). */
+const MASK_WINDOW = 1024
+/** Stricter than the log-wide rule (12): a path has no business holding a 9-digit run. */
+const PATH_MIN_DIGITS = 9
 
 /**
- * The route template when one matched; else the path, cut short and with long digit runs
- * masked, because a client may put anything (a card number) in a URL.
+ * The route template when one matched; else the path with digit runs masked (plain,
+ * separated or percent-encoded: a client may put a card number in a URL), then cut short.
  */
 const loggedPath = (ctx: { path: string; _matchedRoute?: unknown }): string =>
-  typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : ctx.path.slice(0, 200).replace(/\d{9,}/g, (d) => '#'.repeat(d.length))
+  typeof ctx._matchedRoute === 'string'
+    ? ctx._matchedRoute
+    : redactCardNumbers(ctx.path.slice(0, MASK_WINDOW), PATH_MIN_DIGITS).slice(0, MAX_PATH)
 
 /**
  * Request id and one access-log line per request: method, route, status, time, id. Never
  * headers, bodies or query strings (tokens, card numbers and cursors live there).
+ *
+ * The line is written when the response has gone out (or the connection closed), with the
+ * status the client was actually sent (`res.statusCode`), not the one the middleware meant to
+ * send. A request whose connection closed first gets `outcome`:
+ * - `rejected`: the server cut the connection for a parser error in the body or a timeout;
+ *   `status` is what `clientErrorHandler` sent (null when it could not, or when Node's own
+ *   handler answered: install `clientErrorHandler`);
+ * - `aborted`: the client went away before its request was fully received;
+ * - `closed`: the request was received, the connection closed before the response finished;
+ * with `status` null unless a status line had been sent. Every string is redacted.
  */
 export const accessLog =
   (log: HttpLog): Middleware<OrkaState> =>
   async (ctx, next) => {
     const started = performance.now()
-    const given = ctx.get('x-request-id')
-    ctx.state.requestId = SAFE_REQUEST_ID.test(given) ? given : randomUUID()
+    ctx.state.requestId = requestIdFor(ctx.get('x-request-id'))
     ctx.set('X-Request-Id', ctx.state.requestId)
-    try {
-      await next()
-    } finally {
+    const { req, res } = ctx
+    const socket = req.socket
+    let written = false
+    const write = (finished: boolean): void => {
+      if (written) return
+      written = true
+      const line: Record<string, unknown> = {
+        requestId: ctx.state.requestId,
+        method: ctx.method,
+        path: loggedPath(ctx as { path: string; _matchedRoute?: unknown }),
+        status: res.statusCode,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      }
+      if (!finished) {
+        const answer = rejectedWith(socket)
+        if (answer !== undefined) {
+          line['status'] = answer
+          line['outcome'] = 'rejected'
+        } else {
+          line['status'] = res.headersSent ? res.statusCode : null
+          line['outcome'] = req.complete ? 'closed' : 'aborted'
+        }
+      }
       // Probes poll health every few seconds: at info they would drown the log.
-      const write = HEALTH_PATHS.has(ctx.path) ? (o: object, m: string) => log.debug?.(o, m) : (o: object, m: string) => log.info(o, m)
-      write(
-        {
-          requestId: ctx.state.requestId,
-          method: ctx.method,
-          path: loggedPath(ctx as { path: string; _matchedRoute?: unknown }),
-          status: ctx.status,
-          ms: Math.round((performance.now() - started) * 10) / 10,
-        },
-        'request',
-      )
+      if (HEALTH_PATHS.has(ctx.path)) log.debug?.(redactLogFields(line), 'request')
+      else log.info(redactLogFields(line), 'request')
     }
+    res.once('finish', () => write(true))
+    res.once('close', () => write(res.writableFinished))
+    await next()
   }

@@ -1,19 +1,40 @@
+import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
+import { inputStr } from '@orka/domain'
 import type { makeAuthorize, Scope } from '@orka/domain'
 import type { HttpLog } from '../app'
 import { principalOf, RouteMiddleware } from '../context'
-import { sendDomainError } from '../respond'
+import { decodeWith, singleHeader } from '../decode/decode'
+import { validationErrorResponse } from '../error-response'
+import { sendDomainError, sendErrorResponse } from '../respond'
 
 export interface MerchantAccountSelection {
   readonly merchantAccountHeader: string
   readonly defaultMerchantAccountId: string
 }
 
-/** The route's scope against the token and its key, for the merchant account the request names. */
+/**
+ * The merchant account header, as sent: once at most (sent twice, Node would join the values
+ * with `, `), and a string the domain accepts (no NUL). Any value is otherwise looked up as it
+ * is, so that an unknown and a malformed id get the same 403.
+ */
+const merchantAccountHeader = (ctx: Parameters<RouteMiddleware>[0], name: string) => {
+  const lower = name.toLowerCase()
+  return E.chain((v: string | undefined) =>
+    E.map((h: Record<string, string | undefined>) => h[lower])(decodeWith(t.partial({ [lower]: inputStr }), 'header')(v === undefined ? {} : { [lower]: v })),
+  )(singleHeader(ctx.req, lower))
+}
+
+/**
+ * The route's scope against the token and its key, for the merchant account the request names.
+ * A merchant account header sent more than once is a 422 on `['header', <name>]`.
+ */
 export const authorize =
   (check: ReturnType<typeof makeAuthorize>, log: HttpLog, config: MerchantAccountSelection, required: Scope): RouteMiddleware =>
   async (ctx, next) => {
-    const merchantAccountId = ctx.get(config.merchantAccountHeader) || config.defaultMerchantAccountId
+    const header = merchantAccountHeader(ctx, config.merchantAccountHeader)
+    if (E.isLeft(header)) return sendErrorResponse(ctx, validationErrorResponse(header.left))
+    const merchantAccountId = header.right || config.defaultMerchantAccountId
     const r = await check({ principal: principalOf(ctx), merchantAccountId, required })()
     if (E.isLeft(r)) return sendDomainError(ctx, log, r.left)
     ctx.state.access = r.right

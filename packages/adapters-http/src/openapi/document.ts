@@ -129,7 +129,7 @@ const operation = (route: RouteDescription, config: OpenApiConfig, registry: Sch
   const headers = (status: number): Record<string, unknown> => ({
     'X-Request-Id': header('X-Request-Id'),
     ...(limited && status !== 401 && status !== 405 ? { 'RateLimit-Policy': header('RateLimit-Policy'), RateLimit: header('RateLimit') } : {}),
-    ...(status === 425 || status === 429 ? { 'Retry-After': header('Retry-After') } : {}),
+    ...(status === 425 || status === 429 || status === 500 ? { 'Retry-After': header('Retry-After') } : {}),
     // What an idempotency key records (and replays): the service's success, decline or vault duplicate.
     ...(doc.idempotent && (status === doc.success.status || status === 400 || status === 409)
       ? { 'Idempotent-Replayed': header('Idempotent-Replayed') }

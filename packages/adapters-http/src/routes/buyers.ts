@@ -2,7 +2,7 @@ import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
 import { Buyer, BuyerCreate } from '@orka/domain'
 import { accessOf } from '../context'
-import { decodeWith } from '../decode/decode'
+import { decodeQuery, decodeWith } from '../decode/decode'
 import { readJsonBody } from '../decode/json-body'
 import { validationErrorResponse } from '../error-response'
 import { sendDomainError, sendErrorResponse, sendJson } from '../respond'
@@ -25,7 +25,7 @@ export const createBuyer: RouteHandler = (deps) => async (ctx) => {
 /** GET /buyers: the account's buyers, newest first, optionally by `external_identifier`. */
 export const listBuyers: RouteHandler = (deps) => async (ctx) => {
   const access = accessOf(ctx)
-  const q = decodeWith(BuyersQuery, 'query')({ ...rawPageQuery(ctx.query), external_identifier: ctx.query['external_identifier'] })
+  const q = decodeQuery(BuyersQuery, ctx, (query) => ({ ...rawPageQuery(query), external_identifier: query['external_identifier'] }))
   if (E.isLeft(q)) return sendErrorResponse(ctx, validationErrorResponse(q.left))
   const { external_identifier, ...page } = q.right
   const r = await deps.useCases.listBuyers({

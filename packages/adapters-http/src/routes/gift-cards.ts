@@ -2,7 +2,7 @@ import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
 import { boundedString, GiftCard, GiftCardActivationCreate } from '@orka/domain'
 import { accessOf } from '../context'
-import { decodeWith, violationsOf } from '../decode/decode'
+import { decodeWith, singleHeader, violationsOf } from '../decode/decode'
 import { readJsonBody } from '../decode/json-body'
 import { validationErrorResponse } from '../error-response'
 import { sendDomainError, sendErrorResponse, sendJson } from '../respond'
@@ -18,8 +18,10 @@ const IdempotencyHeaders = t.partial({ 'idempotency-key': IDEMPOTENCY_KEY })
  */
 export const activateGiftCard: RouteHandler = (deps) => async (ctx) => {
   const access = accessOf(ctx)
-  const key = ctx.headers['idempotency-key']
-  const headers = decodeWith(IdempotencyHeaders, 'header')(key === undefined ? {} : { 'idempotency-key': key })
+  // Sent twice is refused (422), not joined into one key.
+  const headers = E.chain((key: string | undefined) => decodeWith(IdempotencyHeaders, 'header')(key === undefined ? {} : { 'idempotency-key': key }))(
+    singleHeader(ctx.req, 'idempotency-key'),
+  )
   const body = E.chain(decodeWith(GiftCardActivationCreate, 'body'))(await readJsonBody(ctx, deps.config.maxBodyBytes))
   if (E.isLeft(headers) || E.isLeft(body)) return sendErrorResponse(ctx, validationErrorResponse(violationsOf(headers, body)))
   const r = await deps.useCases.activateGiftCard({

@@ -1,7 +1,7 @@
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import { uuid, WebhookDelivery, WebhookDeliveryStatus } from '@orka/domain'
-import { decodeWith } from '../decode/decode'
+import { canonicalUuid, WebhookDelivery, WebhookDeliveryStatus } from '@orka/domain'
+import { decodeQuery, decodeWith } from '../decode/decode'
 import { validationErrorResponse } from '../error-response'
 import { sendDomainError, sendErrorResponse, sendJson } from '../respond'
 import { encodePage, pageQueryOf, pageQueryProps, rawPageQuery } from './page'
@@ -9,14 +9,14 @@ import { RouteHandler } from './route-deps'
 import { scopeOf, SubscriptionPath } from './webhook-subscriptions'
 
 const DeliveriesQuery = t.partial({ ...pageQueryProps, status: WebhookDeliveryStatus })
-const DeliveryPath = t.type({ subscription_id: uuid, delivery_id: uuid })
+const DeliveryPath = t.type({ subscription_id: canonicalUuid, delivery_id: canonicalUuid })
 
 /** GET deliveries: the subscription's delivery log, newest first, optionally by `status`. */
 export const listWebhookDeliveries: RouteHandler = (deps) => async (ctx) => {
   const scope = scopeOf(ctx)
   const p = decodeWith(SubscriptionPath, 'path')(ctx.params)
   if (E.isLeft(p)) return sendErrorResponse(ctx, validationErrorResponse(p.left))
-  const q = decodeWith(DeliveriesQuery, 'query')({ ...rawPageQuery(ctx.query), status: ctx.query['status'] })
+  const q = decodeQuery(DeliveriesQuery, ctx, (query) => ({ ...rawPageQuery(query), status: query['status'] }))
   if (E.isLeft(q)) return sendErrorResponse(ctx, validationErrorResponse(q.left))
   const { status, ...page } = q.right
   const r = await deps.useCases.listWebhookDeliveries({

@@ -1,8 +1,8 @@
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import { uuid, WebhookScope, WebhookSecretRotation, WebhookSubscription, WebhookSubscriptionCreate, WebhookSubscriptionUpdate } from '@orka/domain'
+import { canonicalUuid, WebhookScope, WebhookSecretRotation, WebhookSubscription, WebhookSubscriptionCreate, WebhookSubscriptionUpdate } from '@orka/domain'
 import { accessOf, Ctx } from '../context'
-import { decodeWith } from '../decode/decode'
+import { decodeQuery, decodeWith } from '../decode/decode'
 import { readJsonBody, readOptionalJsonBody } from '../decode/json-body'
 import { validationErrorResponse } from '../error-response'
 import { sendDomainError, sendErrorResponse, sendJson, sendNoContent } from '../respond'
@@ -10,7 +10,8 @@ import { encodePage, pageQueryOf, pageQueryProps, rawPageQuery } from './page'
 import { RouteHandler } from './route-deps'
 
 const ListQuery = t.partial(pageQueryProps)
-export const SubscriptionPath = t.type({ subscription_id: uuid })
+/** Path ids are UUIDs compared case-insensitively: decoded to lower case, the form stored ids have. */
+export const SubscriptionPath = t.type({ subscription_id: canonicalUuid })
 
 /** The account's subscriptions, plus the instance-wide ones for a key bound to no account. */
 export const scopeOf = (ctx: Ctx): WebhookScope => {
@@ -29,7 +30,7 @@ export const createWebhookSubscription: RouteHandler = (deps) => async (ctx) => 
 
 export const listWebhookSubscriptions: RouteHandler = (deps) => async (ctx) => {
   const scope = scopeOf(ctx)
-  const q = decodeWith(ListQuery, 'query')(rawPageQuery(ctx.query))
+  const q = decodeQuery(ListQuery, ctx, rawPageQuery)
   if (E.isLeft(q)) return sendErrorResponse(ctx, validationErrorResponse(q.left))
   const r = await deps.useCases.listWebhookSubscriptions({ scope, ...pageQueryOf(q.right) })()
   if (E.isLeft(r)) return sendDomainError(ctx, deps.log, r.left)

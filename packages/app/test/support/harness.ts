@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import * as E from 'fp-ts/Either'
-import pino from 'pino'
 import { DependencyContainer } from 'tsyringe'
 import { ManualClock } from '@orka/adapters-memory'
 import { loadConfig } from '../../src/config'
+import { createLogger } from '../../src/logger'
 import { generateKeyPair } from '../../src/dev-key'
 import { mintToken, MintOptions } from '../../src/mint-token'
 import { SeedFile } from '../../src/seed-file'
@@ -145,7 +145,7 @@ export const startHarness = async (o: HarnessOptions = {}): Promise<Harness> => 
     },
   })
   const clock = o.clock ?? new ManualClock(new Date())
-  const server = await startServer(config.right, { clock, logger: pino({ level: 'info' }, sink), configure: o.configure })
+  const server = await startServer(config.right, { clock, logger: createLogger('info', sink), configure: o.configure })
   const token = (key: KeyName = 'admin', m: Partial<MintOptions> = {}) =>
     mintToken(pems[key], { scopes: ['*.read', '*.write'], expiresInS: 3600, now: clock.now(), ...m })
 

@@ -21,13 +21,15 @@ export class Checked<A> extends t.Type<A, A, unknown> {
     readonly explain: (u: unknown) => Explanation | undefined,
     /** Constraints for documentation (JSON Schema keywords). */
     readonly schema: Record<string, unknown>,
+    /** Maps an accepted input to its canonical form (e.g. a UUID to lower case); identity by default. */
+    normalize: (a: A) => A = (a) => a,
   ) {
     super(
       name,
       is,
       (u, c) => {
         const why = explain(u)
-        return why === undefined ? t.success(u as A) : t.failure(u, c, why.msg)
+        return why === undefined ? t.success(normalize(u as A)) : t.failure(u, c, why.msg)
       },
       t.identity,
     )
@@ -37,16 +39,50 @@ export class Checked<A> extends t.Type<A, A, unknown> {
 const isString = (u: unknown): u is string => typeof u === 'string'
 const notString: Explanation = { type: 'string_type', msg: 'Input should be a valid string' }
 
+/**
+ * Characters no string a client sends may hold, whatever its other constraints: every
+ * `boundedString` (so every string field of a request codec, and `inputStr`) refuses them, so
+ * that no storage ever sees them. (`str` alone accepts them: it describes what we store.)
+ *
+ * - U+0000 (NUL): some storages cannot store it (a 500), others truncate at it. Explained as
+ *   `string_invalid_characters`, "String should not contain the NUL character (U+0000)".
+ * - A lone UTF-16 surrogate (a high surrogate U+D800-U+DBFF not followed by a low one, or a
+ *   low surrogate U+DC00-U+DFFF not preceded by a high one), as JSON's `\ud800` escapes
+ *   produce: it is not a Unicode character, and a storage's UTF-8 encoder silently replaces it
+ *   with U+FFFD, so two different inputs would become one value (a false duplicate). Explained
+ *   as pydantic's `string_unicode`, "Input should be a valid string, unable to parse raw data
+ *   as a unicode string" (also used for query values that are not UTF-8 once percent-decoded).
+ *
+ * Surrogate pairs (e.g. an emoji) are well-formed and accepted. Neither fault echoes the input:
+ * it is what the client got wrong, and may not survive a round trip through a JSON parser.
+ */
+export const INVALID_CHARACTER_TYPES: ReadonlySet<string> = new Set(['string_invalid_characters', 'string_unicode'])
+export const NUL_CHARACTER: Explanation = { type: 'string_invalid_characters', msg: 'String should not contain the NUL character (U+0000)' }
+export const NOT_UNICODE: Explanation = { type: 'string_unicode', msg: 'Input should be a valid string, unable to parse raw data as a unicode string' }
+// Without the `u` flag a regular expression sees UTF-16 code units, so lone surrogates are visible.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+/** Why `s` holds a character no accepted string may hold, or undefined when it holds none. */
+export const explainCharacters = (s: string): Explanation | undefined =>
+  s.includes('\u0000') ? NUL_CHARACTER : LONE_SURROGATE.test(s) ? NOT_UNICODE : undefined
+
 export interface StringConstraints {
   readonly min?: number
   readonly max?: number
   readonly pattern?: RegExp
   readonly format?: string
+  /**
+   * Accept any JavaScript string, NUL and lone surrogates included. Only for text the service
+   * itself writes and reads back (stored records, keys it joins with U+0000): never for what a
+   * client sends. See `str`.
+   */
+  readonly anyCharacters?: boolean
 }
 
 export const boundedString = (name: string, k: StringConstraints): Checked<string> => {
   const explain = (u: unknown): Explanation | undefined => {
     if (!isString(u)) return notString
+    const chars = k.anyCharacters === true ? undefined : explainCharacters(u)
+    if (chars !== undefined) return chars
     if (k.min !== undefined && u.length < k.min)
       return {
         type: 'string_too_short',
@@ -76,7 +112,14 @@ export const boundedString = (name: string, k: StringConstraints): Checked<strin
   })
 }
 
-export const str = boundedString('string', {})
+/**
+ * Any string, as before: NUL and lone surrogates included. It describes records the service
+ * writes itself (an idempotency record's key joins its parts with U+0000), so it must not
+ * refuse them. Request codecs use `boundedString` (or `inputStr`), which refuse both.
+ */
+export const str = boundedString('string', { anyCharacters: true })
+/** Any string a client may send: no length limit, but no NUL and no lone surrogate. */
+export const inputStr = boundedString('string', {})
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export const uuid = new Checked<string>(
@@ -90,6 +133,11 @@ export const uuid = new Checked<string>(
         : { type: 'uuid_parsing', msg: 'Input should be a valid UUID' },
   { type: 'string', format: 'uuid' },
 )
+/**
+ * A UUID as an identifier to look up: accepted in either case, decoded to lower case (the form
+ * every stored id has), so an upper-case id finds the resource. `uuid` keeps its input as is.
+ */
+export const canonicalUuid = new Checked<string>('uuid', uuid.is, uuid.explain, uuid.schema, (s) => s.toLowerCase())
 
 export const intRange = (name: string, min?: number, max?: number): Checked<number> => {
   const explain = (u: unknown): Explanation | undefined => {

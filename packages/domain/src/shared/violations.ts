@@ -1,5 +1,5 @@
 import * as t from 'io-ts'
-import { Checked, Explanation, forbiddenExtra, RuleLeaf } from './codecs'
+import { Checked, Closed, Explanation, forbiddenExtra, INVALID_CHARACTER_TYPES, Nullable, Refined, RuleLeaf, Tagged } from './codecs'
 
 /** One entry of the 422 body's `detail[]`. */
 export interface Violation {
@@ -26,29 +26,95 @@ const explainBuiltin = (type: t.Decoder<unknown, unknown>): Explanation => {
 }
 
 /**
+ * What stands in `loc` for a property name the client chose (an unknown property, a key of a
+ * map) when that name is not a plain identifier (`PLAIN_NAME`): such a name may itself be a
+ * card number or a PIN sent as a key, so it is never echoed.
+ */
+export const UNNAMED_PROPERTY = '<property>'
+/** A property name that is safe to echo: starts with a letter or `_`, at most 64 characters. */
+export const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/
+
+type Decoder = t.Decoder<unknown, unknown>
+
+/**
+ * What a wrapper validates through: a refinement, a nullable, `t.exact` and `t.readonly` hand
+ * their own context entry to the codec they wrap, so the step below them is that codec's.
+ */
+const unwrap = (d: Decoder): Decoder => {
+  if (d instanceof Refined || d instanceof Nullable) return unwrap(d.inner as Decoder)
+  if (d instanceof t.ExactType || d instanceof t.ReadonlyType || d instanceof t.RefinementType) return unwrap(d.type as Decoder)
+  return d
+}
+
+/** The property names a codec declares: ours, not the client's, hence always echoed as they are. */
+const declares = (codec: Decoder, key: string): boolean => {
+  const d = unwrap(codec)
+  if (d instanceof Closed) return Object.hasOwn(d.required, key) || Object.hasOwn(d.optional, key)
+  // A tagged union validates with its branch, in its own context entry.
+  if (d instanceof Tagged) return key === d.tag || Object.values(d.branches).some((b) => declares(b as Decoder, key))
+  if (d instanceof t.InterfaceType || d instanceof t.PartialType) return Object.hasOwn(d.props as object, key)
+  return false
+}
+
+const isList = (codec: Decoder): boolean => {
+  const d = unwrap(codec)
+  return d instanceof t.ArrayType || d instanceof t.ReadonlyArrayType || d instanceof t.TupleType
+}
+
+/**
+ * One step of an io-ts context as a `loc` item: an integer for a real array position, the name
+ * for a property the codec declares (or a rule's path), and for a name the client chose the
+ * name only when it is a plain identifier, else `UNNAMED_PROPERTY`. A union or intersection
+ * member index is no location at all (`undefined`).
+ */
+const locItem = (parent: Decoder, entry: t.ContextEntry): string | number | undefined => {
+  const p = unwrap(parent)
+  if (p instanceof t.UnionType || p instanceof t.IntersectionType) return undefined
+  if (isList(parent) && /^\d{1,15}$/.test(entry.key)) return Number(entry.key)
+  if (entry.type !== forbiddenExtra && (entry.type instanceof RuleLeaf || declares(parent, entry.key))) return entry.key
+  return PLAIN_NAME.test(entry.key) ? entry.key : UNNAMED_PROPERTY
+}
+
+/**
  * Renders io-ts errors as the API's 422 `detail[]`, prefixed with where the value came from
  * (`body`, `query`, `path`). Inputs are echoed only when they are scalars of a non-sensitive
- * property, so a card number or PIN never comes back, whatever shape it was sent in.
+ * property, so a card number or PIN never comes back, whatever shape it was sent in. `loc`
+ * holds integers for array positions only; property names are strings, and a name the client
+ * chose is echoed only when it is a plain identifier (see `UNNAMED_PROPERTY`).
  */
 export const toViolations = (root: 'body' | 'query' | 'path' | 'header', errors: t.Errors): Violation[] => {
   const out: Violation[] = []
   const seen = new Set<string>()
   for (const e of errors) {
-    const keys = e.context.map((c) => c.key).filter((k) => k !== '')
-    // io-ts reports array indexes as strings; the 422 body uses integers for them.
-    const loc: Array<string | number> = [root, ...keys.map((k) => (/^\d+$/.test(k) ? Number(k) : k))]
+    // The first entry is the root value itself (key ''); each later one is a step into its parent.
+    const keys: string[] = []
+    const loc: Array<string | number> = [root]
+    for (let i = 1; i < e.context.length; i++) {
+      const entry = e.context[i]!
+      const item = locItem(e.context[i - 1]!.type as Decoder, entry)
+      if (item === undefined) continue
+      keys.push(entry.key)
+      loc.push(item)
+    }
     const leaf = e.context[e.context.length - 1]
     let why: Explanation
     if (e.value === undefined && leaf?.type !== forbiddenExtra && !(leaf?.type instanceof RuleLeaf)) why = { type: 'missing', msg: 'Field required' }
     else if (leaf?.type instanceof Checked) why = leaf.type.explain(e.value) ?? { type: 'value_error', msg: e.message ?? 'Invalid value' }
     else why = explainBuiltin(leaf?.type ?? t.unknown)
-    const id = `${loc.join('\u0000')}|${why.type}`
-    // Two rules may fault one property the same way: report it once.
+    const id = `${JSON.stringify(loc)}|${why.type}`
+    // Two rules may fault one property the same way (or two unnamed properties look alike): report it once.
     if (seen.has(id)) continue
     seen.add(id)
-    const sensitive = keys.some((k) => SENSITIVE_KEYS.has(k))
+    // Below a name that is not echoed, the value is not echoed either: `{"<card number>": "<pin>"}`.
+    const sensitive = keys.some((k) => SENSITIVE_KEYS.has(k)) || loc.includes(UNNAMED_PROPERTY)
     // The whole body is never echoed either: a body that is a bare string may be a card number.
-    const echo = keys.length > 0 && why.type !== 'missing' && why.type !== 'extra_forbidden' && !sensitive && isScalar(e.value)
+    const echo =
+      keys.length > 0 &&
+      why.type !== 'missing' &&
+      why.type !== 'extra_forbidden' &&
+      !INVALID_CHARACTER_TYPES.has(why.type) &&
+      !sensitive &&
+      isScalar(e.value)
     out.push({
       loc,
       msg: why.msg,

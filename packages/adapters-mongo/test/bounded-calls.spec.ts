@@ -1,0 +1,306 @@
+import { expect } from 'chai'
+import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
+import { AddressInfo, createConnection, createServer, Server, Socket } from 'node:net'
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import { aBuyer } from '@orka/domain/testing'
+import { makeMongoAdapters } from '../src'
+import { connectMongo, dbOf, MongoStore } from '../src/mongo-database'
+import { attempt, attemptEither, currentCallBound, registerCallBound, StorageTimeout, withinBound } from '../src/mongo-support'
+import { MONGODB_URI } from './support'
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+const never = () => new Promise<never>(() => undefined)
+
+/** Fails the test if a promise rejection goes unhandled while `body` runs (and a little after). */
+const noUnhandledRejection = async (body: () => Promise<void>) => {
+  const seen: unknown[] = []
+  const onUnhandled = (reason: unknown) => seen.push(reason)
+  process.on('unhandledRejection', onUnhandled)
+  try {
+    await body()
+    await sleep(20)
+  } finally {
+    process.off('unhandledRejection', onUnhandled)
+  }
+  expect(seen, 'unhandled rejections').to.deep.equal([])
+}
+
+describe('bounded storage calls (attempt)', () => {
+  it('passes results and failures through unchanged while no bounded store is open', async () => {
+    expect(currentCallBound()).to.equal(undefined)
+    expect(await attempt(async () => 42)()).to.deep.equal(E.right(42))
+    const failed = await attempt(() => Promise.reject(new Error('driver said no')))()
+    expect(E.isLeft(failed) && failed.left._tag === 'Unavailable' && (failed.left.cause as Error).message).to.equal('driver said no')
+    const thrown = await attempt((): Promise<number> => {
+      throw new Error('thrown before any promise')
+    })()
+    expect(E.isLeft(thrown) && (thrown.left.cause as Error).message).to.equal('thrown before any promise')
+  })
+
+  it('turns a call that outlives the bound into Unavailable (cause StorageTimeout) at the bound, and clears its timer', async () => {
+    const withdraw = registerCallBound(150)
+    try {
+      expect(currentCallBound()).to.equal(150)
+      await noUnhandledRejection(async () => {
+        const started = Date.now()
+        const r = await attempt(never)()
+        const took = Date.now() - started
+        expect(E.isLeft(r) && r.left._tag).to.equal('Unavailable')
+        const cause = E.isLeft(r) ? r.left.cause : undefined
+        expect(cause).to.be.instanceOf(StorageTimeout)
+        expect((cause as StorageTimeout).message).to.equal('storage call timed out after 150 ms')
+        expect(took).to.be.within(140, 400)
+
+        // attemptEither too, and an abandoned call that fails later is not an unhandled rejection.
+        const late = await attemptEither<'expected', number>(() => sleep(300).then(() => Promise.reject(new Error('too late'))))()
+        expect(E.isLeft(late) && late.left !== 'expected' && late.left.cause).to.be.instanceOf(StorageTimeout)
+        await sleep(250)
+      })
+      // A call that finishes in time leaves no timer behind.
+      const before = timers()
+      expect(await attempt(async () => 'quick')()).to.deep.equal(E.right('quick'))
+      expect(await attemptEither(async () => E.left('expected' as const))()).to.deep.equal(E.left('expected'))
+      expect(timers()).to.equal(before)
+    } finally {
+      withdraw()
+    }
+    expect(currentCallBound()).to.equal(undefined)
+  })
+
+  it('applies the longest bound of the open stores, and withdraws each once', () => {
+    const a = registerCallBound(1000)
+    const b = registerCallBound(3000)
+    const c = registerCallBound(3000)
+    try {
+      expect(currentCallBound()).to.equal(3000)
+      b()
+      b()
+      expect(currentCallBound()).to.equal(3000)
+      c()
+      expect(currentCallBound()).to.equal(1000)
+    } finally {
+      a()
+      b()
+      c()
+    }
+    expect(currentCallBound()).to.equal(undefined)
+  })
+
+  it('withinBound without a bound is the work itself', async () => {
+    expect(await withinBound(async () => 'x', undefined)).to.equal('x')
+  })
+})
+
+/**
+ * A TCP proxy in front of the test server that can be frozen (connections are still accepted,
+ * as the kernel does for a SIGSTOPped process, but no byte moves either way until it thaws) or
+ * taken down (every connection reset, new ones refused). Counts the connections it accepts.
+ */
+class Proxy {
+  #server: Server | null = null
+  #port = 0
+  #frozen = false
+  #resumes: Array<() => void> = []
+  readonly #sockets = new Set<Socket>()
+  accepted = 0
+
+  constructor(
+    readonly upstreamHost: string,
+    readonly upstreamPort: number,
+  ) {}
+
+  get port(): number {
+    return this.#port
+  }
+
+  async start(port = 0): Promise<void> {
+    const server = createServer((client) => this.#accept(client))
+    server.listen(port, '127.0.0.1')
+    await once(server, 'listening')
+    this.#server = server
+    this.#port = (server.address() as AddressInfo).port
+  }
+
+  freeze(): void {
+    this.#frozen = true
+  }
+
+  thaw(): void {
+    this.#frozen = false
+    for (const resume of this.#resumes.splice(0)) resume()
+  }
+
+  /** Resets every connection and stops listening: connections are refused until `start` again. */
+  async down(): Promise<void> {
+    const server = this.#server
+    this.#server = null
+    for (const s of this.#sockets) s.resetAndDestroy()
+    if (server !== null) await new Promise((r) => server.close(r))
+  }
+
+  async stop(): Promise<void> {
+    this.thaw()
+    await this.down()
+  }
+
+  #accept(client: Socket): void {
+    this.accepted++
+    const upstream = createConnection({ host: this.upstreamHost, port: this.upstreamPort })
+    for (const s of [client, upstream]) {
+      this.#sockets.add(s)
+      s.on('error', () => undefined)
+      s.on('close', () => {
+        this.#sockets.delete(s)
+        client.destroy()
+        upstream.destroy()
+      })
+    }
+    const forward = (from: Socket, to: Socket) =>
+      from.on('data', (chunk: Buffer) => {
+        if (!this.#frozen) {
+          to.write(chunk)
+          return
+        }
+        // Frozen: hold this byte and everything after it until the thaw.
+        from.pause()
+        this.#resumes.push(() => {
+          to.write(chunk)
+          from.resume()
+        })
+      })
+    forward(client, upstream)
+    forward(upstream, client)
+  }
+}
+
+const upstreamOf = (uri: string): [string, number] => {
+  const m = /^mongodb:\/\/([^/:,@]+):(\d+)\/?/.exec(uri)
+  if (m === null) throw new Error(`this suite needs a plain mongodb://host:port/ URI, got another form`)
+  return [m[1]!, Number(m[2])]
+}
+
+/** Polls `f` until it is true, returning how long it took, or fails after `ms`. */
+const eventually = async (what: string, ms: number, f: () => Promise<boolean>): Promise<number> => {
+  const started = Date.now()
+  for (;;) {
+    if (await f()) return Date.now() - started
+    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`)
+    await sleep(100)
+  }
+}
+
+describe('a store with operationTimeoutMs, on a server that freezes or goes down (through a proxy)', function () {
+  this.timeout(60_000)
+  const BOUND = 500
+  const POOL = 4
+  let proxy: Proxy
+  let store: MongoStore
+  let dbName: string
+
+  before(async function () {
+    let upstream: [string, number]
+    try {
+      upstream = upstreamOf(MONGODB_URI)
+    } catch {
+      this.skip()
+    }
+    proxy = new Proxy(...upstream!)
+    await proxy.start()
+    dbName = `orka_test_${randomBytes(6).toString('hex')}`
+    store = await connectMongo(`mongodb://127.0.0.1:${proxy.port}/`, {
+      dbName,
+      operationTimeoutMs: BOUND,
+      maxPoolSize: POOL,
+      connectTimeoutMS: 2000,
+      serverSelectionTimeoutMS: 5000,
+    })
+    await store.ensureIndexes()
+  })
+
+  // A failed test must not leave the next one frozen.
+  afterEach(() => proxy?.thaw())
+
+  after(async () => {
+    proxy?.thaw()
+    if (proxy !== undefined && proxy.port !== 0 && store !== undefined) {
+      if ((await store.ping().then(() => true, () => false)) === false) await proxy.start(proxy.port).catch(() => undefined)
+      await dbOf(store).dropDatabase().catch(() => undefined)
+      await store.close()
+    }
+    await proxy?.stop()
+  })
+
+  it('knows its bound', () => {
+    expect(store.operationTimeoutMs).to.equal(BOUND)
+    expect(currentCallBound()).to.equal(BOUND)
+  })
+
+  it('frozen: every call fails as Unavailable within the bound, connections stay within the pool, and calls succeed again after the thaw', async () => {
+    const { buyers } = makeMongoAdapters(store)
+    const b = aBuyer({ merchant_account_id: 'default' })
+    const id = b.id
+    expect(E.isRight(await buyers.create(b)())).to.equal(true)
+
+    proxy.freeze()
+    const acceptedBefore = proxy.accepted
+    const started = Date.now()
+    // Many more calls than the pool has connections, in waves while frozen.
+    const results: Array<[number, E.Either<unknown, unknown>]> = []
+    for (let wave = 0; wave < 3; wave++) {
+      const t0 = Date.now()
+      const wave_ = await Promise.all(Array.from({ length: 20 }, () => buyers.findById('default', id)().then((r) => [Date.now() - t0, r] as [number, E.Either<unknown, unknown>])))
+      results.push(...wave_)
+    }
+    const ping = Date.now()
+    const pinged = await store.ping().then(
+      () => 'answered',
+      (e: Error) => e.message,
+    )
+    const pingMs = Date.now() - ping
+    const frozenFor = Date.now() - started
+    for (const [ms, r] of results) {
+      expect(E.isLeft(r), 'a call succeeded while frozen').to.equal(true)
+      expect(ms).to.be.below(BOUND + 300)
+    }
+    // Our bound, or the driver's verdict when it came first (a timed-out handshake clears the pool).
+    expect(pinged).to.match(new RegExp(`^MongoDB database ${dbName} at 127\\.0\\.0\\.1:\\d+ does not answer: .*(timed out|cleared)`))
+    expect(pingMs).to.be.below(BOUND + 300)
+    // The driver's own bounds (waitQueueTimeoutMS, socketTimeoutMS) keep it from opening a
+    // connection per abandoned call: at most the pool, the monitor and its RTT pinger, and a
+    // pool refill after a timed-out handshake.
+    const opened = proxy.accepted - acceptedBefore
+    expect(opened, 'connections opened while frozen').to.be.at.most(2 * POOL + 2)
+
+    proxy.thaw()
+    const recovered = await eventually('reads after the thaw', 15_000, async () => {
+      const r = await buyers.findById('default', id)()
+      return E.isRight(r) && O.isSome(r.right)
+    })
+    await eventually('the readiness ping after the thaw', 5000, () => store.ping().then(() => true, () => false))
+    console.log(
+      `      frozen ${frozenFor} ms: ${results.length} calls failed in at most ${Math.max(...results.map(([ms]) => ms))} ms, ping in ${pingMs} ms, ` +
+        `${opened} connections opened; reads again ${recovered} ms after the thaw`,
+    )
+  })
+
+  it('down (connections reset, then refused): calls fail within the bound, and succeed again once the server is back on the same address', async () => {
+    const { buyers } = makeMongoAdapters(store)
+    const port = proxy.port
+    await proxy.down()
+    const t0 = Date.now()
+    const results = await Promise.all(Array.from({ length: 10 }, () => buyers.list('default', {}, { direction: 'forward', from: O.none, limit: 5 })()))
+    const took = Date.now() - t0
+    for (const r of results) expect(E.isLeft(r)).to.equal(true)
+    expect(took).to.be.below(BOUND + 300)
+    const pingStarted = Date.now()
+    expect(await store.ping().then(() => 'answered', () => 'failed')).to.equal('failed')
+    expect(Date.now() - pingStarted).to.be.below(BOUND + 300)
+
+    await proxy.start(port)
+    const back = await eventually('reads after the server came back', 15_000, async () => E.isRight(await buyers.list('default', {}, { direction: 'forward', from: O.none, limit: 5 })()))
+    console.log(`      down: 10 calls failed within ${took} ms; reads again ${back} ms after the server came back`)
+  })
+})

@@ -1,16 +1,20 @@
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
-import { Claim, IdempotencyRecord, IdempotencyStore, StoredOutcome, Unavailable } from '@orka/domain'
+import { Claim, IdempotencyRecord, IdempotencyStore, keptUntil, LeaseHolder, Settlement, StoredOutcome, takeOver, Unavailable } from '@orka/domain'
 import { atomically, copy } from './memory-support'
 
 const slot = (merchantAccountId: string, key: string) => `${merchantAccountId}\u0000${key}`
 const live = (r: IdempotencyRecord, nowMs: number) => Date.parse(r.expires_at) > nowMs
+/** Past its lease (or replay) and its retention: nothing will ever read it again. */
+const dead = (r: IdempotencyRecord, nowMs: number) => Date.parse(keptUntil(r)) <= nowMs
+const holds = (r: IdempotencyRecord | undefined, h: LeaseHolder): r is IdempotencyRecord => r !== undefined && r.lease === h.lease && r.attempt === h.attempt
 
 export interface MemoryIdempotencyStoreOptions {
   /** Expired records are swept every this many claims, so memory stays bounded. */
   readonly sweepEvery?: number
 }
 
+/** Atomic by construction (see `atomically`): every check-then-write below is one synchronous step. */
 export class MemoryIdempotencyStore implements IdempotencyStore {
   private readonly records = new Map<string, IdempotencyRecord>()
   private readonly sweepEvery: number
@@ -32,27 +36,36 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
       const at = slot(record.merchant_account_id, record.key)
       const existing = this.records.get(at)
       if (existing !== undefined && live(existing, nowMs)) return E.right({ claimed: false, existing: copy(existing) })
-      this.records.set(at, copy(record))
-      return E.right({ claimed: true })
+      const stored = existing === undefined ? copy(record) : takeOver(existing, copy(record))
+      this.records.set(at, stored)
+      return E.right({ claimed: true, record: copy(stored) })
     })
   }
 
-  complete(merchantAccountId: string, key: string, outcome: StoredOutcome, expiresAt: Date): TE.TaskEither<Unavailable, void> {
-    return atomically(() => {
-      const at = slot(merchantAccountId, key)
+  complete(holder: LeaseHolder, outcome: StoredOutcome, expiresAt: Date): TE.TaskEither<Unavailable, Settlement> {
+    return atomically((): E.Either<Unavailable, Settlement> => {
+      const at = slot(holder.merchantAccountId, holder.key)
       const existing = this.records.get(at)
-      // A released key has nothing to complete; recreating it would resurrect a freed key.
-      if (existing !== undefined)
-        this.records.set(at, { ...existing, state: 'completed', outcome: copy(outcome), expires_at: expiresAt.toISOString() })
-      return E.right(undefined)
+      // Only the holder of the current lease records an outcome; a released key stays released.
+      if (!holds(existing, holder)) return E.right({ settled: false, current: existing === undefined ? null : copy(existing) })
+      this.records.set(at, { ...existing, state: 'completed', outcome: copy(outcome), expires_at: expiresAt.toISOString() })
+      return E.right({ settled: true })
     })
   }
 
-  release(merchantAccountId: string, key: string): TE.TaskEither<Unavailable, void> {
-    return atomically(() => E.right(void this.records.delete(slot(merchantAccountId, key))))
+  release(holder: LeaseHolder, now: Date): TE.TaskEither<Unavailable, Settlement> {
+    return atomically((): E.Either<Unavailable, Settlement> => {
+      const at = slot(holder.merchantAccountId, holder.key)
+      const existing = this.records.get(at)
+      if (!holds(existing, holder) || existing.state !== 'in_flight')
+        return E.right({ settled: false, current: existing === undefined ? null : copy(existing) })
+      // The lease ends now; the record stays, so a retry of the request learns its reserved id.
+      this.records.set(at, { ...existing, expires_at: now.toISOString() })
+      return E.right({ settled: true })
+    })
   }
 
   private sweep(nowMs: number) {
-    for (const [at, r] of this.records) if (!live(r, nowMs)) this.records.delete(at)
+    for (const [at, r] of this.records) if (dead(r, nowMs)) this.records.delete(at)
   }
 }

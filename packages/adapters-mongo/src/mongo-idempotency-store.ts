@@ -1,11 +1,12 @@
 import * as TE from 'fp-ts/TaskEither'
 import { Collection } from 'mongodb'
-import { Claim, IdempotencyRecord, IdempotencyStore, StoredOutcome, Unavailable } from '@orka/domain'
+import { Claim, IdempotencyRecord, IdempotencyStore, keptUntil, LeaseHolder, Settlement, StoredOutcome, takeOver, Unavailable } from '@orka/domain'
 import {
   expiryDate,
   fromIdempotencyRecordDocument,
   IdempotencyRecordDocument,
   idempotencyRecordId,
+  takeoverId,
   toIdempotencyRecordDocument,
 } from './idempotency-record.document'
 import { dbOf, MongoStore } from './mongo-database'
@@ -21,6 +22,15 @@ export interface MongoIdempotencyStoreOptions {
 
 const MAX_CLAIM_ATTEMPTS = 10
 
+/** A filter matching `raw` only as it was read: same lease, attempt, state and lease end. */
+const sameVersion = (raw: IdempotencyRecordDocument) => ({
+  _id: raw._id,
+  state: raw.state,
+  expires_at: raw.expires_at,
+  lease: raw.lease ?? { $exists: false },
+  attempt: raw.attempt ?? { $exists: false },
+})
+
 export class MongoIdempotencyStore implements IdempotencyStore {
   readonly #col: Collection<IdempotencyRecordDocument>
   readonly #sweepEvery: number
@@ -35,11 +45,28 @@ export class MongoIdempotencyStore implements IdempotencyStore {
 
   /**
    * The key is taken by inserting its `_id`, which exactly one racing claim wins on any server.
-   * A loser reads the holder: live, it is the answer; expired, it is deleted (only if still that
-   * very record: same state and `expires_at`) and the insert is tried again. On MongoDB that
-   * delete is atomic; FerretDB 1.24 runs it as a query then a delete by `_id`, so two requests
-   * taking over the same expired key at the same instant could, in a window of microseconds,
-   * both succeed. Fresh keys, the case that matters (a retried request), do not depend on it.
+   * A loser reads the holder: live, it is the answer. Expired, it is taken over, by inserts
+   * again, so that FerretDB (no atomic conditional update) also lets exactly one claim win:
+   *
+   * 1. The claim inserts a takeover document (`takeoverId`: the key and the version of the
+   *    record it supersedes) holding its next record, `takeOver(existing, record)`: the next
+   *    attempt, with the ids of the same request's unfinished attempts. Of racing takeovers of
+   *    one version of the record, exactly one inserts it.
+   * 2. The winner replaces the record with it, only if the record is still the one it read
+   *    (same lease, attempt, state and `expires_at`). A loser makes that same replacement from
+   *    the takeover document (so a winner that died between the two steps blocks nobody), then
+   *    reads the record again: the winner's claim, live, is its answer. A claim that reads a
+   *    record bearing its own lease token (put in place by a loser) has won.
+   *
+   * The record is replaced, never deleted then re-inserted: there is no instant at which the key
+   * looks free and a retry could start afresh without the ids its earlier attempts reserved.
+   * Takeover documents expire at once and are swept with the records (after the grace period).
+   *
+   * On FerretDB 1.24 a replace is a query then a write of the whole document by `_id`: a
+   * loser's late replacement (the winner's in-flight record, again) can land just after the
+   * winner's own `complete` and undo it, within microseconds. The key then looks in flight
+   * until that lease ends; the retry taking it over has the same ids, so it finds the card the
+   * winner vaulted and answers with it.
    */
   claim(record: IdempotencyRecord, now: Date): TE.TaskEither<Unavailable, Claim> {
     return attempt(async (): Promise<Claim> => {
@@ -48,33 +75,77 @@ export class MongoIdempotencyStore implements IdempotencyStore {
       for (let i = 0; i < MAX_CLAIM_ATTEMPTS; i++) {
         try {
           await this.#col.insertOne(doc)
-          return { claimed: true }
+          return { claimed: true, record }
         } catch (e) {
           if (!isDuplicateKey(e)) throw e
         }
         const raw = await this.#col.findOne({ _id: doc._id })
-        if (raw === null) continue // released or swept meanwhile
+        if (raw === null) continue // swept meanwhile
         const existing = fromIdempotencyRecordDocument(raw)
+        // Our own takeover, which a loser (step 2) put in place before we did: lease tokens are unique.
+        if (record.lease !== undefined && existing.lease === record.lease) return { claimed: true, record: existing }
         if (Date.parse(existing.expires_at) > now.getTime()) return { claimed: false, existing }
-        await this.#col.deleteOne({ _id: doc._id, state: raw.state, expires_at: raw.expires_at })
+        const next = takeOver(existing, record)
+        const takeover = { ...toIdempotencyRecordDocument(next), _id: takeoverId(raw), expiresAt: now }
+        try {
+          await this.#col.insertOne(takeover)
+        } catch (e) {
+          if (!isDuplicateKey(e)) throw e
+          // Another claim took this record over: finish its replacement, then read its claim.
+          const won = await this.#col.findOne({ _id: takeover._id })
+          if (won === null) continue // swept meanwhile
+          const winner = fromIdempotencyRecordDocument(won)
+          await this.#col.replaceOne(sameVersion(raw), { ...won, _id: raw._id, expiresAt: expiryDate(keptUntil(winner)) })
+          continue
+        }
+        const replaced = await this.#col.replaceOne(sameVersion(raw), toIdempotencyRecordDocument(next))
+        if (replaced.matchedCount === 1) return { claimed: true, record: next }
+        // The record changed since it was read: a loser put our takeover in place already, or its
+        // holder completed it. Read it again.
       }
       throw new Error(`claiming an idempotency key did not settle after ${MAX_CLAIM_ATTEMPTS} attempts`)
     })
   }
 
-  /** Updates the record only if it is still there: a released key must not come back. */
-  complete(merchantAccountId: string, key: string, outcome: StoredOutcome, expiresAt: Date): TE.TaskEither<Unavailable, void> {
-    return attempt(async () => {
+  /**
+   * Stores the outcome by an update filtered on the holder's lease and attempt: a holder whose
+   * lease was taken over changes nothing, and learns the record as it is now. A released or
+   * swept key has no record to update, and does not come back. On FerretDB the update is a
+   * query then a write: a takeover landing between the two is overwritten by the completion
+   * (the new holder's own `complete` is then refused, and it answers from this outcome), or
+   * the reverse; either way the record ends up naming one holder, and one outcome.
+   */
+  complete(holder: LeaseHolder, outcome: StoredOutcome, expiresAt: Date): TE.TaskEither<Unavailable, Settlement> {
+    return attempt(async (): Promise<Settlement> => {
       const iso = expiresAt.toISOString()
-      await this.#col.updateOne(
-        { _id: idempotencyRecordId(merchantAccountId, key) },
+      const id = idempotencyRecordId(holder.merchantAccountId, holder.key)
+      const done = await this.#col.updateOne(
+        { _id: id, lease: holder.lease, attempt: holder.attempt },
+        // A completed record is kept until its replay ends (`keptUntil`).
         { $set: { state: 'completed', outcome, expires_at: iso, expiresAt: expiryDate(iso) } },
       )
+      return done.matchedCount === 1 ? { settled: true } : { settled: false, current: await this.#current(id) }
     })
   }
 
-  release(merchantAccountId: string, key: string): TE.TaskEither<Unavailable, void> {
-    return attempt(async () => void (await this.#col.deleteOne({ _id: idempotencyRecordId(merchantAccountId, key) })))
+  /**
+   * Ends the holder's lease now, only while it holds the key in flight. The record stays (its
+   * `expiresAt` unchanged) so that a retry of the same request takes it over with its ids.
+   */
+  release(holder: LeaseHolder, now: Date): TE.TaskEither<Unavailable, Settlement> {
+    return attempt(async (): Promise<Settlement> => {
+      const id = idempotencyRecordId(holder.merchantAccountId, holder.key)
+      const done = await this.#col.updateOne(
+        { _id: id, lease: holder.lease, attempt: holder.attempt, state: 'in_flight' },
+        { $set: { expires_at: now.toISOString() } },
+      )
+      return done.matchedCount === 1 ? { settled: true } : { settled: false, current: await this.#current(id) }
+    })
+  }
+
+  async #current(id: string): Promise<IdempotencyRecord | null> {
+    const raw = await this.#col.findOne({ _id: id })
+    return raw === null ? null : fromIdempotencyRecordDocument(raw)
   }
 
   /**

@@ -242,7 +242,8 @@ describe('makeActivateGiftCard', () => {
       )
       const buyer = aBuyer({ merchant_account_id: MERCHANT_A, external_identifier: 'crm-000417' })
       await right(s.buyers.create(buyer))
-      expect(await s.run(body, KEY)).to.deep.equal(E.right({ card: expectedCard(s, { buyer }), replayed: false }))
+      // The retry's own reserved id (the first attempt's was 1, its lease token 2).
+      expect(await s.run(body, KEY)).to.deep.equal(E.right({ card: expectedCard(s, { buyer, id: '00000000-0000-4000-8000-000000000003' }), replayed: false }))
     })
 
     it('does not record a provider failure (502), so the retry reaches the provider', async () => {
@@ -264,6 +265,63 @@ describe('makeActivateGiftCard', () => {
       expect(s.connectors.calls).to.have.length(2)
     })
 
+    describe('a retry after the first attempt died (finding 11)', () => {
+      const body = { number: NUMBER, pin: PIN, store: true }
+      /** The first attempt runs until it would record its outcome, and its process dies there. */
+      const diesBeforeRecording = async (s: ReturnType<typeof setup>) => {
+        const complete = s.idempotency.complete
+        s.idempotency.complete = () => () => new Promise(() => {})
+        void s.run(body, KEY)
+        await new Promise((r) => setTimeout(r, 20))
+        s.idempotency.complete = complete
+      }
+
+      it('answers 201 with the card its first attempt vaulted, not 409, and records that answer', async () => {
+        const s = setup()
+        await s.ready()
+        await diesBeforeRecording(s)
+        const vaulted = await right(s.vault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', NUMBER)))
+        expect(O.map((v: { card: GiftCard }) => v.card)(vaulted)).to.deep.equal(O.some(expectedCard(s)))
+        // Within the dead attempt's lease the key is still held.
+        expect(await s.run(body, KEY)).to.deep.equal(E.left(inFlight(2)))
+        s.clock.advance(30_000)
+        expect(await s.run(body, KEY)).to.deep.equal(E.right({ card: expectedCard(s), replayed: false }))
+        expect(await s.run(body, KEY)).to.deep.equal(E.right({ card: expectedCard(s), replayed: true }))
+        // The card was activated once, by the first attempt.
+        expect(s.connectors.calls).to.have.length(1)
+      })
+
+      it('still answers 409 to another key, or none, for that card', async () => {
+        const s = setup()
+        await s.ready()
+        await diesBeforeRecording(s)
+        s.clock.advance(30_000)
+        expect(await s.run(body, 'another-key')).to.deep.equal(E.left(duplicate('GiftCard', expectedCard(s).id)))
+        expect(await s.run(body, null)).to.deep.equal(E.left(duplicate('GiftCard', expectedCard(s).id)))
+        // ...and the key's own retry is not fooled by them.
+        expect(await s.run(body, KEY)).to.deep.equal(E.right({ card: expectedCard(s), replayed: false }))
+      })
+
+      it("an attempt whose lease was taken over cannot record: it answers 425, the new holder 201 with the card the first vaulted", async () => {
+        const s = setup({ slowMs: 100 })
+        await s.ready()
+        const slow = { number: '6036280000000009', pin: PIN, store: true }
+        const first = s.run(slow, KEY)
+        await new Promise((r) => setTimeout(r, 10))
+        // The first attempt outlives its lease; a retry takes the key over while it still runs.
+        s.clock.advance(30_001)
+        const second = s.run(slow, KEY)
+        const [a, b] = await Promise.all([first, second])
+        const stored = await right(s.vault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', '6036280000000009')))
+        if (O.isNone(stored)) throw new Error('card was not stored')
+        expect(stored.value.card.id).to.equal('00000000-0000-4000-8000-000000000001')
+        expect(a).to.deep.equal(E.left(inFlight(2)))
+        expect(b).to.deep.equal(E.right({ card: stored.value.card, replayed: false }))
+        expect(await s.run(slow, KEY)).to.deep.equal(E.right({ card: stored.value.card, replayed: true }))
+        expect(s.connectors.calls).to.have.length(2)
+      })
+    })
+
     it('activates afresh once the replay period is over', async () => {
       const s = setup()
       await s.ready()
@@ -273,7 +331,8 @@ describe('makeActivateGiftCard', () => {
       expect(again).to.deep.equal(
         E.right({
           card: expectedCard(s, {
-            id: '00000000-0000-4000-8000-000000000002',
+            // Ids 1 and 2 went to the first request: its card and its lease token.
+            id: '00000000-0000-4000-8000-000000000003',
             expiration_date: '2028-01-16T10:00:00.000Z',
             created_at: '2025-01-16T10:00:00.000Z',
             updated_at: '2025-01-16T10:00:00.000Z',

@@ -6,7 +6,7 @@ import * as t from 'io-ts'
 import { Buyer } from '../buyers/buyer'
 import { BuyerRepository } from '../buyers/buyers.ports'
 import { IdempotencyStore, StoredOutcome } from '../idempotency/idempotency'
-import { IdempotencyConfig, makeRunIdempotently, Settled } from '../idempotency/run-idempotently'
+import { IdempotencyConfig, makeRunIdempotently, Reservation, Settled } from '../idempotency/run-idempotently'
 import { Clock, IdGenerator } from '../shared/clock'
 import { Mac, SecretBox } from '../shared/crypto.ports'
 import {
@@ -95,8 +95,14 @@ const resolveBuyer = (deps: ActivateDeps, cmd: ActivateCommand): TE.TaskEither<A
   )
 }
 
-/** One activation against the provider, reporting whether its outcome is to be recorded. */
-const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (): Promise<Attempt> => {
+/**
+ * One activation against the provider, reporting whether its outcome is to be recorded. With an
+ * idempotency key it runs under a `Reservation`: the card gets the reserved id, and a card the
+ * vault already holds for this number under one of the earlier ids is this request's own (its
+ * first attempt died after vaulting it), answered as created rather than as a duplicate.
+ */
+const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (reservation: Reservation | null): Promise<Attempt> => {
+  const own = (id: string) => reservation !== null && (id === reservation.reservedId || reservation.earlierIds.includes(id))
   const { input } = cmd
   const buyer = await resolveBuyer(deps, cmd)()
   if (E.isLeft(buyer)) return early(buyer.left)
@@ -113,7 +119,12 @@ const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (): Promise<
   if (store) {
     const existing = await deps.vault.findByFingerprint(cmd.merchantAccountId, fingerprint)()
     if (E.isLeft(existing)) return early(existing.left)
-    if (O.isSome(existing.right)) return early(duplicate('GiftCard', existing.right.value.card.id))
+    if (O.isSome(existing.right)) {
+      const stored = existing.right.value.card
+      // Our own earlier attempt's card: the activation happened, and this is its answer.
+      if (own(stored.id)) return { outcome: E.right(stored), record: true }
+      return early(duplicate('GiftCard', stored.id))
+    }
   }
 
   const activated = await connector.value.activate({
@@ -130,7 +141,7 @@ const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (): Promise<
   const now = deps.clock.now().toISOString()
   const card: GiftCard = {
     type: 'gift-card',
-    id: deps.ids.uuid(),
+    id: reservation?.reservedId ?? deps.ids.uuid(),
     merchant_account_id: cmd.merchantAccountId,
     gift_card_service: service,
     ...splitNumber(input.number),
@@ -155,8 +166,21 @@ const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (): Promise<
       sealed_pin: input.pin == null ? null : deps.box.seal(input.pin),
     }),
   )()
-  if (E.isLeft(kept)) return { outcome: kept, record: kept.left._tag === 'Duplicate' }
+  if (E.isLeft(kept)) {
+    // An earlier attempt of this request, still running after its lease ended, vaulted first.
+    if (kept.left._tag === 'Duplicate' && own(kept.left.existingId)) return ownCard(deps, cmd.merchantAccountId, kept.left.existingId)
+    return { outcome: kept, record: kept.left._tag === 'Duplicate' }
+  }
   return { outcome: E.right(card), record: true }
+}
+
+/** The vaulted card an earlier attempt of this request created, as this request's answer. */
+const ownCard = async (deps: ActivateDeps, merchantAccountId: string, id: string): Promise<Attempt> => {
+  const found = await deps.vault.findById(merchantAccountId, id)()
+  if (E.isLeft(found)) return { outcome: found, record: false }
+  // Gone since the clash: nothing to answer with, and nothing to record.
+  if (O.isNone(found.right)) return { outcome: E.left(duplicate('GiftCard', id)), record: false }
+  return { outcome: E.right(found.right.value.card), record: true }
 }
 
 const encodeOutcome = (o: E.Either<ActivateError, GiftCard>): StoredOutcome =>
@@ -174,14 +198,16 @@ const decodeOutcome = (stored: StoredOutcome): E.Either<ActivateError, Activated
 /**
  * Activates a physical card through the account's primary gift card service and, with
  * `store`, keeps it in the vault (number and PIN sealed, deduplicated by fingerprint).
- * With an idempotency key the whole activation runs at most once per account and key.
+ * With an idempotency key the whole activation runs at most once per account and key, and a
+ * retry after a crash completes the original request: the card its first attempt vaulted is
+ * answered with 201 (see `attempt`), while any other request for that number still gets 409.
  */
 export const makeActivateGiftCard = (deps: ActivateDeps) => {
-  const runIdempotently = makeRunIdempotently({ store: deps.idempotency, clock: deps.clock, config: deps.config })
+  const runIdempotently = makeRunIdempotently({ store: deps.idempotency, clock: deps.clock, ids: deps.ids, config: deps.config })
   return (cmd: ActivateCommand): TE.TaskEither<ActivateError, Activated> => {
     if (cmd.idempotencyKey === null)
       return pipe(
-        TE.fromTask(attempt(deps, cmd)),
+        TE.fromTask(() => attempt(deps, cmd)(null)),
         TE.flatMap((a) => TE.fromEither(a.outcome)),
         TE.map((card) => ({ card, replayed: false })),
       )

@@ -1,6 +1,6 @@
 import * as t from 'io-ts'
 import * as TE from 'fp-ts/TaskEither'
-import { nullable, oneOf, str } from '../shared/codecs'
+import { closed, intRange, nullable, oneOf, str } from '../shared/codecs'
 import { Unavailable } from '../shared/errors'
 import { token } from '../shared/token'
 
@@ -14,31 +14,95 @@ export const StoredOutcome = t.union([
 ])
 export type StoredOutcome = t.TypeOf<typeof StoredOutcome>
 
-export const IdempotencyRecord = t.type({
-  merchant_account_id: str,
-  /** Operation and client key, e.g. `POST /gift-cards/activations\u0000<key>`. */
-  key: str,
-  /** Keyed MAC of the canonical request: never the request itself, which holds card data. */
-  fingerprint: str,
-  state: oneOf('IdempotencyState', ['in_flight', 'completed'] as const),
-  outcome: nullable(StoredOutcome),
-  created_at: str,
-  /** In flight: the lease after which another request may take the key over; completed: end of replay. */
-  expires_at: str,
-})
+/** How many ids of earlier attempts a record remembers (see `earlier_ids`). */
+export const EARLIER_IDS_KEPT = 32
+
+export const IdempotencyRecord = closed(
+  'IdempotencyRecord',
+  {
+    merchant_account_id: str,
+    /** Operation and client key, e.g. `POST /gift-cards/activations\u0000<key>`. */
+    key: str,
+    /** Keyed MAC of the canonical request: never the request itself, which holds card data. */
+    fingerprint: str,
+    state: oneOf('IdempotencyState', ['in_flight', 'completed'] as const),
+    outcome: nullable(StoredOutcome),
+    created_at: str,
+    /** In flight: the lease after which another request may take the key over; completed: end of replay. */
+    expires_at: str,
+  },
+  {
+    // Optional so that records written before leases existed still read back.
+    /** The holder's token: only it may complete or release the record (with `attempt`). */
+    lease: str,
+    /** How many claims the key has had, this one included: 1, then one more per takeover. */
+    attempt: intRange('attempt', 1),
+    /** The id this attempt gives what it creates (a vaulted card), drawn before the claim. */
+    reserved_id: str,
+    /**
+     * The `reserved_id`s of earlier attempts of the same request (same fingerprint) that never
+     * finished, newest first, at most `EARLIER_IDS_KEPT`: what carries one of them was created
+     * by this very request, so a retry answers with it instead of calling it a duplicate.
+     */
+    earlier_ids: t.array(str),
+    /**
+     * Until when the store keeps the record after its lease ended, so that a retry of the same
+     * request, however late, still learns `earlier_ids`. Never makes the record live again.
+     */
+    retain_until: str,
+  },
+)
 export type IdempotencyRecord = t.TypeOf<typeof IdempotencyRecord>
 
-export type Claim = { readonly claimed: true } | { readonly claimed: false; readonly existing: IdempotencyRecord }
+/** A claim won carries the record as stored: with a takeover, its attempt and earlier ids. */
+export type Claim = { readonly claimed: true; readonly record: IdempotencyRecord } | { readonly claimed: false; readonly existing: IdempotencyRecord }
+
+/** Who may finish a claimed key: the lease token and attempt of the claim that took it. */
+export interface LeaseHolder {
+  readonly merchantAccountId: string
+  readonly key: string
+  readonly lease: string
+  readonly attempt: number
+}
+
+/**
+ * Whether a holder's `complete` or `release` took effect. Refused when the holder no longer
+ * holds the key (its lease ended and another request took the key over, or the record is
+ * gone): `current` is the record as it is now, if any, and the store left it unchanged.
+ */
+export type Settlement = { readonly settled: true } | { readonly settled: false; readonly current: IdempotencyRecord | null }
+
+/** The record a store keeps when `next` takes over the expired `previous` (the rule every store applies). */
+export const takeOver = (previous: IdempotencyRecord, next: IdempotencyRecord): IdempotencyRecord => {
+  const attempt = (previous.attempt ?? 1) + 1
+  // Only an unfinished attempt of the very same request hands its ids on: after a completed
+  // record's replay period, or for another request body, what exists is not this request's.
+  if (previous.state !== 'in_flight' || previous.fingerprint !== next.fingerprint) return { ...next, attempt }
+  const earlier = [...(previous.reserved_id === undefined ? [] : [previous.reserved_id]), ...(previous.earlier_ids ?? [])]
+  return { ...next, attempt, earlier_ids: earlier.filter((id) => id !== next.reserved_id).slice(0, EARLIER_IDS_KEPT) }
+}
+
+/** Until when a store keeps a record: its expiry, or an in-flight one's `retain_until` if later. */
+export const keptUntil = (r: IdempotencyRecord): string =>
+  r.state === 'in_flight' && r.retain_until !== undefined && Date.parse(r.retain_until) > Date.parse(r.expires_at) ? r.retain_until : r.expires_at
 
 export interface IdempotencyStore {
   /**
    * Atomically takes the key with an in-flight record, or returns the live record holding it.
-   * A record whose `expires_at` is not after `now` counts as absent and is replaced.
+   * A record whose `expires_at` is not after `now` counts as absent and is replaced by
+   * `takeOver(existing, record)`; the claim answers with the record as stored.
    */
   claim(record: IdempotencyRecord, now: Date): TE.TaskEither<Unavailable, Claim>
-  /** Stores the outcome of the claimed key and how long it is replayed. */
-  complete(merchantAccountId: string, key: string, outcome: StoredOutcome, expiresAt: Date): TE.TaskEither<Unavailable, void>
-  /** Gives the key up without an outcome, so the request may be retried. */
-  release(merchantAccountId: string, key: string): TE.TaskEither<Unavailable, void>
+  /**
+   * Stores the outcome and how long it is replayed, only if `holder` still holds the key (its
+   * lease and attempt are the record's, even once the lease ended, as long as nobody took over).
+   */
+  complete(holder: LeaseHolder, outcome: StoredOutcome, expiresAt: Date): TE.TaskEither<Unavailable, Settlement>
+  /**
+   * Gives the key up without an outcome, so the request may be retried: only if `holder` still
+   * holds it in flight. The lease ends at `now`; the record stays (until its `retain_until`)
+   * for the retry to take over with its ids.
+   */
+  release(holder: LeaseHolder, now: Date): TE.TaskEither<Unavailable, Settlement>
 }
 export const IdempotencyStore = token<IdempotencyStore>('IdempotencyStore')

@@ -1,39 +1,46 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
-import { Claim, IdempotencyRecord, IdempotencyStore, StoredOutcome } from '../../src/idempotency/idempotency'
-import { makeRunIdempotently, Settled } from '../../src/idempotency/run-idempotently'
+import { Claim, IdempotencyRecord, IdempotencyStore, LeaseHolder, Settlement, StoredOutcome, takeOver } from '../../src/idempotency/idempotency'
+import { makeRunIdempotently, Reservation, Settled } from '../../src/idempotency/run-idempotently'
 import { inFlight, invalidRequest, problem, unavailable } from '../../src/shared/errors'
 import { fixedClock } from '../helpers'
 
-type Call = ['claim', IdempotencyRecord, string] | ['complete', string, string, StoredOutcome, string] | ['release', string, string]
+type Call = ['claim', IdempotencyRecord, string] | ['complete', LeaseHolder, StoredOutcome, string] | ['release', LeaseHolder, string]
 
-/** An in-test store: one record per (account, key); expired records count as absent, as the port says. */
+/** An in-test store with the port's semantics: expired records are taken over, only the lease holder settles. */
 const fakeStore = () => {
   const records = new Map<string, IdempotencyRecord>()
   const calls: Call[] = []
   const id = (acct: string, key: string) => `${acct}\u0000${key}`
+  const holds = (r: IdempotencyRecord | undefined, h: LeaseHolder): r is IdempotencyRecord => r !== undefined && r.lease === h.lease && r.attempt === h.attempt
+  const refused = (r: IdempotencyRecord | undefined) => TE.right<never, Settlement>({ settled: false, current: r ?? null })
   const store: IdempotencyStore = {
     claim: (record, now) => {
       calls.push(['claim', record, now.toISOString()])
       const existing = records.get(id(record.merchant_account_id, record.key))
       if (existing && new Date(existing.expires_at) > now) return TE.right<never, Claim>({ claimed: false, existing })
-      records.set(id(record.merchant_account_id, record.key), record)
-      return TE.right<never, Claim>({ claimed: true })
+      const stored = existing === undefined ? record : takeOver(existing, record)
+      records.set(id(record.merchant_account_id, record.key), stored)
+      return TE.right<never, Claim>({ claimed: true, record: stored })
     },
-    complete: (acct, key, outcome, expiresAt) => {
-      calls.push(['complete', acct, key, outcome, expiresAt.toISOString()])
-      const r = records.get(id(acct, key))!
-      records.set(id(acct, key), { ...r, state: 'completed', outcome, expires_at: expiresAt.toISOString() })
-      return TE.right(undefined)
+    complete: (holder, outcome, expiresAt) => {
+      calls.push(['complete', holder, outcome, expiresAt.toISOString()])
+      const r = records.get(id(holder.merchantAccountId, holder.key))
+      if (!holds(r, holder)) return refused(r)
+      records.set(id(holder.merchantAccountId, holder.key), { ...r, state: 'completed', outcome, expires_at: expiresAt.toISOString() })
+      return TE.right({ settled: true })
     },
-    release: (acct, key) => {
-      calls.push(['release', acct, key])
-      records.delete(id(acct, key))
-      return TE.right(undefined)
+    release: (holder, now) => {
+      calls.push(['release', holder, now.toISOString()])
+      const r = records.get(id(holder.merchantAccountId, holder.key))
+      if (!holds(r, holder) || r.state !== 'in_flight') return refused(r)
+      records.set(id(holder.merchantAccountId, holder.key), { ...r, expires_at: now.toISOString() })
+      return TE.right({ settled: true })
     },
   }
-  return { store, calls, records, put: (r: IdempotencyRecord) => records.set(id(r.merchant_account_id, r.key), r) }
+  const get = () => records.get(id('acme', KEY))
+  return { store, calls, records, get, put: (r: IdempotencyRecord) => records.set(id(r.merchant_account_id, r.key), r) }
 }
 
 const T0 = '2025-01-01T00:00:00.000Z'
@@ -41,19 +48,38 @@ const config = { replayS: 86400, leaseS: 30, retryAfterS: 2 }
 const KEY = 'POST /gift-cards/activations\u0000key-1'
 const req = { merchantAccountId: 'acme', operation: 'POST /gift-cards/activations', key: 'key-1', fingerprint: 'fp-1' }
 const encode = (o: E.Either<string, { n: number }>): StoredOutcome => (E.isRight(o) ? { ok: true, value: o.right } : { ok: false, error: o.left })
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
 
 const setup = () => {
   const s = fakeStore()
   const clock = fixedClock(T0)
-  const run = makeRunIdempotently({ store: s.store, clock, config })
-  let runs = 0
-  const work = (settled: Settled<string, { n: number }>, after?: () => void) => async () => {
-    runs++
-    after?.()
+  let drawn = 0
+  const ids = { uuid: () => uuid(++drawn) }
+  const run = makeRunIdempotently({ store: s.store, clock, ids, config })
+  const reservations: Reservation[] = []
+  const work = (settled: Settled<string, { n: number }>, after?: () => void | Promise<void>) => async (r: Reservation) => {
+    reservations.push(r)
+    await after?.()
     return settled
   }
-  return { ...s, clock, run, work, runs: () => runs }
+  return { ...s, clock, run, work, reservations, runs: () => reservations.length }
 }
+
+/** The claim the first run at T0 makes: reserved id first, then the lease token. */
+const firstClaim: IdempotencyRecord = {
+  merchant_account_id: 'acme',
+  key: KEY,
+  fingerprint: 'fp-1',
+  state: 'in_flight',
+  outcome: null,
+  created_at: T0,
+  expires_at: '2025-01-01T00:00:30.000Z',
+  lease: uuid(2),
+  attempt: 1,
+  reserved_id: uuid(1),
+  retain_until: '2025-01-02T00:00:00.000Z',
+}
+const firstHolder: LeaseHolder = { merchantAccountId: 'acme', key: KEY, lease: uuid(2), attempt: 1 }
 
 const record = (over: Partial<IdempotencyRecord>): IdempotencyRecord => ({
   merchant_account_id: 'acme',
@@ -67,27 +93,15 @@ const record = (over: Partial<IdempotencyRecord>): IdempotencyRecord => ({
 })
 
 describe('makeRunIdempotently', () => {
-  it('claims the key in flight for the lease, runs the work once and records its outcome for the replay period', async () => {
+  it('claims the key in flight for the lease, with a lease token and a reserved id, runs the work once and records its outcome', async () => {
     const h = setup()
     const result = await h.run(req, h.work({ outcome: E.right({ n: 1 }), record: true }, () => h.clock.set('2025-01-01T00:00:05.000Z')), encode)()
     expect(result).to.deep.equal(E.right({ _tag: 'Fresh', outcome: E.right({ n: 1 }) }))
-    expect(h.runs()).to.equal(1)
+    expect(h.reservations).to.deep.equal([{ reservedId: uuid(1), earlierIds: [] }])
     expect(h.calls).to.deep.equal([
-      [
-        'claim',
-        {
-          merchant_account_id: 'acme',
-          key: KEY,
-          fingerprint: 'fp-1',
-          state: 'in_flight',
-          outcome: null,
-          created_at: T0,
-          expires_at: '2025-01-01T00:00:30.000Z',
-        },
-        T0,
-      ],
-      // The replay period runs from when the work finished.
-      ['complete', 'acme', KEY, { ok: true, value: { n: 1 } }, '2025-01-02T00:00:05.000Z'],
+      ['claim', firstClaim, T0],
+      // The replay period runs from when the work finished; only the lease holder completes.
+      ['complete', firstHolder, { ok: true, value: { n: 1 } }, '2025-01-02T00:00:05.000Z'],
     ])
   })
 
@@ -96,7 +110,7 @@ describe('makeRunIdempotently', () => {
     expect(await h.run(req, h.work({ outcome: E.left('declined'), record: true }), encode)()).to.deep.equal(
       E.right({ _tag: 'Fresh', outcome: E.left('declined') }),
     )
-    expect(h.calls[1]).to.deep.equal(['complete', 'acme', KEY, { ok: false, error: 'declined' }, '2025-01-02T00:00:00.000Z'])
+    expect(h.calls[1]).to.deep.equal(['complete', firstHolder, { ok: false, error: 'declined' }, '2025-01-02T00:00:00.000Z'])
   })
 
   it('replays a completed outcome for the same fingerprint without running the work', async () => {
@@ -156,15 +170,18 @@ describe('makeRunIdempotently', () => {
     expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), record: true }), encode)()).to.deep.equal(E.left(inFlight(2)))
   })
 
-  it('releases the key when the work marks its outcome not to be recorded, so a retry runs again', async () => {
+  it('releases the key when the work marks its outcome not to be recorded, so a retry runs again with the same reserved id', async () => {
     const h = setup()
     expect(await h.run(req, h.work({ outcome: E.left('unknown buyer'), record: false }), encode)()).to.deep.equal(
       E.right({ _tag: 'Fresh', outcome: E.left('unknown buyer') }),
     )
     expect(h.calls.map((c) => c[0])).to.deep.equal(['claim', 'release'])
-    expect(h.calls[1]).to.deep.equal(['release', 'acme', KEY])
+    expect(h.calls[1]).to.deep.equal(['release', firstHolder, T0])
     await h.run(req, h.work({ outcome: E.right({ n: 2 }), record: true }), encode)()
-    expect(h.runs()).to.equal(2)
+    expect(h.reservations).to.deep.equal([
+      { reservedId: uuid(1), earlierIds: [] },
+      { reservedId: uuid(3), earlierIds: [uuid(1)] },
+    ])
   })
 
   it('releases the key when the work throws, and lets the exception through', async () => {
@@ -180,7 +197,8 @@ describe('makeRunIdempotently', () => {
     }
     expect(caught).to.equal(bug)
     expect(h.calls.map((c) => c[0])).to.deep.equal(['claim', 'release'])
-    expect(h.records.size).to.equal(0)
+    // Free for another request; a retry of this one would learn its reserved id.
+    expect(h.get()).to.deep.equal({ ...firstClaim, expires_at: T0 })
   })
 
   it('keeps keys apart per merchant account: the same key on another account runs the work', async () => {
@@ -193,8 +211,91 @@ describe('makeRunIdempotently', () => {
   it('passes a failing claim on as Unavailable without running the work', async () => {
     const h = setup()
     const boom = unavailable(new Error('down'))
-    const run = makeRunIdempotently({ store: { ...h.store, claim: () => TE.left(boom) }, clock: h.clock, config })
+    const run = makeRunIdempotently({ store: { ...h.store, claim: () => TE.left(boom) }, clock: h.clock, ids: { uuid: () => uuid(9) }, config })
     expect(await run(req, h.work({ outcome: E.right({ n: 1 }), record: true }), encode)()).to.deep.equal(E.left(boom))
     expect(h.runs()).to.equal(0)
+  })
+
+  describe('after a crash', () => {
+    it("a retry past the lease takes the key over and runs with the dead attempt's reserved id among its earlier ids", async () => {
+      const h = setup()
+      h.put({ ...firstClaim, lease: 'lease-dead', reserved_id: 'reserved-dead' }) // its process died before completing
+      h.clock.set('2025-01-01T00:00:30.000Z')
+      expect(await h.run(req, h.work({ outcome: E.right({ n: 7 }), record: true }), encode)()).to.deep.equal(
+        E.right({ _tag: 'Fresh', outcome: E.right({ n: 7 }) }),
+      )
+      expect(h.reservations).to.deep.equal([{ reservedId: uuid(1), earlierIds: ['reserved-dead'] }])
+      expect(h.get()).to.deep.include({ state: 'completed', outcome: { ok: true, value: { n: 7 } }, attempt: 2, lease: uuid(2), reserved_id: uuid(1) })
+      expect(h.get()!.earlier_ids).to.deep.equal(['reserved-dead'])
+    })
+
+    it('a retry before the lease ends gets InFlight', async () => {
+      const h = setup()
+      h.put(firstClaim)
+      h.clock.set('2025-01-01T00:00:29.999Z')
+      expect(await h.run(req, h.work({ outcome: E.right({ n: 7 }), record: true }), encode)()).to.deep.equal(E.left(inFlight(2)))
+    })
+  })
+
+  describe('a holder whose lease was taken over', () => {
+    /** The first run's work is overtaken: during it, the clock passes the lease and `during` runs. */
+    const overtaken = async (during: (h: ReturnType<typeof setup>) => Promise<void>, settled: Settled<string, { n: number }> = { outcome: E.right({ n: 1 }), record: true }) => {
+      const h = setup()
+      const result = await h.run(
+        req,
+        h.work(settled, async () => {
+          h.clock.set('2025-01-01T00:00:31.000Z')
+          await during(h)
+        }),
+        encode,
+      )()
+      return { h, result }
+    }
+
+    it('answers with the outcome the new holder recorded, as a replay, and changes nothing', async () => {
+      const { h, result } = await overtaken(async (h) => {
+        await h.run(req, h.work({ outcome: E.right({ n: 2 }), record: true }), encode)()
+      })
+      expect(result).to.deep.equal(E.right({ _tag: 'Replay', stored: { ok: true, value: { n: 2 } } }))
+      expect(h.get()).to.deep.include({ state: 'completed', outcome: { ok: true, value: { n: 2 } }, attempt: 2 })
+      // The new holder ran with the first attempt's reserved id among its earlier ids.
+      expect(h.reservations[1]).to.deep.equal({ reservedId: uuid(3), earlierIds: [uuid(1)] })
+    })
+
+    it('answers InFlight while the new holder still runs, leaving its claim as it is', async () => {
+      const { h, result } = await overtaken(async (h) => {
+        h.put(takeOver(firstClaim, { ...firstClaim, lease: 'lease-new', reserved_id: 'reserved-new', expires_at: '2025-01-01T00:01:01.000Z' }))
+      })
+      expect(result).to.deep.equal(E.left(inFlight(2)))
+      expect(h.get()).to.deep.include({ state: 'in_flight', lease: 'lease-new', attempt: 2, outcome: null })
+    })
+
+    it('keeps its own outcome when the key now holds another request body, which it leaves alone', async () => {
+      const other = record({ fingerprint: 'fp-other', outcome: { ok: true, value: { n: 9 } }, lease: 'lease-other', attempt: 2 })
+      const { h, result } = await overtaken(async (h) => {
+        h.put(other)
+      })
+      expect(result).to.deep.equal(E.right({ _tag: 'Fresh', outcome: E.right({ n: 1 }) }))
+      expect(h.get()).to.deep.equal(other)
+    })
+
+    it('keeps its own outcome when the record is gone', async () => {
+      const { h, result } = await overtaken(async (h) => {
+        h.records.clear()
+      })
+      expect(result).to.deep.equal(E.right({ _tag: 'Fresh', outcome: E.right({ n: 1 }) }))
+      expect(h.records.size).to.equal(0)
+    })
+
+    it("cannot release the new holder's claim", async () => {
+      const { h, result } = await overtaken(
+        async (h) => {
+          h.put(takeOver(firstClaim, { ...firstClaim, lease: 'lease-new', expires_at: '2025-01-01T00:01:01.000Z' }))
+        },
+        { outcome: E.left('provider down'), record: false },
+      )
+      expect(result).to.deep.equal(E.right({ _tag: 'Fresh', outcome: E.left('provider down') }))
+      expect(h.get()).to.deep.include({ state: 'in_flight', lease: 'lease-new', expires_at: '2025-01-01T00:01:01.000Z' })
+    })
   })
 })

@@ -1,17 +1,10 @@
 import { expect } from 'chai'
-import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
-  Admission,
-  Buyer,
-  GiftCard,
   makeAuthorize,
   makeCheckRateLimit,
-  MerchantAccountRepository,
   notFound,
   unavailable,
-  Page,
-  RateLimitStore,
   replayed,
   cardDeclined,
   conflict,
@@ -19,66 +12,35 @@ import {
   problem,
   Role,
   ROLE_CATALOGUE,
-  RoleRepository,
 } from '@orka/domain'
 import { createHttpApp, HttpDeps } from '../src'
-import { CaptureLog, FakeClock, FakeKeys, fakeMac, keyPair, listen, mint, newP521Key, T0, TestKey } from './support'
+import {
+  aBuyer,
+  aCard,
+  CaptureLog,
+  catalogueRoles,
+  FakeClock,
+  FakeKeys,
+  fakeMac,
+  fakeMerchantAccounts,
+  keyPair,
+  listen,
+  mint,
+  newP521Key,
+  pageOf,
+  SlidingLogRateLimitStore,
+  T0,
+  TestKey,
+} from './support'
 
-/** Exact sliding log: enough of the port to see the middleware count and refuse. */
-class FakeRateLimitStore implements RateLimitStore {
-  readonly hits = new Map<string, number[]>()
-  admit(key: string, limit: number, windowMs: number, now: Date) {
-    const t = now.getTime()
-    const live = (this.hits.get(key) ?? []).filter((x) => x > t - windowMs)
-    const admitted = live.length < limit
-    if (admitted) live.push(t)
-    this.hits.set(key, live)
-    const a: Admission = { admitted, remaining: Math.max(0, limit - live.length), resetMs: live.length === 0 ? 0 : live[0]! + windowMs - t }
-    return TE.right(a)
-  }
-}
 
-const roles: RoleRepository = {
-  list: () => TE.right(ROLE_CATALOGUE),
-  findBySlugs: (slugs) => TE.right(ROLE_CATALOGUE.filter((r) => slugs.includes(r.slug))),
-  upsert: () => TE.right(undefined),
-}
-const merchantAccounts: MerchantAccountRepository = {
-  find: (id) => TE.right(id === 'default' ? O.some({ id, display_name: 'Default', locked: false }) : O.none),
-  upsert: () => TE.right(undefined),
-}
+const roles = catalogueRoles
+const merchantAccounts = fakeMerchantAccounts('default')
 
 const SUBSCRIPTION_ID = 'ef9496d8-53a5-4aad-8ca2-00eb68334389'
-const buyer: Buyer = {
-  type: 'buyer',
-  id: '0d4bd3b8-1b73-4f1c-8f35-6d3c1f8b9a10',
-  reconciliation_id: 'abc',
-  merchant_account_id: 'default',
-  display_name: 'Jo',
-  external_identifier: null,
-  billing_details: null,
-  account_number: null,
-  created_at: '2027-01-15T08:00:00.000Z',
-  updated_at: '2027-01-15T08:00:00.000Z',
-}
-const card: GiftCard = {
-  type: 'gift-card',
-  id: '9a0e4a0b-5b1f-4a7c-8f6e-1d2c3b4a5f60',
-  merchant_account_id: 'default',
-  gift_card_service: { type: 'gift-card-service', id: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d', gift_card_service_definition_id: 'mock-gift-card', display_name: 'Mock' },
-  bin: '412345',
-  sub_bin: '678',
-  last4: '0001',
-  expiration_date: null,
-  buyer: null,
-  created_at: '2027-01-15T08:00:00.000Z',
-  updated_at: '2027-01-15T08:00:00.000Z',
-  last_used_at: null,
-  usage_count: 0,
-  cit_last_used_at: null,
-  cit_usage_count: 0,
-}
-const page = <A>(items: A[]): Page<A> => ({ items, limit: 20, next_cursor: null, previous_cursor: null })
+const buyer = aBuyer
+const card = aCard
+const page = pageOf
 
 const WILD = 'Should never be thrown to a client'
 
@@ -110,7 +72,7 @@ describe('createHttpApp (smoke)', () => {
       config: { merchantAccountHeader: 'x-orka-merchant-account-id', defaultMerchantAccountId: 'default', maxBodyBytes: 1024, tokenCacheSize: 10 },
       useCases: {
         authorize: makeAuthorize({ merchantAccounts, roles }),
-        checkRateLimit: makeCheckRateLimit({ store: new FakeRateLimitStore(), clock, config: { limit: 2, windowS: 60 } }),
+        checkRateLimit: makeCheckRateLimit({ store: new SlidingLogRateLimitStore(), clock, config: { limit: 2, windowS: 60 } }),
         activateGiftCard: (cmd) => {
           activations.push({ idempotencyKey: cmd.idempotencyKey })
           if (behaviour.activation === 'replayed-decline') return TE.left(replayed(cardDeclined('Declined by the gift card service')))

@@ -5,15 +5,13 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { expect } from 'chai'
 import Koa from 'koa'
 import getRawBody from 'raw-body'
-import * as O from 'fp-ts/Option'
-import * as TE from 'fp-ts/TaskEither'
-import { Admission, makeAuthorize, makeCheckRateLimit, MerchantAccountRepository, RateLimitStore, ROLE_CATALOGUE, RoleRepository } from '@orka/domain'
+import { makeAuthorize, makeCheckRateLimit } from '@orka/domain'
 import { clientErrorHandler, createHttpApp, HttpDeps, REQUEST_TIMEOUT_BODY } from '../src'
 import type { OrkaState } from '../src/context'
 import { accessLog } from '../src/middleware/access-log'
 import { catchErrors } from '../src/middleware/catch-errors'
 import { serializeError } from '../src/respond'
-import { CaptureLog, FakeClock, FakeKeys, fakeMac, keyPair, LogLine, mint, newP521Key, T0, TestKey } from './support'
+import { AdmitAll, CaptureLog, catalogueRoles, FakeClock, FakeKeys, fakeMac, fakeMerchantAccounts, keyPair, LogLine, mint, newP521Key, T0, TestKey, useCasesWith } from './support'
 
 const BAD_REQUEST_BODY = '{"type":"error","code":"bad_request","status":400,"message":"Generic error","details":[]}'
 const TIMEOUT_BODY = '{"type":"error","code":"request_timeout","status":408,"message":"Request timed out","details":[]}'
@@ -92,22 +90,7 @@ const startServer = async (handler: Parameters<typeof createServer>[1], options:
   }
 }
 
-/** Admits everything: rate limits are not under test here. */
-class Limits implements RateLimitStore {
-  admit(): TE.TaskEither<never, Admission> {
-    return TE.right({ admitted: true, remaining: 100, resetMs: 0 })
-  }
-}
-const roles: RoleRepository = {
-  list: () => TE.right(ROLE_CATALOGUE),
-  findBySlugs: (slugs) => TE.right(ROLE_CATALOGUE.filter((r) => slugs.includes(r.slug))),
-  upsert: () => TE.right(undefined),
-}
-const merchantAccounts: MerchantAccountRepository = {
-  find: (id) => TE.right(id === 'default' ? O.some({ id, display_name: 'Default', locked: false }) : O.none),
-  upsert: () => TE.right(undefined),
-}
-const unexpected = (): never => {
+const unexpected = () => (): never => {
   throw new Error('not expected in this test')
 }
 const appDeps = (key: TestKey, log: CaptureLog): HttpDeps => {
@@ -118,22 +101,10 @@ const appDeps = (key: TestKey, log: CaptureLog): HttpDeps => {
     mac: fakeMac,
     log,
     config: { merchantAccountHeader: 'x-orka-merchant-account-id', defaultMerchantAccountId: 'default', maxBodyBytes: 1024, tokenCacheSize: 10 },
-    useCases: {
-      authorize: makeAuthorize({ merchantAccounts, roles }),
-      checkRateLimit: makeCheckRateLimit({ store: new Limits(), clock, config: { limit: 100, windowS: 60 } }),
-      activateGiftCard: unexpected,
-      listRoles: unexpected,
-      createBuyer: unexpected,
-      listBuyers: unexpected,
-      createWebhookSubscription: unexpected,
-      getWebhookSubscription: unexpected,
-      listWebhookSubscriptions: unexpected,
-      deleteWebhookSubscription: unexpected,
-      updateWebhookSubscription: unexpected,
-      rotateWebhookSecret: unexpected,
-      listWebhookDeliveries: unexpected,
-      redeliverWebhookDelivery: unexpected,
-    },
+    useCases: useCasesWith(unexpected, {
+      authorize: makeAuthorize({ merchantAccounts: fakeMerchantAccounts('default'), roles: catalogueRoles }),
+      checkRateLimit: makeCheckRateLimit({ store: new AdmitAll(), clock, config: { limit: 100, windowS: 60 } }),
+    }),
   }
 }
 

@@ -3,27 +3,36 @@ import { AddressInfo, connect, Socket } from 'node:net'
 import { PassThrough } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { expect } from 'chai'
-import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
-  Admission,
   Buyer,
-  GiftCard,
   makeAuthorize,
   makeCheckRateLimit,
-  MerchantAccountRepository,
   notFound,
-  Page,
-  RateLimitStore,
   Role,
   ROLE_CATALOGUE,
-  RoleRepository,
   unavailable,
 } from '@orka/domain'
 import { createHttpApp, HttpDeps } from '../src'
 import { LINGER_MS } from '../src/close-connection'
 import { readJsonBody } from '../src/decode/json-body'
-import { CaptureLog, FakeClock, FakeKeys, fakeMac, keyPair, mint, newP521Key, T0, TestKey } from './support'
+import {
+  aBuyer,
+  aCard,
+  AdmitAll,
+  CaptureLog,
+  catalogueRoles,
+  FakeClock,
+  FakeKeys,
+  fakeMac,
+  fakeMerchantAccounts,
+  keyPair,
+  mint,
+  newP521Key,
+  pageOf,
+  T0,
+  TestKey,
+} from './support'
 
 /**
  * Hostile input at the HTTP edge: characters no storage keeps as sent (NUL, lone surrogates,
@@ -31,52 +40,11 @@ import { CaptureLog, FakeClock, FakeKeys, fakeMac, keyPair, mint, newP521Key, T0
  * bodies, and upper-case path ids.
  */
 
-class FakeRateLimitStore implements RateLimitStore {
-  admit(_key: string, limit: number) {
-    const a: Admission = { admitted: true, remaining: limit, resetMs: 0 }
-    return TE.right(a)
-  }
-}
-const roles: RoleRepository = {
-  list: () => TE.right(ROLE_CATALOGUE),
-  findBySlugs: (slugs) => TE.right(ROLE_CATALOGUE.filter((r) => slugs.includes(r.slug))),
-  upsert: () => TE.right(undefined),
-}
-const merchantAccounts: MerchantAccountRepository = {
-  find: (id) => TE.right(['default', 'other'].includes(id) ? O.some({ id, display_name: id, locked: false }) : O.none),
-  upsert: () => TE.right(undefined),
-}
-
-const buyer: Buyer = {
-  type: 'buyer',
-  id: '0d4bd3b8-1b73-4f1c-8f35-6d3c1f8b9a10',
-  reconciliation_id: 'abc',
-  merchant_account_id: 'default',
-  display_name: 'Jo',
-  external_identifier: null,
-  billing_details: null,
-  account_number: null,
-  created_at: '2027-01-15T08:00:00.000Z',
-  updated_at: '2027-01-15T08:00:00.000Z',
-}
-const card: GiftCard = {
-  type: 'gift-card',
-  id: '9a0e4a0b-5b1f-4a7c-8f6e-1d2c3b4a5f60',
-  merchant_account_id: 'default',
-  gift_card_service: { type: 'gift-card-service', id: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d', gift_card_service_definition_id: 'mock-gift-card', display_name: 'Mock' },
-  bin: '412345',
-  sub_bin: '678',
-  last4: '0001',
-  expiration_date: null,
-  buyer: null,
-  created_at: '2027-01-15T08:00:00.000Z',
-  updated_at: '2027-01-15T08:00:00.000Z',
-  last_used_at: null,
-  usage_count: 0,
-  cit_last_used_at: null,
-  cit_usage_count: 0,
-}
-const page = <A>(items: A[]): Page<A> => ({ items, limit: 20, next_cursor: null, previous_cursor: null })
+const roles = catalogueRoles
+const merchantAccounts = fakeMerchantAccounts('default', 'other')
+const buyer = aBuyer
+const card = aCard
+const page = pageOf
 const EMPTY_PAGE = { items: [], limit: 20, next_cursor: null, previous_cursor: null }
 
 /** What each use case was called with, in order (authorization: the merchant account id). */
@@ -96,7 +64,7 @@ const makeDeps = (keys: FakeKeys, calls: Call[], log: CaptureLog, merchantAccoun
         calls.push(['authorize', q.merchantAccountId])
         return authorize(q)
       },
-      checkRateLimit: makeCheckRateLimit({ store: new FakeRateLimitStore(), clock, config: { limit: 1000, windowS: 60 } }),
+      checkRateLimit: makeCheckRateLimit({ store: new AdmitAll(), clock, config: { limit: 1000, windowS: 60 } }),
       activateGiftCard: (cmd) => {
         calls.push(['activateGiftCard', { input: cmd.input, idempotencyKey: cmd.idempotencyKey }])
         return TE.right({ card, replayed: false })

@@ -1,21 +1,30 @@
 import { expect } from 'chai'
-import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
-  Admission,
   makeAuthorize,
   makeCheckRateLimit,
-  MerchantAccountRepository,
-  RateLimitStore,
-  ROLE_CATALOGUE,
-  RoleRepository,
   serviceFailed,
   unavailable,
 } from '@orka/domain'
 import { containsCardNumber, createHttpApp, HttpDeps, redactCardNumbers, redactJsonLine, redactLogFields } from '../src'
 import { requestIdFor } from '../src/context'
 import { serializeError } from '../src/respond'
-import { CaptureLog, FakeClock, FakeKeys, fakeMac, keyPair, listen, mint, newP521Key, T0, TestKey } from './support'
+import {
+  AdmitAll,
+  CaptureLog,
+  catalogueRoles,
+  FakeClock,
+  FakeKeys,
+  fakeMac,
+  fakeMerchantAccounts,
+  keyPair,
+  listen,
+  mint,
+  newP521Key,
+  T0,
+  TestKey,
+  useCasesWith,
+} from './support'
 
 const PAN = '4123455566667777'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
@@ -181,22 +190,7 @@ describe('card numbers in logs', () => {
       key = newP521Key()
     })
 
-    /** Admits everything: rate limits are not under test here. */
-    class Limits implements RateLimitStore {
-      admit(): TE.TaskEither<never, Admission> {
-        return TE.right({ admitted: true, remaining: 100, resetMs: 0 })
-      }
-    }
-    const roles: RoleRepository = {
-      list: () => TE.right(ROLE_CATALOGUE),
-      findBySlugs: (slugs) => TE.right(ROLE_CATALOGUE.filter((r) => slugs.includes(r.slug))),
-      upsert: () => TE.right(undefined),
-    }
-    const merchantAccounts: MerchantAccountRepository = {
-      find: (id) => TE.right(id === 'default' ? O.some({ id, display_name: 'Default', locked: false }) : O.none),
-      upsert: () => TE.right(undefined),
-    }
-    const unexpected = (): never => {
+    const unexpected = () => (): never => {
       throw new Error('not expected in this test')
     }
 
@@ -211,24 +205,15 @@ describe('card numbers in logs', () => {
         mac: fakeMac,
         log,
         config: { merchantAccountHeader: 'x-orka-merchant-account-id', defaultMerchantAccountId: 'default', maxBodyBytes: 1024, tokenCacheSize: 10 },
-        useCases: {
-          authorize: makeAuthorize({ merchantAccounts, roles }),
-          checkRateLimit: makeCheckRateLimit({ store: new Limits(), clock, config: { limit: 100, windowS: 60 } }),
+        useCases: useCasesWith(unexpected, {
+          authorize: makeAuthorize({ merchantAccounts: fakeMerchantAccounts('default'), roles: catalogueRoles }),
+          checkRateLimit: makeCheckRateLimit({ store: new AdmitAll(), clock, config: { limit: 100, windowS: 60 } }),
           activateGiftCard: () => TE.left(serviceFailed('upstream refused 4123 4555 6666 7777')),
           listRoles: () => {
             throw new Error(`no roles for card 4123-4555-6666-7777`)
           },
-          createBuyer: unexpected,
-          listBuyers: unexpected,
           createWebhookSubscription: () => TE.left(unavailable(new Error('store rejected 4123.4555.6666.7777'))),
-          getWebhookSubscription: unexpected,
-          listWebhookSubscriptions: unexpected,
-          deleteWebhookSubscription: unexpected,
-          updateWebhookSubscription: unexpected,
-          rotateWebhookSecret: unexpected,
-          listWebhookDeliveries: unexpected,
-          redeliverWebhookDelivery: unexpected,
-        },
+        }),
       }
       server = await listen(createHttpApp(deps))
     })

@@ -15,7 +15,7 @@ import {
   ROUTES,
   SchemaRegistry,
 } from '../src'
-import { CaptureLog, FakeClock, FakeKeys, fakeMac, listen } from './support'
+import { CaptureLog, FakeClock, FakeKeys, fakeMac, listen, useCasesWith } from './support'
 
 const CONFIG: OpenApiConfig = {
   merchantAccountHeader: 'x-orka-merchant-account-id',
@@ -242,22 +242,7 @@ describe('GET /openapi.json and GET /docs', () => {
       log,
       config: { merchantAccountHeader: 'x-orka-merchant-account-id', defaultMerchantAccountId: 'default', maxBodyBytes: 1024, tokenCacheSize: 10 },
       // Any call (authorization, rate limiting included) throws, and so answers 500.
-      useCases: {
-        authorize: unexpected,
-        checkRateLimit: unexpected,
-        activateGiftCard: unexpected,
-        listRoles: unexpected,
-        createBuyer: unexpected,
-        listBuyers: unexpected,
-        createWebhookSubscription: unexpected,
-        getWebhookSubscription: unexpected,
-        listWebhookSubscriptions: unexpected,
-        deleteWebhookSubscription: unexpected,
-        updateWebhookSubscription: unexpected,
-        rotateWebhookSecret: unexpected,
-        listWebhookDeliveries: unexpected,
-        redeliverWebhookDelivery: unexpected,
-      },
+      useCases: useCasesWith(() => unexpected),
     }
     server = await listen(createHttpApp(deps))
   })

@@ -4,8 +4,22 @@ import { Server } from 'node:http'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { sign, SignOptions } from 'jsonwebtoken'
-import { ApiKeyPair, ApiKeyPairRepository, Clock, Mac, unavailable } from '@orka/domain'
-import { HttpLog, jwkThumbprint } from '../src'
+import {
+  Admission,
+  ApiKeyPair,
+  ApiKeyPairRepository,
+  Buyer,
+  Clock,
+  GiftCard,
+  Mac,
+  MerchantAccountRepository,
+  Page,
+  RateLimitStore,
+  ROLE_CATALOGUE,
+  RoleRepository,
+  unavailable,
+} from '@orka/domain'
+import { HttpDeps, HttpLog, jwkThumbprint } from '../src'
 
 export interface TestKey {
   readonly privateKeyPem: string
@@ -117,3 +131,95 @@ export const listen = async (app: { listen(port: number): Server }): Promise<{ u
       }),
   }
 }
+
+// --- Fakes shared by the suites that build the app by hand ---
+
+/** Exact sliding log: enough of the port to see the middleware count and refuse. */
+export class SlidingLogRateLimitStore implements RateLimitStore {
+  readonly hits = new Map<string, number[]>()
+  admit(key: string, limit: number, windowMs: number, now: Date) {
+    const t = now.getTime()
+    const live = (this.hits.get(key) ?? []).filter((x) => x > t - windowMs)
+    const admitted = live.length < limit
+    if (admitted) live.push(t)
+    this.hits.set(key, live)
+    const a: Admission = { admitted, remaining: Math.max(0, limit - live.length), resetMs: live.length === 0 ? 0 : live[0]! + windowMs - t }
+    return TE.right(a)
+  }
+}
+
+/** Admits everything: for suites where rate limits are not under test. */
+export class AdmitAll implements RateLimitStore {
+  admit(): TE.TaskEither<never, Admission> {
+    return TE.right({ admitted: true, remaining: 100, resetMs: 0 })
+  }
+}
+
+/** The role catalogue, read only. */
+export const catalogueRoles: RoleRepository = {
+  list: () => TE.right(ROLE_CATALOGUE),
+  findBySlugs: (slugs) => TE.right(ROLE_CATALOGUE.filter((r) => slugs.includes(r.slug))),
+  upsert: () => TE.right(undefined),
+}
+
+/** These unlocked merchant accounts, and no other. */
+export const fakeMerchantAccounts = (...ids: string[]): MerchantAccountRepository => ({
+  find: (id) => TE.right(ids.includes(id) ? O.some({ id, display_name: id === 'default' ? 'Default' : id, locked: false }) : O.none),
+  upsert: () => TE.right(undefined),
+})
+
+type UseCases = HttpDeps['useCases']
+/** Every use case, once: a use case added to the app fails to compile here until it is listed. */
+const USE_CASES: Record<keyof UseCases, true> = {
+  authorize: true,
+  checkRateLimit: true,
+  activateGiftCard: true,
+  listRoles: true,
+  createBuyer: true,
+  listBuyers: true,
+  createWebhookSubscription: true,
+  getWebhookSubscription: true,
+  listWebhookSubscriptions: true,
+  deleteWebhookSubscription: true,
+  updateWebhookSubscription: true,
+  rotateWebhookSecret: true,
+  listWebhookDeliveries: true,
+  redeliverWebhookDelivery: true,
+}
+
+/** Every use case as `fill(name)` makes it (say, one that throws), except those `given`. */
+export const useCasesWith = (fill: (name: keyof UseCases) => unknown, given: Partial<UseCases> = {}): UseCases =>
+  ({ ...Object.fromEntries(Object.keys(USE_CASES).map((n) => [n, fill(n as keyof UseCases)])), ...given }) as UseCases
+
+export const aBuyer: Buyer = {
+  type: 'buyer',
+  id: '0d4bd3b8-1b73-4f1c-8f35-6d3c1f8b9a10',
+  reconciliation_id: 'abc',
+  merchant_account_id: 'default',
+  display_name: 'Jo',
+  external_identifier: null,
+  billing_details: null,
+  account_number: null,
+  created_at: '2027-01-15T08:00:00.000Z',
+  updated_at: '2027-01-15T08:00:00.000Z',
+}
+
+export const aCard: GiftCard = {
+  type: 'gift-card',
+  id: '9a0e4a0b-5b1f-4a7c-8f6e-1d2c3b4a5f60',
+  merchant_account_id: 'default',
+  gift_card_service: { type: 'gift-card-service', id: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d', gift_card_service_definition_id: 'mock-gift-card', display_name: 'Mock' },
+  bin: '412345',
+  sub_bin: '678',
+  last4: '0001',
+  expiration_date: null,
+  buyer: null,
+  created_at: '2027-01-15T08:00:00.000Z',
+  updated_at: '2027-01-15T08:00:00.000Z',
+  last_used_at: null,
+  usage_count: 0,
+  cit_last_used_at: null,
+  cit_usage_count: 0,
+}
+
+export const pageOf = <A>(items: A[]): Page<A> => ({ items, limit: 20, next_cursor: null, previous_cursor: null })

@@ -1,60 +1,17 @@
 import { connect } from 'node:net'
-import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
-  Admission,
-  GiftCard,
   makeAuthorize,
   makeCheckRateLimit,
-  MerchantAccountRepository,
-  RateLimitStore,
   Role,
   ROLE_CATALOGUE,
-  RoleRepository,
 } from '@orka/domain'
 import type { HttpDeps } from '../../src'
-import { CaptureLog, FakeClock, FakeKeys, fakeMac } from '../support'
+import { aCard, CaptureLog, catalogueRoles, FakeClock, FakeKeys, fakeMac, fakeMerchantAccounts, SlidingLogRateLimitStore, useCasesWith } from '../support'
 
-/** Exact sliding log, as in app.spec. */
-class FakeRateLimitStore implements RateLimitStore {
-  readonly hits = new Map<string, number[]>()
-  admit(key: string, limit: number, windowMs: number, now: Date) {
-    const t = now.getTime()
-    const live = (this.hits.get(key) ?? []).filter((x) => x > t - windowMs)
-    const admitted = live.length < limit
-    if (admitted) live.push(t)
-    this.hits.set(key, live)
-    const a: Admission = { admitted, remaining: Math.max(0, limit - live.length), resetMs: live.length === 0 ? 0 : live[0]! + windowMs - t }
-    return TE.right(a)
-  }
-}
-
-const roles: RoleRepository = {
-  list: () => TE.right(ROLE_CATALOGUE),
-  findBySlugs: (slugs) => TE.right(ROLE_CATALOGUE.filter((r) => slugs.includes(r.slug))),
-  upsert: () => TE.right(undefined),
-}
-const merchantAccounts: MerchantAccountRepository = {
-  find: (id) => TE.right(id === 'default' ? O.some({ id, display_name: 'Default', locked: false }) : O.none),
-  upsert: () => TE.right(undefined),
-}
-export const card: GiftCard = {
-  type: 'gift-card',
-  id: '9a0e4a0b-5b1f-4a7c-8f6e-1d2c3b4a5f60',
-  merchant_account_id: 'default',
-  gift_card_service: { type: 'gift-card-service', id: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d', gift_card_service_definition_id: 'mock-gift-card', display_name: 'Mock' },
-  bin: '412345',
-  sub_bin: '678',
-  last4: '0001',
-  expiration_date: null,
-  buyer: null,
-  created_at: '2027-01-15T08:00:00.000Z',
-  updated_at: '2027-01-15T08:00:00.000Z',
-  last_used_at: null,
-  usage_count: 0,
-  cit_last_used_at: null,
-  cit_usage_count: 0,
-}
+const roles = catalogueRoles
+const merchantAccounts = fakeMerchantAccounts('default')
+export const card = aCard
 
 export const UNAUTHORIZED_BODY = JSON.stringify({ type: 'error', code: 'unauthorized', status: 401, message: 'No valid API authentication found', details: [] })
 
@@ -92,25 +49,15 @@ export const recordingDeps = (keys: FakeKeys, opts: { rateLimit?: number; maxBod
       tokenCacheSize: 10,
       ...(opts.maxTokenLifetimeS === undefined ? {} : { maxTokenLifetimeS: opts.maxTokenLifetimeS }),
     },
-    useCases: {
+    useCases: useCasesWith(unexpected, {
       authorize: record('authorize', makeAuthorize({ merchantAccounts, roles })),
       checkRateLimit: record(
         'checkRateLimit',
-        makeCheckRateLimit({ store: new FakeRateLimitStore(), clock, config: { limit: opts.rateLimit ?? 1000, windowS: 60 } }),
+        makeCheckRateLimit({ store: new SlidingLogRateLimitStore(), clock, config: { limit: opts.rateLimit ?? 1000, windowS: 60 } }),
       ),
       activateGiftCard: record('activateGiftCard', () => TE.right({ card, replayed: false })),
       listRoles: record('listRoles', () => TE.right({ items: [ROLE_CATALOGUE[0]!] as Role[], limit: 20, next_cursor: null, previous_cursor: null })),
-      createBuyer: unexpected('createBuyer'),
-      listBuyers: unexpected('listBuyers'),
-      createWebhookSubscription: unexpected('createWebhookSubscription'),
-      getWebhookSubscription: unexpected('getWebhookSubscription'),
-      listWebhookSubscriptions: unexpected('listWebhookSubscriptions'),
-      deleteWebhookSubscription: unexpected('deleteWebhookSubscription'),
-      updateWebhookSubscription: unexpected('updateWebhookSubscription'),
-      rotateWebhookSecret: unexpected('rotateWebhookSecret'),
-      listWebhookDeliveries: unexpected('listWebhookDeliveries'),
-      redeliverWebhookDelivery: unexpected('redeliverWebhookDelivery'),
-    },
+    }),
   }
   return { deps, calls, log }
 }

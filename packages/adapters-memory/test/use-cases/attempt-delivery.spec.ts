@@ -8,14 +8,12 @@ import {
   RetrySchedule,
   WebhookDeliveryRecord,
   WebhookResponse,
-  WebhookScope,
   WebhookSubscriptionCreate,
 } from '@orka/domain'
 import { MERCHANT_A, right, uuidFor } from '@orka/domain/testing'
 import { ManualClock, MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository, SequentialIds } from '../../src'
-import { fixedRandom, ScriptedSender, START, testBox } from './support'
+import { fixedRandom, ours, ScriptedSender, START, testBox } from './support'
 
-const ours: WebhookScope = { merchantAccountId: MERCHANT_A, includeInstanceWide: false }
 const at = (ms: number) => new Date(START.getTime() + ms).toISOString()
 const MINUTE = 60_000
 

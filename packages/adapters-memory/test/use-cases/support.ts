@@ -12,8 +12,9 @@ import {
   WebhookRequest,
   WebhookResponse,
   WebhookSender,
+  WebhookScope,
 } from '@orka/domain'
-import { RecordingDispatch, right } from '@orka/domain/testing'
+import { MERCHANT_A, MERCHANT_B, RecordingDispatch, right, uuidFor } from '@orka/domain/testing'
 import {
   AesGcmSecretBox,
   HmacMac,
@@ -112,3 +113,11 @@ export class ScriptedSender implements WebhookSender {
     }
   }
 }
+
+/** What a key of account A sees, with and without the instance-wide subscriptions; and account B. */
+export const ours: WebhookScope = { merchantAccountId: MERCHANT_A, includeInstanceWide: false }
+export const oursAndInstance: WebhookScope = { merchantAccountId: MERCHANT_A, includeInstanceWide: true }
+export const theirs: WebhookScope = { merchantAccountId: MERCHANT_B, includeInstanceWide: false }
+
+/** The signing secret a subscription gets from SequentialIds: the two ids drawn after id `n`. */
+export const secretFrom = (n: number) => `${uuidFor(n + 1)}${uuidFor(n + 2)}`.replace(/-/g, '')

@@ -17,10 +17,8 @@ import {
 } from '@orka/domain'
 import { aDelivery, anAttempt, aWebhookRecord, MERCHANT_A, MERCHANT_B, RecordingDispatch, right, uuidFor } from '@orka/domain/testing'
 import { ManualClock, MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository } from '../../src'
-import { fixedRandom, ScriptedSender, START, testBox, testMac } from './support'
+import { fixedRandom, ours, oursAndInstance, ScriptedSender, START, testBox, testMac } from './support'
 
-const ours: WebhookScope = { merchantAccountId: MERCHANT_A, includeInstanceWide: false }
-const oursAndInstance: WebhookScope = { merchantAccountId: MERCHANT_A, includeInstanceWide: true }
 const at = (ms: number) => new Date(START.getTime() + ms).toISOString()
 
 const SUB = uuidFor(0xa01)

@@ -23,7 +23,7 @@ import { aGiftCardServiceRecord, aVaultedCard, aWebhookRecord, MERCHANT_A, MERCH
 import { MemoryBuyerRepository, MemoryGiftCardVault, MemoryWebhookOutbox } from '../../src'
 import { activationWorld, outboxEntries, START } from './support'
 
-const id = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
+const id = uuidFor
 
 const OWN = uuidFor(0xa01)
 const INSTANCE_WIDE = uuidFor(0xa02)

@@ -17,16 +17,11 @@ import {
   WebhookSubscriptionUpdate,
   WebhookUrlPolicy,
 } from '@orka/domain'
-import { aDelivery, anAttempt, aWebhookRecord, MERCHANT_A, MERCHANT_B, right, uuidFor } from '@orka/domain/testing'
+import { aDelivery, anAttempt, aWebhookRecord, MERCHANT_A, right, uuidFor } from '@orka/domain/testing'
 import { ManualClock, MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository, SequentialIds } from '../../src'
-import { deliveriesTo, START, testBox } from './support'
+import { deliveriesTo, ours, oursAndInstance, secretFrom, START, testBox, theirs } from './support'
 
-const ours: WebhookScope = { merchantAccountId: MERCHANT_A, includeInstanceWide: false }
-const oursAndInstance: WebhookScope = { merchantAccountId: MERCHANT_A, includeInstanceWide: true }
-const theirs: WebhookScope = { merchantAccountId: MERCHANT_B, includeInstanceWide: false }
-const id = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
-/** The signing secret made from the two ids drawn after id `n`. */
-const secretFrom = (n: number) => `${id(n + 1)}${id(n + 2)}`.replace(/-/g, '')
+const id = uuidFor
 const at = (ms: number) => new Date(START.getTime() + ms).toISOString()
 const MINUTE = 60_000
 

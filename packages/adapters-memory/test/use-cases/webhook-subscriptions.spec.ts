@@ -7,20 +7,14 @@ import {
   makeGetWebhookSubscription,
   makeListWebhookSubscriptions,
   notFound,
-  WebhookScope,
   WebhookSubscription,
   WebhookSubscriptionCreate,
 } from '@orka/domain'
-import { aWebhookRecord, left, MERCHANT_A, MERCHANT_B, right } from '@orka/domain/testing'
+import { aWebhookRecord, left, MERCHANT_A, MERCHANT_B, right, uuidFor } from '@orka/domain/testing'
 import { ManualClock, MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository, SequentialIds } from '../../src'
-import { START, testBox, testMac } from './support'
+import { ours, oursAndInstance, secretFrom, START, testBox, testMac, theirs } from './support'
 
-const ours: WebhookScope = { merchantAccountId: MERCHANT_A, includeInstanceWide: false }
-const oursAndInstance: WebhookScope = { merchantAccountId: MERCHANT_A, includeInstanceWide: true }
-const theirs: WebhookScope = { merchantAccountId: MERCHANT_B, includeInstanceWide: false }
-const id = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
-/** The signing secret made from the two ids drawn after the subscription's own. */
-const secretFrom = (n: number) => `${id(n + 1)}${id(n + 2)}`.replace(/-/g, '')
+const id = uuidFor
 
 const basic: WebhookSubscriptionCreate = {
   url: 'https://hooks.acme-retail.example/orka/events',

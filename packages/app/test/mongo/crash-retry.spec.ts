@@ -1,16 +1,12 @@
 import { expect } from 'chai'
-import { ChildProcessByStdio, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { join } from 'node:path'
-import { Readable } from 'node:stream'
 import { MongoClient } from 'mongodb'
 import { mintToken } from '../../src/mint-token'
 import { makeFixture } from '../support/harness'
-import { freshDatabase, mongoUri } from './support'
+import { freshDatabase, mongoUri, startOrkaProcess } from './support'
 
-const main = join(__dirname, '..', '..', 'src', 'main.js')
 
-type Child = ChildProcessByStdio<null, Readable, Readable>
 interface Answer {
   readonly status: number
   readonly text: string
@@ -49,17 +45,7 @@ describe('activations across a kill -9 and retries with the same idempotency key
       IDEMPOTENCY_LEASE_S: '5',
       LOG_LEVEL: 'info',
     }
-    const start = async () => {
-      const child: Child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] })
-      let out = ''
-      child.stdout.on('data', (d) => (out += d))
-      child.stderr.on('data', (d) => (out += d))
-      while (!out.includes('Orka listening')) {
-        if (child.exitCode !== null) throw new Error(`orka exited: ${out}`)
-        await once(child.stdout, 'data')
-      }
-      return { child, url: /Orka listening on (\S+)"/.exec(out)![1]!, out: () => out }
-    }
+    const start = () => startOrkaProcess(env)
     const token = mintToken(fixture.pems.admin, { scopes: ['*.read', '*.write'], expiresInS: 600, now: new Date() })
     const n = 100
     const keys = Array.from({ length: n }, (_, i) => `crash-retry-${i}-${db.env.MONGODB_DATABASE}`)

@@ -1,4 +1,8 @@
+import { ChildProcessByStdio, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { MongoClient } from 'mongodb'
 
 /** The server the README's test command started (scripts/mongo-test-server), or a given one. */
@@ -23,4 +27,26 @@ export const freshDatabase = () => {
       }
     },
   }
+}
+
+export interface OrkaProcess {
+  readonly child: ChildProcessByStdio<null, Readable, Readable>
+  readonly url: string
+  /** When it said it was listening. */
+  readonly readyAt: number
+  /** Everything it printed so far, stdout and stderr. */
+  out(): string
+}
+
+/** `main.js` as its own process (for kill -9 tests), resolved once it listens. */
+export const startOrkaProcess = async (env: NodeJS.ProcessEnv): Promise<OrkaProcess> => {
+  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout.on('data', (d) => (out += d))
+  child.stderr.on('data', (d) => (out += d))
+  while (!out.includes('Orka listening')) {
+    if (child.exitCode !== null) throw new Error(`orka exited: ${out}`)
+    await once(child.stdout, 'data')
+  }
+  return { child, url: /Orka listening on (\S+)"/.exec(out)![1]!, readyAt: Date.now(), out: () => out }
 }

@@ -1,16 +1,13 @@
 import { expect } from 'chai'
-import { ChildProcessByStdio, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { join } from 'node:path'
-import { Readable } from 'node:stream'
 import { ManualClock } from '@orka/adapters-memory'
 import { mintToken } from '../../src/mint-token'
 import { Harness, makeFixture, startHarness } from '../support/harness'
 import { eventually, quietFor, Receiver, startReceiver } from '../support/receiver'
 import { WEBHOOK_TEST_ENV } from '../webhooks/delivery.suite'
-import { freshDatabase } from './support'
+import { freshDatabase, OrkaProcess, startOrkaProcess } from './support'
 
-const main = join(__dirname, '..', '..', 'src', 'main.js')
 
 describe('webhook deliveries across instances and crashes (MongoDB)', function () {
   this.timeout(90000)
@@ -64,16 +61,7 @@ describe('webhook deliveries across instances and crashes (MongoDB)', function (
       WEBHOOK_POLL_INTERVAL_MS: '200',
       LOG_LEVEL: 'info',
     }
-    const start = async () => {
-      const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] })
-      let out = ''
-      child.stdout.on('data', (d) => (out += d))
-      while (!out.includes('Orka listening')) {
-        if (child.exitCode !== null) throw new Error(`orka exited: ${out}`)
-        await once(child.stdout, 'data')
-      }
-      return { child, url: /Orka listening on (\S+)"/.exec(out)![1]!, readyAt: Date.now() }
-    }
+    const start = () => startOrkaProcess(env)
     const token = () => mintToken(fixture.pems.admin, { scopes: ['*.read', '*.write'], expiresInS: 600, now: new Date() })
     const call = (url: string, method: string, path: string, body?: unknown) =>
       fetch(url + path, {
@@ -83,7 +71,7 @@ describe('webhook deliveries across instances and crashes (MongoDB)', function (
       })
 
     const first = await start()
-    let second: { child: ChildProcessByStdio<null, Readable, Readable>; url: string; readyAt: number } | undefined
+    let second: OrkaProcess | undefined
     try {
       // Before the crash the receiver never answers: attempts are in flight, their claims held.
       let crashed = false

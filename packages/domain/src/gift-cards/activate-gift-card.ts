@@ -26,8 +26,9 @@ import {
   unavailable,
 } from '../shared/errors'
 import { GiftCard, GiftCardActivationCreate } from './gift-card.codecs'
+import { askConnector } from './ask-connector'
 import { canonicalJson, splitNumber } from './gift-card'
-import { GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from './gift-card.ports'
+import { ActivationResult, GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from './gift-card.ports'
 import { WebhookEvents } from '../webhooks/raise-event'
 
 export type ActivateError =
@@ -127,15 +128,18 @@ const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (reservation
     }
   }
 
-  const activated = await connector.value.activate({
-    service,
-    number: input.number,
-    pin: input.pin ?? null,
-    amount: input.amount ?? null,
-    currency: input.currency ?? null,
-    externalIdentifier: input.external_identifier ?? null,
-    idempotencyKey: cmd.idempotencyKey,
-  })()
+  const secrets = input.pin == null ? [input.number] : [input.number, input.pin]
+  const activated = await askConnector(ActivationResult, secrets, () =>
+    connector.value.activate({
+      service,
+      number: input.number,
+      pin: input.pin ?? null,
+      amount: input.amount ?? null,
+      currency: input.currency ?? null,
+      externalIdentifier: input.external_identifier ?? null,
+      idempotencyKey: cmd.idempotencyKey,
+    }),
+  )()
   if (E.isLeft(activated)) return { outcome: activated, record: activated.left._tag === 'CardDeclined' }
 
   const now = deps.clock.now().toISOString()

@@ -1,7 +1,7 @@
 import * as t from 'io-ts'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { nullable, str } from '../shared/codecs'
+import { boundedString, nullable, str } from '../shared/codecs'
 import { CardDeclined, Duplicate, ServiceFailed, ServiceTimeout, Unavailable } from '../shared/errors'
 import { token } from '../shared/token'
 import { GiftCard, GiftCardService, GiftCardServiceRecord } from './gift-card.codecs'
@@ -24,16 +24,20 @@ export interface ActivationRequest {
   /** Forwarded so that a provider which supports it makes the activation idempotent. */
   readonly idempotencyKey: string | null
 }
-export interface ActivationResult {
-  readonly expirationDate: string | null
-}
+// RFC 3339, as the GiftCard's `expiration_date` is shown; a provider's free-form date is refused.
+const Instant = boundedString('date-time', { pattern: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/ })
+
+/** What an activation answers; the use case decodes it, so a provider answering garbage is a `ServiceFailed`. */
+export const ActivationResult = t.type({ expirationDate: nullable(Instant) })
+export type ActivationResult = t.TypeOf<typeof ActivationResult>
+export type ConnectorError = CardDeclined | ServiceFailed | ServiceTimeout
 
 /**
  * A gift card provider. It must give up on its own within its timeout (`ServiceTimeout`);
  * a provider-side failure is `ServiceFailed`, a refusal of the card `CardDeclined`.
  */
 export interface GiftCardConnector {
-  activate(req: ActivationRequest): TE.TaskEither<CardDeclined | ServiceFailed | ServiceTimeout, ActivationResult>
+  activate(req: ActivationRequest): TE.TaskEither<ConnectorError, ActivationResult>
 }
 export interface GiftCardConnectors {
   forDefinition(definitionId: string): O.Option<GiftCardConnector>

@@ -1,0 +1,64 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/Either'
+import * as TE from 'fp-ts/TaskEither'
+import { askConnector } from '../../src/gift-cards/ask-connector'
+import { ActivationResult } from '../../src/gift-cards/gift-card.ports'
+import { cardDeclined, serviceFailed, serviceTimeout } from '../../src/shared/errors'
+
+const NUMBER = '6036280000000001'
+const PIN = '97531'
+const ask = (call: () => TE.TaskEither<unknown, unknown>) => askConnector(ActivationResult, [NUMBER, PIN], call)()
+
+describe('askConnector', () => {
+  it('passes a well-formed answer through', async () => {
+    const answer = { expirationDate: '2029-01-01T00:00:00.000Z' }
+    expect(await ask(() => TE.right(answer))).to.deep.equal(E.right(answer))
+    expect(await ask(() => TE.right({ expirationDate: null }))).to.deep.equal(E.right({ expirationDate: null }))
+  })
+
+  it('passes known errors through with their reasons', async () => {
+    expect(await ask(() => TE.left(cardDeclined('Card is blocked')))).to.deep.equal(E.left(cardDeclined('Card is blocked')))
+    expect(await ask(() => TE.left(serviceFailed('upstream 503')))).to.deep.equal(E.left(serviceFailed('upstream 503')))
+    expect(await ask(() => TE.left(serviceTimeout()))).to.deep.equal(E.left(serviceTimeout()))
+  })
+
+  describe('turns a connector that misbehaves into ServiceFailed', () => {
+    const shape = serviceFailed('the gift card service answered in an unexpected shape')
+    const cases: Array<[string, () => TE.TaskEither<unknown, unknown>, unknown]> = [
+      ['throws while building its task', () => { throw new Error(`boom ${NUMBER}`) }, serviceFailed('the gift card connector threw')],
+      ['rejects its promise', () => () => Promise.reject(new Error('socket hang up')), serviceFailed('the gift card connector threw')],
+      ['answers a date that is not a date', () => TE.right({ expirationDate: 'next year' }), shape],
+      ['answers a number as the date', () => TE.right({ expirationDate: 42 }), shape],
+      ['answers nothing', () => TE.right(undefined), shape],
+      ['answers an object without the date', () => TE.right({}), shape],
+      ['answers a string', () => TE.right('<html>502 Bad Gateway</html>'), shape],
+      ['fails with an error it does not know', () => TE.left({ _tag: 'Teapot' }), serviceFailed('the gift card connector answered an unknown error')],
+      ['fails with a bare Error', () => TE.left(new Error('x')), serviceFailed('the gift card connector answered an unknown error')],
+      ['fails with null', () => TE.left(null), serviceFailed('the gift card connector answered an unknown error')],
+    ]
+    for (const [what, call, expected] of cases)
+      it(`when it ${what}`, async () => {
+        expect(await ask(call)).to.deep.equal(E.left(expected))
+      })
+  })
+
+  describe('replaces a reason that must not be shown or logged', () => {
+    const cases: Array<[string, unknown]> = [
+      ['quotes the card number', `card ${NUMBER} is blocked`],
+      ['quotes the PIN', `wrong pin ${PIN}`],
+      ['is empty', '  '],
+      ['is not a string', { text: 'declined' }],
+      ['is longer than 300 characters', 'x'.repeat(301)],
+    ]
+    for (const [what, reason] of cases)
+      it(`when it ${what}`, async () => {
+        expect(await ask(() => TE.left({ _tag: 'CardDeclined', reason }))).to.deep.equal(E.left(cardDeclined('The gift card was declined')))
+        expect(await ask(() => TE.left({ _tag: 'ServiceFailed', reason }))).to.deep.equal(E.left(serviceFailed('the gift card service failed')))
+      })
+
+    it('keeps a reason that merely contains a PIN shorter than 4 characters (it cannot be told from text)', async () => {
+      const short = askConnector(ActivationResult, [NUMBER, '12'], () => TE.left(cardDeclined('limit 12 per day')))
+      expect(await short()).to.deep.equal(E.left(cardDeclined('limit 12 per day')))
+    })
+  })
+})

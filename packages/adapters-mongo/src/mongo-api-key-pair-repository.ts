@@ -5,21 +5,23 @@ import { ApiKeyPair, ApiKeyPairRepository, Unavailable } from '@orka/domain'
 import { ApiKeyPairDocument, fromApiKeyPairDocument, toApiKeyPairDocument } from './api-key-pair.document'
 import { dbOf, MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { attempt, isDuplicateKey } from './mongo-support'
+import { isDuplicateKey, storageCalls, StorageCalls } from './mongo-support'
 
 export class MongoApiKeyPairRepository implements ApiKeyPairRepository {
   readonly #col: Collection<ApiKeyPairDocument>
+  readonly #calls: StorageCalls
 
   constructor(store: MongoStore) {
+    this.#calls = storageCalls(store)
     this.#col = dbOf(store).collection(COLLECTIONS.apiKeyPairs)
   }
 
   findByThumbprint(thumbprint: string): TE.TaskEither<Unavailable, O.Option<ApiKeyPair>> {
-    return attempt(async () => O.map(fromApiKeyPairDocument)(O.fromNullable(await this.#col.findOne({ thumbprint }))))
+    return this.#calls.attempt(async () => O.map(fromApiKeyPairDocument)(O.fromNullable(await this.#col.findOne({ thumbprint }))))
   }
 
   upsert(key: ApiKeyPair): TE.TaskEither<Unavailable, void> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       const doc = toApiKeyPairDocument(key)
       for (let i = 1; ; i++) {
         try {
@@ -38,10 +40,10 @@ export class MongoApiKeyPairRepository implements ApiKeyPairRepository {
   }
 
   list(): TE.TaskEither<Unavailable, ReadonlyArray<ApiKeyPair>> {
-    return attempt(async () => (await this.#col.find({}).sort({ _id: 1 }).toArray()).map(fromApiKeyPairDocument))
+    return this.#calls.attempt(async () => (await this.#col.find({}).sort({ _id: 1 }).toArray()).map(fromApiKeyPairDocument))
   }
 
   revoke(id: string): TE.TaskEither<Unavailable, boolean> {
-    return attempt(async () => (await this.#col.updateOne({ _id: id }, { $set: { revoked: true } })).matchedCount > 0)
+    return this.#calls.attempt(async () => (await this.#col.updateOne({ _id: id }, { $set: { revoked: true } })).matchedCount > 0)
   }
 }

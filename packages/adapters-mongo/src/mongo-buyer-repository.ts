@@ -13,7 +13,7 @@ import {
 } from './buyer.document'
 import { dbOf, MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { attempt, attemptEither, isDuplicateKey, keysetRead, ReadPlan } from './mongo-support'
+import { isDuplicateKey, keysetRead, ReadPlan, storageCalls, StorageCalls } from './mongo-support'
 
 export interface MongoBuyerRepositoryOptions {
   /**
@@ -35,8 +35,10 @@ export class MongoBuyerRepository implements BuyerRepository {
   readonly #buyers: Collection<BuyerDocument>
   readonly #claims: Collection<ExternalIdentifierClaimDocument>
   readonly #abandonedClaimMs: number
+  readonly #calls: StorageCalls
 
   constructor(store: MongoStore, options: MongoBuyerRepositoryOptions = {}) {
+    this.#calls = storageCalls(store)
     const db = dbOf(store)
     this.#buyers = db.collection(COLLECTIONS.buyers)
     this.#claims = db.collection(COLLECTIONS.buyerExternalIdentifiers)
@@ -50,7 +52,7 @@ export class MongoBuyerRepository implements BuyerRepository {
    * insert fails.
    */
   create(buyer: Buyer): TE.TaskEither<Duplicate | Unavailable, void> {
-    return attemptEither(async (): Promise<E.Either<Duplicate, void>> => {
+    return this.#calls.attemptEither(async (): Promise<E.Either<Duplicate, void>> => {
       const ext = buyer.external_identifier
       if (ext == null) return this.insertBuyer(buyer)
       const claimId = externalIdentifierClaimId(buyer.merchant_account_id, ext)
@@ -82,13 +84,13 @@ export class MongoBuyerRepository implements BuyerRepository {
   }
 
   findById(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<Buyer>> {
-    return attempt(async () =>
+    return this.#calls.attempt(async () =>
       O.map(fromBuyerDocument)(O.fromNullable(await this.#buyers.findOne({ _id: id, merchant_account_id: merchantAccountId }))),
     )
   }
 
   findByExternalIdentifier(merchantAccountId: string, externalIdentifier: string): TE.TaskEither<Unavailable, O.Option<Buyer>> {
-    return attempt(async () =>
+    return this.#calls.attempt(async () =>
       O.map(fromBuyerDocument)(
         O.fromNullable(await this.#buyers.findOne({ merchant_account_id: merchantAccountId, external_identifier: externalIdentifier })),
       ),
@@ -96,7 +98,7 @@ export class MongoBuyerRepository implements BuyerRepository {
   }
 
   list(merchantAccountId: string, filter: BuyerFilter, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<Buyer>> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       if (seek.limit < 1) return []
       const { filter: f, sort, limit } = buyerListRead(merchantAccountId, filter, seek)
       return (await this.#buyers.find(f).sort(sort).limit(limit).toArray()).map(fromBuyerDocument)

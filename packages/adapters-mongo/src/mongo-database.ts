@@ -1,6 +1,6 @@
 import { Db, MongoClient, MongoClientOptions, ReadConcernLevel } from 'mongodb'
 import { INDEXES, IndexSpec } from './mongo-schema'
-import { registerCallBound, withinBound } from './mongo-support'
+import { withinBound } from './mongo-support'
 
 export interface MongoConnectOptions {
   /** Default: the URI's database, else `orka`. */
@@ -121,7 +121,6 @@ class Store implements MongoStore {
   readonly #target: Target
   /** A client without the per-operation bounds, for index builds; null: use the store's own. */
   readonly #unboundedClient: (() => MongoClient) | null
-  readonly #withdrawBound: () => void
 
   constructor(
     client: MongoClient,
@@ -134,7 +133,6 @@ class Store implements MongoStore {
     this.#db = client.db(dbName)
     this.#target = target
     this.#unboundedClient = unboundedClient
-    this.#withdrawBound = operationTimeoutMs === undefined ? () => undefined : registerCallBound(operationTimeoutMs)
     dbs.set(this, this.#db)
   }
 
@@ -200,7 +198,6 @@ class Store implements MongoStore {
   }
 
   async close(): Promise<void> {
-    this.#withdrawBound()
     await this.#client.close()
   }
 }

@@ -5,7 +5,7 @@ import { GiftCardServiceRecord, GiftCardServiceRepository, Unavailable } from '@
 import { fromGiftCardServiceDocument, GiftCardServiceDocument, toGiftCardServiceDocument } from './gift-card-service.document'
 import { dbOf, MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { attempt, replaceById } from './mongo-support'
+import { replaceById, storageCalls, StorageCalls } from './mongo-support'
 
 let lastSeq = 0
 /** Promotion order: wall-clock microseconds, strictly increasing within a process. */
@@ -20,14 +20,16 @@ const demoted = { $set: { primary: false, promoted_seq: null } }
 
 export class MongoGiftCardServiceRepository implements GiftCardServiceRepository {
   readonly #col: Collection<GiftCardServiceDocument>
+  readonly #calls: StorageCalls
 
   constructor(store: MongoStore) {
+    this.#calls = storageCalls(store)
     this.#col = dbOf(store).collection(COLLECTIONS.giftCardServices)
   }
 
   /** The latest promotion, should a race have left two services marked primary for a moment. */
   findPrimary(merchantAccountId: string): TE.TaskEither<Unavailable, O.Option<GiftCardServiceRecord>> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       const doc = await this.#col.findOne({ merchant_account_id: merchantAccountId, primary: true }, { sort: { promoted_seq: -1, _id: -1 } })
       return O.map(fromGiftCardServiceDocument)(O.fromNullable(doc))
     })
@@ -40,7 +42,7 @@ export class MongoGiftCardServiceRepository implements GiftCardServiceRepository
    * promotion is the one left standing.
    */
   upsert(record: GiftCardServiceRecord): TE.TaskEither<Unavailable, void> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       const id = record.service.id
       const m = record.merchant_account_id
       if (!record.primary) return replaceById(this.#col, toGiftCardServiceDocument(record, null))

@@ -5,29 +5,31 @@ import { Collection } from 'mongodb'
 import { Duplicate, duplicate, GiftCardVault, Unavailable, VaultedGiftCard } from '@orka/domain'
 import { dbOf, MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { attempt, attemptEither, isDuplicateKey } from './mongo-support'
+import { isDuplicateKey, storageCalls, StorageCalls } from './mongo-support'
 import { fromVaultedGiftCardDocument, toVaultedGiftCardDocument, VaultedGiftCardDocument } from './vaulted-gift-card.document'
 
 export class MongoGiftCardVault implements GiftCardVault {
   readonly #col: Collection<VaultedGiftCardDocument>
+  readonly #calls: StorageCalls
 
   constructor(store: MongoStore) {
+    this.#calls = storageCalls(store)
     this.#col = dbOf(store).collection(COLLECTIONS.vaultedGiftCards)
   }
 
   findById(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>> {
-    return attempt(async () => O.map(fromVaultedGiftCardDocument)(O.fromNullable(await this.#col.findOne({ _id: id, merchant_account_id: merchantAccountId }))))
+    return this.#calls.attempt(async () => O.map(fromVaultedGiftCardDocument)(O.fromNullable(await this.#col.findOne({ _id: id, merchant_account_id: merchantAccountId }))))
   }
 
   findByFingerprint(merchantAccountId: string, fingerprint: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>> {
-    return attempt(async () =>
+    return this.#calls.attempt(async () =>
       O.map(fromVaultedGiftCardDocument)(O.fromNullable(await this.#col.findOne({ merchant_account_id: merchantAccountId, fingerprint }))),
     )
   }
 
   /** Atomic through the unique (merchant_account_id, fingerprint) index: of racing inserts one wins. */
   insert(card: VaultedGiftCard): TE.TaskEither<Duplicate | Unavailable, void> {
-    return attemptEither(async (): Promise<E.Either<Duplicate, void>> => {
+    return this.#calls.attemptEither(async (): Promise<E.Either<Duplicate, void>> => {
       try {
         await this.#col.insertOne(toVaultedGiftCardDocument(card))
         return E.right(undefined)

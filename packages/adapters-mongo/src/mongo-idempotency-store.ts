@@ -11,7 +11,7 @@ import {
 } from './idempotency-record.document'
 import { dbOf, MongoStore } from './mongo-database'
 import { COLLECTIONS, EXPIRY_GRACE_MS } from './mongo-schema'
-import { attempt, isDuplicateKey } from './mongo-support'
+import { isDuplicateKey, storageCalls, StorageCalls } from './mongo-support'
 
 export interface MongoIdempotencyStoreOptions {
   /** Expired records are swept every this many claims of this instance (default 1000). */
@@ -36,8 +36,10 @@ export class MongoIdempotencyStore implements IdempotencyStore {
   readonly #sweepEvery: number
   readonly #sweepGraceMs: number
   #claims = 0
+  readonly #calls: StorageCalls
 
   constructor(store: MongoStore, options: MongoIdempotencyStoreOptions = {}) {
+    this.#calls = storageCalls(store)
     this.#col = dbOf(store).collection(COLLECTIONS.idempotencyRecords)
     this.#sweepEvery = Math.max(1, options.sweepEvery ?? 1000)
     this.#sweepGraceMs = options.sweepGraceMs ?? EXPIRY_GRACE_MS
@@ -69,7 +71,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
    * winner vaulted and answers with it.
    */
   claim(record: IdempotencyRecord, now: Date): TE.TaskEither<Unavailable, Claim> {
-    return attempt(async (): Promise<Claim> => {
+    return this.#calls.attempt(async (): Promise<Claim> => {
       if (++this.#claims % this.#sweepEvery === 0) await this.sweep(now)
       const doc = toIdempotencyRecordDocument(record)
       for (let i = 0; i < MAX_CLAIM_ATTEMPTS; i++) {
@@ -116,7 +118,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
    * the reverse; either way the record ends up naming one holder, and one outcome.
    */
   complete(holder: LeaseHolder, outcome: StoredOutcome, expiresAt: Date): TE.TaskEither<Unavailable, Settlement> {
-    return attempt(async (): Promise<Settlement> => {
+    return this.#calls.attempt(async (): Promise<Settlement> => {
       const iso = expiresAt.toISOString()
       const id = idempotencyRecordId(holder.merchantAccountId, holder.key)
       const done = await this.#col.updateOne(
@@ -133,7 +135,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
    * `expiresAt` unchanged) so that a retry of the same request takes it over with its ids.
    */
   release(holder: LeaseHolder, now: Date): TE.TaskEither<Unavailable, Settlement> {
-    return attempt(async (): Promise<Settlement> => {
+    return this.#calls.attempt(async (): Promise<Settlement> => {
       const id = idempotencyRecordId(holder.merchantAccountId, holder.key)
       const done = await this.#col.updateOne(
         { _id: id, lease: holder.lease, attempt: holder.attempt, state: 'in_flight' },

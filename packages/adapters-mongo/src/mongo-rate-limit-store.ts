@@ -3,7 +3,7 @@ import { Collection } from 'mongodb'
 import { Admission, RateLimitStore, Unavailable } from '@orka/domain'
 import { dbOf, MongoStore } from './mongo-database'
 import { COLLECTIONS, EXPIRY_GRACE_MS } from './mongo-schema'
-import { attempt, escapeText, isDuplicateKey } from './mongo-support'
+import { escapeText, isDuplicateKey, storageCalls, StorageCalls } from './mongo-support'
 import { admissionId, fromRateLimitAdmissionDocument, RateLimitAdmissionDocument } from './rate-limit-admission.document'
 
 export interface MongoRateLimitStoreOptions {
@@ -30,8 +30,10 @@ export class MongoRateLimitStore implements RateLimitStore {
   readonly #sweepGraceMs: number
   readonly #maxAttempts: number
   #admits = 0
+  readonly #calls: StorageCalls
 
   constructor(store: MongoStore, options: MongoRateLimitStoreOptions = {}) {
+    this.#calls = storageCalls(store)
     this.#col = dbOf(store).collection(COLLECTIONS.rateLimitAdmissions)
     this.#sweepEvery = Math.max(1, options.sweepEvery ?? 1000)
     this.#sweepGraceMs = options.sweepGraceMs ?? EXPIRY_GRACE_MS
@@ -39,7 +41,7 @@ export class MongoRateLimitStore implements RateLimitStore {
   }
 
   admit(key: string, limit: number, windowMs: number, now: Date): TE.TaskEither<Unavailable, Admission> {
-    return attempt(async (): Promise<Admission> => {
+    return this.#calls.attempt(async (): Promise<Admission> => {
       const nowMs = now.getTime()
       if (++this.#admits % this.#sweepEvery === 0) await this.sweep(now)
       if (limit < 1) return { admitted: false, remaining: 0, resetMs: 0 }

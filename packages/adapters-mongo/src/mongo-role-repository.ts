@@ -3,18 +3,20 @@ import { Collection } from 'mongodb'
 import { Role, RoleRepository, Seek, Unavailable } from '@orka/domain'
 import { dbOf, MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { attempt, isDuplicateKey, keysetRead } from './mongo-support'
+import { isDuplicateKey, keysetRead, storageCalls, StorageCalls } from './mongo-support'
 import { fromRoleDocument, RoleDocument, toRoleDocument } from './role.document'
 
 export class MongoRoleRepository implements RoleRepository {
   readonly #col: Collection<RoleDocument>
+  readonly #calls: StorageCalls
 
   constructor(store: MongoStore) {
+    this.#calls = storageCalls(store)
     this.#col = dbOf(store).collection(COLLECTIONS.roles)
   }
 
   list(seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<Role>> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       if (seek.limit < 1) return []
       const { filter, sort, limit } = keysetRead('slug', 'ascending', seek)
       return (await this.#col.find(filter).sort(sort).limit(limit).toArray()).map(fromRoleDocument)
@@ -22,7 +24,7 @@ export class MongoRoleRepository implements RoleRepository {
   }
 
   findBySlugs(slugs: ReadonlyArray<string>): TE.TaskEither<Unavailable, ReadonlyArray<Role>> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       if (slugs.length === 0) return []
       return (await this.#col.find({ slug: { $in: [...new Set(slugs)] } }).toArray()).map(fromRoleDocument)
     })
@@ -34,7 +36,7 @@ export class MongoRoleRepository implements RoleRepository {
    * loses on the unique index and goes round again to replace the winner.
    */
   upsert(role: Role): TE.TaskEither<Unavailable, void> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       for (let i = 0; i < 5; i++) {
         const stored = await this.#col.findOne({ slug: role.slug }, { projection: { _id: 1 } })
         if (stored !== null) {

@@ -52,44 +52,31 @@ export const withinBound = <A>(work: () => Promise<A>, timeoutMs: number | undef
   })
 }
 
-/**
- * The bounds (`operationTimeoutMs`) of the stores open in this process. `attempt` cannot tell
- * which store an adapter's work runs on (the adapters pass it only a closure), so it applies
- * the longest of them: no call is ever cut before its own store's bound. A process serves from
- * one store, so in practice this is that store's bound; stores opened without a bound (tests,
- * tools) take no part. Each store's driver-level bounds (`socketTimeoutMS`,
- * `waitQueueTimeoutMS`) stay its own.
- */
-const openBounds: number[] = []
-
-/** Called by `connectMongo` for a store with a bound; the returned function (idempotent) withdraws it at close. */
-export const registerCallBound = (timeoutMs: number): (() => void) => {
-  openBounds.push(timeoutMs)
-  let withdrawn = false
-  return () => {
-    if (withdrawn) return
-    withdrawn = true
-    const i = openBounds.indexOf(timeoutMs)
-    if (i >= 0) openBounds.splice(i, 1)
-  }
+/** How an adapter runs its driver interactions: within its store's bound, failures as `Unavailable`. */
+export interface StorageCalls {
+  /**
+   * Runs a driver interaction: whatever it throws (driver error, undecodable document) is
+   * `Unavailable`, and so is taking longer than the store's bound (cause `StorageTimeout`):
+   * a frozen server costs a request that bound, not the driver's own timeouts.
+   */
+  attempt<A>(f: () => Promise<A>): TE.TaskEither<Unavailable, A>
+  /** The same, for an interaction that can also end in an expected failure. */
+  attemptEither<L, A>(f: () => Promise<E.Either<L, A>>): TE.TaskEither<L | Unavailable, A>
 }
 
-/** The bound `attempt` applies now: undefined while no bounded store is open. */
-export const currentCallBound = (): number | undefined => (openBounds.length === 0 ? undefined : Math.max(...openBounds))
-
-/**
- * Runs a driver interaction: whatever it throws (driver error, undecodable document) is
- * `Unavailable`, and so is taking longer than the open store's bound (cause `StorageTimeout`):
- * a frozen server costs a request that bound, not the driver's own timeouts.
- */
-export const attempt = <A>(f: () => Promise<A>): TE.TaskEither<Unavailable, A> => TE.tryCatch(() => withinBound(f, currentCallBound()), unavailable)
-
-/** The same, for an interaction that can also end in an expected failure. */
-export const attemptEither = <L, A>(f: () => Promise<E.Either<L, A>>): TE.TaskEither<L | Unavailable, A> =>
-  pipe(
-    attempt(f),
-    TE.flatMap((r): TE.TaskEither<L | Unavailable, A> => TE.fromEither(r)),
-  )
+/** The calls of a store with this bound (`operationTimeoutMs`; none for stores opened without one). */
+export const storageCalls = (store: { readonly operationTimeoutMs: number | undefined }): StorageCalls => {
+  const attempt = <A>(f: () => Promise<A>): TE.TaskEither<Unavailable, A> =>
+    TE.tryCatch(() => withinBound(f, store.operationTimeoutMs), unavailable)
+  return {
+    attempt,
+    attemptEither: <L, A>(f: () => Promise<E.Either<L, A>>): TE.TaskEither<L | Unavailable, A> =>
+      pipe(
+        attempt(f),
+        TE.flatMap((r): TE.TaskEither<L | Unavailable, A> => TE.fromEither(r)),
+      ),
+  }
+}
 
 const DUPLICATE_KEY_CODES = new Set([11000, 11001, 12582])
 

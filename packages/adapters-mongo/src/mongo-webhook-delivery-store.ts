@@ -14,7 +14,7 @@ import {
 } from '@orka/domain'
 import { dbOf, MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { attempt, isDuplicateKey, keysetRead, onlyDuplicateKeys } from './mongo-support'
+import { isDuplicateKey, keysetRead, onlyDuplicateKeys, storageCalls, StorageCalls } from './mongo-support'
 import {
   DeliveryClaimDocument,
   deliveryClaimId,
@@ -41,8 +41,10 @@ const runnable = (d: WebhookDeliveryRecord, n: number, now: string): boolean =>
 export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
   readonly #deliveries: Collection<WebhookDeliveryDocument>
   readonly #claims: Collection<DeliveryClaimDocument>
+  readonly #calls: StorageCalls
 
   constructor(store: MongoStore) {
+    this.#calls = storageCalls(store)
     const db = dbOf(store)
     this.#deliveries = db.collection(COLLECTIONS.webhookDeliveries)
     this.#claims = db.collection(COLLECTIONS.webhookDeliveryClaims)
@@ -50,7 +52,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
 
   /** Unordered, so that one delivery stored already (an entry handed over twice) does not stop the others. */
   enqueue(deliveries: ReadonlyArray<WebhookDeliveryRecord>): TE.TaskEither<Unavailable, void> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       if (deliveries.length === 0) return
       try {
         await this.#deliveries.insertMany(deliveries.map(toWebhookDeliveryDocument), { ordered: false })
@@ -61,7 +63,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
   }
 
   due(now: Date, limit: number, excluded: ReadonlyArray<string>): TE.TaskEither<Unavailable, ReadonlyArray<WebhookDeliveryRecord>> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       // A limit of 0 means "no limit" to the server.
       if (limit < 1) return []
       const filter: Record<string, unknown> = { status: 'pending', next_attempt_at: { $lte: now.toISOString() } }
@@ -76,7 +78,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
    * The re-read comes after the insert, so whatever settled before the claim was taken is seen.
    */
   claim(delivery: WebhookDeliveryRecord, owner: string, now: Date, leaseUntil: Date): TE.TaskEither<Unavailable, O.Option<DeliveryClaim>> {
-    return attempt(async (): Promise<O.Option<DeliveryClaim>> => {
+    return this.#calls.attempt(async (): Promise<O.Option<DeliveryClaim>> => {
       const n = delivery.attempts.length + 1
       const mine: DeliveryClaimDocument = { _id: deliveryClaimId(delivery.id, n), delivery_id: delivery.id, owner, lease_until: leaseUntil }
       if (!(await this.take(mine, now))) return O.none
@@ -105,7 +107,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
    * of sending when it is deleted or inactive.
    */
   settle(claim: DeliveryClaim, made: WebhookDeliveryAttempt | null, next: DeliveryTransition, now: Date): TE.TaskEither<Unavailable, void> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       const id = claim.delivery.id
       const updatedAt = now.toISOString()
       const withAttempt = (set: Partial<WebhookDeliveryDocument>): UpdateFilter<WebhookDeliveryDocument> =>
@@ -118,20 +120,20 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
   }
 
   cancelPending(subscriptionId: string, now: Date): TE.TaskEither<Unavailable, number> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       const set = { status: 'cancelled' as const, next_attempt_at: null, updated_at: now.toISOString() }
       return (await this.#deliveries.updateMany({ subscription_id: subscriptionId, status: 'pending' }, { $set: set })).modifiedCount
     })
   }
 
   findById(subscriptionId: string, deliveryId: string): TE.TaskEither<Unavailable, O.Option<WebhookDeliveryRecord>> {
-    return attempt(async () =>
+    return this.#calls.attempt(async () =>
       O.map(fromWebhookDeliveryDocument)(O.fromNullable(await this.#deliveries.findOne({ _id: deliveryId, subscription_id: subscriptionId }))),
     )
   }
 
   list(subscriptionId: string, filter: DeliveryFilter, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<WebhookDeliveryRecord>> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       if (seek.limit < 1) return []
       const k = keysetRead('created_at', 'descending', seek)
       const scope: Record<string, unknown> = { subscription_id: subscriptionId }
@@ -141,7 +143,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
   }
 
   redeliver(subscriptionId: string, deliveryId: string, now: Date, retriesUsed: number): TE.TaskEither<Unavailable, boolean> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       const at = now.toISOString()
       const r = await this.#deliveries.updateOne(
         { _id: deliveryId, subscription_id: subscriptionId, status: { $in: REDELIVERABLE } },
@@ -159,7 +161,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
    * at that very instant; `before` lies far in the past, where no takeover is still under way.
    */
   sweep(before: Date): TE.TaskEither<Unavailable, number> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       const deleted = await this.#deliveries.deleteMany({ status: { $in: FINISHED }, updated_at: { $lt: before.toISOString() } })
       await this.#claims.deleteMany({ lease_until: { $lt: before } })
       return deleted.deletedCount

@@ -3,19 +3,21 @@ import { Collection } from 'mongodb'
 import { OutboxEntry, Unavailable, WebhookOutbox } from '@orka/domain'
 import { dbOf, MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { attempt, isDuplicateKey } from './mongo-support'
+import { isDuplicateKey, storageCalls, StorageCalls } from './mongo-support'
 import { fromOutboxEntryDocument, OutboxEntryDocument, toOutboxEntryDocument } from './outbox-entry.document'
 
 export class MongoWebhookOutbox implements WebhookOutbox {
   readonly #col: Collection<OutboxEntryDocument>
+  readonly #calls: StorageCalls
 
   constructor(store: MongoStore) {
+    this.#calls = storageCalls(store)
     this.#col = dbOf(store).collection(COLLECTIONS.webhookOutbox)
   }
 
   /** An insert under the event id: a second add of the same entry is a duplicate key, and changes nothing. */
   add(entry: OutboxEntry): TE.TaskEither<Unavailable, void> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       try {
         await this.#col.insertOne(toOutboxEntryDocument(entry))
       } catch (e) {
@@ -25,11 +27,11 @@ export class MongoWebhookOutbox implements WebhookOutbox {
   }
 
   remove(eventId: string): TE.TaskEither<Unavailable, void> {
-    return attempt(async () => void (await this.#col.deleteOne({ _id: eventId })))
+    return this.#calls.attempt(async () => void (await this.#col.deleteOne({ _id: eventId })))
   }
 
   olderThan(before: Date, limit: number): TE.TaskEither<Unavailable, ReadonlyArray<OutboxEntry>> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       // A limit of 0 means "no limit" to the server.
       if (limit < 1) return []
       const docs = await this.#col.find({ created_at: { $lt: before.toISOString() } }).sort({ created_at: 1, _id: 1 }).limit(limit).toArray()

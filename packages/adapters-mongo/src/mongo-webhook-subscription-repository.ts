@@ -4,7 +4,7 @@ import { Collection } from 'mongodb'
 import { Seek, Unavailable, WebhookScope, WebhookSubscriptionRecord, WebhookSubscriptionRepository } from '@orka/domain'
 import { dbOf, MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { attempt, isDuplicateKey, keysetRead } from './mongo-support'
+import { isDuplicateKey, keysetRead, storageCalls, StorageCalls } from './mongo-support'
 import { fromWebhookSubscriptionDocument, toWebhookSubscriptionDocument, WebhookSubscriptionDocument } from './webhook-subscription.document'
 
 const inScope = (scope: WebhookScope): Record<string, unknown> => ({
@@ -15,19 +15,21 @@ export class MongoWebhookSubscriptionRepository implements WebhookSubscriptionRe
   readonly #col: Collection<WebhookSubscriptionDocument>
   /** Ids deleted for good (`_id` only): `ensure` never recreates them. */
   readonly #deleted: Collection<{ _id: string; deleted_at: Date }>
+  readonly #calls: StorageCalls
 
   constructor(store: MongoStore) {
+    this.#calls = storageCalls(store)
     this.#col = dbOf(store).collection(COLLECTIONS.webhookSubscriptions)
     this.#deleted = dbOf(store).collection(COLLECTIONS.deletedWebhookSubscriptions)
   }
 
   /** Ids come from the id generator: a clash is a bug, reported as the driver's duplicate-key error. */
   create(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void> {
-    return attempt(async () => void (await this.#col.insertOne(toWebhookSubscriptionDocument(sub))))
+    return this.#calls.attempt(async () => void (await this.#col.insertOne(toWebhookSubscriptionDocument(sub))))
   }
 
   ensure(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       if ((await this.#deleted.findOne({ _id: sub.id })) !== null) return
       try {
         await this.#col.insertOne(toWebhookSubscriptionDocument(sub))
@@ -38,11 +40,11 @@ export class MongoWebhookSubscriptionRepository implements WebhookSubscriptionRe
   }
 
   findById(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, O.Option<WebhookSubscriptionRecord>> {
-    return attempt(async () => O.map(fromWebhookSubscriptionDocument)(O.fromNullable(await this.#col.findOne({ _id: id, ...inScope(scope) }))))
+    return this.#calls.attempt(async () => O.map(fromWebhookSubscriptionDocument)(O.fromNullable(await this.#col.findOne({ _id: id, ...inScope(scope) }))))
   }
 
   list(scope: WebhookScope, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       if (seek.limit < 1) return []
       const { filter, sort, limit } = keysetRead('created_at', 'descending', seek)
       return (await this.#col.find({ ...inScope(scope), ...filter }).sort(sort).limit(limit).toArray()).map(fromWebhookSubscriptionDocument)
@@ -50,7 +52,7 @@ export class MongoWebhookSubscriptionRepository implements WebhookSubscriptionRe
   }
 
   delete(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, boolean> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       if ((await this.#col.findOne({ _id: id, ...inScope(scope) }, { projection: { _id: 1 } })) === null) return false
       // The tombstone goes first: a crash between the two writes must not let a restart's seed revive it.
       try {
@@ -64,18 +66,18 @@ export class MongoWebhookSubscriptionRepository implements WebhookSubscriptionRe
 
   /** No upsert: a deleted subscription has no document to replace, so it stays deleted. */
   update(scope: WebhookScope, sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, boolean> {
-    return attempt(async () => {
+    return this.#calls.attempt(async () => {
       const { _id, ...fields } = toWebhookSubscriptionDocument(sub)
       return (await this.#col.replaceOne({ _id, ...inScope(scope) }, fields)).matchedCount > 0
     })
   }
 
   findForDelivery(id: string): TE.TaskEither<Unavailable, O.Option<WebhookSubscriptionRecord>> {
-    return attempt(async () => O.map(fromWebhookSubscriptionDocument)(O.fromNullable(await this.#col.findOne({ _id: id }))))
+    return this.#calls.attempt(async () => O.map(fromWebhookSubscriptionDocument)(O.fromNullable(await this.#col.findOne({ _id: id }))))
   }
 
   recipients(merchantAccountId: string): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>> {
-    return attempt(async () =>
+    return this.#calls.attempt(async () =>
       (await this.#col.find({ merchant_account_id: { $in: [merchantAccountId, null] }, active: true }).toArray()).map(fromWebhookSubscriptionDocument),
     )
   }

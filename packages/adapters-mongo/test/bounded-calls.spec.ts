@@ -7,7 +7,7 @@ import * as O from 'fp-ts/Option'
 import { aBuyer } from '@orka/domain/testing'
 import { makeMongoAdapters } from '../src'
 import { connectMongo, dbOf, MongoStore } from '../src/mongo-database'
-import { attempt, attemptEither, currentCallBound, registerCallBound, StorageTimeout, withinBound } from '../src/mongo-support'
+import { StorageTimeout, storageCalls, withinBound } from '../src/mongo-support'
 import { MONGODB_URI } from './support'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -28,9 +28,9 @@ const noUnhandledRejection = async (body: () => Promise<void>) => {
   expect(seen, 'unhandled rejections').to.deep.equal([])
 }
 
-describe('bounded storage calls (attempt)', () => {
-  it('passes results and failures through unchanged while no bounded store is open', async () => {
-    expect(currentCallBound()).to.equal(undefined)
+describe('bounded storage calls (storageCalls)', () => {
+  it('passes results and failures through unchanged for a store without a bound', async () => {
+    const { attempt } = storageCalls({ operationTimeoutMs: undefined })
     expect(await attempt(async () => 42)()).to.deep.equal(E.right(42))
     const failed = await attempt(() => Promise.reject(new Error('driver said no')))()
     expect(E.isLeft(failed) && failed.left._tag === 'Unavailable' && (failed.left.cause as Error).message).to.equal('driver said no')
@@ -40,53 +40,38 @@ describe('bounded storage calls (attempt)', () => {
     expect(E.isLeft(thrown) && (thrown.left.cause as Error).message).to.equal('thrown before any promise')
   })
 
-  it('turns a call that outlives the bound into Unavailable (cause StorageTimeout) at the bound, and clears its timer', async () => {
-    const withdraw = registerCallBound(150)
-    try {
-      expect(currentCallBound()).to.equal(150)
-      await noUnhandledRejection(async () => {
-        const started = Date.now()
-        const r = await attempt(never)()
-        const took = Date.now() - started
-        expect(E.isLeft(r) && r.left._tag).to.equal('Unavailable')
-        const cause = E.isLeft(r) ? r.left.cause : undefined
-        expect(cause).to.be.instanceOf(StorageTimeout)
-        expect((cause as StorageTimeout).message).to.equal('storage call timed out after 150 ms')
-        expect(took).to.be.within(140, 400)
+  it("turns a call that outlives its store's bound into Unavailable (cause StorageTimeout) at the bound, and clears its timer", async () => {
+    const { attempt, attemptEither } = storageCalls({ operationTimeoutMs: 150 })
+    await noUnhandledRejection(async () => {
+      const started = Date.now()
+      const r = await attempt(never)()
+      const took = Date.now() - started
+      expect(E.isLeft(r) && r.left._tag).to.equal('Unavailable')
+      const cause = E.isLeft(r) ? r.left.cause : undefined
+      expect(cause).to.be.instanceOf(StorageTimeout)
+      expect((cause as StorageTimeout).message).to.equal('storage call timed out after 150 ms')
+      expect(took).to.be.within(140, 400)
 
-        // attemptEither too, and an abandoned call that fails later is not an unhandled rejection.
-        const late = await attemptEither<'expected', number>(() => sleep(300).then(() => Promise.reject(new Error('too late'))))()
-        expect(E.isLeft(late) && late.left !== 'expected' && late.left.cause).to.be.instanceOf(StorageTimeout)
-        await sleep(250)
-      })
-      // A call that finishes in time leaves no timer behind.
-      const before = timers()
-      expect(await attempt(async () => 'quick')()).to.deep.equal(E.right('quick'))
-      expect(await attemptEither(async () => E.left('expected' as const))()).to.deep.equal(E.left('expected'))
-      expect(timers()).to.equal(before)
-    } finally {
-      withdraw()
-    }
-    expect(currentCallBound()).to.equal(undefined)
+      // attemptEither too, and an abandoned call that fails later is not an unhandled rejection.
+      const late = await attemptEither<'expected', number>(() => sleep(300).then(() => Promise.reject(new Error('too late'))))()
+      expect(E.isLeft(late) && late.left !== 'expected' && late.left.cause).to.be.instanceOf(StorageTimeout)
+      await sleep(250)
+    })
+    // A call that finishes in time leaves no timer behind.
+    const before = timers()
+    expect(await attempt(async () => 'quick')()).to.deep.equal(E.right('quick'))
+    expect(await attemptEither(async () => E.left('expected' as const))()).to.deep.equal(E.left('expected'))
+    expect(timers()).to.equal(before)
   })
 
-  it('applies the longest bound of the open stores, and withdraws each once', () => {
-    const a = registerCallBound(1000)
-    const b = registerCallBound(3000)
-    const c = registerCallBound(3000)
-    try {
-      expect(currentCallBound()).to.equal(3000)
-      b()
-      b()
-      expect(currentCallBound()).to.equal(3000)
-      c()
-      expect(currentCallBound()).to.equal(1000)
-    } finally {
-      a()
-      b()
-      c()
-    }
-    expect(currentCallBound()).to.equal(undefined)
+  it("applies each store's own bound, whatever other stores are open", async () => {
+    const short = storageCalls({ operationTimeoutMs: 100 })
+    const long = storageCalls({ operationTimeoutMs: 2000 })
+    const unbounded = storageCalls({ operationTimeoutMs: undefined })
+    const work = () => sleep(300).then(() => 'done')
+    const [a, b, c] = await Promise.all([short.attempt(work)(), long.attempt(work)(), unbounded.attempt(work)()])
+    expect(E.isLeft(a) && a.left.cause).to.be.instanceOf(StorageTimeout)
+    expect([b, c]).to.deep.equal([E.right('done'), E.right('done')])
   })
 
   it('withinBound without a bound is the work itself', async () => {
@@ -235,7 +220,6 @@ describe('a store with operationTimeoutMs, on a server that freezes or goes down
 
   it('knows its bound', () => {
     expect(store.operationTimeoutMs).to.equal(BOUND)
-    expect(currentCallBound()).to.equal(BOUND)
   })
 
   it('frozen: every call fails as Unavailable within the bound, connections stay within the pool, and calls succeed again after the thaw', async () => {

@@ -1,22 +1,17 @@
-import { randomBytes } from 'node:crypto'
 import {
   apiKeyPairRepositoryContract,
   buyerRepositoryContract,
   giftCardServiceRepositoryContract,
   giftCardVaultContract,
   idempotencyStoreContract,
-  macContract,
   merchantAccountRepositoryContract,
   rateLimitStoreContract,
   roleRepositoryContract,
-  secretBoxContract,
   webhookDeliveryStoreContract,
   webhookOutboxContract,
   webhookSubscriptionRepositoryContract,
 } from '@orka/domain/testing'
 import {
-  AesGcmSecretBox,
-  HmacMac,
   MemoryApiKeyPairRepository,
   MemoryBuyerRepository,
   MemoryGiftCardServiceRepository,
@@ -46,9 +41,3 @@ idempotencyStoreContract('memory', memory(() => new MemoryIdempotencyStore()))
 idempotencyStoreContract('memory, sweeping every claim', memory(() => new MemoryIdempotencyStore({ sweepEvery: 1 })))
 rateLimitStoreContract('memory', memory(() => new MemoryRateLimitStore()))
 rateLimitStoreContract('memory, sweeping every admission', memory(() => new MemoryRateLimitStore({ sweepEvery: 1 })))
-macContract('HMAC-SHA256', async () => ({ port: new HmacMac(randomBytes(32)), otherKey: new HmacMac(randomBytes(32)), teardown: async () => {} }))
-secretBoxContract('AES-256-GCM', async () => ({
-  port: new AesGcmSecretBox(randomBytes(32)),
-  otherKey: new AesGcmSecretBox(randomBytes(32)),
-  teardown: async () => {},
-}))

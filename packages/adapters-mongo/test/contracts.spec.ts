@@ -26,7 +26,7 @@ import {
 } from '../src'
 import { mongoHarness as mongo } from './support'
 
-// The Mac and SecretBox suites test crypto, not storage: they run in adapters-memory.
+// The Mac and SecretBox suites test crypto, not storage: they run in adapters-node.
 merchantAccountRepositoryContract('mongo', mongo((s) => new MongoMerchantAccountRepository(s)))
 apiKeyPairRepositoryContract('mongo', mongo((s) => new MongoApiKeyPairRepository(s)))
 roleRepositoryContract('mongo', mongo((s) => new MongoRoleRepository(s)))

@@ -45,7 +45,7 @@ import {
   WebhookSubscriptionRepository,
   WebhookUrlPolicy,
 } from '@orka/domain'
-import { AesGcmSecretBox, HmacMac, MathRandom, MockGiftCardConnectors, RandomIds, SystemClock } from '@orka/adapters-memory'
+import { AesGcmSecretBox, HmacMac, MathRandom, MockGiftCardConnectors, RandomIds, SystemClock } from '@orka/adapters-node'
 import { HttpDeps, NodeWebhookSender } from '@orka/adapters-http'
 import { Config } from './config'
 import { Storage } from './storage'

@@ -10,8 +10,8 @@ import {
   WebhookResponse,
   WebhookSubscriptionCreate,
 } from '@orka/domain'
-import { MERCHANT_A, right, uuidFor } from '@orka/domain/testing'
-import { ManualClock, MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository, SequentialIds } from '../../src'
+import { ManualClock, MERCHANT_A, right, SequentialIds, uuidFor } from '@orka/domain/testing'
+import { MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository } from '../../src'
 import { fixedRandom, ours, ScriptedSender, START, testBox } from './support'
 
 const at = (ms: number) => new Date(START.getTime() + ms).toISOString()

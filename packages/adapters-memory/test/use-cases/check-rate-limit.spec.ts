@@ -2,8 +2,8 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import { makeCheckRateLimit, Principal, Quota, rateLimited } from '@orka/domain'
-import { aPrincipal } from '@orka/domain/testing'
-import { ManualClock, MemoryRateLimitStore } from '../../src'
+import { aPrincipal, ManualClock } from '@orka/domain/testing'
+import { MemoryRateLimitStore } from '../../src'
 import { START } from './support'
 
 describe('makeCheckRateLimit', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { Buyer, invalidRequest, makeCreateBuyer, makeListBuyers, problem } from '@orka/domain'
-import { left, MERCHANT_A, MERCHANT_B, noWebhookEvents, right } from '@orka/domain/testing'
-import { ManualClock, MemoryBuyerRepository, SequentialIds } from '../../src'
+import { left, ManualClock, MERCHANT_A, MERCHANT_B, noWebhookEvents, right, SequentialIds } from '@orka/domain/testing'
+import { MemoryBuyerRepository } from '../../src'
 import { START, testMac } from './support'
 
 const badCursor = invalidRequest(

@@ -14,11 +14,9 @@ import {
   WebhookSender,
   WebhookScope,
 } from '@orka/domain'
-import { MERCHANT_A, MERCHANT_B, RecordingDispatch, right, uuidFor } from '@orka/domain/testing'
+import { ManualClock, MERCHANT_A, MERCHANT_B, RecordingDispatch, right, SequentialIds, uuidFor } from '@orka/domain/testing'
+import { AesGcmSecretBox, HmacMac, MockGiftCardConnectors } from '@orka/adapters-node'
 import {
-  AesGcmSecretBox,
-  HmacMac,
-  ManualClock,
   MemoryBuyerRepository,
   MemoryGiftCardServiceRepository,
   MemoryGiftCardVault,
@@ -26,8 +24,6 @@ import {
   MemoryWebhookDeliveryStore,
   MemoryWebhookOutbox,
   MemoryWebhookSubscriptionRepository,
-  MockGiftCardConnectors,
-  SequentialIds,
 } from '../../src'
 
 export const START = new Date('2025-01-15T10:00:00.000Z')

@@ -15,8 +15,18 @@ import {
   WebhookDeliveryRecord,
   WebhookScope,
 } from '@orka/domain'
-import { aDelivery, anAttempt, aWebhookRecord, MERCHANT_A, MERCHANT_B, RecordingDispatch, right, uuidFor } from '@orka/domain/testing'
-import { ManualClock, MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository } from '../../src'
+import {
+  aDelivery,
+  anAttempt,
+  aWebhookRecord,
+  ManualClock,
+  MERCHANT_A,
+  MERCHANT_B,
+  RecordingDispatch,
+  right,
+  uuidFor,
+} from '@orka/domain/testing'
+import { MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository } from '../../src'
 import { fixedRandom, ours, oursAndInstance, ScriptedSender, START, testBox, testMac } from './support'
 
 const at = (ms: number) => new Date(START.getTime() + ms).toISOString()

@@ -17,8 +17,8 @@ import {
   WebhookSubscriptionUpdate,
   WebhookUrlPolicy,
 } from '@orka/domain'
-import { aDelivery, anAttempt, aWebhookRecord, MERCHANT_A, right, uuidFor } from '@orka/domain/testing'
-import { ManualClock, MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository, SequentialIds } from '../../src'
+import { aDelivery, anAttempt, aWebhookRecord, ManualClock, MERCHANT_A, right, SequentialIds, uuidFor } from '@orka/domain/testing'
+import { MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository } from '../../src'
 import { deliveriesTo, ours, oursAndInstance, secretFrom, START, testBox, theirs } from './support'
 
 const id = uuidFor

@@ -10,8 +10,8 @@ import {
   WebhookSubscription,
   WebhookSubscriptionCreate,
 } from '@orka/domain'
-import { aWebhookRecord, left, MERCHANT_A, MERCHANT_B, right, uuidFor } from '@orka/domain/testing'
-import { ManualClock, MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository, SequentialIds } from '../../src'
+import { aWebhookRecord, left, ManualClock, MERCHANT_A, MERCHANT_B, right, SequentialIds, uuidFor } from '@orka/domain/testing'
+import { MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository } from '../../src'
 import { ours, oursAndInstance, secretFrom, START, testBox, testMac, theirs } from './support'
 
 const id = uuidFor

@@ -1,4 +1,4 @@
-import { AesGcmSecretBox } from '@orka/adapters-memory'
+import { AesGcmSecretBox } from '@orka/adapters-node'
 import { deriveKey } from '../container'
 import { resolveRootKey } from '../root-key'
 import { applyDefaults, applySeed } from '../provision'

@@ -3,7 +3,6 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import { randomBytes } from 'node:crypto'
 import {
-  AesGcmSecretBox,
   MemoryApiKeyPairRepository,
   MemoryBuyerRepository,
   MemoryGiftCardServiceRepository,
@@ -11,6 +10,7 @@ import {
   MemoryRoleRepository,
   MemoryWebhookSubscriptionRepository,
 } from '@orka/adapters-memory'
+import { AesGcmSecretBox } from '@orka/adapters-node'
 import { ROLE_CATALOGUE } from '@orka/domain'
 import { applyDefaults, applySeed, ProvisioningPorts } from '../../src/provision'
 import { generateKeyPair } from '../../src/dev-key'

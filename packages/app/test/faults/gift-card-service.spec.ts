@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { cardDeclined, GiftCardConnector, GiftCardConnectors, serviceFailed } from '@orka/domain'
-import { MOCK_GIFT_CARD_DEFINITION, MockGiftCardConnector, SystemClock } from '@orka/adapters-memory'
+import { MOCK_GIFT_CARD_DEFINITION, MockGiftCardConnector, SystemClock } from '@orka/adapters-node'
 import { errorBody, Harness, startHarness, UUID_RE } from '../support/harness'
 
 const PIN = '86420'

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { ManualClock } from '@orka/adapters-memory'
+import { ManualClock } from '@orka/domain/testing'
 import { GiftCardConnectors } from '@orka/domain'
 import { DependencyContainer } from 'tsyringe'
 import { get } from '../../src/container'

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { once } from 'node:events'
 import { join } from 'node:path'
-import { ManualClock } from '@orka/adapters-memory'
+import { ManualClock } from '@orka/domain/testing'
 import { mintToken } from '../../src/mint-token'
 import { Harness, makeFixture, startHarness } from '../support/harness'
 import { eventually, quietFor, Receiver, startReceiver } from '../support/receiver'

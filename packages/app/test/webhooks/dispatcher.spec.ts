@@ -1,8 +1,8 @@
 import { expect } from 'chai'
 import * as TE from 'fp-ts/TaskEither'
 import { DeliveryClaim, makeHandOver, WebhookDeliveryStatus } from '@orka/domain'
-import { aDelivery, anOutboxEntry, uuidFor } from '@orka/domain/testing'
-import { ManualClock, MemoryWebhookDeliveryStore, MemoryWebhookOutbox } from '@orka/adapters-memory'
+import { aDelivery, anOutboxEntry, ManualClock, uuidFor } from '@orka/domain/testing'
+import { MemoryWebhookDeliveryStore, MemoryWebhookOutbox } from '@orka/adapters-memory'
 import { WebhookDispatcher } from '../../src/webhook-dispatcher'
 import { eventually, quietFor } from '../support/receiver'
 

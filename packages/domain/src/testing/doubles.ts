@@ -1,10 +1,4 @@
-import { Clock, Random } from '@orka/domain'
-
-export class SystemClock implements Clock {
-  now(): Date {
-    return new Date()
-  }
-}
+import { Clock, IdGenerator } from '../shared/clock'
 
 /** Always the same instant. */
 export class FixedClock implements Clock {
@@ -34,8 +28,11 @@ export class ManualClock implements Clock {
   }
 }
 
-export class MathRandom implements Random {
-  fraction(): number {
-    return Math.random()
+/** Predictable v4-shaped UUIDs (`…-000000000001`, `…-000000000002`, …) for tests. */
+export class SequentialIds implements IdGenerator {
+  private n = 0
+  constructor(private readonly prefix = '00000000-0000-4000-8000') {}
+  uuid(): string {
+    return `${this.prefix}-${(++this.n).toString(16).padStart(12, '0')}`
   }
 }

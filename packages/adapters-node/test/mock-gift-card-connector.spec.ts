@@ -2,8 +2,8 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import { ActivationRequest, cardDeclined, serviceFailed, serviceTimeout } from '@orka/domain'
-import { aGiftCardService } from '@orka/domain/testing'
-import { ManualClock, MockGiftCardConnector, MockGiftCardConnectors } from '../src'
+import { aGiftCardService, ManualClock } from '@orka/domain/testing'
+import { MockGiftCardConnector, MockGiftCardConnectors } from '../src'
 
 const request = (number: string): ActivationRequest => ({
   service: aGiftCardService(),

@@ -1,0 +1,5 @@
+export * from './node-crypto'
+export * from './system-clock'
+export * from './random-ids'
+export * from './with-timeout'
+export * from './mock-gift-card-connector'

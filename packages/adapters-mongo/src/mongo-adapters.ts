@@ -1,3 +1,4 @@
+import { StoragePorts } from '@orka/domain'
 import { MongoStore } from './mongo-database'
 import { MongoApiKeyPairRepository } from './mongo-api-key-pair-repository'
 import { MongoBuyerRepository, MongoBuyerRepositoryOptions } from './mongo-buyer-repository'
@@ -11,37 +12,26 @@ import { MongoWebhookDeliveryStore } from './mongo-webhook-delivery-store'
 import { MongoWebhookOutbox } from './mongo-webhook-outbox'
 import { MongoWebhookSubscriptionRepository } from './mongo-webhook-subscription-repository'
 
-/** One adapter per storage port, keyed as the app's container registers them. */
-export interface MongoAdapters {
-  readonly merchantAccounts: MongoMerchantAccountRepository
-  readonly keys: MongoApiKeyPairRepository
-  readonly roles: MongoRoleRepository
-  readonly buyers: MongoBuyerRepository
-  readonly webhooks: MongoWebhookSubscriptionRepository
-  readonly services: MongoGiftCardServiceRepository
-  readonly vault: MongoGiftCardVault
-  readonly idempotency: MongoIdempotencyStore
-  readonly rateLimits: MongoRateLimitStore
-  readonly outbox: MongoWebhookOutbox
-  readonly deliveries: MongoWebhookDeliveryStore
-}
-
 export interface MongoAdapterOptions {
   readonly buyers?: MongoBuyerRepositoryOptions
   readonly idempotency?: MongoIdempotencyStoreOptions
   readonly rateLimits?: MongoRateLimitStoreOptions
 }
 
-export const makeMongoAdapters = (store: MongoStore, options: MongoAdapterOptions = {}): MongoAdapters => ({
-  merchantAccounts: new MongoMerchantAccountRepository(store),
-  keys: new MongoApiKeyPairRepository(store),
-  roles: new MongoRoleRepository(store),
-  buyers: new MongoBuyerRepository(store, options.buyers),
-  webhooks: new MongoWebhookSubscriptionRepository(store),
-  services: new MongoGiftCardServiceRepository(store),
-  vault: new MongoGiftCardVault(store),
-  idempotency: new MongoIdempotencyStore(store, options.idempotency),
-  rateLimits: new MongoRateLimitStore(store, options.rateLimits),
-  outbox: new MongoWebhookOutbox(store),
-  deliveries: new MongoWebhookDeliveryStore(store),
-})
+/** One adapter per storage port, all on `store`. */
+export const makeMongoAdapters = (store: MongoStore, options: MongoAdapterOptions = {}) =>
+  ({
+    merchantAccounts: new MongoMerchantAccountRepository(store),
+    keys: new MongoApiKeyPairRepository(store),
+    roles: new MongoRoleRepository(store),
+    buyers: new MongoBuyerRepository(store, options.buyers),
+    webhooks: new MongoWebhookSubscriptionRepository(store),
+    services: new MongoGiftCardServiceRepository(store),
+    vault: new MongoGiftCardVault(store),
+    idempotency: new MongoIdempotencyStore(store, options.idempotency),
+    rateLimits: new MongoRateLimitStore(store, options.rateLimits),
+    outbox: new MongoWebhookOutbox(store),
+    deliveries: new MongoWebhookDeliveryStore(store),
+  }) satisfies StoragePorts
+
+export type MongoAdapters = ReturnType<typeof makeMongoAdapters>

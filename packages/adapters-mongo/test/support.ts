@@ -49,14 +49,6 @@ export const freshStore = async (options: MongoConnectOptions = {}): Promise<Fre
   }
 }
 
-/** A contract-suite harness: a fresh database per test, the port built on it. */
-export const mongoHarness =
-  <P>(make: (store: MongoStore) => P) =>
-  async () => {
-    const { store, teardown } = await freshStore()
-    return { port: make(store), teardown }
-  }
-
 /** Median of some timings. */
 export const median = (xs: ReadonlyArray<number>): number => {
   const s = [...xs].sort((a, b) => a - b)

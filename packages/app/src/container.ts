@@ -3,7 +3,6 @@ import { container as root, DependencyContainer, instanceCachingFactory } from '
 import { hkdfSync, randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import {
-  ApiKeyPairRepository,
   BuyerRepository,
   Clock,
   GiftCardConnectors,
@@ -36,6 +35,8 @@ import {
   RateLimitStore,
   RoleRepository,
   SecretBox,
+  STORAGE_PORT_NAMES,
+  STORAGE_PORT_TOKENS,
   token,
   Token,
   WebhookDeliveryStore,
@@ -75,6 +76,9 @@ const urlPolicyOf = (config: Config): WebhookUrlPolicy => ({
 /** Separate keys per use, all derived from VAULT_KEY, so instances sharing it agree on every MAC. */
 export const deriveKey = (root: Buffer, info: string) => Buffer.from(hkdfSync('sha256', root, Buffer.alloc(0), `orka/${info}`, 32))
 
+/** Seals webhook secrets (and opens them): the seed command needs the servers' box. */
+export const vaultBox = (rootKey: Buffer): SecretBox => new AesGcmSecretBox(deriveKey(rootKey, 'vault'))
+
 /**
  * The one place that names concrete classes. Adapters are values; use cases are factories
  * over the ports, so nothing here needs decorator metadata.
@@ -82,22 +86,11 @@ export const deriveKey = (root: Buffer, info: string) => Buffer.from(hkdfSync('s
 export const buildContainer = (config: Config, storage: Storage, rootKey: Buffer, log: DispatcherLog, o: Overrides = {}): DependencyContainer => {
   const c = root.createChildContainer()
   const clock = o.clock ?? new SystemClock()
-  const p = storage.ports
   c.register(Clock, { useValue: clock })
   c.register(IdGenerator, { useValue: new RandomIds() })
   c.register(Mac, { useValue: new HmacMac(deriveKey(rootKey, 'mac')) })
-  c.register(SecretBox, { useValue: new AesGcmSecretBox(deriveKey(rootKey, 'vault')) })
-  c.register(MerchantAccountRepository, { useValue: p.merchantAccounts })
-  c.register(ApiKeyPairRepository, { useValue: p.keys })
-  c.register(RoleRepository, { useValue: p.roles })
-  c.register(BuyerRepository, { useValue: p.buyers })
-  c.register(WebhookSubscriptionRepository, { useValue: p.webhooks })
-  c.register(GiftCardServiceRepository, { useValue: p.services })
-  c.register(GiftCardVault, { useValue: p.vault })
-  c.register(IdempotencyStore, { useValue: p.idempotency })
-  c.register(RateLimitStore, { useValue: p.rateLimits })
-  c.register(WebhookOutbox, { useValue: p.outbox })
-  c.register(WebhookDeliveryStore, { useValue: p.deliveries })
+  c.register(SecretBox, { useValue: vaultBox(rootKey) })
+  for (const name of STORAGE_PORT_NAMES) c.register(STORAGE_PORT_TOKENS[name], { useValue: storage.ports[name] })
   c.register(Random, { useValue: new MathRandom() })
   c.register(GiftCardConnectors, { useValue: new MockGiftCardConnectors({ clock, timeoutMs: config.connectorTimeoutMs }) })
   c.register(WebhookSender, {

@@ -1,29 +1,12 @@
 import * as O from 'fp-ts/Option'
-import {
-  ApiKeyPair,
-  ApiKeyPairRepository,
-  BuyerRepository,
-  GiftCardServiceRepository,
-  MerchantAccountRepository,
-  reconciliationId,
-  ROLE_CATALOGUE,
-  RoleRepository,
-  SecretBox,
-  WebhookSubscriptionRepository,
-} from '@orka/domain'
+import { ApiKeyPair, reconciliationId, ROLE_CATALOGUE, SecretBox, StoragePorts } from '@orka/domain'
 import { jwkThumbprint } from '@orka/adapters-http'
 import { randomBytes } from 'node:crypto'
 import { runTask } from './run-task'
 import { SeedFile } from './seed-file'
 import { stableUuid } from './stable-id'
 
-export interface ProvisioningPorts {
-  readonly merchantAccounts: MerchantAccountRepository
-  readonly keys: ApiKeyPairRepository
-  readonly roles: RoleRepository
-  readonly services: GiftCardServiceRepository
-  readonly buyers: BuyerRepository
-  readonly webhooks: WebhookSubscriptionRepository
+export type ProvisioningPorts = Pick<StoragePorts, 'merchantAccounts' | 'keys' | 'roles' | 'services' | 'buyers' | 'webhooks'> & {
   readonly box: SecretBox
 }
 

@@ -1,46 +1,7 @@
-import {
-  ApiKeyPairRepository,
-  BuyerRepository,
-  GiftCardServiceRepository,
-  GiftCardVault,
-  IdempotencyStore,
-  MerchantAccountRepository,
-  RateLimitStore,
-  RoleRepository,
-  WebhookDeliveryStore,
-  WebhookOutbox,
-  WebhookSubscriptionRepository,
-} from '@orka/domain'
-import {
-  MemoryApiKeyPairRepository,
-  MemoryBuyerRepository,
-  MemoryGiftCardServiceRepository,
-  MemoryGiftCardVault,
-  MemoryIdempotencyStore,
-  MemoryMerchantAccountRepository,
-  MemoryRateLimitStore,
-  MemoryRoleRepository,
-  MemoryWebhookDeliveryStore,
-  MemoryWebhookOutbox,
-  MemoryWebhookSubscriptionRepository,
-} from '@orka/adapters-memory'
+import { StoragePorts } from '@orka/domain'
+import { makeMemoryAdapters } from '@orka/adapters-memory'
 import { connectMongo, makeMongoAdapters } from '@orka/adapters-mongo'
 import { Config } from './config'
-
-/** The ports whose state matters: the ones a storage technology implements. */
-export interface StoragePorts {
-  readonly merchantAccounts: MerchantAccountRepository
-  readonly keys: ApiKeyPairRepository
-  readonly roles: RoleRepository
-  readonly buyers: BuyerRepository
-  readonly webhooks: WebhookSubscriptionRepository
-  readonly services: GiftCardServiceRepository
-  readonly vault: GiftCardVault
-  readonly idempotency: IdempotencyStore
-  readonly rateLimits: RateLimitStore
-  readonly outbox: WebhookOutbox
-  readonly deliveries: WebhookDeliveryStore
-}
 
 export interface Storage {
   /** For the start-up log: which adapters run, and where. */
@@ -56,19 +17,7 @@ export interface Storage {
 export const memoryStorage = (): Storage => ({
   description: 'embedded in-memory adapters (data is lost on exit)',
   persistent: false,
-  ports: {
-    merchantAccounts: new MemoryMerchantAccountRepository(),
-    keys: new MemoryApiKeyPairRepository(),
-    roles: new MemoryRoleRepository(),
-    buyers: new MemoryBuyerRepository(),
-    webhooks: new MemoryWebhookSubscriptionRepository(),
-    services: new MemoryGiftCardServiceRepository(),
-    vault: new MemoryGiftCardVault(),
-    idempotency: new MemoryIdempotencyStore(),
-    rateLimits: new MemoryRateLimitStore(),
-    outbox: new MemoryWebhookOutbox(),
-    deliveries: new MemoryWebhookDeliveryStore(),
-  },
+  ports: makeMemoryAdapters(),
   ready: async () => 'memory',
   close: async () => undefined,
 })

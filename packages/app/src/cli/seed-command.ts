@@ -1,5 +1,4 @@
-import { AesGcmSecretBox } from '@orka/adapters-node'
-import { deriveKey } from '../container'
+import { vaultBox } from '../container'
 import { resolveRootKey } from '../root-key'
 import { applyDefaults, applySeed } from '../provision'
 import { readSeedFile } from '../seed-file'
@@ -18,7 +17,7 @@ export const seedCommand = async (args: string[]): Promise<void> => {
   if (args.length !== 1) throw new UsageError('seed: expected exactly one FILE', SEED_USAGE)
   const seed = readSeedFile(args[0]!)
   await withStorage('seed', async (s, config) => {
-    const box = new AesGcmSecretBox(deriveKey(resolveRootKey(config, true).key, 'vault'))
+    const box = vaultBox(resolveRootKey(config, true).key)
     const now = new Date()
     await applyDefaults({ ...s.ports, box }, now)
     await applySeed({ ...s.ports, box }, now, seed)

@@ -2,28 +2,13 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import { randomBytes } from 'node:crypto'
-import {
-  MemoryApiKeyPairRepository,
-  MemoryBuyerRepository,
-  MemoryGiftCardServiceRepository,
-  MemoryMerchantAccountRepository,
-  MemoryRoleRepository,
-  MemoryWebhookSubscriptionRepository,
-} from '@orka/adapters-memory'
+import { makeMemoryAdapters } from '@orka/adapters-memory'
 import { AesGcmSecretBox } from '@orka/adapters-node'
 import { ROLE_CATALOGUE } from '@orka/domain'
 import { applyDefaults, applySeed, ProvisioningPorts } from '../../src/provision'
 import { generateKeyPair } from '../../src/dev-key'
 
-const ports = (): ProvisioningPorts => ({
-  merchantAccounts: new MemoryMerchantAccountRepository(),
-  keys: new MemoryApiKeyPairRepository(),
-  roles: new MemoryRoleRepository(),
-  services: new MemoryGiftCardServiceRepository(),
-  buyers: new MemoryBuyerRepository(),
-  webhooks: new MemoryWebhookSubscriptionRepository(),
-  box: new AesGcmSecretBox(randomBytes(32)),
-})
+const ports = (): ProvisioningPorts => ({ ...makeMemoryAdapters(), box: new AesGcmSecretBox(randomBytes(32)) })
 const now = new Date('2026-01-02T03:04:05.000Z')
 const seek = { direction: 'forward' as const, from: O.none, limit: 100 }
 

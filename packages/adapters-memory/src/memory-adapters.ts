@@ -1,0 +1,35 @@
+import { StoragePorts } from '@orka/domain'
+import { MemoryApiKeyPairRepository } from './memory-api-key-pair-repository'
+import { MemoryBuyerRepository } from './memory-buyer-repository'
+import { MemoryGiftCardServiceRepository } from './memory-gift-card-service-repository'
+import { MemoryGiftCardVault } from './memory-gift-card-vault'
+import { MemoryIdempotencyStore, MemoryIdempotencyStoreOptions } from './memory-idempotency-store'
+import { MemoryMerchantAccountRepository } from './memory-merchant-account-repository'
+import { MemoryRateLimitStore, MemoryRateLimitStoreOptions } from './memory-rate-limit-store'
+import { MemoryRoleRepository } from './memory-role-repository'
+import { MemoryWebhookDeliveryStore } from './memory-webhook-delivery-store'
+import { MemoryWebhookOutbox } from './memory-webhook-outbox'
+import { MemoryWebhookSubscriptionRepository } from './memory-webhook-subscription-repository'
+
+export interface MemoryAdapterOptions {
+  readonly idempotency?: MemoryIdempotencyStoreOptions
+  readonly rateLimits?: MemoryRateLimitStoreOptions
+}
+
+/** The embedded store: one adapter per storage port, sharing nothing with another call's. */
+export const makeMemoryAdapters = (options: MemoryAdapterOptions = {}) =>
+  ({
+    merchantAccounts: new MemoryMerchantAccountRepository(),
+    keys: new MemoryApiKeyPairRepository(),
+    roles: new MemoryRoleRepository(),
+    buyers: new MemoryBuyerRepository(),
+    webhooks: new MemoryWebhookSubscriptionRepository(),
+    services: new MemoryGiftCardServiceRepository(),
+    vault: new MemoryGiftCardVault(),
+    idempotency: new MemoryIdempotencyStore(options.idempotency),
+    rateLimits: new MemoryRateLimitStore(options.rateLimits),
+    outbox: new MemoryWebhookOutbox(),
+    deliveries: new MemoryWebhookDeliveryStore(),
+  }) satisfies StoragePorts
+
+export type MemoryAdapters = ReturnType<typeof makeMemoryAdapters>

@@ -1,0 +1,47 @@
+import { ApiKeyPairRepository } from '../auth/api-key-pair'
+import { BuyerRepository } from '../buyers/buyers.ports'
+import { GiftCardServiceRepository, GiftCardVault } from '../gift-cards/gift-card.ports'
+import { IdempotencyStore } from '../idempotency/idempotency'
+import { MerchantAccountRepository } from '../merchant-accounts/merchant-account'
+import { RateLimitStore } from '../rate-limit/rate-limit.ports'
+import { RoleRepository } from '../roles/roles.ports'
+import { WebhookDeliveryStore, WebhookOutbox } from '../webhooks/webhook-delivery.ports'
+import { WebhookSubscriptionRepository } from '../webhooks/webhooks.ports'
+import { Token } from './token'
+
+/**
+ * The ports whose state matters: the ones a storage technology implements, all of them, as one
+ * set (`makeMemoryAdapters()`, `makeMongoAdapters(store)`). The app registers them from this
+ * record and `storageContracts` in `./testing` runs every one's suite, so a new storage port
+ * fails to compile until each adapter set provides it and it has a contract suite.
+ */
+export interface StoragePorts {
+  readonly merchantAccounts: MerchantAccountRepository
+  readonly keys: ApiKeyPairRepository
+  readonly roles: RoleRepository
+  readonly buyers: BuyerRepository
+  readonly webhooks: WebhookSubscriptionRepository
+  readonly services: GiftCardServiceRepository
+  readonly vault: GiftCardVault
+  readonly idempotency: IdempotencyStore
+  readonly rateLimits: RateLimitStore
+  readonly outbox: WebhookOutbox
+  readonly deliveries: WebhookDeliveryStore
+}
+
+/** Each storage port's token. */
+export const STORAGE_PORT_TOKENS: { readonly [K in keyof StoragePorts]: Token<StoragePorts[K]> } = {
+  merchantAccounts: MerchantAccountRepository,
+  keys: ApiKeyPairRepository,
+  roles: RoleRepository,
+  buyers: BuyerRepository,
+  webhooks: WebhookSubscriptionRepository,
+  services: GiftCardServiceRepository,
+  vault: GiftCardVault,
+  idempotency: IdempotencyStore,
+  rateLimits: RateLimitStore,
+  outbox: WebhookOutbox,
+  deliveries: WebhookDeliveryStore,
+}
+
+export const STORAGE_PORT_NAMES = Object.keys(STORAGE_PORT_TOKENS) as ReadonlyArray<keyof StoragePorts>

@@ -1,0 +1,52 @@
+import { STORAGE_PORT_NAMES, StoragePorts } from '../shared/storage.ports'
+import { apiKeyPairRepositoryContract } from './api-key-pair-repository.contract'
+import { buyerRepositoryContract } from './buyer-repository.contract'
+import { giftCardServiceRepositoryContract } from './gift-card-service-repository.contract'
+import { giftCardVaultContract } from './gift-card-vault.contract'
+import { Harness } from './harness'
+import { idempotencyStoreContract } from './idempotency-store.contract'
+import { merchantAccountRepositoryContract } from './merchant-account-repository.contract'
+import { rateLimitStoreContract } from './rate-limit-store.contract'
+import { roleRepositoryContract } from './role-repository.contract'
+import { webhookDeliveryStoreContract } from './webhook-delivery-store.contract'
+import { webhookOutboxContract } from './webhook-outbox.contract'
+import { webhookSubscriptionRepositoryContract } from './webhook-subscription-repository.contract'
+
+export interface StorageOptions {
+  /** For the stores that sweep expired data as they go: sweep on every `sweepEvery`-th call. */
+  readonly sweepEvery?: number
+}
+
+/** A fresh set of storage ports for one test (a fresh database for a persistent set). */
+export type StorageSetup = (options: StorageOptions) => Promise<Harness<StoragePorts>>
+
+type Contract<P> = (name: string, setup: () => Promise<Harness<P>>) => void
+
+const CONTRACTS: { readonly [K in keyof StoragePorts]: Contract<StoragePorts[K]> } = {
+  merchantAccounts: merchantAccountRepositoryContract,
+  keys: apiKeyPairRepositoryContract,
+  roles: roleRepositoryContract,
+  buyers: buyerRepositoryContract,
+  webhooks: webhookSubscriptionRepositoryContract,
+  services: giftCardServiceRepositoryContract,
+  vault: giftCardVaultContract,
+  idempotency: idempotencyStoreContract,
+  rateLimits: rateLimitStoreContract,
+  outbox: webhookOutboxContract,
+  deliveries: webhookDeliveryStoreContract,
+}
+
+/** Runs every storage port's contract suite against one adapter set. */
+export const storageContracts = (name: string, setup: StorageSetup): void => {
+  const portOf =
+    <K extends keyof StoragePorts>(key: K, options: StorageOptions = {}) =>
+    async (): Promise<Harness<StoragePorts[K]>> => {
+      const { port, teardown } = await setup(options)
+      return { port: port[key], teardown }
+    }
+  const run = <K extends keyof StoragePorts>(key: K) => CONTRACTS[key](name, portOf(key))
+  for (const key of STORAGE_PORT_NAMES) run(key)
+  // Sweeping on every call puts the sweep under the same contract.
+  idempotencyStoreContract(`${name}, sweeping every claim`, portOf('idempotency', { sweepEvery: 1 }))
+  rateLimitStoreContract(`${name}, sweeping every admission`, portOf('rateLimits', { sweepEvery: 1 }))
+}

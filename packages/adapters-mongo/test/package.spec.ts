@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import { STORAGE_PORT_NAMES } from '@orka/domain'
 import { ADAPTERS_MONGO_AVAILABLE, makeMongoAdapters } from '../src'
 import { freshStore } from './support'
 
@@ -24,7 +25,8 @@ describe('adapters-mongo', () => {
         outbox: ['add', 'remove', 'olderThan'],
         deliveries: ['enqueue', 'due', 'claim', 'settle', 'cancelPending', 'findById', 'list', 'redeliver', 'sweep'],
       }
-      expect(Object.keys(adapters).sort()).to.deep.equal(Object.keys(ports).sort())
+      expect(Object.keys(adapters).sort()).to.deep.equal([...STORAGE_PORT_NAMES].sort())
+      expect(Object.keys(ports).sort()).to.deep.equal([...STORAGE_PORT_NAMES].sort())
       for (const [key, methods] of Object.entries(ports))
         for (const m of methods) expect(typeof (adapters as unknown as Record<string, Record<string, unknown>>)[key]![m], `${key}.${m}`).to.equal('function')
     } finally {

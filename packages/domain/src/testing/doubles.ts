@@ -1,16 +1,5 @@
 import { Clock, IdGenerator } from '../shared/clock'
 
-/** Always the same instant. */
-export class FixedClock implements Clock {
-  private readonly at: number
-  constructor(at: Date) {
-    this.at = at.getTime()
-  }
-  now(): Date {
-    return new Date(this.at)
-  }
-}
-
 /** A clock tests move by hand. Hands out fresh Dates, so a caller cannot move it by mutation. */
 export class ManualClock implements Clock {
   private at: number

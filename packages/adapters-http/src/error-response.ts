@@ -1,4 +1,5 @@
-import { DomainError, Problem, Quota, Violation } from '@orka/domain'
+import { DomainError, Problem, Quota } from '@orka/domain'
+import { Violation } from './decode/violations'
 
 /** The spec's error body (every status but 422). `resource_id` only ever appears on a 409. */
 export interface ErrorBody {
@@ -10,7 +11,7 @@ export interface ErrorBody {
   readonly resource_id?: string | null
 }
 
-/** The 422 body: FastAPI/pydantic style `detail[]`, built by the domain's `toViolations`. */
+/** The 422 body: FastAPI/pydantic style `detail[]`, built by `toViolations`. */
 export interface ValidationBody {
   readonly detail: ReadonlyArray<Violation>
 }

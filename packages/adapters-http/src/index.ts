@@ -1,7 +1,7 @@
 export { createHttpApp, HttpDeps, HttpLog } from './app'
 export { makeTokenVerifier, TokenVerifier, TokenVerifierDeps, MAX_TOKEN_BYTES, NBF_LEEWAY_S } from './auth/verify-token'
 export { jwkThumbprint } from './auth/jwk-thumbprint'
-export { toErrorResponse, ErrorResponse, ErrorBody, ValidationBody } from './error-response'
+export { toErrorResponse, ErrorResponse, ErrorBody, ErrorDetail, ValidationBody } from './error-response'
 export { Violation } from './decode/violations'
 export { ROUTES, RouteDescription, OperationId, COUNTED_UNSERVED_ROUTES } from './routes/table'
 export { buildOpenApiDocument, OpenApiConfig, OpenApiDocument, PublicBaseUrls, DEFAULT_PUBLIC_BASE_URLS, DEFAULT_INSTANCE_ID } from './openapi/document'

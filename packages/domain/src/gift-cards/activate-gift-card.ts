@@ -102,18 +102,18 @@ const outcomeCodec: OutcomeCodec<ActivateError, GiftCard> = {
 
 const resolveBuyer = (deps: ActivateDeps, cmd: ActivateCommand): TE.TaskEither<ActivateError, Buyer | null> => {
   const { buyer_id, buyer_external_identifier } = cmd.input
-  const [lookup, pointer, what] =
+  const [lookup, field, what] =
     buyer_id != null
-      ? [deps.buyers.findById(cmd.merchantAccountId, buyer_id), '/buyer_id', 'id']
+      ? [deps.buyers.findById(cmd.merchantAccountId, buyer_id), 'buyer_id', 'id']
       : buyer_external_identifier != null
-        ? [deps.buyers.findByExternalIdentifier(cmd.merchantAccountId, buyer_external_identifier), '/buyer_external_identifier', 'external identifier']
+        ? [deps.buyers.findByExternalIdentifier(cmd.merchantAccountId, buyer_external_identifier), 'buyer_external_identifier', 'external identifier']
         : [TE.right(O.none), '', '']
-  if (pointer === '') return TE.right(null)
+  if (field === '') return TE.right(null)
   return pipe(
     lookup,
     TE.flatMap(
       O.match(
-        () => TE.left<ActivateError>(invalidRequest(problem('body', pointer, `No buyer with this ${what} exists in this merchant account`, 'unknown_buyer'))),
+        () => TE.left<ActivateError>(invalidRequest(problem('input', [field], `No buyer with this ${what} exists in this merchant account`, 'unknown_buyer'))),
         (b) => TE.right(b),
       ),
     ),
@@ -134,7 +134,7 @@ const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (reservation
   const primary = await deps.services.findPrimary(cmd.merchantAccountId)()
   if (E.isLeft(primary)) return ended(primary, 'checks')
   if (O.isNone(primary.right))
-    return ended(E.left(invalidRequest(problem('unknown', '', 'This merchant account has no primary gift card service', 'no_gift_card_service'))), 'checks')
+    return ended(E.left(invalidRequest(problem(null, [], 'This merchant account has no primary gift card service', 'no_gift_card_service'))), 'checks')
   const service = primary.right.value.service
   const connector = deps.connectors.forDefinition(service.gift_card_service_definition_id)
   if (O.isNone(connector)) return ended(E.left(serviceFailed(`no connector for ${service.gift_card_service_definition_id}`)), 'checks')

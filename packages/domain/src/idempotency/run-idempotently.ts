@@ -48,7 +48,7 @@ export interface Answered<A> {
 
 const reused = () =>
   invalidRequest(
-    problem('header', '/idempotency-key', 'This idempotency key was already used with a different request body', 'idempotency_key_reused'),
+    problem('idempotencyKey', [], 'This idempotency key was already used with a different request body', 'idempotency_key_reused'),
   )
 
 /** How a request under a key is refused before its work runs. */

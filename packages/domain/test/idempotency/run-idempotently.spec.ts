@@ -141,7 +141,7 @@ describe('makeRunIdempotently', () => {
     expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(
       E.left(
         invalidRequest(
-          problem('header', '/idempotency-key', 'This idempotency key was already used with a different request body', 'idempotency_key_reused'),
+          problem('idempotencyKey', [], 'This idempotency key was already used with a different request body', 'idempotency_key_reused'),
         ),
       ),
     )

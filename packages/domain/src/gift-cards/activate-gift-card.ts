@@ -6,7 +6,7 @@ import * as t from 'io-ts'
 import { Buyer } from '../buyers/buyer'
 import { BuyerRepository } from '../buyers/buyers.ports'
 import { IdempotencyStore } from '../idempotency/idempotency'
-import { Answered, Attempted, IdempotencyConfig, makeRunIdempotently, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
+import { Attempted, IdempotencyConfig, makeRunIdempotently, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
 import { Clock, IdGenerator } from '../shared/clock'
 import { Mac, SecretBox } from '../shared/crypto.ports'
 import {
@@ -213,19 +213,17 @@ const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (reservation
 export const makeActivateGiftCard = (deps: ActivateDeps) => {
   const runIdempotently = makeRunIdempotently({ store: deps.idempotency, clock: deps.clock, ids: deps.ids, config: deps.config })
   return (cmd: ActivateCommand): TE.TaskEither<ActivateError, Activated> => {
-    const answered =
-      cmd.idempotencyKey === null
-        ? async () => E.map((value: GiftCard) => ({ value, replayed: false }))((await attempt(deps, cmd)(null)).outcome)
-        : runIdempotently(
-            {
-              merchantAccountId: cmd.merchantAccountId,
-              operation: ACTIVATION_OPERATION,
-              key: cmd.idempotencyKey,
-              fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input)),
-            },
-            attempt(deps, cmd),
-            outcomeCodec,
-          )
-    return TE.map(({ value, replayed }: Answered<GiftCard>): Activated => ({ card: value, replayed }))(answered)
+    if (cmd.idempotencyKey === null)
+      return async () => E.map((card: GiftCard): Activated => ({ card, replayed: false }))((await attempt(deps, cmd)(null)).outcome)
+    const request = {
+      merchantAccountId: cmd.merchantAccountId,
+      operation: ACTIVATION_OPERATION,
+      key: cmd.idempotencyKey,
+      fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input)),
+    }
+    return pipe(
+      runIdempotently(request, attempt(deps, cmd), outcomeCodec),
+      TE.map(({ value, replayed }): Activated => ({ card: value, replayed })),
+    )
   }
 }

@@ -91,9 +91,9 @@ export const makeRunIdempotently =
       // A retry within the replay period still learns what this attempt may have created.
       retain_until: new Date(now.getTime() + deps.config.replayS * 1000).toISOString(),
     }
-    const answer = (outcome: E.Either<Err, A>) => E.map((value: A): Answered<A> => ({ value, replayed: false }))(outcome)
+    const fresh = (outcome: E.Either<Err, A>) => E.map((value: A): Answered<A> => ({ value, replayed: false }))(outcome)
     /** The answer a live record of this request gives: its outcome replayed once there is one. */
-    const answerOf = (r: IdempotencyRecord): E.Either<Err | IdempotencyRefusal, Answered<A>> =>
+    const replayOf = (r: IdempotencyRecord): E.Either<Err | IdempotencyRefusal, Answered<A>> =>
       r.state === 'completed' && r.outcome !== null
         ? E.map((value: A): Answered<A> => ({ value, replayed: true }))(codec.decode(r.outcome))
         : E.left(inFlight(deps.config.retryAfterS))
@@ -102,7 +102,7 @@ export const makeRunIdempotently =
     if (E.isLeft(claimed)) return claimed
     if (!claimed.right.claimed) {
       const existing = claimed.right.existing
-      return existing.fingerprint === req.fingerprint ? answerOf(existing) : E.left(reused())
+      return existing.fingerprint === req.fingerprint ? replayOf(existing) : E.left(reused())
     }
 
     const held = claimed.right.record
@@ -117,7 +117,7 @@ export const makeRunIdempotently =
     if (!attempted.recorded) {
       // Refused or not, the outcome stands: it is a failure nobody records.
       const released = await deps.store.release(holder, deps.clock.now())()
-      return E.isLeft(released) ? released : answer(attempted.outcome)
+      return E.isLeft(released) ? released : fresh(attempted.outcome)
     }
     const expiresAt = new Date(deps.clock.now().getTime() + deps.config.replayS * 1000)
     const settled = await deps.store.complete(holder, codec.encode(attempted.outcome), expiresAt)()
@@ -126,6 +126,6 @@ export const makeRunIdempotently =
     // records (a 425 until it has). With the record gone, or taken by another request body,
     // nobody else answers for this request: its own outcome stands.
     const s = settled.right
-    if (s.settled || s.current === null || s.current.fingerprint !== req.fingerprint) return answer(attempted.outcome)
-    return answerOf(s.current)
+    if (s.settled || s.current === null || s.current.fingerprint !== req.fingerprint) return fresh(attempted.outcome)
+    return replayOf(s.current)
   }

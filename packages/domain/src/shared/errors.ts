@@ -1,11 +1,6 @@
 import type { RuleViolation } from './codecs'
 
 /**
- * The closed union of everything a use case can report. Plain tagged values, no HTTP:
- * adapters-http maps each variant to the spec's error body in one exhaustive switch.
- */
-
-/**
  * The field of a use case's command a problem is about: `input` (what the client sent to
  * create or change something), `cursor` of a page query, `idempotencyKey`, or an id naming
  * the resource. Where each arrives in a request is the HTTP adapter's business.
@@ -56,6 +51,10 @@ export type ServiceTimeout = { readonly _tag: 'ServiceTimeout' }
 /** Storage or another dependency of ours failed: a 500, with the cause kept for the log. */
 export type Unavailable = { readonly _tag: 'Unavailable'; readonly cause: unknown }
 
+/**
+ * The closed union of everything a use case can report. Plain tagged values, no HTTP:
+ * adapters-http maps each variant to the spec's error body in one exhaustive switch.
+ */
 export type DomainError =
   | Unauthenticated
   | Forbidden

@@ -27,7 +27,7 @@ const explainBuiltin = (type: t.Decoder<unknown, unknown>): Explanation => {
 /**
  * What stands in a path for a property name the client chose (an unknown property, a key of a
  * map) when that name is not a plain identifier (`PLAIN_NAME`): such a name may itself be a
- * card number or a PIN sent as a key, so it is never echoed.
+ * card number or a PIN sent as a key, so it never appears in a path.
  */
 export const UNNAMED_PROPERTY = '<property>'
 /** A property name that is safe to echo: starts with a letter or `_`, at most 64 characters. */
@@ -66,7 +66,7 @@ const isList = (codec: Decoder): boolean => {
  * name only when it is a plain identifier, else `UNNAMED_PROPERTY`. A union or intersection
  * member index is no location at all (`undefined`).
  */
-const locItem = (parent: Decoder, entry: t.ContextEntry): string | number | undefined => {
+const pathItem = (parent: Decoder, entry: t.ContextEntry): string | number | undefined => {
   const p = unwrap(parent)
   if (p instanceof t.UnionType || p instanceof t.IntersectionType) return undefined
   if (isList(parent) && /^\d{1,15}$/.test(entry.key)) return Number(entry.key)
@@ -86,7 +86,7 @@ export const inputFaults = (errors: t.Errors): InputFault[] => {
     // The first entry is the root value itself (key ''); each later one is a step into its parent.
     const path: Array<string | number> = []
     for (let i = 1; i < e.context.length; i++) {
-      const item = locItem(e.context[i - 1]!.type as Decoder, e.context[i]!)
+      const item = pathItem(e.context[i - 1]!.type as Decoder, e.context[i]!)
       if (item !== undefined) path.push(item)
     }
     const leaf = e.context[e.context.length - 1]

@@ -1,4 +1,34 @@
-import { DomainError, Problem, Quota, Violation } from '@orka/domain'
+import { CommandField, DomainError, Problem, Quota } from '@orka/domain'
+import { Violation } from './decode/violations'
+
+export type ErrorLocation = 'query' | 'body' | 'path' | 'header' | 'unknown'
+
+/** One faulty property of a request: the spec's ErrorDetail. */
+export interface ErrorDetail {
+  readonly location: ErrorLocation
+  readonly pointer: string
+  readonly message: string
+  readonly type: string
+}
+
+/**
+ * Where each field of a use case's command arrives in a request: the part, and the pointer of
+ * the field itself (a problem's path inside the field extends it).
+ */
+const ARRIVES: Readonly<Record<CommandField, { readonly location: ErrorLocation; readonly pointer: string }>> = {
+  input: { location: 'body', pointer: '' },
+  cursor: { location: 'query', pointer: '/cursor' },
+  idempotencyKey: { location: 'header', pointer: '/idempotency-key' },
+  subscriptionId: { location: 'path', pointer: '/subscription_id' },
+  deliveryId: { location: 'path', pointer: '/delivery_id' },
+}
+
+const escapePointer = (step: string) => step.replace(/~/g, '~0').replace(/\//g, '~1')
+
+const errorDetail = (p: Problem): ErrorDetail => {
+  const { location, pointer } = p.field === null ? { location: 'unknown' as const, pointer: '' } : ARRIVES[p.field]
+  return { location, pointer: pointer + p.path.map((step) => `/${escapePointer(step)}`).join(''), message: p.message, type: p.type }
+}
 
 /** The spec's error body (every status but 422). `resource_id` only ever appears on a 409. */
 export interface ErrorBody {
@@ -6,11 +36,11 @@ export interface ErrorBody {
   readonly code: string
   readonly status: number
   readonly message: string
-  readonly details: ReadonlyArray<Problem>
+  readonly details: ReadonlyArray<ErrorDetail>
   readonly resource_id?: string | null
 }
 
-/** The 422 body: FastAPI/pydantic style `detail[]`, built by the domain's `toViolations`. */
+/** The 422 body: FastAPI/pydantic style `detail[]`, built by `toViolations`. */
 export interface ValidationBody {
   readonly detail: ReadonlyArray<Violation>
 }
@@ -53,7 +83,7 @@ const defaultMessage = (status: ErrorStatus): string => {
   }
 }
 
-export const errorBody = (status: ErrorStatus, details: ReadonlyArray<Problem> = []): ErrorBody => ({
+export const errorBody = (status: ErrorStatus, details: ReadonlyArray<ErrorDetail> = []): ErrorBody => ({
   type: 'error',
   code: CODES[status],
   status,
@@ -61,7 +91,7 @@ export const errorBody = (status: ErrorStatus, details: ReadonlyArray<Problem> =
   details,
 })
 
-const respond = (status: ErrorStatus, details: ReadonlyArray<Problem> = [], headers: Record<string, string> = {}): ErrorResponse => ({
+const respond = (status: ErrorStatus, details: ReadonlyArray<ErrorDetail> = [], headers: Record<string, string> = {}): ErrorResponse => ({
   status,
   body: errorBody(status, details),
   headers,
@@ -97,12 +127,12 @@ export function toErrorResponse(e: DomainError): ErrorResponse {
     case 'NotFound':
       return respond(404)
     case 'InvalidRequest':
-      return respond(400, e.problems)
+      return respond(400, e.problems.map(errorDetail))
     case 'InvalidInput':
       // Same 422 shape as a codec failure; the value is not echoed (a URL may carry credentials).
       return validationErrorResponse(e.violations.map((v) => ({ loc: ['body', ...v.path], msg: `Value error, ${v.msg}`, type: 'value_error' })))
     case 'Conflict':
-      return { status: 409, body: { ...errorBody(409, [e.problem]), resource_id: e.resourceId }, headers: {} }
+      return { status: 409, body: { ...errorBody(409, [errorDetail(e.problem)]), resource_id: e.resourceId }, headers: {} }
     case 'CardDeclined':
       return respond(400, [{ location: 'body', pointer: '/number', message: e.reason, type: 'card_declined' }])
     case 'Duplicate':

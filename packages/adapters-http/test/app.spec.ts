@@ -98,7 +98,7 @@ describe('createHttpApp (smoke)', () => {
           return TE.right(page([]))
         },
         redeliverWebhookDelivery: (q) =>
-          TE.left(conflict(q.deliveryId, problem('path', '/delivery_id', 'This delivery is still pending', 'delivery_pending'))),
+          TE.left(conflict(q.deliveryId, problem('deliveryId', [], 'This delivery is still pending', 'delivery_pending'))),
       },
     }
     server = await listen(createHttpApp(deps))

@@ -44,7 +44,7 @@ describe('toErrorResponse', () => {
     ],
     [
       'InvalidRequest is a 400 listing its problems',
-      invalidRequest(problem('query', '/cursor', 'bad cursor', 'invalid_cursor'), problem('body', '/buyer_id', 'no such buyer')),
+      invalidRequest(problem('cursor', [], 'bad cursor', 'invalid_cursor'), problem('input', ['buyer_id'], 'no such buyer')),
       {
         status: 400,
         body: body(400, 'bad_request', 'Generic error', [

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import * as t from 'io-ts'
-import { bool, boundedString, closed, GiftCardServiceDefinitionId, nullable, str, toViolations, uuid } from '@orka/domain'
+import { bool, boundedString, closed, GiftCardServiceDefinitionId, inputFaults, nullable, str, uuid } from '@orka/domain'
 
 const name200 = (n: string) => boundedString(n, { min: 1, max: 200 })
 
@@ -49,6 +49,6 @@ export const readSeedFile = (path: string): SeedFile => {
   }
   const seed = SeedFile.decode(json)
   if (E.isLeft(seed))
-    throw new Error(`SEED_FILE ${path}: ${toViolations('body', seed.left).map((v) => `${v.loc.slice(1).join('.') || '(root)'}: ${v.msg}`).join('; ')}`)
+    throw new Error(`SEED_FILE ${path}: ${inputFaults(seed.left).map((f) => `${f.path.join('.') || '(root)'}: ${f.message}`).join('; ')}`)
   return seed.right
 }

@@ -1,15 +1,16 @@
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
 import type { IncomingMessage } from 'node:http'
-import { NOT_UNICODE, toViolations, Violation } from '@orka/domain'
+import { NOT_UNICODE } from '@orka/domain'
+import { InputRoot, Violation, violationsOfErrors } from './violations'
 
 export type Decoded<A> = E.Either<ReadonlyArray<Violation>, A>
 
 /** Decodes with a domain codec and explains failures in the 422 vocabulary, rooted at `root`. */
 export const decodeWith =
-  <C extends t.Mixed>(codec: C, root: 'body' | 'query' | 'path' | 'header') =>
+  <C extends t.Mixed>(codec: C, root: InputRoot) =>
   (u: unknown): Decoded<t.TypeOf<C>> =>
-    E.mapLeft((errors: t.Errors): ReadonlyArray<Violation> => toViolations(root, errors))(codec.decode(u))
+    E.mapLeft((errors: t.Errors): ReadonlyArray<Violation> => violationsOfErrors(root, errors))(codec.decode(u))
 
 /** Query parameters arrive as strings: integer ones are parsed here, their limits stay in the codec. */
 export const integerParam = (v: string | string[] | undefined): unknown =>

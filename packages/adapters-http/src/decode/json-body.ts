@@ -2,10 +2,10 @@ import getRawBody from 'raw-body'
 import * as E from 'fp-ts/Either'
 import type { IncomingMessage } from 'node:http'
 import type { ParameterizedContext } from 'koa'
-import { Violation } from '@orka/domain'
 import type { OrkaState } from '../context'
 import { closeConnectionAfterResponse } from '../close-connection'
 import { Decoded } from './decode'
+import { Violation } from './violations'
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i
 

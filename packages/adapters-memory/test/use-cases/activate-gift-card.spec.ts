@@ -131,7 +131,7 @@ describe('makeActivateGiftCard', () => {
       const s = setup()
       await s.ready()
       expect(await s.run({ number: NUMBER, pin: PIN, store: true, buyer_id: '5b7d5e2c-0f0e-4a57-9c2b-3d1e4f5a6b7c' })).to.deep.equal(
-        E.left(invalidRequest(problem('body', '/buyer_id', 'No buyer with this id exists in this merchant account', 'unknown_buyer'))),
+        E.left(invalidRequest(problem('input', ['buyer_id'], 'No buyer with this id exists in this merchant account', 'unknown_buyer'))),
       )
       expect(s.connectors.calls).to.deep.equal([])
     })
@@ -142,12 +142,12 @@ describe('makeActivateGiftCard', () => {
       const theirs = aBuyer({ merchant_account_id: MERCHANT_B, external_identifier: 'crm-000417' })
       await right(s.buyers.create(theirs))
       expect(await s.run({ number: NUMBER, pin: PIN, store: true, buyer_id: theirs.id })).to.deep.equal(
-        E.left(invalidRequest(problem('body', '/buyer_id', 'No buyer with this id exists in this merchant account', 'unknown_buyer'))),
+        E.left(invalidRequest(problem('input', ['buyer_id'], 'No buyer with this id exists in this merchant account', 'unknown_buyer'))),
       )
       expect(await s.run({ number: NUMBER, pin: PIN, store: true, buyer_external_identifier: 'crm-000417' })).to.deep.equal(
         E.left(
           invalidRequest(
-            problem('body', '/buyer_external_identifier', 'No buyer with this external identifier exists in this merchant account', 'unknown_buyer'),
+            problem('input', ['buyer_external_identifier'], 'No buyer with this external identifier exists in this merchant account', 'unknown_buyer'),
           ),
         ),
       )
@@ -179,7 +179,7 @@ describe('makeActivateGiftCard', () => {
       const s = setup({ primary: false })
       await right(s.services.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A, primary: false })))
       expect(await s.run({ number: NUMBER })).to.deep.equal(
-        E.left(invalidRequest(problem('unknown', '', 'This merchant account has no primary gift card service', 'no_gift_card_service'))),
+        E.left(invalidRequest(problem(null, [], 'This merchant account has no primary gift card service', 'no_gift_card_service'))),
       )
       expect(s.connectors.calls).to.deep.equal([])
     })
@@ -203,7 +203,7 @@ describe('makeActivateGiftCard', () => {
       await s.run({ number: NUMBER }, KEY)
       expect(await s.run({ number: '6036281234567891' }, KEY)).to.deep.equal(
         E.left(
-          invalidRequest(problem('header', '/idempotency-key', 'This idempotency key was already used with a different request body', 'idempotency_key_reused')),
+          invalidRequest(problem('idempotencyKey', [], 'This idempotency key was already used with a different request body', 'idempotency_key_reused')),
         ),
       )
       expect(s.connectors.calls).to.have.length(1)
@@ -236,7 +236,7 @@ describe('makeActivateGiftCard', () => {
       expect(await s.run(body, KEY)).to.deep.equal(
         E.left(
           invalidRequest(
-            problem('body', '/buyer_external_identifier', 'No buyer with this external identifier exists in this merchant account', 'unknown_buyer'),
+            problem('input', ['buyer_external_identifier'], 'No buyer with this external identifier exists in this merchant account', 'unknown_buyer'),
           ),
         ),
       )

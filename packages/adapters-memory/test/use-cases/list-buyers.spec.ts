@@ -5,7 +5,7 @@ import { MemoryBuyerRepository } from '../../src'
 import { START, testMac } from './support'
 
 const badCursor = invalidRequest(
-  problem('query', '/cursor', 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor'),
+  problem('cursor', [], 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor'),
 )
 
 describe('makeListBuyers', () => {

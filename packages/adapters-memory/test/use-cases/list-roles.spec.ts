@@ -6,7 +6,7 @@ import { MemoryRoleRepository } from '../../src'
 import { testMac } from './support'
 
 const badCursor = invalidRequest(
-  problem('query', '/cursor', 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor'),
+  problem('cursor', [], 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor'),
 )
 
 describe('makeListRoles', () => {

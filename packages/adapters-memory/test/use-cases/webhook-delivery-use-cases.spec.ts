@@ -230,7 +230,7 @@ describe('webhook delivery use cases', () => {
       const d = pending({ id: uuidFor(0xd01), subscription_id: SUB })
       await right(s.deliveries.enqueue([d]))
       expect(await s.redeliver(SUB, d.id)).to.deep.equal(
-        E.left(conflict(d.id, problem('path', '/delivery_id', 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'))),
+        E.left(conflict(d.id, problem('deliveryId', [], 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'))),
       )
       expect(await s.stored(SUB, d.id)).to.deep.equal(d)
       expect(s.dispatch.wakes).to.equal(0)
@@ -243,7 +243,7 @@ describe('webhook delivery use cases', () => {
       await s.redeliver(SUB, d.id)
       const once = await s.stored(SUB, d.id)
       expect(await s.redeliver(SUB, d.id)).to.deep.equal(
-        E.left(conflict(d.id, problem('path', '/delivery_id', 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'))),
+        E.left(conflict(d.id, problem('deliveryId', [], 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'))),
       )
       expect(await s.stored(SUB, d.id)).to.deep.equal(once)
       expect(s.dispatch.wakes).to.equal(1)
@@ -257,7 +257,7 @@ describe('webhook delivery use cases', () => {
         E.left(
           conflict(
             d.id,
-            problem('path', '/delivery_id', 'This delivery was cancelled when its subscription was deactivated; it cannot be sent again', 'delivery_cancelled'),
+            problem('deliveryId', [], 'This delivery was cancelled when its subscription was deactivated; it cannot be sent again', 'delivery_cancelled'),
           ),
         ),
       )
@@ -270,7 +270,7 @@ describe('webhook delivery use cases', () => {
       const d = delivered({ id: uuidFor(0xd01), subscription_id: INACTIVE })
       await right(s.deliveries.enqueue([d]))
       expect(await s.redeliver(INACTIVE, d.id)).to.deep.equal(
-        E.left(conflict(INACTIVE, problem('path', '/subscription_id', 'The subscription is inactive: activate it before redelivering', 'subscription_inactive'))),
+        E.left(conflict(INACTIVE, problem('subscriptionId', [], 'The subscription is inactive: activate it before redelivering', 'subscription_inactive'))),
       )
       expect(await s.stored(INACTIVE, d.id)).to.deep.equal(d)
       expect(s.dispatch.wakes).to.equal(0)
@@ -312,7 +312,7 @@ describe('webhook delivery use cases', () => {
       const d = failed({ id: uuidFor(0xd01), subscription_id: SUB })
       await right(s.deliveries.enqueue([d]))
       expect(await s.redeliver(SUB, d.id)).to.deep.equal(
-        E.left(conflict(d.id, problem('path', '/delivery_id', 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'))),
+        E.left(conflict(d.id, problem('deliveryId', [], 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'))),
       )
       expect(await s.stored(SUB, d.id)).to.deep.equal({ ...d, status: 'pending', next_attempt_at: at(0), retries_used: 2, updated_at: at(0) })
       expect(s.dispatch.wakes).to.equal(0)

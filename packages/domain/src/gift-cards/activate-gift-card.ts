@@ -5,8 +5,8 @@ import { pipe } from 'fp-ts/function'
 import * as t from 'io-ts'
 import { Buyer } from '../buyers/buyer'
 import { BuyerRepository } from '../buyers/buyers.ports'
-import { IdempotencyStore, StoredOutcome } from '../idempotency/idempotency'
-import { IdempotencyConfig, makeRunIdempotently, Reservation, Settled } from '../idempotency/run-idempotently'
+import { IdempotencyStore } from '../idempotency/idempotency'
+import { Attempted, IdempotencyConfig, makeRunIdempotently, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
 import { Clock, IdGenerator } from '../shared/clock'
 import { Mac, SecretBox } from '../shared/crypto.ports'
 import {
@@ -67,29 +67,53 @@ export interface ActivateDeps {
 
 export const ACTIVATION_OPERATION = 'POST /gift-cards/activations'
 
-type Attempt = Settled<ActivateError, GiftCard>
-/** Failures that happen before the provider is reached leave no trace under the key. */
-const early = (e: ActivateError): Attempt => ({ outcome: E.left(e), record: false })
+type Outcome = E.Either<ActivateError, GiftCard>
+
+/** Who decided an attempt's outcome (see `isRecorded`). */
+type DecidedBy = 'checks' | 'provider' | 'earlier attempt'
+
+/**
+ * The one rule for what is kept under an idempotency key and replayed to retries: a card, and
+ * what the provider decided for this attempt (a decline, or an activation whose card another
+ * request vaulted meanwhile: `Duplicate`). Nothing else is recorded, so a retry runs afresh:
+ * a refusal by the checks before the provider (a `Duplicate` found then included: the provider
+ * never saw the card), the provider failing or timing out, storage down, or the card an earlier
+ * attempt of this request vaulted gone since the clash.
+ */
+const isRecorded = (outcome: Outcome, decidedBy: DecidedBy): boolean =>
+  E.isRight(outcome) || (decidedBy === 'provider' && (outcome.left._tag === 'CardDeclined' || outcome.left._tag === 'Duplicate'))
+
+const ended = (outcome: Outcome, decidedBy: DecidedBy): Attempted<ActivateError, GiftCard> => ({ outcome, recorded: isRecorded(outcome, decidedBy) })
 
 const ReplayableError = t.union([
   t.type({ _tag: t.literal('CardDeclined'), reason: t.string }),
   t.type({ _tag: t.literal('Duplicate'), entity: t.string, existingId: t.string }),
 ])
 
+/** How a recorded activation is stored, and replayed: a failure as `Replayed`. */
+const outcomeCodec: OutcomeCodec<ActivateError, GiftCard> = {
+  encode: (o) => (E.isRight(o) ? { ok: true, value: GiftCard.encode(o.right) } : { ok: false, error: o.left }),
+  decode: (stored) => {
+    if (stored.ok) return E.mapLeft(() => unavailable(new Error('stored activation does not decode')))(GiftCard.decode(stored.value))
+    const error = ReplayableError.decode(stored.error)
+    return E.left(E.isRight(error) ? replayed(error.right) : unavailable(new Error('stored activation error does not decode')))
+  },
+}
+
 const resolveBuyer = (deps: ActivateDeps, cmd: ActivateCommand): TE.TaskEither<ActivateError, Buyer | null> => {
   const { buyer_id, buyer_external_identifier } = cmd.input
-  const [lookup, pointer, what] =
+  const [lookup, field, what] =
     buyer_id != null
-      ? [deps.buyers.findById(cmd.merchantAccountId, buyer_id), '/buyer_id', 'id']
+      ? [deps.buyers.findById(cmd.merchantAccountId, buyer_id), 'buyer_id', 'id']
       : buyer_external_identifier != null
-        ? [deps.buyers.findByExternalIdentifier(cmd.merchantAccountId, buyer_external_identifier), '/buyer_external_identifier', 'external identifier']
+        ? [deps.buyers.findByExternalIdentifier(cmd.merchantAccountId, buyer_external_identifier), 'buyer_external_identifier', 'external identifier']
         : [TE.right(O.none), '', '']
-  if (pointer === '') return TE.right(null)
+  if (field === '') return TE.right(null)
   return pipe(
     lookup,
     TE.flatMap(
       O.match(
-        () => TE.left<ActivateError>(invalidRequest(problem('body', pointer, `No buyer with this ${what} exists in this merchant account`, 'unknown_buyer'))),
+        () => TE.left<ActivateError>(invalidRequest(problem('input', [field], `No buyer with this ${what} exists in this merchant account`, 'unknown_buyer'))),
         (b) => TE.right(b),
       ),
     ),
@@ -97,34 +121,33 @@ const resolveBuyer = (deps: ActivateDeps, cmd: ActivateCommand): TE.TaskEither<A
 }
 
 /**
- * One activation against the provider, reporting whether its outcome is to be recorded. With an
- * idempotency key it runs under a `Reservation`: the card gets the reserved id, and a card the
- * vault already holds for this number under one of the earlier ids is this request's own (its
- * first attempt died after vaulting it), answered as created rather than as a duplicate.
+ * One activation against the provider. With an idempotency key it runs under a `Reservation`:
+ * the card gets the reserved id, and a card the vault already holds for this number under one
+ * of the earlier ids is this request's own (its first attempt died after vaulting it), answered
+ * as created rather than as a duplicate.
  */
-const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (reservation: Reservation | null): Promise<Attempt> => {
+const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (reservation: Reservation | null): Promise<Attempted<ActivateError, GiftCard>> => {
   const own = (id: string) => reservation !== null && (id === reservation.reservedId || reservation.earlierIds.includes(id))
   const { input } = cmd
   const buyer = await resolveBuyer(deps, cmd)()
-  if (E.isLeft(buyer)) return early(buyer.left)
+  if (E.isLeft(buyer)) return ended(buyer, 'checks')
   const primary = await deps.services.findPrimary(cmd.merchantAccountId)()
-  if (E.isLeft(primary)) return early(primary.left)
+  if (E.isLeft(primary)) return ended(primary, 'checks')
   if (O.isNone(primary.right))
-    return early(invalidRequest(problem('unknown', '', 'This merchant account has no primary gift card service', 'no_gift_card_service')))
+    return ended(E.left(invalidRequest(problem(null, [], 'This merchant account has no primary gift card service', 'no_gift_card_service'))), 'checks')
   const service = primary.right.value.service
   const connector = deps.connectors.forDefinition(service.gift_card_service_definition_id)
-  if (O.isNone(connector)) return early(serviceFailed(`no connector for ${service.gift_card_service_definition_id}`))
+  if (O.isNone(connector)) return ended(E.left(serviceFailed(`no connector for ${service.gift_card_service_definition_id}`)), 'checks')
 
   const store = input.store === true
   const fingerprint = deps.mac.mac('card-fingerprint', input.number)
   if (store) {
     const existing = await deps.vault.findByFingerprint(cmd.merchantAccountId, fingerprint)()
-    if (E.isLeft(existing)) return early(existing.left)
+    if (E.isLeft(existing)) return ended(existing, 'checks')
     if (O.isSome(existing.right)) {
       const stored = existing.right.value.card
       // Our own earlier attempt's card: the activation happened, and this is its answer.
-      if (own(stored.id)) return { outcome: E.right(stored), record: true }
-      return early(duplicate('GiftCard', stored.id))
+      return own(stored.id) ? ended(E.right(stored), 'earlier attempt') : ended(E.left(duplicate('GiftCard', stored.id)), 'checks')
     }
   }
 
@@ -140,7 +163,7 @@ const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (reservation
       idempotencyKey: cmd.idempotencyKey,
     }),
   )()
-  if (E.isLeft(activated)) return { outcome: activated, record: activated.left._tag === 'CardDeclined' }
+  if (E.isLeft(activated)) return ended(activated, 'provider')
 
   const now = deps.clock.now().toISOString()
   const card: GiftCard = {
@@ -158,9 +181,9 @@ const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (reservation
     cit_last_used_at: null,
     cit_usage_count: 0,
   }
-  if (!store) return { outcome: E.right(card), record: true }
+  if (!store) return ended(E.right(card), 'provider')
   const event = await deps.events.raise('gift-card.created', cmd.merchantAccountId, card)()
-  if (E.isLeft(event)) return { outcome: event, record: false }
+  if (E.isLeft(event)) return ended(event, 'provider')
   const kept = await deps.events.record(
     event.right,
     deps.vault.insert({
@@ -170,33 +193,14 @@ const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (reservation
       sealed_pin: input.pin == null ? null : deps.box.seal(input.pin),
     }),
   )()
-  if (E.isLeft(kept)) {
-    // An earlier attempt of this request, still running after its lease ended, vaulted first.
-    if (kept.left._tag === 'Duplicate' && own(kept.left.existingId)) return ownCard(deps, cmd.merchantAccountId, kept.left.existingId)
-    return { outcome: kept, record: kept.left._tag === 'Duplicate' }
+  // An earlier attempt of this request, still running after its lease ended, vaulted first.
+  if (E.isLeft(kept) && kept.left._tag === 'Duplicate' && own(kept.left.existingId)) {
+    const id = kept.left.existingId
+    const found = await deps.vault.findById(cmd.merchantAccountId, id)()
+    // Gone since the clash: nothing to answer with but the clash.
+    return ended(E.flatMap(O.match(() => E.left(duplicate('GiftCard', id)), (v: { card: GiftCard }) => E.right(v.card)))(found), 'earlier attempt')
   }
-  return { outcome: E.right(card), record: true }
-}
-
-/** The vaulted card an earlier attempt of this request created, as this request's answer. */
-const ownCard = async (deps: ActivateDeps, merchantAccountId: string, id: string): Promise<Attempt> => {
-  const found = await deps.vault.findById(merchantAccountId, id)()
-  if (E.isLeft(found)) return { outcome: found, record: false }
-  // Gone since the clash: nothing to answer with, and nothing to record.
-  if (O.isNone(found.right)) return { outcome: E.left(duplicate('GiftCard', id)), record: false }
-  return { outcome: E.right(found.right.value.card), record: true }
-}
-
-const encodeOutcome = (o: E.Either<ActivateError, GiftCard>): StoredOutcome =>
-  E.isRight(o) ? { ok: true, value: GiftCard.encode(o.right) } : { ok: false, error: o.left }
-
-const decodeOutcome = (stored: StoredOutcome): E.Either<ActivateError, Activated> => {
-  if (stored.ok) {
-    const card = GiftCard.decode(stored.value)
-    return E.isRight(card) ? E.right({ card: card.right, replayed: true }) : E.left(unavailable(new Error('stored activation does not decode')))
-  }
-  const error = ReplayableError.decode(stored.error)
-  return E.isRight(error) ? E.left(replayed(error.right)) : E.left(unavailable(new Error('stored activation error does not decode')))
+  return ended(E.map(() => card)(kept), 'provider')
 }
 
 /**
@@ -210,27 +214,16 @@ export const makeActivateGiftCard = (deps: ActivateDeps) => {
   const runIdempotently = makeRunIdempotently({ store: deps.idempotency, clock: deps.clock, ids: deps.ids, config: deps.config })
   return (cmd: ActivateCommand): TE.TaskEither<ActivateError, Activated> => {
     if (cmd.idempotencyKey === null)
-      return pipe(
-        TE.fromTask(() => attempt(deps, cmd)(null)),
-        TE.flatMap((a) => TE.fromEither(a.outcome)),
-        TE.map((card) => ({ card, replayed: false })),
-      )
+      return async () => E.map((card: GiftCard): Activated => ({ card, replayed: false }))((await attempt(deps, cmd)(null)).outcome)
+    const request = {
+      merchantAccountId: cmd.merchantAccountId,
+      operation: ACTIVATION_OPERATION,
+      key: cmd.idempotencyKey,
+      fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input)),
+    }
     return pipe(
-      runIdempotently<ActivateError, GiftCard>(
-        {
-          merchantAccountId: cmd.merchantAccountId,
-          operation: ACTIVATION_OPERATION,
-          key: cmd.idempotencyKey,
-          fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input)),
-        },
-        attempt(deps, cmd),
-        encodeOutcome,
-      ),
-      TE.flatMap((g) =>
-        TE.fromEither(
-          g._tag === 'Replay' ? decodeOutcome(g.stored) : E.map((card: GiftCard): Activated => ({ card, replayed: false }))(g.outcome),
-        ),
-      ),
+      runIdempotently(request, attempt(deps, cmd), outcomeCodec),
+      TE.map(({ value, replayed }): Activated => ({ card: value, replayed })),
     )
   }
 }

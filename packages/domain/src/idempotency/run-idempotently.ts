@@ -1,9 +1,8 @@
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
-import { pipe } from 'fp-ts/function'
 import { Clock, IdGenerator } from '../shared/clock'
 import { InFlight, inFlight, InvalidRequest, invalidRequest, problem, Unavailable } from '../shared/errors'
-import { IdempotencyRecord, IdempotencyStore, LeaseHolder, Settlement, StoredOutcome } from './idempotency'
+import { IdempotencyRecord, IdempotencyStore, LeaseHolder, StoredOutcome } from './idempotency'
 
 export interface IdempotencyConfig {
   /** How long a completed request is replayed. */
@@ -21,9 +20,6 @@ export interface IdempotentRequest {
   readonly fingerprint: string
 }
 
-/** What the guarded work ended with: recorded outcomes are replayed, the others release the key. */
-export type Settled<Err, A> = { readonly outcome: E.Either<Err, A>; readonly record: boolean }
-
 /** What the work runs under: the id to give what it creates, and those earlier attempts of this request gave theirs. */
 export interface Reservation {
   readonly reservedId: string
@@ -31,33 +27,52 @@ export interface Reservation {
   readonly earlierIds: ReadonlyArray<string>
 }
 
-export type Guarded<Err, A> =
-  | { readonly _tag: 'Fresh'; readonly outcome: E.Either<Err, A> }
-  | { readonly _tag: 'Replay'; readonly stored: StoredOutcome }
+/** What the work ended with, and whether that is kept under the key (replayed) or frees it for a retry. */
+export interface Attempted<Err, A> {
+  readonly outcome: E.Either<Err, A>
+  readonly recorded: boolean
+}
+
+/** How the owner of the key stores a recorded outcome, and reads it back for a replay. */
+export interface OutcomeCodec<Err, A> {
+  readonly encode: (outcome: E.Either<Err, A>) => StoredOutcome
+  /** A replayed failure comes back as the owner wants it answered (e.g. marked as replayed). */
+  readonly decode: (stored: StoredOutcome) => E.Either<Err | Unavailable, A>
+}
+
+/** The request's answer: the work's own, or one replayed from the record. */
+export interface Answered<A> {
+  readonly value: A
+  readonly replayed: boolean
+}
 
 const reused = () =>
   invalidRequest(
-    problem('header', '/idempotency-key', 'This idempotency key was already used with a different request body', 'idempotency_key_reused'),
+    problem('idempotencyKey', [], 'This idempotency key was already used with a different request body', 'idempotency_key_reused'),
   )
+
+/** How a request under a key is refused before its work runs. */
+export type IdempotencyRefusal = InFlight | InvalidRequest | Unavailable
 
 /**
  * Runs `work` once per (merchant account, operation, key). A repeat with the same fingerprint
  * gets the stored outcome back, one with another fingerprint a 400, one that arrives while the
- * first still runs a 425. Outcomes the work marks as not to be recorded free the key.
+ * first still runs a 425. An outcome the work does not mark as recorded frees the key.
  *
  * A claim whose process died is taken over once its lease ends; the work then learns the ids
  * the dead attempts reserved (`Reservation.earlierIds`), so that it can tell what they already
  * created from what another request did. Only the current holder of the lease may record an
- * outcome: a holder whose lease ended and was taken over hands its client the outcome the new
- * holder recorded, or a 425 until there is one, so that every answer for a key is the same.
+ * outcome: a holder whose lease was taken over hands its client the outcome the new holder
+ * recorded, or a 425 until there is one, so that every answer for a key is the same.
  */
 export const makeRunIdempotently =
   (deps: { store: IdempotencyStore; clock: Clock; ids: IdGenerator; config: IdempotencyConfig }) =>
   <Err, A>(
     req: IdempotentRequest,
-    work: (reservation: Reservation) => Promise<Settled<Err, A>>,
-    encode: (o: E.Either<Err, A>) => StoredOutcome,
-  ): TE.TaskEither<InFlight | InvalidRequest | Unavailable, Guarded<Err, A>> => {
+    work: (reservation: Reservation) => Promise<Attempted<Err, A>>,
+    codec: OutcomeCodec<Err, A>,
+  ): TE.TaskEither<Err | IdempotencyRefusal, Answered<A>> =>
+  async () => {
     const now = deps.clock.now()
     const key = `${req.operation}\u0000${req.key}`
     // The reserved id first: it becomes the id of what the work creates.
@@ -76,61 +91,41 @@ export const makeRunIdempotently =
       // A retry within the replay period still learns what this attempt may have created.
       retain_until: new Date(now.getTime() + deps.config.replayS * 1000).toISOString(),
     }
-    return pipe(
-      deps.store.claim(claim, now),
-      TE.flatMap((c): TE.TaskEither<InFlight | InvalidRequest | Unavailable, Guarded<Err, A>> => {
-        if (!c.claimed) {
-          const existing = c.existing
-          if (existing.fingerprint !== req.fingerprint) return TE.left(reused())
-          if (existing.state === 'in_flight' || existing.outcome === null) return TE.left(inFlight(deps.config.retryAfterS))
-          return TE.right({ _tag: 'Replay', stored: existing.outcome })
-        }
-        const held = c.record
-        const holder: LeaseHolder = {
-          merchantAccountId: req.merchantAccountId,
-          key,
-          lease: held.lease ?? claim.lease!,
-          attempt: held.attempt ?? 1,
-        }
-        const reservation: Reservation = { reservedId: held.reserved_id ?? reservedId, earlierIds: held.earlier_ids ?? [] }
-        // A bug in `work` frees the key before the exception goes on to become a 500.
-        const guardedWork = () =>
-          work(reservation).catch(async (e: unknown) => {
-            await deps.store.release(holder, deps.clock.now())()
-            throw e
-          })
-        return pipe(
-          TE.fromTask(guardedWork),
-          TE.flatMap((settled) => {
-            const fresh: Guarded<Err, A> = { _tag: 'Fresh', outcome: settled.outcome }
-            if (!settled.record)
-              // Refused or not, the outcome stands: it is a failure nobody records.
-              return pipe(
-                deps.store.release(holder, deps.clock.now()),
-                TE.map((): Guarded<Err, A> => fresh),
-              )
-            return pipe(
-              deps.store.complete(holder, encode(settled.outcome), new Date(deps.clock.now().getTime() + deps.config.replayS * 1000)),
-              TE.flatMap((s) => afterRefusal(s, fresh, req.fingerprint, deps.config.retryAfterS)),
-            )
-          }),
-        )
-      }),
-    )
-  }
+    const fresh = (outcome: E.Either<Err, A>) => E.map((value: A): Answered<A> => ({ value, replayed: false }))(outcome)
+    /** The answer a live record of this request gives: its outcome replayed once there is one. */
+    const replayOf = (r: IdempotencyRecord): E.Either<Err | IdempotencyRefusal, Answered<A>> =>
+      r.state === 'completed' && r.outcome !== null
+        ? E.map((value: A): Answered<A> => ({ value, replayed: true }))(codec.decode(r.outcome))
+        : E.left(inFlight(deps.config.retryAfterS))
 
-/**
- * A holder whose completion was refused lost the key to a takeover: the request's answer is
- * the one the new holder recorded, and until it records one, a 425. With the record gone, or
- * taken by another request body, nobody else answers for this request: its own outcome stands.
- */
-const afterRefusal = <Err, A>(
-  s: Settlement,
-  fresh: Guarded<Err, A>,
-  fingerprint: string,
-  retryAfterS: number,
-): TE.TaskEither<InFlight, Guarded<Err, A>> => {
-  if (s.settled || s.current === null || s.current.fingerprint !== fingerprint) return TE.right(fresh)
-  if (s.current.state === 'completed' && s.current.outcome !== null) return TE.right({ _tag: 'Replay', stored: s.current.outcome })
-  return TE.left(inFlight(retryAfterS))
-}
+    const claimed = await deps.store.claim(claim, now)()
+    if (E.isLeft(claimed)) return claimed
+    if (!claimed.right.claimed) {
+      const existing = claimed.right.existing
+      return existing.fingerprint === req.fingerprint ? replayOf(existing) : E.left(reused())
+    }
+
+    const held = claimed.right.record
+    const holder: LeaseHolder = { merchantAccountId: req.merchantAccountId, key, lease: held.lease ?? claim.lease!, attempt: held.attempt ?? 1 }
+    const reservation: Reservation = { reservedId: held.reserved_id ?? reservedId, earlierIds: held.earlier_ids ?? [] }
+    const attempted = await work(reservation).catch(async (e: unknown) => {
+      // A bug in `work` frees the key before the exception goes on to become a 500.
+      await deps.store.release(holder, deps.clock.now())()
+      throw e
+    })
+
+    if (!attempted.recorded) {
+      // Refused or not, the outcome stands: it is a failure nobody records.
+      const released = await deps.store.release(holder, deps.clock.now())()
+      return E.isLeft(released) ? released : fresh(attempted.outcome)
+    }
+    const expiresAt = new Date(deps.clock.now().getTime() + deps.config.replayS * 1000)
+    const settled = await deps.store.complete(holder, codec.encode(attempted.outcome), expiresAt)()
+    if (E.isLeft(settled)) return settled
+    // Refused: a takeover took the key, and the request's answer is the one the new holder
+    // records (a 425 until it has). With the record gone, or taken by another request body,
+    // nobody else answers for this request: its own outcome stands.
+    const s = settled.right
+    if (s.settled || s.current === null || s.current.fingerprint !== req.fingerprint) return fresh(attempted.outcome)
+    return replayOf(s.current)
+  }

@@ -22,7 +22,7 @@ export const encodeCursor = (mac: Mac, scope: string, p: CursorPosition): string
 }
 
 const badCursor = (): InvalidRequest =>
-  invalidRequest(problem('query', '/cursor', 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor'))
+  invalidRequest(problem('cursor', [], 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor'))
 
 /** Compares in time independent of where the strings differ. */
 const sameMac = (a: string, b: string) => {

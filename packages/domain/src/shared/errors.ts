@@ -1,15 +1,18 @@
 import type { RuleViolation } from './codecs'
 
 /**
- * The closed union of everything a use case can report. Plain tagged values, no HTTP:
- * adapters-http maps each variant to the spec's error body in one exhaustive switch.
+ * The field of a use case's command a problem is about: `input` (what the client sent to
+ * create or change something), `cursor` of a page query, `idempotencyKey`, or an id naming
+ * the resource. Where each arrives in a request is the HTTP adapter's business.
  */
-export type ErrorLocation = 'query' | 'body' | 'path' | 'header' | 'unknown'
+export type CommandField = 'input' | 'cursor' | 'idempotencyKey' | 'subscriptionId' | 'deliveryId'
 
-/** One faulty property of a request: the spec's ErrorDetail. */
+/** One thing wrong with a request: the spec's ErrorDetail, before HTTP names where it lies. */
 export interface Problem {
-  readonly location: ErrorLocation
-  readonly pointer: string
+  /** `null` when the problem is no input's but the state the request meets (no gift card service). */
+  readonly field: CommandField | null
+  /** Where inside the field, e.g. `['buyer_id']` inside `input`. */
+  readonly path: ReadonlyArray<string>
   readonly message: string
   readonly type: string
 }
@@ -48,6 +51,10 @@ export type ServiceTimeout = { readonly _tag: 'ServiceTimeout' }
 /** Storage or another dependency of ours failed: a 500, with the cause kept for the log. */
 export type Unavailable = { readonly _tag: 'Unavailable'; readonly cause: unknown }
 
+/**
+ * The closed union of everything a use case can report. Plain tagged values, no HTTP:
+ * adapters-http maps each variant to the spec's error body in one exhaustive switch.
+ */
 export type DomainError =
   | Unauthenticated
   | Forbidden
@@ -68,9 +75,9 @@ export const unauthenticated = (reason: string): Unauthenticated => ({ _tag: 'Un
 export const forbidden = (reason: ForbiddenReason): Forbidden => ({ _tag: 'Forbidden', reason })
 export const notFound = (entity: string, id: string): NotFound => ({ _tag: 'NotFound', entity, id })
 export const invalidRequest = (...problems: Problem[]): InvalidRequest => ({ _tag: 'InvalidRequest', problems })
-export const problem = (location: ErrorLocation, pointer: string, message: string, type = 'value_error'): Problem => ({
-  location,
-  pointer,
+export const problem = (field: CommandField | null, path: ReadonlyArray<string>, message: string, type = 'value_error'): Problem => ({
+  field,
+  path,
   message,
   type,
 })

@@ -41,14 +41,14 @@ export const makeListWebhookDeliveries =
 
 const refused = (d: WebhookDeliveryRecord, sub: WebhookSubscriptionRecord): Conflict | undefined => {
   if (d.status === 'pending')
-    return conflict(d.id, problem('path', '/delivery_id', 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'))
+    return conflict(d.id, problem('deliveryId', [], 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'))
   if (d.status === 'cancelled')
     return conflict(
       d.id,
-      problem('path', '/delivery_id', 'This delivery was cancelled when its subscription was deactivated; it cannot be sent again', 'delivery_cancelled'),
+      problem('deliveryId', [], 'This delivery was cancelled when its subscription was deactivated; it cannot be sent again', 'delivery_cancelled'),
     )
   if (!sub.active)
-    return conflict(sub.id, problem('path', '/subscription_id', 'The subscription is inactive: activate it before redelivering', 'subscription_inactive'))
+    return conflict(sub.id, problem('subscriptionId', [], 'The subscription is inactive: activate it before redelivering', 'subscription_inactive'))
   return undefined
 }
 

@@ -11,7 +11,7 @@ import { fakeMac, fixedClock } from '../helpers'
 import { noWebhookEvents } from '../../src/testing/webhook-fakes'
 
 const badCursor = E.left(
-  invalidRequest(problem('query', '/cursor', 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor')),
+  invalidRequest(problem('cursor', [], 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor')),
 )
 
 /** Just enough of a buyer store: newest first, as the port says, with the external_identifier filter. */

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
 import { Claim, IdempotencyRecord, IdempotencyStore, LeaseHolder, Settlement, StoredOutcome, takeOver } from '../../src/idempotency/idempotency'
-import { makeRunIdempotently, Reservation, Settled } from '../../src/idempotency/run-idempotently'
+import { Attempted, makeRunIdempotently, OutcomeCodec, Reservation } from '../../src/idempotency/run-idempotently'
 import { inFlight, invalidRequest, problem, unavailable } from '../../src/shared/errors'
 import { fixedClock } from '../helpers'
 
@@ -47,7 +47,11 @@ const T0 = '2025-01-01T00:00:00.000Z'
 const config = { replayS: 86400, leaseS: 30, retryAfterS: 2 }
 const KEY = 'POST /gift-cards/activations\u0000key-1'
 const req = { merchantAccountId: 'acme', operation: 'POST /gift-cards/activations', key: 'key-1', fingerprint: 'fp-1' }
-const encode = (o: E.Either<string, { n: number }>): StoredOutcome => (E.isRight(o) ? { ok: true, value: o.right } : { ok: false, error: o.left })
+/** Stores outcomes as they are; a replayed failure comes back marked, as an owner would mark it. */
+const codec: OutcomeCodec<string, { n: number }> = {
+  encode: (o) => (E.isRight(o) ? { ok: true, value: o.right } : { ok: false, error: o.left }),
+  decode: (s) => (s.ok ? E.right(s.value as { n: number }) : E.left(`replayed ${String(s.error)}`)),
+}
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
 
 const setup = () => {
@@ -57,7 +61,7 @@ const setup = () => {
   const ids = { uuid: () => uuid(++drawn) }
   const run = makeRunIdempotently({ store: s.store, clock, ids, config })
   const reservations: Reservation[] = []
-  const work = (settled: Settled<string, { n: number }>, after?: () => void | Promise<void>) => async (r: Reservation) => {
+  const work = (settled: Attempted<string, { n: number }>, after?: () => void | Promise<void>) => async (r: Reservation) => {
     reservations.push(r)
     await after?.()
     return settled
@@ -95,8 +99,8 @@ const record = (over: Partial<IdempotencyRecord>): IdempotencyRecord => ({
 describe('makeRunIdempotently', () => {
   it('claims the key in flight for the lease, with a lease token and a reserved id, runs the work once and records its outcome', async () => {
     const h = setup()
-    const result = await h.run(req, h.work({ outcome: E.right({ n: 1 }), record: true }, () => h.clock.set('2025-01-01T00:00:05.000Z')), encode)()
-    expect(result).to.deep.equal(E.right({ _tag: 'Fresh', outcome: E.right({ n: 1 }) }))
+    const result = await h.run(req, h.work({ outcome: E.right({ n: 1 }), recorded: true }, () => h.clock.set('2025-01-01T00:00:05.000Z')), codec)()
+    expect(result).to.deep.equal(E.right({ value: { n: 1 }, replayed: false }))
     expect(h.reservations).to.deep.equal([{ reservedId: uuid(1), earlierIds: [] }])
     expect(h.calls).to.deep.equal([
       ['claim', firstClaim, T0],
@@ -107,26 +111,26 @@ describe('makeRunIdempotently', () => {
 
   it('records a failure the work marks as recordable, and returns it as a fresh outcome', async () => {
     const h = setup()
-    expect(await h.run(req, h.work({ outcome: E.left('declined'), record: true }), encode)()).to.deep.equal(
-      E.right({ _tag: 'Fresh', outcome: E.left('declined') }),
-    )
+    expect(await h.run(req, h.work({ outcome: E.left('declined'), recorded: true }), codec)()).to.deep.equal(E.left('declined'))
     expect(h.calls[1]).to.deep.equal(['complete', firstHolder, { ok: false, error: 'declined' }, '2025-01-02T00:00:00.000Z'])
+    // A retry gets it back through the owner's codec.
+    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(E.left('replayed declined'))
   })
 
   it('replays a completed outcome for the same fingerprint without running the work', async () => {
     const h = setup()
     h.put(record({}))
-    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), record: true }), encode)()).to.deep.equal(
-      E.right({ _tag: 'Replay', stored: { ok: true, value: { n: 1 } } }),
+    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(
+      E.right({ value: { n: 1 }, replayed: true }),
     )
     expect([h.runs(), h.calls.map((c) => c[0])]).to.deep.equal([0, ['claim']])
   })
 
   it('replays the first outcome to a second identical request', async () => {
     const h = setup()
-    await h.run(req, h.work({ outcome: E.right({ n: 1 }), record: true }), encode)()
-    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), record: true }), encode)()).to.deep.equal(
-      E.right({ _tag: 'Replay', stored: { ok: true, value: { n: 1 } } }),
+    await h.run(req, h.work({ outcome: E.right({ n: 1 }), recorded: true }), codec)()
+    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(
+      E.right({ value: { n: 1 }, replayed: true }),
     )
     expect(h.runs()).to.equal(1)
   })
@@ -134,10 +138,10 @@ describe('makeRunIdempotently', () => {
   it('rejects the same key with another fingerprint as InvalidRequest at header /idempotency-key, without running the work', async () => {
     const h = setup()
     h.put(record({ fingerprint: 'fp-other' }))
-    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), record: true }), encode)()).to.deep.equal(
+    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(
       E.left(
         invalidRequest(
-          problem('header', '/idempotency-key', 'This idempotency key was already used with a different request body', 'idempotency_key_reused'),
+          problem('idempotencyKey', [], 'This idempotency key was already used with a different request body', 'idempotency_key_reused'),
         ),
       ),
     )
@@ -147,37 +151,37 @@ describe('makeRunIdempotently', () => {
   it('rejects a different fingerprint as reused even while the first request is in flight', async () => {
     const h = setup()
     h.put(record({ fingerprint: 'fp-other', state: 'in_flight', outcome: null }))
-    const r = await h.run(req, h.work({ outcome: E.right({ n: 2 }), record: true }), encode)()
-    expect(E.isLeft(r) && r.left._tag).to.equal('InvalidRequest')
+    const r = await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
+    expect(E.isLeft(r) && typeof r.left === 'object' && r.left._tag).to.equal('InvalidRequest')
   })
 
   it('answers a repeat while the first is in flight with InFlight and the configured Retry-After', async () => {
     const h = setup()
     h.put(record({ state: 'in_flight', outcome: null, expires_at: '2025-01-01T00:00:30.000Z' }))
-    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), record: true }), encode)()).to.deep.equal(E.left(inFlight(2)))
+    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
     expect(h.runs()).to.equal(0)
   })
 
   it('answers InFlight for an in-flight record even if it already carries an outcome', async () => {
     const h = setup()
     h.put(record({ state: 'in_flight' }))
-    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), record: true }), encode)()).to.deep.equal(E.left(inFlight(2)))
+    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
   })
 
   it('treats a completed record without an outcome as still in flight', async () => {
     const h = setup()
     h.put(record({ state: 'completed', outcome: null }))
-    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), record: true }), encode)()).to.deep.equal(E.left(inFlight(2)))
+    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
   })
 
   it('releases the key when the work marks its outcome not to be recorded, so a retry runs again with the same reserved id', async () => {
     const h = setup()
-    expect(await h.run(req, h.work({ outcome: E.left('unknown buyer'), record: false }), encode)()).to.deep.equal(
-      E.right({ _tag: 'Fresh', outcome: E.left('unknown buyer') }),
+    expect(await h.run(req, h.work({ outcome: E.left('unknown buyer'), recorded: false }), codec)()).to.deep.equal(
+      E.left('unknown buyer'),
     )
     expect(h.calls.map((c) => c[0])).to.deep.equal(['claim', 'release'])
     expect(h.calls[1]).to.deep.equal(['release', firstHolder, T0])
-    await h.run(req, h.work({ outcome: E.right({ n: 2 }), record: true }), encode)()
+    await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
     expect(h.reservations).to.deep.equal([
       { reservedId: uuid(1), earlierIds: [] },
       { reservedId: uuid(3), earlierIds: [uuid(1)] },
@@ -191,7 +195,7 @@ describe('makeRunIdempotently', () => {
     try {
       await h.run(req, async () => {
         throw bug
-      }, encode)()
+      }, codec)()
     } catch (e) {
       caught = e
     }
@@ -204,15 +208,15 @@ describe('makeRunIdempotently', () => {
   it('keeps keys apart per merchant account: the same key on another account runs the work', async () => {
     const h = setup()
     h.put(record({}))
-    const r = await h.run({ ...req, merchantAccountId: 'globex' }, h.work({ outcome: E.right({ n: 2 }), record: true }), encode)()
-    expect([r, h.runs()]).to.deep.equal([E.right({ _tag: 'Fresh', outcome: E.right({ n: 2 }) }), 1])
+    const r = await h.run({ ...req, merchantAccountId: 'globex' }, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
+    expect([r, h.runs()]).to.deep.equal([E.right({ value: { n: 2 }, replayed: false }), 1])
   })
 
   it('passes a failing claim on as Unavailable without running the work', async () => {
     const h = setup()
     const boom = unavailable(new Error('down'))
     const run = makeRunIdempotently({ store: { ...h.store, claim: () => TE.left(boom) }, clock: h.clock, ids: { uuid: () => uuid(9) }, config })
-    expect(await run(req, h.work({ outcome: E.right({ n: 1 }), record: true }), encode)()).to.deep.equal(E.left(boom))
+    expect(await run(req, h.work({ outcome: E.right({ n: 1 }), recorded: true }), codec)()).to.deep.equal(E.left(boom))
     expect(h.runs()).to.equal(0)
   })
 
@@ -221,8 +225,8 @@ describe('makeRunIdempotently', () => {
       const h = setup()
       h.put({ ...firstClaim, lease: 'lease-dead', reserved_id: 'reserved-dead' }) // its process died before completing
       h.clock.set('2025-01-01T00:00:30.000Z')
-      expect(await h.run(req, h.work({ outcome: E.right({ n: 7 }), record: true }), encode)()).to.deep.equal(
-        E.right({ _tag: 'Fresh', outcome: E.right({ n: 7 }) }),
+      expect(await h.run(req, h.work({ outcome: E.right({ n: 7 }), recorded: true }), codec)()).to.deep.equal(
+        E.right({ value: { n: 7 }, replayed: false }),
       )
       expect(h.reservations).to.deep.equal([{ reservedId: uuid(1), earlierIds: ['reserved-dead'] }])
       expect(h.get()).to.deep.include({ state: 'completed', outcome: { ok: true, value: { n: 7 } }, attempt: 2, lease: uuid(2), reserved_id: uuid(1) })
@@ -233,13 +237,13 @@ describe('makeRunIdempotently', () => {
       const h = setup()
       h.put(firstClaim)
       h.clock.set('2025-01-01T00:00:29.999Z')
-      expect(await h.run(req, h.work({ outcome: E.right({ n: 7 }), record: true }), encode)()).to.deep.equal(E.left(inFlight(2)))
+      expect(await h.run(req, h.work({ outcome: E.right({ n: 7 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
     })
   })
 
   describe('a holder whose lease was taken over', () => {
     /** The first run's work is overtaken: during it, the clock passes the lease and `during` runs. */
-    const overtaken = async (during: (h: ReturnType<typeof setup>) => Promise<void>, settled: Settled<string, { n: number }> = { outcome: E.right({ n: 1 }), record: true }) => {
+    const overtaken = async (during: (h: ReturnType<typeof setup>) => Promise<void>, settled: Attempted<string, { n: number }> = { outcome: E.right({ n: 1 }), recorded: true }) => {
       const h = setup()
       const result = await h.run(
         req,
@@ -247,16 +251,16 @@ describe('makeRunIdempotently', () => {
           h.clock.set('2025-01-01T00:00:31.000Z')
           await during(h)
         }),
-        encode,
+        codec,
       )()
       return { h, result }
     }
 
     it('answers with the outcome the new holder recorded, as a replay, and changes nothing', async () => {
       const { h, result } = await overtaken(async (h) => {
-        await h.run(req, h.work({ outcome: E.right({ n: 2 }), record: true }), encode)()
+        await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
       })
-      expect(result).to.deep.equal(E.right({ _tag: 'Replay', stored: { ok: true, value: { n: 2 } } }))
+      expect(result).to.deep.equal(E.right({ value: { n: 2 }, replayed: true }))
       expect(h.get()).to.deep.include({ state: 'completed', outcome: { ok: true, value: { n: 2 } }, attempt: 2 })
       // The new holder ran with the first attempt's reserved id among its earlier ids.
       expect(h.reservations[1]).to.deep.equal({ reservedId: uuid(3), earlierIds: [uuid(1)] })
@@ -275,7 +279,7 @@ describe('makeRunIdempotently', () => {
       const { h, result } = await overtaken(async (h) => {
         h.put(other)
       })
-      expect(result).to.deep.equal(E.right({ _tag: 'Fresh', outcome: E.right({ n: 1 }) }))
+      expect(result).to.deep.equal(E.right({ value: { n: 1 }, replayed: false }))
       expect(h.get()).to.deep.equal(other)
     })
 
@@ -283,7 +287,7 @@ describe('makeRunIdempotently', () => {
       const { h, result } = await overtaken(async (h) => {
         h.records.clear()
       })
-      expect(result).to.deep.equal(E.right({ _tag: 'Fresh', outcome: E.right({ n: 1 }) }))
+      expect(result).to.deep.equal(E.right({ value: { n: 1 }, replayed: false }))
       expect(h.records.size).to.equal(0)
     })
 
@@ -292,9 +296,9 @@ describe('makeRunIdempotently', () => {
         async (h) => {
           h.put(takeOver(firstClaim, { ...firstClaim, lease: 'lease-new', expires_at: '2025-01-01T00:01:01.000Z' }))
         },
-        { outcome: E.left('provider down'), record: false },
+        { outcome: E.left('provider down'), recorded: false },
       )
-      expect(result).to.deep.equal(E.right({ _tag: 'Fresh', outcome: E.left('provider down') }))
+      expect(result).to.deep.equal(E.left('provider down'))
       expect(h.get()).to.deep.include({ state: 'in_flight', lease: 'lease-new', expires_at: '2025-01-01T00:01:01.000Z' })
     })
   })

@@ -7,7 +7,7 @@ import { fakeMac } from '../helpers'
 const mac = fakeMac()
 const SCOPE = 'roles\u0000acme'
 const bad = E.left(
-  invalidRequest(problem('query', '/cursor', 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor')),
+  invalidRequest(problem('cursor', [], 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor')),
 )
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url')
 /** A cursor whose MAC is right for `body`: only a holder of the key could make one. */

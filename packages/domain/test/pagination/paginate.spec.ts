@@ -47,7 +47,7 @@ const run = async <A>(t: TE.TaskEither<unknown, A>): Promise<A> => {
 
 describe('paginate', () => {
   const badCursor = invalidRequest(
-    problem('query', '/cursor', 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor'),
+    problem('cursor', [], 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor'),
   )
 
   it('starts with previous_cursor null and next_cursor pointing after the last item', async () => {

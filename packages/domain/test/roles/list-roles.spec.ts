@@ -47,7 +47,7 @@ describe('makeListRoles', () => {
     const first = await listRoles({ merchantAccountId: 'acme', limit: 1 })()
     const cursor = E.isRight(first) ? first.right.next_cursor! : ''
     expect(await listRoles({ merchantAccountId: 'globex', limit: 1, cursor })()).to.deep.equal(
-      E.left(invalidRequest(problem('query', '/cursor', 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor'))),
+      E.left(invalidRequest(problem('cursor', [], 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor'))),
     )
   })
 })

@@ -1,13 +1,24 @@
 import { expect } from 'chai'
 import * as t from 'io-ts'
-import { BuyerCreate } from '../../src/buyers/buyer'
-import { GiftCardActivationCreate } from '../../src/gift-cards/gift-card.codecs'
-import { PermissionSet } from '../../src/roles/role'
-import { IdempotencyRecord } from '../../src/idempotency/idempotency'
-import { boundedString, canonicalUuid, closed, explainCharacters, inputStr, nullable, str, uuid } from '../../src/shared/codecs'
-import { PLAIN_NAME, UNNAMED_PROPERTY, Violation } from '../../src/shared/violations'
-import { WebhookSubscriptionCreate } from '../../src/webhooks/webhook-subscription'
-import { decoded, violationsOf } from '../helpers'
+import {
+  boundedString,
+  BuyerCreate,
+  canonicalUuid,
+  closed,
+  explainCharacters,
+  GiftCardActivationCreate,
+  IdempotencyRecord,
+  inputStr,
+  nullable,
+  PermissionSet,
+  PLAIN_NAME,
+  str,
+  UNNAMED_PROPERTY,
+  uuid,
+  WebhookSubscriptionCreate,
+} from '@orka/domain'
+import { Violation } from '../../src/decode/violations'
+import { decoded, violationsOf } from './helpers'
 
 const N = '4111111111111111'
 const NUL = { msg: 'String should not contain the NUL character (U+0000)', type: 'string_invalid_characters' }

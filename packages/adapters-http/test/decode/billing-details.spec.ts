@@ -1,8 +1,7 @@
 import { expect } from 'chai'
-import { TAX_ID_KINDS } from '../../src/buyers/billing-details'
-import { BuyerCreate } from '../../src/buyers/buyer'
-import { Violation } from '../../src/shared/violations'
-import { decoded, violationsOf } from '../helpers'
+import { BuyerCreate, TAX_ID_KINDS } from '@orka/domain'
+import { Violation } from '../../src/decode/violations'
+import { decoded, violationsOf } from './helpers'
 
 /** SPEC.md's list of TaxId kinds, in its order. */
 const SPEC_TAX_ID_KINDS =

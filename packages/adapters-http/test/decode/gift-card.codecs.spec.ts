@@ -1,7 +1,7 @@
 import { expect } from 'chai'
-import { GiftCard, GiftCardActivationCreate } from '../../src/gift-cards/gift-card.codecs'
-import { Violation } from '../../src/shared/violations'
-import { decoded, violationsOf } from '../helpers'
+import { GiftCard, GiftCardActivationCreate } from '@orka/domain'
+import { Violation } from '../../src/decode/violations'
+import { decoded, violationsOf } from './helpers'
 
 const N16 = '4111111111111111'
 const N19 = '6006491000000000012'

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
-import { GiftCardActivationCreate } from '../../src/gift-cards/gift-card.codecs'
-import { Violation } from '../../src/shared/violations'
-import { decoded, violationsOf } from '../helpers'
+import { GiftCardActivationCreate } from '@orka/domain'
+import { Violation } from '../../src/decode/violations'
+import { decoded, violationsOf } from './helpers'
 
 const N = '4111111111111111'
 const BUYER_ID = 'fe26475d-ec3e-4884-9553-f7356683f7f9'

@@ -1,19 +1,18 @@
 import * as t from 'io-ts'
-import { Checked, Closed, Explanation, forbiddenExtra, INVALID_CHARACTER_TYPES, Nullable, Refined, RuleLeaf, Tagged } from './codecs'
+import { Checked, Closed, Explanation, forbiddenExtra, Nullable, Refined, RuleLeaf, Tagged } from './codecs'
 
-/** One entry of the 422 body's `detail[]`. */
-export interface Violation {
-  readonly loc: ReadonlyArray<string | number>
-  readonly msg: string
+/**
+ * One thing wrong with an input that failed its codec: where inside the input, and why. The
+ * value is the one received, for the adapter that reports the fault to show or withhold.
+ */
+export interface InputFault {
+  /** Property names and array positions from the input's root (see `UNNAMED_PROPERTY`). */
+  readonly path: ReadonlyArray<string | number>
+  readonly message: string
   readonly type: string
-  readonly input?: unknown
+  readonly value: unknown
   readonly ctx?: Record<string, unknown>
 }
-
-/** Properties whose values are never echoed back, whatever went wrong with them. */
-export const SENSITIVE_KEYS: ReadonlySet<string> = new Set(['number', 'pin', 'password', 'client_secret', 'secret'])
-
-const isScalar = (u: unknown) => u === null || ['string', 'number', 'boolean'].includes(typeof u)
 
 const explainBuiltin = (type: t.Decoder<unknown, unknown>): Explanation => {
   if (type instanceof t.StringType) return { type: 'string_type', msg: 'Input should be a valid string' }
@@ -26,9 +25,9 @@ const explainBuiltin = (type: t.Decoder<unknown, unknown>): Explanation => {
 }
 
 /**
- * What stands in `loc` for a property name the client chose (an unknown property, a key of a
+ * What stands in a path for a property name the client chose (an unknown property, a key of a
  * map) when that name is not a plain identifier (`PLAIN_NAME`): such a name may itself be a
- * card number or a PIN sent as a key, so it is never echoed.
+ * card number or a PIN sent as a key, so it never appears in a path.
  */
 export const UNNAMED_PROPERTY = '<property>'
 /** A property name that is safe to echo: starts with a letter or `_`, at most 64 characters. */
@@ -62,12 +61,12 @@ const isList = (codec: Decoder): boolean => {
 }
 
 /**
- * One step of an io-ts context as a `loc` item: an integer for a real array position, the name
+ * One step of an io-ts context as a path item: an integer for a real array position, the name
  * for a property the codec declares (or a rule's path), and for a name the client chose the
  * name only when it is a plain identifier, else `UNNAMED_PROPERTY`. A union or intersection
  * member index is no location at all (`undefined`).
  */
-const locItem = (parent: Decoder, entry: t.ContextEntry): string | number | undefined => {
+const pathItem = (parent: Decoder, entry: t.ContextEntry): string | number | undefined => {
   const p = unwrap(parent)
   if (p instanceof t.UnionType || p instanceof t.IntersectionType) return undefined
   if (isList(parent) && /^\d{1,15}$/.test(entry.key)) return Number(entry.key)
@@ -76,52 +75,30 @@ const locItem = (parent: Decoder, entry: t.ContextEntry): string | number | unde
 }
 
 /**
- * Renders io-ts errors as the API's 422 `detail[]`, prefixed with where the value came from
- * (`body`, `query`, `path`). Inputs are echoed only when they are scalars of a non-sensitive
- * property, so a card number or PIN never comes back, whatever shape it was sent in. `loc`
- * holds integers for array positions only; property names are strings, and a name the client
- * chose is echoed only when it is a plain identifier (see `UNNAMED_PROPERTY`).
+ * Explains io-ts errors as faults inside the input. A path holds integers for array positions
+ * only; property names are strings, and a name the client chose is kept only when it is a plain
+ * identifier (see `UNNAMED_PROPERTY`). A property faulted twice the same way is reported once.
  */
-export const toViolations = (root: 'body' | 'query' | 'path' | 'header', errors: t.Errors): Violation[] => {
-  const out: Violation[] = []
+export const inputFaults = (errors: t.Errors): InputFault[] => {
+  const out: InputFault[] = []
   const seen = new Set<string>()
   for (const e of errors) {
     // The first entry is the root value itself (key ''); each later one is a step into its parent.
-    const keys: string[] = []
-    const loc: Array<string | number> = [root]
+    const path: Array<string | number> = []
     for (let i = 1; i < e.context.length; i++) {
-      const entry = e.context[i]!
-      const item = locItem(e.context[i - 1]!.type as Decoder, entry)
-      if (item === undefined) continue
-      keys.push(entry.key)
-      loc.push(item)
+      const item = pathItem(e.context[i - 1]!.type as Decoder, e.context[i]!)
+      if (item !== undefined) path.push(item)
     }
     const leaf = e.context[e.context.length - 1]
     let why: Explanation
     if (e.value === undefined && leaf?.type !== forbiddenExtra && !(leaf?.type instanceof RuleLeaf)) why = { type: 'missing', msg: 'Field required' }
     else if (leaf?.type instanceof Checked) why = leaf.type.explain(e.value) ?? { type: 'value_error', msg: e.message ?? 'Invalid value' }
     else why = explainBuiltin(leaf?.type ?? t.unknown)
-    const id = `${JSON.stringify(loc)}|${why.type}`
+    const id = `${JSON.stringify(path)}|${why.type}`
     // Two rules may fault one property the same way (or two unnamed properties look alike): report it once.
     if (seen.has(id)) continue
     seen.add(id)
-    // Below a name that is not echoed, the value is not echoed either: `{"<card number>": "<pin>"}`.
-    const sensitive = keys.some((k) => SENSITIVE_KEYS.has(k)) || loc.includes(UNNAMED_PROPERTY)
-    // The whole body is never echoed either: a body that is a bare string may be a card number.
-    const echo =
-      keys.length > 0 &&
-      why.type !== 'missing' &&
-      why.type !== 'extra_forbidden' &&
-      !INVALID_CHARACTER_TYPES.has(why.type) &&
-      !sensitive &&
-      isScalar(e.value)
-    out.push({
-      loc,
-      msg: why.msg,
-      type: why.type,
-      ...(echo ? { input: e.value } : {}),
-      ...(why.ctx ? { ctx: why.ctx } : {}),
-    })
+    out.push({ path, message: why.msg, type: why.type, value: e.value, ...(why.ctx ? { ctx: why.ctx } : {}) })
   }
   return out
 }

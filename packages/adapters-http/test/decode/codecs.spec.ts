@@ -1,7 +1,7 @@
 import { expect } from 'chai'
-import { bool, boundedString, closed, intRange, literal, nullable, oneOf, Refined, str, tagged, uuid } from '../../src/shared/codecs'
-import { Violation } from '../../src/shared/violations'
-import { decoded, violationsOf } from '../helpers'
+import { bool, boundedString, closed, intRange, literal, nullable, oneOf, Refined, str, tagged, uuid } from '@orka/domain'
+import { Violation } from '../../src/decode/violations'
+import { decoded, violationsOf } from './helpers'
 
 const at = (v: Omit<Violation, 'loc'>): Violation => ({ loc: ['body', 'v'], ...v })
 const one = (codec: Parameters<typeof nullable>[0]) => closed('One', { v: codec })

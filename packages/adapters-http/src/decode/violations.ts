@@ -1,0 +1,46 @@
+import * as t from 'io-ts'
+import { InputFault, inputFaults, INVALID_CHARACTER_TYPES, UNNAMED_PROPERTY } from '@orka/domain'
+
+/** Where a request's input came from: the root of a 422 `loc`. */
+export type InputRoot = 'body' | 'query' | 'path' | 'header'
+
+/** One entry of the 422 body's `detail[]`. */
+export interface Violation {
+  readonly loc: ReadonlyArray<string | number>
+  readonly msg: string
+  readonly type: string
+  readonly input?: unknown
+  readonly ctx?: Record<string, unknown>
+}
+
+/** Properties whose values are never echoed back, whatever went wrong with them. */
+export const SENSITIVE_KEYS: ReadonlySet<string> = new Set(['number', 'pin', 'password', 'client_secret', 'secret'])
+
+const isScalar = (u: unknown) => u === null || ['string', 'number', 'boolean'].includes(typeof u)
+
+/**
+ * Whether a fault's value may be shown: only a scalar of a non-sensitive property. A card
+ * number or PIN never comes back, whatever shape it was sent in, nor does a value below a name
+ * that is not echoed (`{"<card number>": "<pin>"}`), nor the whole input (a body that is a bare
+ * string may be a card number).
+ */
+const echoes = (f: InputFault): boolean =>
+  f.path.length > 0 &&
+  f.type !== 'missing' &&
+  f.type !== 'extra_forbidden' &&
+  !INVALID_CHARACTER_TYPES.has(f.type) &&
+  !f.path.some((step) => typeof step === 'string' && (SENSITIVE_KEYS.has(step) || step === UNNAMED_PROPERTY)) &&
+  isScalar(f.value)
+
+/** Faults inside an input as the API's 422 `detail[]`, prefixed with where the input came from. */
+export const toViolations = (root: InputRoot, faults: ReadonlyArray<InputFault>): Violation[] =>
+  faults.map((f) => ({
+    loc: [root, ...f.path],
+    msg: f.message,
+    type: f.type,
+    ...(echoes(f) ? { input: f.value } : {}),
+    ...(f.ctx ? { ctx: f.ctx } : {}),
+  }))
+
+/** io-ts errors of a domain codec as the 422 `detail[]` (see `inputFaults`). */
+export const violationsOfErrors = (root: InputRoot, errors: t.Errors): Violation[] => toViolations(root, inputFaults(errors))

@@ -1,24 +1,5 @@
 import Koa from 'koa'
 import Router from '@koa/router'
-import type {
-  ApiKeyPairRepository,
-  Clock,
-  Mac,
-  makeActivateGiftCard,
-  makeAuthorize,
-  makeCheckRateLimit,
-  makeCreateBuyer,
-  makeCreateWebhookSubscription,
-  makeDeleteWebhookSubscription,
-  makeGetWebhookSubscription,
-  makeListBuyers,
-  makeListRoles,
-  makeListWebhookDeliveries,
-  makeListWebhookSubscriptions,
-  makeRedeliverWebhookDelivery,
-  makeRotateWebhookSecret,
-  makeUpdateWebhookSubscription,
-} from '@orka/domain'
 import { makeTokenVerifier } from './auth/verify-token'
 import type { OrkaState, RouteMiddleware } from './context'
 import { notFoundResponse } from './error-response'
@@ -28,8 +9,9 @@ import { authorize } from './middleware/authorize'
 import { catchErrors } from './middleware/catch-errors'
 import { notRouted } from './middleware/not-routed'
 import { rateLimit } from './middleware/rate-limit'
-import { DEFAULT_INSTANCE_ID, DEFAULT_PUBLIC_BASE_URLS, PublicBaseUrls } from './openapi/document'
+import { DEFAULT_INSTANCE_ID, DEFAULT_PUBLIC_BASE_URLS } from './openapi/document'
 import { sendErrorResponse, serializeError } from './respond'
+import type { HttpDeps } from './types'
 import { createBuyer, listBuyers } from './routes/buyers'
 import { docsRouter } from './routes/docs'
 import { healthRouter } from './routes/health'
@@ -46,56 +28,6 @@ import {
   updateWebhookSubscription,
 } from './routes/webhook-subscriptions'
 import { listWebhookDeliveries, redeliverWebhookDelivery } from './routes/webhook-deliveries'
-
-export interface HttpLog {
-  debug?(o: object, msg?: string): void
-  info(o: object, msg?: string): void
-  warn(o: object, msg?: string): void
-  error(o: object, msg?: string): void
-}
-
-export interface HttpDeps {
-  /** To look up a token's `kid`. */
-  keys: ApiKeyPairRepository
-  /** Every time check (exp, nbf) reads this clock, so tests can move time. */
-  clock: Clock
-  /** Hashes tokens without a `jti` into a rate-limit identity (purpose `token-hash`). */
-  mac: Mac
-  log: HttpLog
-  /** Readiness of storage: resolves to what is ready (e.g. the database name), throws when it cannot serve. */
-  ready?: () => Promise<string>
-  config: {
-    /** Lower-case header naming the merchant account, e.g. `x-orka-merchant-account-id`. */
-    merchantAccountHeader: string
-    defaultMerchantAccountId: string
-    maxBodyBytes: number
-    tokenCacheSize: number
-    /** Longest lifetime a token may claim (`exp` − `iat`, or `exp` − now). Default: 86400. */
-    maxTokenLifetimeS?: number
-    /** The OpenAPI document's `servers`; `{id}` is the instance subdomain. Default: `*.orka.example`. */
-    publicBaseUrls?: PublicBaseUrls
-    /** Default of the servers' `{id}` variable. Default: `example`. */
-    instanceId?: string
-    /** Prefix of the webhook signature headers, for the document's `webhooks`. Default: `X-Orka`. */
-    webhookHeaderPrefix?: string
-  }
-  useCases: {
-    authorize: ReturnType<typeof makeAuthorize>
-    checkRateLimit: ReturnType<typeof makeCheckRateLimit>
-    activateGiftCard: ReturnType<typeof makeActivateGiftCard>
-    listRoles: ReturnType<typeof makeListRoles>
-    createBuyer: ReturnType<typeof makeCreateBuyer>
-    listBuyers: ReturnType<typeof makeListBuyers>
-    createWebhookSubscription: ReturnType<typeof makeCreateWebhookSubscription>
-    getWebhookSubscription: ReturnType<typeof makeGetWebhookSubscription>
-    listWebhookSubscriptions: ReturnType<typeof makeListWebhookSubscriptions>
-    deleteWebhookSubscription: ReturnType<typeof makeDeleteWebhookSubscription>
-    updateWebhookSubscription: ReturnType<typeof makeUpdateWebhookSubscription>
-    rotateWebhookSecret: ReturnType<typeof makeRotateWebhookSecret>
-    listWebhookDeliveries: ReturnType<typeof makeListWebhookDeliveries>
-    redeliverWebhookDelivery: ReturnType<typeof makeRedeliverWebhookDelivery>
-  }
-}
 
 /** Exhaustive over `OperationId`: a route in the table without a handler fails to compile. */
 const HANDLERS: Record<OperationId, RouteHandler> = {

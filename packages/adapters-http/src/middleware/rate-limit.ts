@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import type { makeCheckRateLimit } from '@orka/domain'
-import type { HttpLog } from '../app'
+import type { HttpLog } from '../types'
 import { principalOf, RouteMiddleware } from '../context'
 import { rateLimitHeaders } from '../error-response'
 import { sendDomainError } from '../respond'

@@ -5,12 +5,7 @@ import { ERROR_DESCRIPTIONS, ERROR_STATUSES, errorSchemaName, errorSchemas } fro
 import { healthPaths, OPERATIONS_TAG } from './health-paths'
 import { IDEMPOTENCY_KEY, OPERATIONS, ParameterDoc, TAGS } from './operations'
 import { webhookEvents } from './webhook-events'
-
-export interface PublicBaseUrls {
-  /** Base URL of the sandbox environment; `{id}` stands for the instance subdomain. */
-  readonly sandbox: string
-  readonly production: string
-}
+import type { PublicBaseUrls } from '../types'
 
 /** Reserved `.example` names (RFC 2606): a document that was never configured points nowhere real. */
 export const DEFAULT_PUBLIC_BASE_URLS: PublicBaseUrls = {

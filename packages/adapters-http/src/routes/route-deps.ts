@@ -1,4 +1,4 @@
-import type { HttpDeps } from '../app'
+import type { HttpDeps } from '../types'
 import type { RouteMiddleware } from '../context'
 
 export type RouteDeps = Pick<HttpDeps, 'log' | 'config' | 'useCases'>

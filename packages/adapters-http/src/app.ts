@@ -11,41 +11,16 @@ import { notRouted } from './middleware/not-routed'
 import { rateLimit } from './middleware/rate-limit'
 import { DEFAULT_INSTANCE_ID, DEFAULT_PUBLIC_BASE_URLS } from './openapi/document'
 import { sendErrorResponse, serializeError } from './respond'
-import type { HttpDeps } from './types'
-import { createBuyer, listBuyers } from './routes/buyers'
+import { isServed, Operation, OPERATIONS } from './operations'
+import { serve } from './operations/serve'
 import { docsRouter } from './routes/docs'
 import { healthRouter } from './routes/health'
-import { activateGiftCard } from './routes/gift-cards'
-import { listRoles } from './routes/roles'
-import { RouteHandler } from './routes/route-deps'
-import { COUNTED_UNSERVED_ROUTES, koaPath, OperationId, RouteDescription, ROUTES } from './routes/table'
-import {
-  createWebhookSubscription,
-  deleteWebhookSubscription,
-  getWebhookSubscription,
-  listWebhookSubscriptions,
-  rotateWebhookSecret,
-  updateWebhookSubscription,
-} from './routes/webhook-subscriptions'
-import { listWebhookDeliveries, redeliverWebhookDelivery } from './routes/webhook-deliveries'
+import type { HttpDeps } from './types'
 
-/** Exhaustive over `OperationId`: a route in the table without a handler fails to compile. */
-const HANDLERS: Record<OperationId, RouteHandler> = {
-  activate_gift_card: activateGiftCard,
-  list_roles: listRoles,
-  add_buyer: createBuyer,
-  list_buyers: listBuyers,
-  create_webhook_subscription: createWebhookSubscription,
-  list_webhook_subscription: listWebhookSubscriptions,
-  read_webhook_subscription: getWebhookSubscription,
-  delete_webhook_subscription: deleteWebhookSubscription,
-  update_webhook_subscription: updateWebhookSubscription,
-  rotate_webhook_subscription_secret: rotateWebhookSecret,
-  list_webhook_deliveries: listWebhookDeliveries,
-  redeliver_webhook_delivery: redeliverWebhookDelivery,
-}
+/** `/a/{id}` to the router's `/a/:id`. */
+const koaPath = (openApiPath: string): string => openApiPath.replace(/\{(\w+)\}/g, ':$1')
 
-const register = (router: Router<OrkaState>, method: RouteDescription['method'], path: string, chain: RouteMiddleware[]) => {
+const register = (router: Router<OrkaState>, method: Operation['method'], path: string, chain: RouteMiddleware[]) => {
   switch (method) {
     case 'PUT':
       return router.put(path, ...chain)
@@ -76,25 +51,13 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
   const authn = authenticate(verify, log)
 
   const served = new Router<OrkaState>({ sensitive: true })
-  for (const route of ROUTES) {
-    const path = koaPath(route.path)
-    register(served, route.method, path, [
-      authn,
-      rateLimit(useCases.checkRateLimit, log, path),
-      authorize(useCases.authorize, log, config, route.scope),
-      HANDLERS[route.operationId]({ log, config, useCases }),
-    ])
-  }
-
-  // Kept apart from `served` so that these paths never answer 405: to a client they do not exist.
+  // Kept apart from `served` so that unserved paths never answer 405: to a client they do not exist.
   const counted = new Router<OrkaState>({ sensitive: true })
-  for (const route of COUNTED_UNSERVED_ROUTES) {
-    const path = koaPath(route.path)
-    register(counted, route.method, path, [
-      authn,
-      rateLimit(useCases.checkRateLimit, log, path),
-      async (ctx) => sendErrorResponse(ctx, notFoundResponse()),
-    ])
+  for (const op of OPERATIONS) {
+    const limit = op.rateLimit === undefined ? [] : [rateLimit(useCases.checkRateLimit, log, op.rateLimit)]
+    if (isServed(op))
+      register(served, op.method, koaPath(op.path), [authn, ...limit, authorize(useCases.authorize, log, config, op.scope), serve(op, deps)])
+    else register(counted, op.method, koaPath(op.path), [authn, ...limit, async (ctx) => sendErrorResponse(ctx, notFoundResponse())])
   }
 
   const app = new Koa<OrkaState>()

@@ -6,14 +6,20 @@ import { rateLimitHeaders } from '../error-response'
 import { sendDomainError } from '../respond'
 import type { HttpLog } from '../types'
 
-/** The request to the domain: the policy the operation declares, keyed by the checkout session `{id}` for Secure Fields. */
+/** The path parameter naming the checkout session, on an operation limited per `checkout-session`. */
+const SESSION_PARAM = 'id'
+
+/** The policy the operation declares, with what keys it; a policy without its key material is a wiring bug (500). */
 const rateLimitRequest = (policy: RateLimitPolicy, ctx: Ctx): RateLimitRequest => {
   const principal = principalOf(ctx)
   switch (policy) {
     case 'embed':
       return { policy, principal }
-    case 'checkout-session':
-      return { policy, principal, sessionId: ctx.params['id'] ?? '' }
+    case 'checkout-session': {
+      const sessionId = ctx.params[SESSION_PARAM]
+      if (sessionId === undefined) throw new Error(`a checkout-session limited route without {${SESSION_PARAM}}`)
+      return { policy, principal, sessionId }
+    }
   }
 }
 

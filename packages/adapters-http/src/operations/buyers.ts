@@ -43,3 +43,5 @@ export const listBuyers = defineOperation({
     })
   },
 })
+
+export const BUYER_OPERATIONS = [createBuyer, listBuyers]

@@ -28,3 +28,5 @@ export const activateGiftCard = defineOperation({
       TE.map((r) => ({ value: r.card, replayed: r.replayed })),
     ),
 })
+
+export const GIFT_CARD_OPERATIONS = [activateGiftCard]

@@ -1,32 +1,18 @@
-import { activateGiftCard } from './gift-cards'
-import { createBuyer, listBuyers } from './buyers'
+import { BUYER_OPERATIONS } from './buyers'
+import { GIFT_CARD_OPERATIONS } from './gift-cards'
 import type { Operation } from './operation'
-import { listRoles } from './roles'
+import { ROLE_OPERATIONS } from './roles'
 import { UNSERVED_OPERATIONS } from './unserved'
-import { listWebhookDeliveries, redeliverWebhookDelivery } from './webhook-deliveries'
-import {
-  createWebhookSubscription,
-  deleteWebhookSubscription,
-  getWebhookSubscription,
-  listWebhookSubscriptions,
-  rotateWebhookSecret,
-  updateWebhookSubscription,
-} from './webhook-subscriptions'
+import { WEBHOOK_DELIVERY_OPERATIONS } from './webhook-deliveries'
+import { WEBHOOK_SUBSCRIPTION_OPERATIONS } from './webhook-subscriptions'
 
-/** Every operation: the router, the OpenAPI document (in this order), the `405`/`Allow` table and the rate limiter read this list. */
+/** Every operation, by resource group: the router, the OpenAPI document (in this order), the `405`/`Allow` table and the rate limiter read this list. */
 export const OPERATIONS: ReadonlyArray<Operation> = [
-  activateGiftCard,
-  listRoles,
-  createBuyer,
-  listBuyers,
-  createWebhookSubscription,
-  listWebhookSubscriptions,
-  getWebhookSubscription,
-  deleteWebhookSubscription,
-  updateWebhookSubscription,
-  rotateWebhookSecret,
-  listWebhookDeliveries,
-  redeliverWebhookDelivery,
+  ...GIFT_CARD_OPERATIONS,
+  ...ROLE_OPERATIONS,
+  ...BUYER_OPERATIONS,
+  ...WEBHOOK_SUBSCRIPTION_OPERATIONS,
+  ...WEBHOOK_DELIVERY_OPERATIONS,
   ...UNSERVED_OPERATIONS,
 ]
 

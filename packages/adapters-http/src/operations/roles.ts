@@ -17,3 +17,5 @@ export const listRoles = defineOperation({
   success: { status: 200, codec: pageOf('Roles', Role), description: 'A page of roles.' },
   handle: (u) => (req) => u.listRoles({ merchantAccountId: req.access.merchantAccount.id, ...req.query }),
 })
+
+export const ROLE_OPERATIONS = [listRoles]

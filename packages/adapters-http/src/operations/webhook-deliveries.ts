@@ -45,3 +45,5 @@ export const redeliverWebhookDelivery = defineOperation({
   handle: (u) => (req) =>
     u.redeliverWebhookDelivery({ scope: scopeOf(req.access), subscriptionId: req.params.subscription_id, deliveryId: req.params.delivery_id }),
 })
+
+export const WEBHOOK_DELIVERY_OPERATIONS = [listWebhookDeliveries, redeliverWebhookDelivery]

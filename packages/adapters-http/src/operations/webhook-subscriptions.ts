@@ -120,3 +120,5 @@ export const rotateWebhookSecret = defineOperation({
   success: { status: 200, codec: WebhookSubscription, description: 'The subscription with its new secret.' },
   handle: (u) => (req) => u.rotateWebhookSecret({ scope: scopeOf(req.access), id: req.params.subscription_id, input: req.body }),
 })
+
+export const WEBHOOK_SUBSCRIPTION_OPERATIONS = [createWebhookSubscription, listWebhookSubscriptions, getWebhookSubscription, deleteWebhookSubscription, updateWebhookSubscription, rotateWebhookSecret]

@@ -1,22 +1,4 @@
-import type {
-  ApiKeyPairRepository,
-  Clock,
-  Mac,
-  makeActivateGiftCard,
-  makeAuthorize,
-  makeCheckRateLimit,
-  makeCreateBuyer,
-  makeCreateWebhookSubscription,
-  makeDeleteWebhookSubscription,
-  makeGetWebhookSubscription,
-  makeListBuyers,
-  makeListRoles,
-  makeListWebhookDeliveries,
-  makeListWebhookSubscriptions,
-  makeRedeliverWebhookDelivery,
-  makeRotateWebhookSecret,
-  makeUpdateWebhookSubscription,
-} from '@orka/domain'
+import type * as domain from '@orka/domain'
 
 export interface PublicBaseUrls {
   /** Base URL of the sandbox environment; `{id}` stands for the instance subdomain. */
@@ -33,11 +15,11 @@ export interface HttpLog {
 
 export interface HttpDeps {
   /** To look up a token's `kid`. */
-  keys: ApiKeyPairRepository
+  keys: domain.ApiKeyPairRepository
   /** Every time check (exp, nbf) reads this clock, so tests can move time. */
-  clock: Clock
+  clock: domain.Clock
   /** Hashes tokens without a `jti` into a rate-limit identity (purpose `token-hash`). */
-  mac: Mac
+  mac: domain.Mac
   log: HttpLog
   /** Readiness of storage: resolves to what is ready (e.g. the database name), throws when it cannot serve. */
   ready?: () => Promise<string>
@@ -61,18 +43,18 @@ export interface HttpDeps {
 
 /** The use cases the routes call, built by the app. */
 export interface UseCases {
-  authorize: ReturnType<typeof makeAuthorize>
-  checkRateLimit: ReturnType<typeof makeCheckRateLimit>
-  activateGiftCard: ReturnType<typeof makeActivateGiftCard>
-  listRoles: ReturnType<typeof makeListRoles>
-  createBuyer: ReturnType<typeof makeCreateBuyer>
-  listBuyers: ReturnType<typeof makeListBuyers>
-  createWebhookSubscription: ReturnType<typeof makeCreateWebhookSubscription>
-  getWebhookSubscription: ReturnType<typeof makeGetWebhookSubscription>
-  listWebhookSubscriptions: ReturnType<typeof makeListWebhookSubscriptions>
-  deleteWebhookSubscription: ReturnType<typeof makeDeleteWebhookSubscription>
-  updateWebhookSubscription: ReturnType<typeof makeUpdateWebhookSubscription>
-  rotateWebhookSecret: ReturnType<typeof makeRotateWebhookSecret>
-  listWebhookDeliveries: ReturnType<typeof makeListWebhookDeliveries>
-  redeliverWebhookDelivery: ReturnType<typeof makeRedeliverWebhookDelivery>
+  authorize: ReturnType<typeof domain.makeAuthorize>
+  checkRateLimit: ReturnType<typeof domain.makeCheckRateLimit>
+  activateGiftCard: ReturnType<typeof domain.makeActivateGiftCard>
+  listRoles: ReturnType<typeof domain.makeListRoles>
+  createBuyer: ReturnType<typeof domain.makeCreateBuyer>
+  listBuyers: ReturnType<typeof domain.makeListBuyers>
+  createWebhookSubscription: ReturnType<typeof domain.makeCreateWebhookSubscription>
+  getWebhookSubscription: ReturnType<typeof domain.makeGetWebhookSubscription>
+  listWebhookSubscriptions: ReturnType<typeof domain.makeListWebhookSubscriptions>
+  deleteWebhookSubscription: ReturnType<typeof domain.makeDeleteWebhookSubscription>
+  updateWebhookSubscription: ReturnType<typeof domain.makeUpdateWebhookSubscription>
+  rotateWebhookSecret: ReturnType<typeof domain.makeRotateWebhookSecret>
+  listWebhookDeliveries: ReturnType<typeof domain.makeListWebhookDeliveries>
+  redeliverWebhookDelivery: ReturnType<typeof domain.makeRedeliverWebhookDelivery>
 }

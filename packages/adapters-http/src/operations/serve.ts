@@ -27,6 +27,7 @@ const codecs = (docs: ParameterDocs): t.Props => Object.fromEntries(Object.entri
 const pick = (docs: ParameterDocs) => (query: Record<string, string | string[] | undefined>) =>
   Object.fromEntries(Object.entries(docs).map(([name, p]) => [name, p.parse ? p.parse(query[name]) : query[name]]))
 
+/** Only the query parameters that were sent: an absent one is no key at all. */
 const sent = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined))
 
 const NONE = E.right({})
@@ -51,8 +52,8 @@ export const serve = (op: ServedOperation, deps: Pick<HttpDeps, 'log' | 'config'
     if (E.isLeft(key) || E.isLeft(body)) return sendErrorResponse(ctx, validationErrorResponse(violationsOf(key, body)))
     const r = await handle({ access, params: params.right, query: sent(q.right), body: body.right, idempotencyKey: key.right })()
     if (E.isLeft(r)) return sendDomainError(ctx, deps.log, r.left)
-    const { value, replayed } = op.idempotent ? (r.right as Replayable<unknown>) : { value: r.right, replayed: false }
     if (op.success.codec === undefined) return sendNoContent(ctx)
+    const { value, replayed } = op.idempotent ? (r.right as Replayable<unknown>) : { value: r.right, replayed: false }
     sendJson(ctx, op.success.status, op.success.codec.encode(value), replayed ? { 'Idempotent-Replayed': 'true' } : {})
   }
 }

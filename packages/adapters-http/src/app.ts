@@ -1,24 +1,5 @@
 import Koa from 'koa'
 import Router from '@koa/router'
-import type {
-  ApiKeyPairRepository,
-  Clock,
-  Mac,
-  makeActivateGiftCard,
-  makeAuthorize,
-  makeCheckRateLimit,
-  makeCreateBuyer,
-  makeCreateWebhookSubscription,
-  makeDeleteWebhookSubscription,
-  makeGetWebhookSubscription,
-  makeListBuyers,
-  makeListRoles,
-  makeListWebhookDeliveries,
-  makeListWebhookSubscriptions,
-  makeRedeliverWebhookDelivery,
-  makeRotateWebhookSecret,
-  makeUpdateWebhookSubscription,
-} from '@orka/domain'
 import { makeTokenVerifier } from './auth/verify-token'
 import type { OrkaState, RouteMiddleware } from './context'
 import { notFoundResponse } from './error-response'
@@ -28,92 +9,18 @@ import { authorize } from './middleware/authorize'
 import { catchErrors } from './middleware/catch-errors'
 import { notRouted } from './middleware/not-routed'
 import { rateLimit } from './middleware/rate-limit'
-import { DEFAULT_INSTANCE_ID, DEFAULT_PUBLIC_BASE_URLS, PublicBaseUrls } from './openapi/document'
+import { DEFAULT_INSTANCE_ID, DEFAULT_PUBLIC_BASE_URLS } from './openapi/document'
 import { sendErrorResponse, serializeError } from './respond'
-import { createBuyer, listBuyers } from './routes/buyers'
+import { isServed, Operation, OPERATIONS } from './operations'
+import { serve } from './operations/serve'
 import { docsRouter } from './routes/docs'
 import { healthRouter } from './routes/health'
-import { activateGiftCard } from './routes/gift-cards'
-import { listRoles } from './routes/roles'
-import { RouteHandler } from './routes/route-deps'
-import { COUNTED_UNSERVED_ROUTES, koaPath, OperationId, RouteDescription, ROUTES } from './routes/table'
-import {
-  createWebhookSubscription,
-  deleteWebhookSubscription,
-  getWebhookSubscription,
-  listWebhookSubscriptions,
-  rotateWebhookSecret,
-  updateWebhookSubscription,
-} from './routes/webhook-subscriptions'
-import { listWebhookDeliveries, redeliverWebhookDelivery } from './routes/webhook-deliveries'
+import type { HttpDeps } from './types'
 
-export interface HttpLog {
-  debug?(o: object, msg?: string): void
-  info(o: object, msg?: string): void
-  warn(o: object, msg?: string): void
-  error(o: object, msg?: string): void
-}
+/** `/a/{id}` to the router's `/a/:id`. */
+const koaPath = (openApiPath: string): string => openApiPath.replace(/\{(\w+)\}/g, ':$1')
 
-export interface HttpDeps {
-  /** To look up a token's `kid`. */
-  keys: ApiKeyPairRepository
-  /** Every time check (exp, nbf) reads this clock, so tests can move time. */
-  clock: Clock
-  /** Hashes tokens without a `jti` into a rate-limit identity (purpose `token-hash`). */
-  mac: Mac
-  log: HttpLog
-  /** Readiness of storage: resolves to what is ready (e.g. the database name), throws when it cannot serve. */
-  ready?: () => Promise<string>
-  config: {
-    /** Lower-case header naming the merchant account, e.g. `x-orka-merchant-account-id`. */
-    merchantAccountHeader: string
-    defaultMerchantAccountId: string
-    maxBodyBytes: number
-    tokenCacheSize: number
-    /** Longest lifetime a token may claim (`exp` − `iat`, or `exp` − now). Default: 86400. */
-    maxTokenLifetimeS?: number
-    /** The OpenAPI document's `servers`; `{id}` is the instance subdomain. Default: `*.orka.example`. */
-    publicBaseUrls?: PublicBaseUrls
-    /** Default of the servers' `{id}` variable. Default: `example`. */
-    instanceId?: string
-    /** Prefix of the webhook signature headers, for the document's `webhooks`. Default: `X-Orka`. */
-    webhookHeaderPrefix?: string
-  }
-  useCases: {
-    authorize: ReturnType<typeof makeAuthorize>
-    checkRateLimit: ReturnType<typeof makeCheckRateLimit>
-    activateGiftCard: ReturnType<typeof makeActivateGiftCard>
-    listRoles: ReturnType<typeof makeListRoles>
-    createBuyer: ReturnType<typeof makeCreateBuyer>
-    listBuyers: ReturnType<typeof makeListBuyers>
-    createWebhookSubscription: ReturnType<typeof makeCreateWebhookSubscription>
-    getWebhookSubscription: ReturnType<typeof makeGetWebhookSubscription>
-    listWebhookSubscriptions: ReturnType<typeof makeListWebhookSubscriptions>
-    deleteWebhookSubscription: ReturnType<typeof makeDeleteWebhookSubscription>
-    updateWebhookSubscription: ReturnType<typeof makeUpdateWebhookSubscription>
-    rotateWebhookSecret: ReturnType<typeof makeRotateWebhookSecret>
-    listWebhookDeliveries: ReturnType<typeof makeListWebhookDeliveries>
-    redeliverWebhookDelivery: ReturnType<typeof makeRedeliverWebhookDelivery>
-  }
-}
-
-/** Exhaustive over `OperationId`: a route in the table without a handler fails to compile. */
-const HANDLERS: Record<OperationId, RouteHandler> = {
-  activate_gift_card: activateGiftCard,
-  list_roles: listRoles,
-  add_buyer: createBuyer,
-  list_buyers: listBuyers,
-  create_webhook_subscription: createWebhookSubscription,
-  list_webhook_subscription: listWebhookSubscriptions,
-  read_webhook_subscription: getWebhookSubscription,
-  delete_webhook_subscription: deleteWebhookSubscription,
-  update_webhook_subscription: updateWebhookSubscription,
-  rotate_webhook_subscription_secret: rotateWebhookSecret,
-  list_webhook_deliveries: listWebhookDeliveries,
-  redeliver_webhook_delivery: redeliverWebhookDelivery,
-}
-
-const register = (router: Router<OrkaState>, method: RouteDescription['method'], path: string, chain: RouteMiddleware[]) => {
+const register = (router: Router<OrkaState>, method: Operation['method'], path: string, chain: RouteMiddleware[]) => {
   switch (method) {
     case 'PUT':
       return router.put(path, ...chain)
@@ -144,25 +51,13 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
   const authn = authenticate(verify, log)
 
   const served = new Router<OrkaState>({ sensitive: true })
-  for (const route of ROUTES) {
-    const path = koaPath(route.path)
-    register(served, route.method, path, [
-      authn,
-      rateLimit(useCases.checkRateLimit, log, path),
-      authorize(useCases.authorize, log, config, route.scope),
-      HANDLERS[route.operationId]({ log, config, useCases }),
-    ])
-  }
-
-  // Kept apart from `served` so that these paths never answer 405: to a client they do not exist.
+  // Kept apart from `served` so that unserved paths never answer 405: to a client they do not exist.
   const counted = new Router<OrkaState>({ sensitive: true })
-  for (const route of COUNTED_UNSERVED_ROUTES) {
-    const path = koaPath(route.path)
-    register(counted, route.method, path, [
-      authn,
-      rateLimit(useCases.checkRateLimit, log, path),
-      async (ctx) => sendErrorResponse(ctx, notFoundResponse()),
-    ])
+  for (const op of OPERATIONS) {
+    const limit = op.rateLimit === undefined ? [] : [rateLimit(useCases.checkRateLimit, log, op.rateLimit)]
+    if (isServed(op))
+      register(served, op.method, koaPath(op.path), [authn, ...limit, authorize(useCases.authorize, log, config, op.scope), serve(op, deps)])
+    else register(counted, op.method, koaPath(op.path), [authn, ...limit, async (ctx) => sendErrorResponse(ctx, notFoundResponse())])
   }
 
   const app = new Koa<OrkaState>()

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { HttpLog } from './app'
+import type { HttpLog } from './types'
 import { ErrorBody, errorBody } from './error-response'
 
 /** Re-exported here so that the package index exports everything log-related from one place. */

@@ -1,7 +1,7 @@
 import type { ParameterizedContext } from 'koa'
 import { DomainError } from '@orka/domain'
 import { ErrorResponse, toErrorResponse } from './error-response'
-import type { HttpLog } from './app'
+import type { HttpLog } from './types'
 import type { OrkaState } from './context'
 import { redactCardNumbers, redactLogFields } from './log-redaction'
 

@@ -417,6 +417,41 @@ describe('createHttpApp (smoke)', () => {
       }
     })
 
+    it('draws on the quota its operation declares, and only for the routes declaring one', async () => {
+      const cases: Array<[string, string, string | null]> = [
+        ['POST', '/gift-cards/activations', 'embed'],
+        ['POST', '/gift-cards/activations/', 'embed'],
+        ['POST', '/gift-cards/balances', 'embed'],
+        ['POST', '/gift-cards', 'embed'],
+        ['POST', '/transactions/', 'embed'],
+        ['POST', '/checkout/sessions/cs_123/fields', 'checkout-session'],
+        ['POST', '/checkout/sessions/cs_456/fields/', 'checkout-session'],
+        ['GET', '/gift-cards', null],
+        ['POST', '/gift-cards/balances/extra', null],
+        ['POST', '/gift-card', null],
+        ['POST', '/Gift-Cards', null],
+        ['POST', '/buyers', null],
+        ['GET', '/roles', null],
+        ['DELETE', `/webhook-subscriptions/${SUBSCRIPTION_ID}`, null],
+        ['GET', '/checkout/sessions/cs_123/fields', null],
+        ['POST', '/checkout/sessions//fields', null],
+        ['POST', '/checkout/sessions/cs_123', null],
+      ]
+      for (const [i, [method, path, policy]] of cases.entries()) {
+        const body = method === 'POST' ? JSON.stringify({ number: '4123456789010001' }) : undefined
+        const r = await call(method, path, { token: token(['embed'], { jti: `browser-${i}` }), headers: json, ...(body === undefined ? {} : { body }) })
+        expect(r.headers.get('ratelimit-policy'), `${method} ${path}`).to.equal(policy === null ? null : `"${policy}";q=2;w=60`)
+      }
+    })
+
+    it('keys the Secure Fields quota by the checkout session id, whatever the token or its percent-encoding', async () => {
+      const fields = (path: string, jti: string) => call('POST', path, { token: token(['embed'], { jti }), headers: json, body: '{}' })
+      expect((await fields('/checkout/sessions/s-1/fields', 'a')).headers.get('ratelimit')).to.equal('"checkout-session";r=1;t=60')
+      expect((await fields('/checkout/sessions/s%2D1/fields', 'b')).headers.get('ratelimit')).to.equal('"checkout-session";r=0;t=60')
+      expect((await fields('/checkout/sessions/s-1/fields', 'c')).status).to.equal(429)
+      expect((await fields('/checkout/sessions/s-2/fields', 'a')).headers.get('ratelimit')).to.equal('"checkout-session";r=1;t=60')
+    })
+
     it('authenticates unserved limited routes before anything else', async () => {
       const r = await call('POST', '/transactions', { headers: json, body: '{}' })
       expect(r.status).to.equal(401)

@@ -12,7 +12,8 @@ import {
   HttpDeps,
   OpenApiConfig,
   OpenApiDocument,
-  ROUTES,
+  OPERATIONS,
+  isServed,
   SchemaRegistry,
 } from '../src'
 import { CaptureLog, FakeClock, FakeKeys, fakeMac, listen, useCasesWith } from './support'
@@ -23,6 +24,8 @@ const CONFIG: OpenApiConfig = {
   publicBaseUrls: DEFAULT_PUBLIC_BASE_URLS,
   instanceId: 'example',
 }
+/** The served operations: what the document describes. */
+const ROUTES = OPERATIONS.filter(isServed)
 const ERROR_STATUSES = ['400', '401', '403', '404', '405', '409', '422', '425', '429', '500', '502', '504']
 
 /** Every `$ref` in a value, with where it was found. */

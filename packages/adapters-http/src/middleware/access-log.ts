@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import type { Middleware } from 'koa'
-import type { HttpLog } from '../app'
+import type { HttpLog } from '../types'
 import { rejectedWith } from '../client-error'
 import { OrkaState, requestIdFor } from '../context'
 import { redactCardNumbers, redactLogFields } from '../log-redaction'

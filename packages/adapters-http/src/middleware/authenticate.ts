@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either'
 import { unauthenticated } from '@orka/domain'
-import type { HttpLog } from '../app'
+import type { HttpLog } from '../types'
 import type { TokenVerifier } from '../auth/verify-token'
 import { closeConnectionAfterResponse } from '../close-connection'
 import type { RouteMiddleware } from '../context'

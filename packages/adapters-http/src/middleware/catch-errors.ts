@@ -1,5 +1,5 @@
 import type { Middleware, ParameterizedContext } from 'koa'
-import type { HttpLog } from '../app'
+import type { HttpLog } from '../types'
 import { clientFaultBody, clientFaultLevel, clientFaultStatus, clientFaultSummary, isClientFault, noteConnectionFault } from '../client-error'
 import type { OrkaState } from '../context'
 import { serverErrorResponse } from '../error-response'

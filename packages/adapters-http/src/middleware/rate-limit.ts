@@ -1,27 +1,36 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
-import type { makeCheckRateLimit } from '@orka/domain'
-import type { HttpLog } from '../app'
-import { principalOf, RouteMiddleware } from '../context'
+import type { makeCheckRateLimit, RateLimitPolicy, RateLimitRequest } from '@orka/domain'
+import { Ctx, principalOf, RouteMiddleware } from '../context'
 import { rateLimitHeaders } from '../error-response'
 import { sendDomainError } from '../respond'
+import type { HttpLog } from '../types'
 
-/**
- * The route's own path with its parameters filled in: the domain decides which routes are
- * limited by method and path, and it must see the canonical form whatever case, encoding or
- * trailing slash the client used.
- */
-export const canonicalPath = (template: string, params: Readonly<Record<string, string>>): string =>
-  template.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''))
+/** The path parameter naming the checkout session, on an operation limited per `checkout-session`. */
+const SESSION_PARAM = 'id'
+
+/** The policy the operation declares, with what keys it; a policy without its key material is a wiring bug (500). */
+const rateLimitRequest = (policy: RateLimitPolicy, ctx: Ctx): RateLimitRequest => {
+  const principal = principalOf(ctx)
+  switch (policy) {
+    case 'embed':
+      return { policy, principal }
+    case 'checkout-session': {
+      const sessionId = ctx.params[SESSION_PARAM]
+      if (sessionId === undefined) throw new Error(`a checkout-session limited route without {${SESSION_PARAM}}`)
+      return { policy, principal, sessionId }
+    }
+  }
+}
 
 /**
  * Draws on the caller's quota before anything else is checked, so even refused requests count.
  * A limited route sends its RateLimit headers on every response, 429 included.
  */
 export const rateLimit =
-  (check: ReturnType<typeof makeCheckRateLimit>, log: HttpLog, template: string): RouteMiddleware =>
+  (check: ReturnType<typeof makeCheckRateLimit>, log: HttpLog, policy: RateLimitPolicy): RouteMiddleware =>
   async (ctx, next) => {
-    const r = await check({ method: ctx.method, path: canonicalPath(template, ctx.params), principal: principalOf(ctx) })()
+    const r = await check(rateLimitRequest(policy, ctx))()
     if (E.isLeft(r)) return sendDomainError(ctx, log, r.left)
     if (O.isSome(r.right)) ctx.set(rateLimitHeaders(r.right.value))
     await next()

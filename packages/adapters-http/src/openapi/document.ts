@@ -1,16 +1,12 @@
-import { EMBED_LIMITED_ROUTES, EMBED_SCOPES, EMBED } from '@orka/domain'
-import { ROUTES, RouteDescription } from '../routes/table'
+import { EMBED_SCOPES, EMBED } from '@orka/domain'
+import { isServed, OPERATIONS, ServedOperation } from '../operations'
+import type { ParameterDoc, Tag } from '../operations/operation'
+import { IDEMPOTENCY_KEY } from '../operations/serve'
 import { codecToSchema, JsonSchema, SchemaRegistry } from './codec-to-schema'
 import { ERROR_DESCRIPTIONS, ERROR_STATUSES, errorSchemaName, errorSchemas } from './error-schemas'
 import { healthPaths, OPERATIONS_TAG } from './health-paths'
-import { IDEMPOTENCY_KEY, OPERATIONS, ParameterDoc, TAGS } from './operations'
 import { webhookEvents } from './webhook-events'
-
-export interface PublicBaseUrls {
-  /** Base URL of the sandbox environment; `{id}` stands for the instance subdomain. */
-  readonly sandbox: string
-  readonly production: string
-}
+import type { PublicBaseUrls } from '../types'
 
 /** Reserved `.example` names (RFC 2606): a document that was never configured points nowhere real. */
 export const DEFAULT_PUBLIC_BASE_URLS: PublicBaseUrls = {
@@ -121,26 +117,25 @@ const parameter = (name: string, where: 'path' | 'query', p: ParameterDoc, regis
   schema: { ...codecToSchema(p.codec, registry), ...(p.default === undefined ? {} : { default: p.default }) },
 })
 
-const operation = (route: RouteDescription, config: OpenApiConfig, registry: SchemaRegistry): Operation => {
-  const doc = OPERATIONS[route.operationId]
-  const limited = EMBED_LIMITED_ROUTES.includes(`${route.method} ${route.path}`)
-  const granting = scopesGranting(route.scope)
+const operation = (op: ServedOperation, config: OpenApiConfig, registry: SchemaRegistry): Operation => {
+  const limited = op.rateLimit !== undefined
+  const granting = scopesGranting(op.scope)
   // Headers every response of the operation may carry; rate-limit headers come after authentication.
   const headers = (status: number): Record<string, unknown> => ({
     'X-Request-Id': header('X-Request-Id'),
     ...(limited && status !== 401 && status !== 405 ? { 'RateLimit-Policy': header('RateLimit-Policy'), RateLimit: header('RateLimit') } : {}),
     ...(status === 425 || status === 429 || status === 500 ? { 'Retry-After': header('Retry-After') } : {}),
     // What an idempotency key records (and replays): the service's success, decline or vault duplicate.
-    ...(doc.idempotent && (status === doc.success.status || status === 400 || status === 409)
+    ...(op.idempotent && (status === op.success.status || status === 400 || status === 409)
       ? { 'Idempotent-Replayed': header('Idempotent-Replayed') }
       : {}),
     ...(status === 401 ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
     ...(status === 405 ? { Allow: header('Allow') } : {}),
   })
   const parameters: Parameter[] = [
-    ...Object.entries(doc.path ?? {}).map(([n, p]) => parameter(n, 'path', p, registry)),
-    ...Object.entries(doc.query ?? {}).map(([n, p]) => parameter(n, 'query', p, registry)),
-    ...(doc.idempotent
+    ...Object.entries(op.params ?? {}).map(([n, p]) => parameter(n, 'path', p, registry)),
+    ...Object.entries(op.query ?? {}).map(([n, p]) => parameter(n, 'query', p, registry)),
+    ...(op.idempotent
       ? [
           {
             name: 'idempotency-key',
@@ -162,10 +157,10 @@ const operation = (route: RouteDescription, config: OpenApiConfig, registry: Sch
     },
   ]
   const responses: Record<string, Response> = {
-    [doc.success.status]: {
-      description: doc.success.description,
-      headers: headers(doc.success.status),
-      ...(doc.success.codec ? { content: json(codecToSchema(doc.success.codec, registry)) } : {}),
+    [op.success.status]: {
+      description: op.success.description,
+      headers: headers(op.success.status),
+      ...(op.success.codec ? { content: json(codecToSchema(op.success.codec, registry)) } : {}),
     },
     422: { description: ERROR_DESCRIPTIONS[422], headers: headers(422), content: json({ $ref: '#/components/schemas/HTTPValidationError' }) },
   }
@@ -176,32 +171,36 @@ const operation = (route: RouteDescription, config: OpenApiConfig, registry: Sch
       content: json({ $ref: `#/components/schemas/${errorSchemaName(status)}` }),
     }
   return {
-    tags: [doc.tag],
-    summary: doc.summary,
+    tags: [op.doc.tag.name],
+    summary: op.doc.summary,
     description:
-      `${doc.description}\n\n**Scope:** \`${route.scope}\` (${granting.slice(1).map((s) => `\`${s}\``).join(' and ')} also grant it).` +
+      `${op.doc.description}\n\n**Scope:** \`${op.scope}\` (${granting.slice(1).map((s) => `\`${s}\``).join(' and ')} also grant it).` +
       (limited ? ' Rate limited for `embed` tokens.' : ''),
-    operationId: route.operationId,
+    operationId: op.operationId,
     // OpenAPI 3.1 lets a non-OAuth2 requirement list the roles it needs: here, the token scope.
     // The reference document declares an OAuth2 password flow instead, a flow this API does not
     // have (tokens are JWTs the client signs with its API key), so `BearerJWT` is the truth and
     // `x-scopes` lists every scope that grants the operation, for tools that ignore roles.
-    security: [{ BearerJWT: [route.scope] }],
+    security: [{ BearerJWT: [op.scope] }],
     'x-scopes': granting,
     parameters,
-    ...(doc.body ? { requestBody: { required: doc.optionalBody !== true, content: json(codecToSchema(doc.body, registry)) } } : {}),
+    ...(op.body ? { requestBody: { required: op.optionalBody !== true, content: json(codecToSchema(op.body, registry)) } } : {}),
     responses,
   }
 }
 
+/** Each tag once, where an operation first uses it. */
+const tagsOf = (ops: ReadonlyArray<ServedOperation>): Tag[] => [...new Map(ops.map((op) => [op.doc.tag.name, op.doc.tag])).values()]
+
 /**
- * The OpenAPI 3.1 document of every served route (ROUTES), its schemas derived from the codecs
- * the service validates and encodes with. Pure and deterministic: build it once per config.
+ * The OpenAPI 3.1 document of every served operation, its schemas derived from the codecs the
+ * service validates and encodes with. Pure and deterministic: build it once per config.
  */
 export const buildOpenApiDocument = (config: OpenApiConfig): OpenApiDocument => {
   const registry = new SchemaRegistry()
+  const served = OPERATIONS.filter(isServed)
   const paths: Record<string, Record<string, Operation>> = {}
-  for (const route of ROUTES) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, config, registry)
+  for (const op of served) (paths[op.path] ??= {})[op.method.toLowerCase()] = operation(op, config, registry)
   Object.assign(paths, healthPaths(registry))
   const webhooks = webhookEvents(config.webhookHeaderPrefix ?? 'X-Orka', registry)
   const errors = errorSchemas()
@@ -218,7 +217,7 @@ export const buildOpenApiDocument = (config: OpenApiConfig): OpenApiDocument => 
         ...serverVariables(config.publicBaseUrls.production, config.instanceId),
       },
     ],
-    tags: [...TAGS, OPERATIONS_TAG],
+    tags: [...tagsOf(served), OPERATIONS_TAG],
     security: [{ BearerJWT: [] }],
     paths,
     webhooks,

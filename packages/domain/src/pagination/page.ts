@@ -23,7 +23,7 @@ export const CursorString = boundedString('cursor', { min: 1, max: 1000 })
 
 /** The page envelope of every list; both cursors are always sent (null when there is no such page). */
 export const pageOf = <C extends t.Mixed>(name: string, item: C) =>
-  closed(name, { items: t.array(item), limit: Limit, next_cursor: nullable(CursorString), previous_cursor: nullable(CursorString) })
+  closed(name, { items: t.readonlyArray(item), limit: Limit, next_cursor: nullable(CursorString), previous_cursor: nullable(CursorString) })
 
 export interface Page<A> {
   readonly items: ReadonlyArray<A>

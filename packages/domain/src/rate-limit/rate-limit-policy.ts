@@ -12,40 +12,38 @@ export interface RateLimitConfig {
 }
 
 /**
- * Routes a browser could use to iterate over card numbers. `POST /gift-cards/activations` is
- * our addition to the spec's list, for the same reason.
+ * The quotas a request may draw on, named by the operation that draws on them: `embed` for the
+ * routes a browser could use to iterate over card numbers (one quota per token), and
+ * `checkout-session` for the Secure Fields route (one quota per checkout session).
  */
-export const EMBED_LIMITED_ROUTES: ReadonlyArray<string> = [
-  'POST /gift-cards/balances',
-  'POST /gift-cards',
-  'POST /transactions',
-  'POST /gift-cards/activations',
-]
-const SESSION_ROUTE = /^POST \/checkout\/sessions\/([^/]+)\/fields$/
+export type RateLimitPolicy = 'embed' | 'checkout-session'
+
+export type RateLimitRequest =
+  | { readonly policy: 'embed'; readonly principal: Principal }
+  | { readonly policy: 'checkout-session'; readonly principal: Principal; readonly sessionId: string }
 
 export interface Bucket {
-  readonly policy: string
+  readonly policy: RateLimitPolicy
   readonly key: string
 }
 
-/**
- * Which quota a request draws on, if any. Only `embed` (browser) tokens are limited: per token
- * on the card routes, per checkout session on the Secure Fields route. Server-to-server never.
- */
-export const bucketFor = (method: string, path: string, principal: Principal): O.Option<Bucket> => {
-  if (!isEmbedToken(principal)) return O.none
-  const route = `${method.toUpperCase()} ${path.replace(/\/+$/, '') || '/'}`
-  if (EMBED_LIMITED_ROUTES.includes(route)) return O.some({ policy: 'embed', key: `embed:${principal.tokenId}` })
-  const session = SESSION_ROUTE.exec(route)
-  return session ? O.some({ policy: 'checkout-session', key: `checkout-session:${session[1]}` }) : O.none
+/** Which quota a request draws on, if any. Only `embed` (browser) tokens are limited; server-to-server never. */
+export const bucketFor = (req: RateLimitRequest): O.Option<Bucket> => {
+  if (!isEmbedToken(req.principal)) return O.none
+  switch (req.policy) {
+    case 'embed':
+      return O.some({ policy: req.policy, key: `embed:${req.principal.tokenId}` })
+    case 'checkout-session':
+      return O.some({ policy: req.policy, key: `checkout-session:${req.sessionId}` })
+  }
 }
 
 /** Draws one request from the request's bucket; `none` when the request is not limited. */
 export const makeCheckRateLimit =
   (deps: { store: RateLimitStore; clock: Clock; config: RateLimitConfig }) =>
-  (req: { method: string; path: string; principal: Principal }): TE.TaskEither<RateLimited | Unavailable, O.Option<Quota>> =>
+  (req: RateLimitRequest): TE.TaskEither<RateLimited | Unavailable, O.Option<Quota>> =>
     pipe(
-      bucketFor(req.method, req.path, req.principal),
+      bucketFor(req),
       O.match(
         () => TE.right(O.none),
         (bucket) =>

@@ -1,0 +1,19 @@
+import { BUYER_OPERATIONS } from './buyers'
+import { GIFT_CARD_OPERATIONS } from './gift-cards'
+import type { Operation } from './operation'
+import { ROLE_OPERATIONS } from './roles'
+import { UNSERVED_OPERATIONS } from './unserved'
+import { WEBHOOK_DELIVERY_OPERATIONS } from './webhook-deliveries'
+import { WEBHOOK_SUBSCRIPTION_OPERATIONS } from './webhook-subscriptions'
+
+/** Every operation, by resource group: the router, the OpenAPI document (in this order), the `405`/`Allow` table and the rate limiter read this list. */
+export const OPERATIONS: ReadonlyArray<Operation> = [
+  ...GIFT_CARD_OPERATIONS,
+  ...ROLE_OPERATIONS,
+  ...BUYER_OPERATIONS,
+  ...WEBHOOK_SUBSCRIPTION_OPERATIONS,
+  ...WEBHOOK_DELIVERY_OPERATIONS,
+  ...UNSERVED_OPERATIONS,
+]
+
+export { defineOperation, isServed, Operation, OperationRequest, ServedOperation, UnservedOperation } from './operation'

@@ -1,0 +1,88 @@
+import type * as t from 'io-ts'
+import type * as TE from 'fp-ts/TaskEither'
+import type { Access, DomainError, RateLimitPolicy, Scope } from '@orka/domain'
+import type { UseCases } from '../types'
+
+/** A path or query parameter: its codec checks it and documents it. */
+export interface ParameterDoc<C extends t.Mixed = t.Mixed> {
+  readonly codec: C
+  readonly description: string
+  readonly default?: unknown
+  /** Query values arrive as strings: how to read one before its codec checks it (default: as sent). */
+  readonly parse?: (raw: string | string[] | undefined) => unknown
+}
+export type ParameterDocs = Readonly<Record<string, ParameterDoc>>
+type Values<P extends ParameterDocs> = { readonly [K in keyof P]: t.TypeOf<P[K]['codec']> }
+
+export interface Tag {
+  readonly name: string
+  readonly description: string
+}
+
+/** What the handler of an operation receives: the caller's access and every part of the request, decoded. */
+export interface OperationRequest<P extends ParameterDocs, Q extends ParameterDocs, B> {
+  readonly access: Access
+  readonly params: Values<P>
+  /** Only the query parameters that were sent. */
+  readonly query: Partial<Values<Q>>
+  readonly body: B
+  /** The `idempotency-key` header of an `idempotent` operation; null when absent. */
+  readonly idempotencyKey: string | null
+}
+
+/** What an `idempotent` operation's handler returns: whether the outcome was recorded before. */
+export interface Replayable<A> {
+  readonly value: A
+  readonly replayed: boolean
+}
+
+/**
+ * One operation of the API, declared once: the router, the OpenAPI document, the `405`/`Allow`
+ * table and the rate limiter all read it. Every request is authenticated, drawn from its rate
+ * limit, authorized for `scope`, decoded (path, then query, then headers and body: a `422`),
+ * and only then handled; the handler's value is encoded with `success.codec`.
+ */
+export interface OperationSpec<P extends ParameterDocs, Q extends ParameterDocs, B, S, I extends boolean> {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  /** OpenAPI path template (`{subscription_id}`). */
+  readonly path: string
+  readonly scope: Scope
+  /** The reference OpenAPI document's operationId. */
+  readonly operationId: string
+  /** The quota the operation draws on, for `embed` tokens. */
+  readonly rateLimit?: RateLimitPolicy
+  readonly doc: { readonly tag: Tag; readonly summary: string; readonly description: string }
+  readonly params?: P
+  readonly query?: Q
+  readonly body?: t.Type<B, unknown, unknown>
+  /** The body may be left out: then it decodes as `{}`. */
+  readonly optionalBody?: boolean
+  /** Takes the `idempotency-key` header; the handler says whether it replayed (`Idempotent-Replayed`). */
+  readonly idempotent?: I
+  /** A `204` has no codec and no body. */
+  readonly success: { readonly status: 200 | 201 | 202 | 204; readonly codec?: t.Type<S, unknown, unknown>; readonly description: string }
+  readonly handle: (useCases: UseCases) => (req: OperationRequest<P, Q, B>) => TE.TaskEither<DomainError, I extends true ? Replayable<S> : S>
+}
+
+export type ServedOperation = OperationSpec<ParameterDocs, ParameterDocs, unknown, unknown, boolean> & { readonly unserved?: false }
+
+/**
+ * A rate-limited route of the original API that this service does not implement. It still
+ * authenticates and draws on the caller's quota, so a browser cannot iterate over card numbers
+ * through it unnoticed, and then answers 404. It is not documented, and never answers 405.
+ */
+export interface UnservedOperation {
+  readonly method: 'POST'
+  readonly path: string
+  readonly rateLimit: RateLimitPolicy
+  readonly unserved: true
+}
+
+export type Operation = ServedOperation | UnservedOperation
+
+/** Checks the handler against the declared codecs, then forgets their types: the list holds every operation alike. */
+export const defineOperation = <P extends ParameterDocs = {}, Q extends ParameterDocs = {}, B = undefined, S = void, I extends boolean = false>(
+  spec: OperationSpec<P, Q, B, S, I>,
+): ServedOperation => spec as unknown as ServedOperation
+
+export const isServed = (op: Operation): op is ServedOperation => op.unserved !== true

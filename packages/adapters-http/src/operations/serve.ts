@@ -1,0 +1,59 @@
+import * as t from 'io-ts'
+import * as E from 'fp-ts/Either'
+import { boundedString } from '@orka/domain'
+import { accessOf, Ctx, RouteMiddleware } from '../context'
+import { Decoded, decodeQuery, decodeWith, singleHeader, violationsOf } from '../decode/decode'
+import { readJsonBody, readOptionalJsonBody } from '../decode/json-body'
+import { validationErrorResponse } from '../error-response'
+import { sendDomainError, sendErrorResponse, sendJson, sendNoContent } from '../respond'
+import type { HttpDeps } from '../types'
+import type { ParameterDocs, Replayable, ServedOperation } from './operation'
+
+/** A wire constraint of the header itself (the domain only ever sees a usable key or null). */
+export const IDEMPOTENCY_KEY = boundedString('idempotency-key', { min: 1, max: 255 })
+const IdempotencyHeaders = t.partial({ 'idempotency-key': IDEMPOTENCY_KEY })
+
+/** Sent twice is refused (422), not joined into one key. */
+const idempotencyKeyOf = (ctx: Ctx): Decoded<string | null> =>
+  E.map((h: t.TypeOf<typeof IdempotencyHeaders>) => h['idempotency-key'] ?? null)(
+    E.chain((key: string | undefined) => decodeWith(IdempotencyHeaders, 'header')(key === undefined ? {} : { 'idempotency-key': key }))(
+      singleHeader(ctx.req, 'idempotency-key'),
+    ),
+  )
+
+const codecs = (docs: ParameterDocs): t.Props => Object.fromEntries(Object.entries(docs).map(([name, p]) => [name, p.codec]))
+
+/** The declared parameters, read from the query as their `parse` says; other query parameters are ignored. */
+const pick = (docs: ParameterDocs) => (query: Record<string, string | string[] | undefined>) =>
+  Object.fromEntries(Object.entries(docs).map(([name, p]) => [name, p.parse ? p.parse(query[name]) : query[name]]))
+
+/** Only the query parameters that were sent: an absent one is no key at all. */
+const sent = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined))
+
+const NONE = E.right({})
+
+/**
+ * The route handler of an operation: decode, call the use case, respond. Path parameters are
+ * decoded first, then the query (each failing alone), then headers and body together.
+ */
+export const serve = (op: ServedOperation, deps: Pick<HttpDeps, 'log' | 'config' | 'useCases'>): RouteMiddleware => {
+  const handle = op.handle(deps.useCases)
+  const path = op.params && t.type(codecs(op.params))
+  const query = op.query && { codec: t.partial(codecs(op.query)), pick: pick(op.query) }
+  const readBody = (ctx: Ctx) => (op.optionalBody ? readOptionalJsonBody(ctx, deps.config.maxBodyBytes, {}) : readJsonBody(ctx, deps.config.maxBodyBytes))
+  return async (ctx) => {
+    const access = accessOf(ctx)
+    const params = path ? decodeWith(path, 'path')(ctx.params) : NONE
+    if (E.isLeft(params)) return sendErrorResponse(ctx, validationErrorResponse(params.left))
+    const q = query ? decodeQuery(query.codec, ctx, query.pick) : NONE
+    if (E.isLeft(q)) return sendErrorResponse(ctx, validationErrorResponse(q.left))
+    const key = op.idempotent ? idempotencyKeyOf(ctx) : E.right(null)
+    const body = op.body ? E.chain(decodeWith(op.body, 'body'))(await readBody(ctx)) : E.right(undefined)
+    if (E.isLeft(key) || E.isLeft(body)) return sendErrorResponse(ctx, validationErrorResponse(violationsOf(key, body)))
+    const r = await handle({ access, params: params.right, query: sent(q.right), body: body.right, idempotencyKey: key.right })()
+    if (E.isLeft(r)) return sendDomainError(ctx, deps.log, r.left)
+    if (op.success.codec === undefined) return sendNoContent(ctx)
+    const { value, replayed } = op.idempotent ? (r.right as Replayable<unknown>) : { value: r.right, replayed: false }
+    sendJson(ctx, op.success.status, op.success.codec.encode(value), replayed ? { 'Idempotent-Replayed': 'true' } : {})
+  }
+}

@@ -1,0 +1,60 @@
+import type * as domain from '@orka/domain'
+
+export interface PublicBaseUrls {
+  /** Base URL of the sandbox environment; `{id}` stands for the instance subdomain. */
+  readonly sandbox: string
+  readonly production: string
+}
+
+export interface HttpLog {
+  debug?(o: object, msg?: string): void
+  info(o: object, msg?: string): void
+  warn(o: object, msg?: string): void
+  error(o: object, msg?: string): void
+}
+
+export interface HttpDeps {
+  /** To look up a token's `kid`. */
+  keys: domain.ApiKeyPairRepository
+  /** Every time check (exp, nbf) reads this clock, so tests can move time. */
+  clock: domain.Clock
+  /** Hashes tokens without a `jti` into a rate-limit identity (purpose `token-hash`). */
+  mac: domain.Mac
+  log: HttpLog
+  /** Readiness of storage: resolves to what is ready (e.g. the database name), throws when it cannot serve. */
+  ready?: () => Promise<string>
+  config: {
+    /** Lower-case header naming the merchant account, e.g. `x-orka-merchant-account-id`. */
+    merchantAccountHeader: string
+    defaultMerchantAccountId: string
+    maxBodyBytes: number
+    tokenCacheSize: number
+    /** Longest lifetime a token may claim (`exp` − `iat`, or `exp` − now). Default: 86400. */
+    maxTokenLifetimeS?: number
+    /** The OpenAPI document's `servers`; `{id}` is the instance subdomain. Default: `*.orka.example`. */
+    publicBaseUrls?: PublicBaseUrls
+    /** Default of the servers' `{id}` variable. Default: `example`. */
+    instanceId?: string
+    /** Prefix of the webhook signature headers, for the document's `webhooks`. Default: `X-Orka`. */
+    webhookHeaderPrefix?: string
+  }
+  useCases: UseCases
+}
+
+/** The use cases the routes call, built by the app. */
+export interface UseCases {
+  authorize: ReturnType<typeof domain.makeAuthorize>
+  checkRateLimit: ReturnType<typeof domain.makeCheckRateLimit>
+  activateGiftCard: ReturnType<typeof domain.makeActivateGiftCard>
+  listRoles: ReturnType<typeof domain.makeListRoles>
+  createBuyer: ReturnType<typeof domain.makeCreateBuyer>
+  listBuyers: ReturnType<typeof domain.makeListBuyers>
+  createWebhookSubscription: ReturnType<typeof domain.makeCreateWebhookSubscription>
+  getWebhookSubscription: ReturnType<typeof domain.makeGetWebhookSubscription>
+  listWebhookSubscriptions: ReturnType<typeof domain.makeListWebhookSubscriptions>
+  deleteWebhookSubscription: ReturnType<typeof domain.makeDeleteWebhookSubscription>
+  updateWebhookSubscription: ReturnType<typeof domain.makeUpdateWebhookSubscription>
+  rotateWebhookSecret: ReturnType<typeof domain.makeRotateWebhookSecret>
+  listWebhookDeliveries: ReturnType<typeof domain.makeListWebhookDeliveries>
+  redeliverWebhookDelivery: ReturnType<typeof domain.makeRedeliverWebhookDelivery>
+}

@@ -56,7 +56,12 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
   for (const op of OPERATIONS) {
     const limit = op.rateLimit === undefined ? [] : [rateLimit(useCases.checkRateLimit, log, op.rateLimit)]
     if (isServed(op))
-      register(served, op.method, koaPath(op.path), [authn, ...limit, authorize(useCases.authorize, log, config, op.scope), serve(op, deps)])
+      register(served, op.method, koaPath(op.path), [
+        authn,
+        ...limit,
+        authorize(useCases.authorize, log, config, op.scope),
+        serve(op, deps),
+      ])
     else register(counted, op.method, koaPath(op.path), [authn, ...limit, async (ctx) => sendErrorResponse(ctx, notFoundResponse())])
   }
 

@@ -16,7 +16,13 @@ export { CARD_NUMBER_MIN_DIGITS, containsCardNumber, redactCardNumbers, redactJs
  */
 
 /** The 408 body, in the spec's shape (the spec's table has no 408; the code is ours). */
-export const REQUEST_TIMEOUT_BODY: ErrorBody = { type: 'error', code: 'request_timeout', status: 408, message: 'Request timed out', details: [] }
+export const REQUEST_TIMEOUT_BODY: ErrorBody = {
+  type: 'error',
+  code: 'request_timeout',
+  status: 408,
+  message: 'Request timed out',
+  details: [],
+}
 
 export type ClientFaultStatus = 400 | 408
 
@@ -56,7 +62,15 @@ const safeCode = (v: unknown): string | undefined => (typeof v === 'string' && S
 const isParseError = (code: string | undefined): boolean => code !== undefined && code.startsWith('HPE_')
 const TIMEOUT = 'ERR_HTTP_REQUEST_TIMEOUT'
 /** What a stream reports when the other end went away; a client fault only when our client did. */
-const GONE_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END'])
+const GONE_CODES: ReadonlySet<string> = new Set([
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ERR_STREAM_DESTROYED',
+  'ERR_STREAM_WRITE_AFTER_END',
+])
 
 /** The request's connection is gone, or its body was cut short. */
 const clientGone = (req: IncomingMessage | undefined): boolean =>
@@ -100,7 +114,8 @@ export const clientFaultLevel = (e: unknown): 'info' | 'warn' => (isParseError(s
  * none, or none we know of). The access log reads it to say what became of a request in flight.
  */
 const rejected = new WeakMap<object, ClientFaultStatus | null>()
-export const rejectedWith = (socket: object | null | undefined): ClientFaultStatus | null | undefined => (socket ? rejected.get(socket) : undefined)
+export const rejectedWith = (socket: object | null | undefined): ClientFaultStatus | null | undefined =>
+  socket ? rejected.get(socket) : undefined
 
 /** Whether `e` makes Node's HTTP server cut the connection (a parser error, a timeout). */
 export const isConnectionFault = (e: unknown): boolean => {

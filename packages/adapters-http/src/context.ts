@@ -26,7 +26,8 @@ const freshRequestId = (): string => {
  * characters without a run of 12 or more digits (a card number, with or without separators:
  * it would be echoed and logged), else a fresh UUID.
  */
-export const requestIdFor = (given: string): string => (SAFE_REQUEST_ID.test(given) && !containsCardNumber(given) ? given : freshRequestId())
+export const requestIdFor = (given: string): string =>
+  SAFE_REQUEST_ID.test(given) && !containsCardNumber(given) ? given : freshRequestId()
 
 export type Ctx = RouterContext<OrkaState>
 export type RouteMiddleware = RouterMiddleware<OrkaState>

@@ -130,7 +130,9 @@ export function toErrorResponse(e: DomainError): ErrorResponse {
       return respond(400, e.problems.map(errorDetail))
     case 'InvalidInput':
       // Same 422 shape as a codec failure; the value is not echoed (a URL may carry credentials).
-      return validationErrorResponse(e.violations.map((v) => ({ loc: ['body', ...v.path], msg: `Value error, ${v.msg}`, type: 'value_error' })))
+      return validationErrorResponse(
+        e.violations.map((v) => ({ loc: ['body', ...v.path], msg: `Value error, ${v.msg}`, type: 'value_error' })),
+      )
     case 'Conflict':
       return { status: 409, body: { ...errorBody(409, [errorDetail(e.problem)]), resource_id: e.resourceId }, headers: {} }
     case 'CardDeclined':

@@ -7,5 +7,21 @@ export { Violation } from './decode/violations'
 export { OPERATIONS, defineOperation, isServed, Operation, OperationRequest, ServedOperation, UnservedOperation } from './operations'
 export { buildOpenApiDocument, OpenApiConfig, OpenApiDocument, DEFAULT_PUBLIC_BASE_URLS, DEFAULT_INSTANCE_ID } from './openapi/document'
 export { codecToSchema, SchemaRegistry, JsonSchema } from './openapi/codec-to-schema'
-export { NodeWebhookSender, WebhookSenderConfig, WebhookSenderDeps, HostLookup, signWebhook, MAX_ANSWER_BYTES, EXCERPT_BYTES } from './outbound/webhook-sender'
-export { clientErrorHandler, REQUEST_TIMEOUT_BODY, CARD_NUMBER_MIN_DIGITS, containsCardNumber, redactCardNumbers, redactJsonLine, redactLogFields } from './client-error'
+export {
+  NodeWebhookSender,
+  WebhookSenderConfig,
+  WebhookSenderDeps,
+  HostLookup,
+  signWebhook,
+  MAX_ANSWER_BYTES,
+  EXCERPT_BYTES,
+} from './outbound/webhook-sender'
+export {
+  clientErrorHandler,
+  REQUEST_TIMEOUT_BODY,
+  CARD_NUMBER_MIN_DIGITS,
+  containsCardNumber,
+  redactCardNumbers,
+  redactJsonLine,
+  redactLogFields,
+} from './client-error'

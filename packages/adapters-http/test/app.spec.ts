@@ -33,7 +33,6 @@ import {
   TestKey,
 } from './support'
 
-
 const roles = catalogueRoles
 const merchantAccounts = fakeMerchantAccounts('default')
 
@@ -69,7 +68,12 @@ describe('createHttpApp (smoke)', () => {
       clock,
       mac: fakeMac,
       log,
-      config: { merchantAccountHeader: 'x-orka-merchant-account-id', defaultMerchantAccountId: 'default', maxBodyBytes: 1024, tokenCacheSize: 10 },
+      config: {
+        merchantAccountHeader: 'x-orka-merchant-account-id',
+        defaultMerchantAccountId: 'default',
+        maxBodyBytes: 1024,
+        tokenCacheSize: 10,
+      },
       useCases: {
         authorize: makeAuthorize({ merchantAccounts, roles }),
         checkRateLimit: makeCheckRateLimit({ store: new SlidingLogRateLimitStore(), clock, config: { limit: 2, windowS: 60 } }),
@@ -213,7 +217,9 @@ describe('createHttpApp (smoke)', () => {
       const r = await buyers('display_name=Jo', { 'content-type': 'application/x-www-form-urlencoded' })
       expect(r.status).to.equal(422)
       expect(r.json).to.deep.equal({
-        detail: [{ loc: ['body'], msg: 'Request body must be JSON: send it with Content-Type: application/json', type: 'model_attributes_type' }],
+        detail: [
+          { loc: ['body'], msg: 'Request body must be JSON: send it with Content-Type: application/json', type: 'model_attributes_type' },
+        ],
       })
     })
 
@@ -229,7 +235,13 @@ describe('createHttpApp (smoke)', () => {
       expect(r.json).to.deep.equal({
         detail: [
           { loc: ['body', 'nickname'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
-          { loc: ['body', 'display_name'], msg: 'String should have at least 1 character', type: 'string_too_short', input: '', ctx: { min_length: 1 } },
+          {
+            loc: ['body', 'display_name'],
+            msg: 'String should have at least 1 character',
+            type: 'string_too_short',
+            input: '',
+            ctx: { min_length: 1 },
+          },
         ],
       })
     })
@@ -252,11 +264,21 @@ describe('createHttpApp (smoke)', () => {
       const zero = await call('GET', '/roles?limit=0&colour=blue', { token: token(['roles.read']) })
       expect(zero.status).to.equal(422)
       expect(zero.json).to.deep.equal({
-        detail: [{ loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal', input: 0, ctx: { ge: 1 } }],
+        detail: [
+          {
+            loc: ['query', 'limit'],
+            msg: 'Input should be greater than or equal to 1',
+            type: 'greater_than_equal',
+            input: 0,
+            ctx: { ge: 1 },
+          },
+        ],
       })
       const word = await call('GET', '/roles?limit=ten', { token: token(['roles.read']) })
       expect(word.status).to.equal(422)
-      expect(word.json).to.deep.equal({ detail: [{ loc: ['query', 'limit'], msg: 'Input should be a valid integer', type: 'int_type', input: 'ten' }] })
+      expect(word.json).to.deep.equal({
+        detail: [{ loc: ['query', 'limit'], msg: 'Input should be a valid integer', type: 'int_type', input: 'ten' }],
+      })
     })
 
     it('answers an empty idempotency-key with 422 on the header', async () => {
@@ -267,7 +289,15 @@ describe('createHttpApp (smoke)', () => {
       })
       expect(r.status).to.equal(422)
       expect(r.json).to.deep.equal({
-        detail: [{ loc: ['header', 'idempotency-key'], msg: 'String should have at least 1 character', type: 'string_too_short', input: '', ctx: { min_length: 1 } }],
+        detail: [
+          {
+            loc: ['header', 'idempotency-key'],
+            msg: 'String should have at least 1 character',
+            type: 'string_too_short',
+            input: '',
+            ctx: { min_length: 1 },
+          },
+        ],
       })
       expect(activations).to.deep.equal([])
     })
@@ -311,7 +341,9 @@ describe('createHttpApp (smoke)', () => {
       expect(r.status).to.equal(204)
       expect(r.text).to.equal('')
       expect(r.headers.get('content-type')).to.equal(null)
-      const gone = await call('DELETE', '/webhook-subscriptions/0d4bd3b8-1b73-4f1c-8f35-6d3c1f8b9a10', { token: token(['webhook-subscriptions.write']) })
+      const gone = await call('DELETE', '/webhook-subscriptions/0d4bd3b8-1b73-4f1c-8f35-6d3c1f8b9a10', {
+        token: token(['webhook-subscriptions.write']),
+      })
       expect(gone.status).to.equal(404)
       expect(gone.json).to.deep.equal(err(404, 'not_found', 'The resource could not be found'))
     })
@@ -332,10 +364,18 @@ describe('createHttpApp (smoke)', () => {
       const write = token(['webhook-subscriptions.write'])
       const none = await call('POST', `/webhook-subscriptions/${SUBSCRIPTION_ID}/rotate-secret`, { token: write })
       expect(none.status).to.equal(404)
-      const some = await call('POST', `/webhook-subscriptions/${SUBSCRIPTION_ID}/rotate-secret`, { token: write, headers: json, body: '{"delta":60}' })
+      const some = await call('POST', `/webhook-subscriptions/${SUBSCRIPTION_ID}/rotate-secret`, {
+        token: write,
+        headers: json,
+        body: '{"delta":60}',
+      })
       expect(some.status).to.equal(404)
       expect(rotations).to.deep.equal([{}, { delta: 60 }])
-      const bad = await call('POST', `/webhook-subscriptions/${SUBSCRIPTION_ID}/rotate-secret`, { token: write, headers: json, body: '{"delta":10081}' })
+      const bad = await call('POST', `/webhook-subscriptions/${SUBSCRIPTION_ID}/rotate-secret`, {
+        token: write,
+        headers: json,
+        body: '{"delta":10081}',
+      })
       expect(bad.status).to.equal(422)
       expect((bad.json as { detail: Array<{ loc: unknown }> }).detail.map((d) => d.loc)).to.deep.equal([['body', 'delta']])
       expect(rotations).to.have.length(2)
@@ -354,7 +394,9 @@ describe('createHttpApp (smoke)', () => {
 
     it('answers a Conflict with the 409 body, its detail and the resource id', async () => {
       const id = '5b0e8f7c-3a9d-4c1e-8f2b-6d7a9c0e1f23'
-      const r = await call('POST', `/webhook-subscriptions/${SUBSCRIPTION_ID}/deliveries/${id}/redeliver`, { token: token(['webhook-subscriptions.write']) })
+      const r = await call('POST', `/webhook-subscriptions/${SUBSCRIPTION_ID}/deliveries/${id}/redeliver`, {
+        token: token(['webhook-subscriptions.write']),
+      })
       expect(r.status).to.equal(409)
       expect(r.json).to.deep.equal({
         ...err(409, 'duplicate_record', 'Generic error'),
@@ -380,7 +422,13 @@ describe('createHttpApp (smoke)', () => {
       behaviour.rolesThrow = true
       const r = await call('GET', '/roles', { token: token(['roles.read']) })
       expect(r.status).to.equal(500)
-      expect(r.json).to.deep.equal({ type: 'error', code: 'server_error', status: 500, message: 'Request could not be processed', details: [] })
+      expect(r.json).to.deep.equal({
+        type: 'error',
+        code: 'server_error',
+        status: 500,
+        message: 'Request could not be processed',
+        details: [],
+      })
       expect(r.text).not.to.include(WILD)
       const line = log.lines.find((l) => l.level === 'error')
       expect(line?.msg).to.equal('unhandled exception')
@@ -411,7 +459,11 @@ describe('createHttpApp (smoke)', () => {
 
     it('never limits a server-to-server token, and sends it no RateLimit headers', async () => {
       for (let i = 0; i < 3; i++) {
-        const r = await call('POST', '/gift-cards/activations', { token: token(['gift-cards.write']), headers: json, body: JSON.stringify({ number: '4123456789010001' }) })
+        const r = await call('POST', '/gift-cards/activations', {
+          token: token(['gift-cards.write']),
+          headers: json,
+          body: JSON.stringify({ number: '4123456789010001' }),
+        })
         expect(r.status).to.equal(201)
         expect(r.headers.get('ratelimit')).to.equal(null)
       }
@@ -439,7 +491,11 @@ describe('createHttpApp (smoke)', () => {
       ]
       for (const [i, [method, path, policy]] of cases.entries()) {
         const body = method === 'POST' ? JSON.stringify({ number: '4123456789010001' }) : undefined
-        const r = await call(method, path, { token: token(['embed'], { jti: `browser-${i}` }), headers: json, ...(body === undefined ? {} : { body }) })
+        const r = await call(method, path, {
+          token: token(['embed'], { jti: `browser-${i}` }),
+          headers: json,
+          ...(body === undefined ? {} : { body }),
+        })
         expect(r.headers.get('ratelimit-policy'), `${method} ${path}`).to.equal(policy === null ? null : `"${policy}";q=2;w=60`)
       }
     })

@@ -11,7 +11,22 @@ import type { OrkaState } from '../src/context'
 import { accessLog } from '../src/middleware/access-log'
 import { catchErrors } from '../src/middleware/catch-errors'
 import { serializeError } from '../src/respond'
-import { AdmitAll, CaptureLog, catalogueRoles, FakeClock, FakeKeys, fakeMac, fakeMerchantAccounts, keyPair, LogLine, mint, newP521Key, T0, TestKey, useCasesWith } from './support'
+import {
+  AdmitAll,
+  CaptureLog,
+  catalogueRoles,
+  FakeClock,
+  FakeKeys,
+  fakeMac,
+  fakeMerchantAccounts,
+  keyPair,
+  LogLine,
+  mint,
+  newP521Key,
+  T0,
+  TestKey,
+  useCasesWith,
+} from './support'
 
 const BAD_REQUEST_BODY = '{"type":"error","code":"bad_request","status":400,"message":"Generic error","details":[]}'
 const TIMEOUT_BODY = '{"type":"error","code":"request_timeout","status":408,"message":"Request timed out","details":[]}'
@@ -100,7 +115,12 @@ const appDeps = (key: TestKey, log: CaptureLog): HttpDeps => {
     clock,
     mac: fakeMac,
     log,
-    config: { merchantAccountHeader: 'x-orka-merchant-account-id', defaultMerchantAccountId: 'default', maxBodyBytes: 1024, tokenCacheSize: 10 },
+    config: {
+      merchantAccountHeader: 'x-orka-merchant-account-id',
+      defaultMerchantAccountId: 'default',
+      maxBodyBytes: 1024,
+      tokenCacheSize: 10,
+    },
     useCases: useCasesWith(unexpected, {
       authorize: makeAuthorize({ merchantAccounts: fakeMerchantAccounts('default'), roles: catalogueRoles }),
       checkRateLimit: makeCheckRateLimit({ store: new AdmitAll(), clock, config: { limit: 100, windowS: 60 } }),
@@ -137,7 +157,11 @@ describe('malformed, slow and aborted requests', () => {
       const r = await exchange(server.port, (s) => void s.write(badChunk()))
       expect(r.status).to.equal(400)
       expect(r.body).to.equal(BAD_REQUEST_BODY)
-      expect(r.headers).to.deep.equal({ 'content-type': 'application/json; charset=utf-8', 'content-length': `${BAD_REQUEST_BODY.length}`, connection: 'close' })
+      expect(r.headers).to.deep.equal({
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': `${BAD_REQUEST_BODY.length}`,
+        connection: 'close',
+      })
       expect(r.closedByServer).to.equal(true)
       await settle(log, (ls) => ls.some((l) => l.msg === 'request'))
       expect(log.lines.find((l) => l.msg === 'client connection error')).to.deep.equal({
@@ -159,11 +183,19 @@ describe('malformed, slow and aborted requests', () => {
 
     const parseErrors: ReadonlyArray<readonly [string, string, string]> = [
       ['an invalid header line', 'GET /roles HTTP/1.1\r\nHost: localhost\r\nThis is not a header\r\n\r\n', 'HPE_INVALID_HEADER_TOKEN'],
-      ['a control character in a header value', 'GET /roles HTTP/1.1\r\nHost: localhost\r\nX-Card: 4123\x014555\r\n\r\n', 'HPE_INVALID_HEADER_TOKEN'],
+      [
+        'a control character in a header value',
+        'GET /roles HTTP/1.1\r\nHost: localhost\r\nX-Card: 4123\x014555\r\n\r\n',
+        'HPE_INVALID_HEADER_TOKEN',
+      ],
       ['a request line of garbage', '\x01\x02 4123455566667777 garbage\r\n\r\n', 'HPE_INVALID_METHOD'],
       ['a request line with an unknown method', 'HELLO 4123455566667777 WORLD\r\n\r\n', 'HPE_INVALID_METHOD'],
       ['a request line with a bad version', 'GET /roles HTTP/9.9\r\nHost: localhost\r\n\r\n', 'HPE_INVALID_VERSION'],
-      ['headers over the size limit', `GET /roles HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'4123455566667777'.repeat(1500)}\r\n\r\n`, 'HPE_HEADER_OVERFLOW'],
+      [
+        'headers over the size limit',
+        `GET /roles HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'4123455566667777'.repeat(1500)}\r\n\r\n`,
+        'HPE_HEADER_OVERFLOW',
+      ],
     ]
     for (const [name, raw, code] of parseErrors)
       it(`${name}: 400 envelope, connection closed, one warn line with the code only`, async () => {
@@ -190,7 +222,13 @@ describe('malformed, slow and aborted requests', () => {
         msg: 'client connection error',
         o: { code: 'HPE_INVALID_EOF_STATE', status: 400 },
       })
-      expect(without(log.lines.find((l) => l.msg === 'request'), 'ms', 'requestId')).to.deep.equal({
+      expect(
+        without(
+          log.lines.find((l) => l.msg === 'request'),
+          'ms',
+          'requestId',
+        ),
+      ).to.deep.equal({
         level: 'info',
         msg: 'request',
         o: { method: 'POST', path: '/gift-cards/activations', status: 400, outcome: 'rejected' },
@@ -211,7 +249,13 @@ describe('malformed, slow and aborted requests', () => {
         msg: 'client connection error',
         o: { code: 'ECONNRESET', status: null },
       })
-      expect(without(log.lines.find((l) => l.msg === 'request'), 'ms', 'requestId')).to.deep.equal({
+      expect(
+        without(
+          log.lines.find((l) => l.msg === 'request'),
+          'ms',
+          'requestId',
+        ),
+      ).to.deep.equal({
         level: 'info',
         msg: 'request',
         o: { method: 'POST', path: '/gift-cards/activations', status: null, outcome: 'aborted' },
@@ -238,10 +282,16 @@ describe('malformed, slow and aborted requests', () => {
       expect(r.status).to.equal(408)
       expect(r.body).to.equal(TIMEOUT_BODY)
       expect(JSON.parse(r.body)).to.deep.equal(REQUEST_TIMEOUT_BODY)
-      expect(r.headers).to.deep.equal({ 'content-type': 'application/json; charset=utf-8', 'content-length': `${TIMEOUT_BODY.length}`, connection: 'close' })
+      expect(r.headers).to.deep.equal({
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': `${TIMEOUT_BODY.length}`,
+        connection: 'close',
+      })
       expect(r.closedByServer).to.equal(true)
       await settle(log)
-      expect(log.lines).to.deep.equal([{ level: 'info', msg: 'client connection error', o: { code: 'ERR_HTTP_REQUEST_TIMEOUT', status: 408 } }])
+      expect(log.lines).to.deep.equal([
+        { level: 'info', msg: 'client connection error', o: { code: 'ERR_HTTP_REQUEST_TIMEOUT', status: 408 } },
+      ])
     })
 
     it('a body too slow: 408 envelope, access log rejected 408', async () => {
@@ -255,7 +305,13 @@ describe('malformed, slow and aborted requests', () => {
         msg: 'client connection error',
         o: { code: 'ERR_HTTP_REQUEST_TIMEOUT', status: 408 },
       })
-      expect(without(log.lines.find((l) => l.msg === 'request'), 'ms', 'requestId')).to.deep.equal({
+      expect(
+        without(
+          log.lines.find((l) => l.msg === 'request'),
+          'ms',
+          'requestId',
+        ),
+      ).to.deep.equal({
         level: 'info',
         msg: 'request',
         o: { method: 'POST', path: '/gift-cards/activations', status: 408, outcome: 'rejected' },
@@ -278,7 +334,12 @@ describe('malformed, slow and aborted requests', () => {
       expect(r.status).to.equal(400)
       expect(r.closedByServer).to.equal(true)
       await settle(log, (ls) => ls.some((l) => l.msg === 'request'))
-      expect(without(log.lines.find((l) => l.msg === 'client request error'), 'requestId')).to.deep.equal({
+      expect(
+        without(
+          log.lines.find((l) => l.msg === 'client request error'),
+          'requestId',
+        ),
+      ).to.deep.equal({
         level: 'warn',
         msg: 'client request error',
         o: { method: 'POST', status: null, err: { type: 'Error', code: 'HPE_INVALID_CHUNK_SIZE' } },
@@ -312,7 +373,11 @@ describe('malformed, slow and aborted requests', () => {
       app.use(async (ctx) => {
         const e = thrown()
         if (e !== undefined) throw e
-        const text = await getRawBody(ctx.req, { limit: 1024, encoding: 'utf-8', ...(opts.length === undefined ? {} : { length: opts.length }) })
+        const text = await getRawBody(ctx.req, {
+          limit: 1024,
+          encoding: 'utf-8',
+          ...(opts.length === undefined ? {} : { length: opts.length }),
+        })
         ctx.body = { length: text.length }
       })
       app.on('error', (err: unknown) => log.error({ err: serializeError(err) }, 'http server error'))
@@ -342,16 +407,33 @@ describe('malformed, slow and aborted requests', () => {
 
     it('a malformed chunked body read by raw-body, no clientError handler: clean close, nothing at error', async () => {
       await start({ handler: false })
-      const r = await exchange(server.port, (s) => void s.write('POST /upload HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\nzz\r\n'))
+      const r = await exchange(
+        server.port,
+        (s) => void s.write('POST /upload HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\nzz\r\n'),
+      )
       expect(r.status).to.equal(400)
       expect(r.closedByServer).to.equal(true)
       await settle(log, (ls) => ls.some((l) => l.msg === 'request') && ls.filter((l) => l.msg === 'client request error').length >= 2)
       expect(errorLines(log)).to.deep.equal([])
       expect(log.lines.filter((l) => l.msg === 'client request error').map((l) => without(l, 'requestId'))).to.deep.equal([
-        { level: 'warn', msg: 'client request error', o: { method: 'POST', status: null, err: { type: 'Error', code: 'HPE_INVALID_CHUNK_SIZE' } } },
-        { level: 'info', msg: 'client request error', o: { method: 'POST', status: null, err: { type: 'BadRequestError', code: 'ECONNABORTED' } } },
+        {
+          level: 'warn',
+          msg: 'client request error',
+          o: { method: 'POST', status: null, err: { type: 'Error', code: 'HPE_INVALID_CHUNK_SIZE' } },
+        },
+        {
+          level: 'info',
+          msg: 'client request error',
+          o: { method: 'POST', status: null, err: { type: 'BadRequestError', code: 'ECONNABORTED' } },
+        },
       ])
-      expect(without(log.lines.find((l) => l.msg === 'request'), 'ms', 'requestId')).to.deep.equal({
+      expect(
+        without(
+          log.lines.find((l) => l.msg === 'request'),
+          'ms',
+          'requestId',
+        ),
+      ).to.deep.equal({
         level: 'info',
         msg: 'request',
         o: { method: 'POST', path: '/upload', status: null, outcome: 'rejected' },
@@ -360,7 +442,10 @@ describe('malformed, slow and aborted requests', () => {
 
     it('a malformed chunked body read by raw-body, with the handler: 400 envelope, access log rejected 400', async () => {
       await start({ handler: true })
-      const r = await exchange(server.port, (s) => void s.write('POST /upload HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\nzz\r\n'))
+      const r = await exchange(
+        server.port,
+        (s) => void s.write('POST /upload HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\nzz\r\n'),
+      )
       expect(r.status).to.equal(400)
       expect(r.body).to.equal(BAD_REQUEST_BODY)
       await settle(log, (ls) => ls.some((l) => l.msg === 'request') && ls.some((l) => l.msg === 'client request error'))
@@ -368,7 +453,11 @@ describe('malformed, slow and aborted requests', () => {
       expect(log.lines.map((l) => without(l, 'ms', 'requestId'))).to.deep.equal([
         { level: 'warn', msg: 'client connection error', o: { code: 'HPE_INVALID_CHUNK_SIZE', status: 400 } },
         { level: 'info', msg: 'request', o: { method: 'POST', path: '/upload', status: 400, outcome: 'rejected' } },
-        { level: 'info', msg: 'client request error', o: { method: 'POST', status: null, err: { type: 'BadRequestError', code: 'ECONNABORTED' } } },
+        {
+          level: 'info',
+          msg: 'client request error',
+          o: { method: 'POST', status: null, err: { type: 'BadRequestError', code: 'ECONNABORTED' } },
+        },
       ])
     })
 
@@ -378,21 +467,39 @@ describe('malformed, slow and aborted requests', () => {
         error: () => Object.assign(new Error('Parse Error: Invalid character in chunk size'), { code: 'HPE_INVALID_CHUNK_SIZE' }),
         status: 400,
         body: BAD_REQUEST_BODY,
-        line: { level: 'warn', msg: 'client request error', o: { method: 'POST', status: 400, err: { type: 'Error', code: 'HPE_INVALID_CHUNK_SIZE' } } },
+        line: {
+          level: 'warn',
+          msg: 'client request error',
+          o: { method: 'POST', status: 400, err: { type: 'Error', code: 'HPE_INVALID_CHUNK_SIZE' } },
+        },
       },
       {
         name: 'a request timeout',
         error: () => Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
         status: 408,
         body: TIMEOUT_BODY,
-        line: { level: 'info', msg: 'client request error', o: { method: 'POST', status: 408, err: { type: 'Error', code: 'ERR_HTTP_REQUEST_TIMEOUT' } } },
+        line: {
+          level: 'info',
+          msg: 'client request error',
+          o: { method: 'POST', status: 408, err: { type: 'Error', code: 'ERR_HTTP_REQUEST_TIMEOUT' } },
+        },
       },
       {
         name: 'an HTTP error for the client (expose, 413)',
-        error: () => Object.assign(new Error('request entity too large 4123455566667777'), { name: 'PayloadTooLargeError', status: 413, expose: true, type: 'entity.too.large' }),
+        error: () =>
+          Object.assign(new Error('request entity too large 4123455566667777'), {
+            name: 'PayloadTooLargeError',
+            status: 413,
+            expose: true,
+            type: 'entity.too.large',
+          }),
         status: 400,
         body: BAD_REQUEST_BODY,
-        line: { level: 'info', msg: 'client request error', o: { method: 'POST', status: 400, err: { type: 'PayloadTooLargeError', code: 'entity.too.large' } } },
+        line: {
+          level: 'info',
+          msg: 'client request error',
+          o: { method: 'POST', status: 400, err: { type: 'PayloadTooLargeError', code: 'entity.too.large' } },
+        },
       },
     ]
     for (const c of escaped)
@@ -412,11 +519,23 @@ describe('malformed, slow and aborted requests', () => {
       })
 
     const serverFaults: ReadonlyArray<{ name: string; error: () => unknown }> = [
-      { name: 'an ECONNRESET from a dependency while the client is still there', error: () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) },
+      {
+        name: 'an ECONNRESET from a dependency while the client is still there',
+        error: () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+      },
       { name: 'an "aborted" error while the client is still there', error: () => new Error('aborted') },
-      { name: 'an error with a 4xx status not marked for the client', error: () => Object.assign(new Error('upstream said 404'), { status: 404 }) },
-      { name: 'an HTTP error for the client with a 5xx status', error: () => Object.assign(new Error('bad gateway'), { status: 502, expose: true }) },
-      { name: 'a programming error with an ERR_ code', error: () => Object.assign(new TypeError('bad arg'), { code: 'ERR_INVALID_ARG_TYPE' }) },
+      {
+        name: 'an error with a 4xx status not marked for the client',
+        error: () => Object.assign(new Error('upstream said 404'), { status: 404 }),
+      },
+      {
+        name: 'an HTTP error for the client with a 5xx status',
+        error: () => Object.assign(new Error('bad gateway'), { status: 502, expose: true }),
+      },
+      {
+        name: 'a programming error with an ERR_ code',
+        error: () => Object.assign(new TypeError('bad arg'), { code: 'ERR_INVALID_ARG_TYPE' }),
+      },
     ]
     for (const c of serverFaults)
       it(`stays a server fault: ${c.name} (500, error)`, async () => {
@@ -444,7 +563,11 @@ describe('malformed, slow and aborted requests', () => {
         cb()
       }
     }
-    const parserError = () => Object.assign(new Error('Parse Error: Invalid method encountered'), { code: 'HPE_INVALID_METHOD', rawPacket: Buffer.from('4123455566667777') })
+    const parserError = () =>
+      Object.assign(new Error('Parse Error: Invalid method encountered'), {
+        code: 'HPE_INVALID_METHOD',
+        rawPacket: Buffer.from('4123455566667777'),
+      })
 
     it('writes nothing over a response that has started, and closes', () => {
       const log = new CaptureLog()

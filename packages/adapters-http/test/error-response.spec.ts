@@ -74,7 +74,11 @@ describe('toErrorResponse', () => {
         headers: {},
       },
     ],
-    ['InFlight is a 425 with Retry-After', inFlight(2), { status: 425, body: body(425, 'too_early', 'Generic error'), headers: { 'Retry-After': '2' } }],
+    [
+      'InFlight is a 425 with Retry-After',
+      inFlight(2),
+      { status: 425, body: body(425, 'too_early', 'Generic error'), headers: { 'Retry-After': '2' } },
+    ],
     [
       'RateLimited is a 429 with Retry-After and the RateLimit headers',
       rateLimited(17, quota),
@@ -89,7 +93,9 @@ describe('toErrorResponse', () => {
       replayed(cardDeclined('declined')),
       {
         status: 400,
-        body: body(400, 'bad_request', 'Generic error', [{ location: 'body', pointer: '/number', message: 'declined', type: 'card_declined' }]),
+        body: body(400, 'bad_request', 'Generic error', [
+          { location: 'body', pointer: '/number', message: 'declined', type: 'card_declined' },
+        ]),
         headers: { 'Idempotent-Replayed': 'true' },
       },
     ],
@@ -132,7 +138,11 @@ describe('toErrorResponse', () => {
     })
 
   it('gives an unexpected exception the same 500 body, without Retry-After (retrying a bug does not help)', () => {
-    expect(serverErrorResponse()).to.deep.equal({ status: 500, body: body(500, 'server_error', 'Request could not be processed'), headers: {} })
+    expect(serverErrorResponse()).to.deep.equal({
+      status: 500,
+      body: body(500, 'server_error', 'Request could not be processed'),
+      headers: {},
+    })
   })
 
   it('maps every variant of DomainError (a missing one would not compile; this guards the list above)', () => {

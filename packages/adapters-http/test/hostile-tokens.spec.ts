@@ -3,7 +3,20 @@ import { expect } from 'chai'
 import { sign } from 'jsonwebtoken'
 import { createHttpApp, MAX_TOKEN_BYTES } from '../src'
 import { recordingDeps, UNAUTHORIZED_BODY } from './auth/app-fixture'
-import { highSTwin, hmacToken, isHighS, mintShaped, P521_N, p1363, resign, rs, sameBytesSpellings, segments, signatureOf, withSignature } from './auth/jws'
+import {
+  highSTwin,
+  hmacToken,
+  isHighS,
+  mintShaped,
+  P521_N,
+  p1363,
+  resign,
+  rs,
+  sameBytesSpellings,
+  segments,
+  signatureOf,
+  withSignature,
+} from './auth/jws'
 import { b64, CaptureLog, FakeKeys, keyPair, listen, mint, newP521Key, T0, TestKey } from './support'
 
 /**
@@ -54,7 +67,9 @@ const signed = (h: unknown, p: unknown, signer: TestKey | string | KeyObject): s
   const key = typeof signer === 'string' || signer instanceof KeyObject ? signer : signer.privateKeyPem
   return `${input}.${cryptoSign('sha512', Buffer.from(input), { key: key as KeyObject, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`
 }
-const ours = (h: Record<string, unknown>, p: unknown = claims()) => (k: Keys) => ({ token: signed(header(k.ours, h), p, k.ours) })
+const ours =
+  (h: Record<string, unknown>, p: unknown = claims()) =>
+  (k: Keys) => ({ token: signed(header(k.ours, h), p, k.ours) })
 const tok = (f: (k: Keys) => string) => (k: Keys) => ({ token: f(k) })
 const valid = (k: Keys) => mint(k.ours, claims())
 const publicJwk = (t: TestKey) => {
@@ -82,8 +97,16 @@ const spelling = (which: 0 | 1 | 2, label: string, shape: Parameters<typeof mint
 
 const CASES: ReadonlyArray<Case> = [
   // alg
-  { name: 'alg none, empty signature', why: /segments/, build: (k) => ({ token: `${b64(header(k.ours, { alg: 'none' }))}.${b64(claims())}.` }) },
-  { name: 'alg none (jsonwebtoken)', why: /segments/, build: (k) => ({ token: sign(claims(), '', { algorithm: 'none', keyid: k.ours.thumbprint, noTimestamp: true }) }) },
+  {
+    name: 'alg none, empty signature',
+    why: /segments/,
+    build: (k) => ({ token: `${b64(header(k.ours, { alg: 'none' }))}.${b64(claims())}.` }),
+  },
+  {
+    name: 'alg none (jsonwebtoken)',
+    why: /segments/,
+    build: (k) => ({ token: sign(claims(), '', { algorithm: 'none', keyid: k.ours.thumbprint, noTimestamp: true }) }),
+  },
   { name: 'alg none with a genuine ES512 signature', why: /alg/, build: ours({ alg: 'none' }) },
   { name: 'alg None', why: /alg/, build: ours({ alg: 'None' }) },
   { name: 'alg NONE', why: /alg/, build: ours({ alg: 'NONE' }) },
@@ -93,18 +116,47 @@ const CASES: ReadonlyArray<Case> = [
   { name: 'HS256 with a random secret', why: /alg/, build: tok((k) => hmacToken('HS256', header(k.ours), claims(), 'secret')) },
   { name: 'HS384 with a random secret', why: /alg/, build: tok((k) => hmacToken('HS384', header(k.ours), claims(), 'secret')) },
   { name: 'HS512 with a random secret', why: /alg/, build: tok((k) => hmacToken('HS512', header(k.ours), claims(), 'secret')) },
-  { name: 'HS256 with the public key PEM as secret', why: /alg/, build: tok((k) => hmacToken('HS256', header(k.ours), claims(), k.ours.publicKeyPem)) },
-  { name: 'HS384 with the public key PEM as secret', why: /alg/, build: tok((k) => hmacToken('HS384', header(k.ours), claims(), k.ours.publicKeyPem)) },
-  { name: 'HS512 with the public key PEM as secret', why: /alg/, build: tok((k) => hmacToken('HS512', header(k.ours), claims(), k.ours.publicKeyPem)) },
+  {
+    name: 'HS256 with the public key PEM as secret',
+    why: /alg/,
+    build: tok((k) => hmacToken('HS256', header(k.ours), claims(), k.ours.publicKeyPem)),
+  },
+  {
+    name: 'HS384 with the public key PEM as secret',
+    why: /alg/,
+    build: tok((k) => hmacToken('HS384', header(k.ours), claims(), k.ours.publicKeyPem)),
+  },
+  {
+    name: 'HS512 with the public key PEM as secret',
+    why: /alg/,
+    build: tok((k) => hmacToken('HS512', header(k.ours), claims(), k.ours.publicKeyPem)),
+  },
   { name: 'HS512 with the kid as secret', why: /alg/, build: tok((k) => hmacToken('HS512', header(k.ours), claims(), k.ours.thumbprint)) },
-  { name: 'RS256', why: /alg/, build: tok((k) => sign(claims(), k.rsaPem, { algorithm: 'RS256', keyid: k.ours.thumbprint, noTimestamp: true })) },
-  { name: 'PS512', why: /alg/, build: tok((k) => sign(claims(), k.rsaPem, { algorithm: 'PS512', keyid: k.ours.thumbprint, noTimestamp: true })) },
-  { name: 'ES256 on a P-256 key', why: /alg/, build: tok((k) => sign(claims(), k.p256Pem, { algorithm: 'ES256', keyid: k.ours.thumbprint, noTimestamp: true })) },
-  { name: 'ES384 on a P-384 key (wrong curve for the key)', why: /alg/, build: tok((k) => sign(claims(), k.p384Pem, { algorithm: 'ES384', keyid: k.ours.thumbprint, noTimestamp: true })) },
+  {
+    name: 'RS256',
+    why: /alg/,
+    build: tok((k) => sign(claims(), k.rsaPem, { algorithm: 'RS256', keyid: k.ours.thumbprint, noTimestamp: true })),
+  },
+  {
+    name: 'PS512',
+    why: /alg/,
+    build: tok((k) => sign(claims(), k.rsaPem, { algorithm: 'PS512', keyid: k.ours.thumbprint, noTimestamp: true })),
+  },
+  {
+    name: 'ES256 on a P-256 key',
+    why: /alg/,
+    build: tok((k) => sign(claims(), k.p256Pem, { algorithm: 'ES256', keyid: k.ours.thumbprint, noTimestamp: true })),
+  },
+  {
+    name: 'ES384 on a P-384 key (wrong curve for the key)',
+    why: /alg/,
+    build: tok((k) => sign(claims(), k.p384Pem, { algorithm: 'ES384', keyid: k.ours.thumbprint, noTimestamp: true })),
+  },
   { name: 'alg ES512 with a P-256 signature', why: /wrong length/, build: tok((k) => signed(header(k.ours), claims(), k.p256Pem)) },
   { name: 'alg ES512 with a P-384 signature', why: /wrong length/, build: tok((k) => signed(header(k.ours), claims(), k.p384Pem)) },
   {
-    name: 'EdDSA', why: /alg/,
+    name: 'EdDSA',
+    why: /alg/,
     build: (k) => {
       const input = `${b64(header(k.ours, { alg: 'EdDSA' }))}.${b64(claims())}`
       return { token: `${input}.${cryptoSign(null, Buffer.from(input), k.ed25519).toString('base64url')}` }
@@ -119,36 +171,56 @@ const CASES: ReadonlyArray<Case> = [
   { name: 'r = s = n', why: /bad signature/, build: sig(() => p1363(P521_N, P521_N)) },
   { name: 'genuine r with s + n (same s mod n)', why: /bad signature/, build: sig((_k, r, s) => p1363(r, s + P521_N)) },
   { name: 'r = s = 1', why: /bad signature/, build: sig(() => p1363(1n, 1n)) },
-  { name: 'psychic signature in DER (30 06 02 01 00 02 01 00)', why: /wrong length/, build: tok((k) => withSignature(valid(k), Buffer.from('3006020100020100', 'hex'))) },
   {
-    name: 'a genuine signature in DER instead of IEEE P1363', why: /wrong length/,
+    name: 'psychic signature in DER (30 06 02 01 00 02 01 00)',
+    why: /wrong length/,
+    build: tok((k) => withSignature(valid(k), Buffer.from('3006020100020100', 'hex'))),
+  },
+  {
+    name: 'a genuine signature in DER instead of IEEE P1363',
+    why: /wrong length/,
     build: tok((k) => {
       const [h, p] = segments(valid(k))
       return `${h}.${p}.${cryptoSign('sha512', Buffer.from(`${h}.${p}`), k.ours.privateKeyPem).toString('base64url')}`
     }),
   },
-  { name: 'signature cut to 131 bytes', why: /wrong length/, build: tok((k) => withSignature(valid(k), signatureOf(valid(k)).subarray(0, 131))) },
-  { name: 'signature with a 133rd byte', why: /wrong length/, build: tok((k) => withSignature(valid(k), Buffer.concat([signatureOf(valid(k)), Buffer.alloc(1)]))) },
-  { name: 'signature with one bit flipped', why: /bad signature/, build: sig((k, r, s) => p1363(r, s ^ 1n)) },
   {
-    name: 'payload changed (scopes widened), original signature', why: /bad signature/,
+    name: 'signature cut to 131 bytes',
+    why: /wrong length/,
+    build: tok((k) => withSignature(valid(k), signatureOf(valid(k)).subarray(0, 131))),
+  },
+  {
+    name: 'signature with a 133rd byte',
+    why: /wrong length/,
+    build: tok((k) => withSignature(valid(k), Buffer.concat([signatureOf(valid(k)), Buffer.alloc(1)]))),
+  },
+  { name: 'signature with one bit flipped', why: /bad signature/, build: sig((_k, r, s) => p1363(r, s ^ 1n)) },
+  {
+    name: 'payload changed (scopes widened), original signature',
+    why: /bad signature/,
     build: tok((k) => {
       const [h, , s] = segments(valid(k))
       return `${h}.${b64(claims({ scopes: ['*.read', '*.write'] }))}.${s}`
     }),
   },
   {
-    name: 'header changed (typ added), original signature', why: /bad signature/,
+    name: 'header changed (typ added), original signature',
+    why: /bad signature/,
     build: tok((k) => {
       const [, p, s] = segments(valid(k))
       return `${b64(header(k.ours, { typ: 'JWT' }))}.${p}.${s}`
     }),
   },
   {
-    name: 'signature of another genuine token', why: /bad signature/,
+    name: 'signature of another genuine token',
+    why: /bad signature/,
     build: tok((k) => withSignature(mint(k.ours, claims()), signatureOf(mint(k.ours, claims({ scopes: ['roles.read'] }))))),
   },
-  { name: 'signed by another key under our kid', why: /bad signature/, build: tok((k) => mint(k.attacker, claims(), { keyid: k.ours.thumbprint })) },
+  {
+    name: 'signed by another key under our kid',
+    why: /bad signature/,
+    build: tok((k) => mint(k.attacker, claims(), { keyid: k.ours.thumbprint })),
+  },
   // kid
   { name: 'kid unknown (an unregistered key, signed by it)', why: /unknown kid/, build: tok((k) => mint(k.attacker, claims())) },
   { name: 'kid empty', why: /kid missing/, build: ours({ kid: '' }) },
@@ -162,12 +234,36 @@ const CASES: ReadonlyArray<Case> = [
   { name: 'kid with a trailing space', why: /unknown kid/, build: (k) => ours({ kid: `${k.ours.thumbprint} ` })(k) },
   { name: 'kid in upper case', why: /unknown kid/, build: (k) => ours({ kid: k.ours.thumbprint.toUpperCase() })(k) },
   // keys named by the token itself
-  { name: 'jwk with an attacker key, kid ours, signed by the attacker', why: /bad signature/, build: tok((k) => signed(header(k.ours, { jwk: publicJwk(k.attacker) }), claims(), k.attacker)) },
-  { name: 'jwk with an attacker key, kid the attacker thumbprint, signed by the attacker', why: /unknown kid/, build: tok((k) => signed(header(k.attacker, { jwk: publicJwk(k.attacker) }), claims(), k.attacker)) },
-  { name: 'jwk with an attacker key, no kid, signed by the attacker', why: /kid missing/, build: tok((k) => signed({ alg: 'ES512', jwk: publicJwk(k.attacker) }, claims(), k.attacker)) },
-  { name: 'jku to an attacker key set, signed by the attacker', why: /bad signature/, build: tok((k) => signed(header(k.ours, { jku: '/attacker/jwks.json' }), claims(), k.attacker)) },
-  { name: 'x5u to an attacker certificate, signed by the attacker', why: /bad signature/, build: tok((k) => signed(header(k.ours, { x5u: '/attacker/cert.pem' }), claims(), k.attacker)) },
-  { name: 'x5c with an attacker key, signed by the attacker', why: /bad signature/, build: tok((k) => signed(header(k.ours, { x5c: [spki(k.attacker)] }), claims(), k.attacker)) },
+  {
+    name: 'jwk with an attacker key, kid ours, signed by the attacker',
+    why: /bad signature/,
+    build: tok((k) => signed(header(k.ours, { jwk: publicJwk(k.attacker) }), claims(), k.attacker)),
+  },
+  {
+    name: 'jwk with an attacker key, kid the attacker thumbprint, signed by the attacker',
+    why: /unknown kid/,
+    build: tok((k) => signed(header(k.attacker, { jwk: publicJwk(k.attacker) }), claims(), k.attacker)),
+  },
+  {
+    name: 'jwk with an attacker key, no kid, signed by the attacker',
+    why: /kid missing/,
+    build: tok((k) => signed({ alg: 'ES512', jwk: publicJwk(k.attacker) }, claims(), k.attacker)),
+  },
+  {
+    name: 'jku to an attacker key set, signed by the attacker',
+    why: /bad signature/,
+    build: tok((k) => signed(header(k.ours, { jku: '/attacker/jwks.json' }), claims(), k.attacker)),
+  },
+  {
+    name: 'x5u to an attacker certificate, signed by the attacker',
+    why: /bad signature/,
+    build: tok((k) => signed(header(k.ours, { x5u: '/attacker/cert.pem' }), claims(), k.attacker)),
+  },
+  {
+    name: 'x5c with an attacker key, signed by the attacker',
+    why: /bad signature/,
+    build: tok((k) => signed(header(k.ours, { x5c: [spki(k.attacker)] }), claims(), k.attacker)),
+  },
   // crit, each signed by our own key: the refusal is for crit alone
   { name: 'crit with an unknown extension', why: /crit/, build: ours({ crit: ['x-orka-ext'], 'x-orka-ext': true }) },
   { name: 'crit naming a registered claim', why: /crit/, build: ours({ crit: ['exp'] }) },
@@ -191,37 +287,64 @@ const CASES: ReadonlyArray<Case> = [
   { name: 'payload not JSON', why: /payload/, build: ours({}, 'not json') },
   { name: 'payload a JSON array', why: /payload/, build: ours({}, '[1]') },
   // shape
-  { name: `oversize token (> ${MAX_TOKEN_BYTES} bytes)`, why: /8 KiB/, build: tok((k) => mint(k.ours, claims({ padding: 'x'.repeat(MAX_TOKEN_BYTES) }))) },
+  {
+    name: `oversize token (> ${MAX_TOKEN_BYTES} bytes)`,
+    why: /8 KiB/,
+    build: tok((k) => mint(k.ours, claims({ padding: 'x'.repeat(MAX_TOKEN_BYTES) }))),
+  },
   { name: 'two segments', why: /segments/, build: tok((k) => segments(valid(k)).slice(0, 2).join('.')) },
   { name: 'four segments', why: /segments/, build: tok((k) => `${valid(k)}.${segments(valid(k))[2]}`) },
   { name: 'four segments, last empty', why: /segments/, build: tok((k) => `${valid(k)}.`) },
   { name: 'all segments empty', why: /segments/, build: tok(() => '..') },
   { name: 'empty payload segment', why: /segments/, build: tok((k) => `${segments(valid(k))[0]}..${segments(valid(k))[2]}`) },
   { name: 'empty header segment', why: /segments/, build: tok((k) => `.${segments(valid(k))[1]}.${segments(valid(k))[2]}`) },
-  { name: 'header not JSON', why: /header is not/, build: tok((k) => `${b64('not json')}.${segments(valid(k))[1]}.${segments(valid(k))[2]}`) },
+  {
+    name: 'header not JSON',
+    why: /header is not/,
+    build: tok((k) => `${b64('not json')}.${segments(valid(k))[1]}.${segments(valid(k))[2]}`),
+  },
   { name: 'header a JSON array', why: /header is not/, build: tok((k) => signed('[{"alg":"ES512"}]', claims(), k.ours)) },
   { name: 'header a JSON string', why: /header is not/, build: tok((k) => signed('"ES512"', claims(), k.ours)) },
   { name: 'header JSON null', why: /header is not/, build: tok((k) => signed('null', claims(), k.ours)) },
   { name: 'header JSON number', why: /header is not/, build: tok((k) => signed('512', claims(), k.ours)) },
   {
-    name: 'header not UTF-8', why: /header is not/,
+    name: 'header not UTF-8',
+    why: /header is not/,
     build: (k) => {
       const h = Buffer.from(`{"alg":"ES512","kid":"${k.ours.thumbprint}","x":"\xe9"}`, 'latin1').toString('base64url')
       const input = `${h}.${b64(claims())}`
-      return { token: `${input}.${cryptoSign('sha512', Buffer.from(input), { key: k.ours.privateKeyPem, dsaEncoding: 'ieee-p1363' }).toString('base64url')}` }
+      return {
+        token: `${input}.${cryptoSign('sha512', Buffer.from(input), { key: k.ours.privateKeyPem, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`,
+      }
     },
   },
   { name: 'a key revoked in the store', why: /revoked/, build: tok((k) => mint(k.revoked, claims())) },
   // other spellings of a valid token
   { name: 'signature with one extra trailing base64url character', why: /canonical/, build: tok((k) => `${valid(k)}A`) },
   { name: 'signature with = padding', why: /canonical/, build: tok((k) => `${valid(k)}=`) },
-  { name: 'signature in the standard alphabet (+ /)', why: /canonical/, build: spelling(2, 'the standard alphabet (+ and /)', { urlCharsInSignature: true }) },
+  {
+    name: 'signature in the standard alphabet (+ /)',
+    why: /canonical/,
+    build: spelling(2, 'the standard alphabet (+ and /)', { urlCharsInSignature: true }),
+  },
   { name: 'signature with a ~ inside', why: /canonical/, build: spelling(2, 'a character outside the alphabet (~)', {}) },
   { name: 'payload with = padding', why: /canonical/, build: spelling(1, '= padding', { payloadRest: 2 }) },
-  { name: 'payload with non-zero unused trailing bits', why: /canonical/, build: spelling(1, 'non-zero unused trailing bits', { payloadRest: 3 }) },
-  { name: 'payload with one extra trailing character', why: /canonical/, build: spelling(1, 'one extra trailing character', { payloadRest: 0 }) },
+  {
+    name: 'payload with non-zero unused trailing bits',
+    why: /canonical/,
+    build: spelling(1, 'non-zero unused trailing bits', { payloadRest: 3 }),
+  },
+  {
+    name: 'payload with one extra trailing character',
+    why: /canonical/,
+    build: spelling(1, 'one extra trailing character', { payloadRest: 0 }),
+  },
   { name: 'header with = padding', why: /canonical/, build: spelling(0, '= padding', { headerRest: 3 }) },
-  { name: 'header with non-zero unused trailing bits', why: /canonical/, build: spelling(0, 'non-zero unused trailing bits', { headerRest: 2 }) },
+  {
+    name: 'header with non-zero unused trailing bits',
+    why: /canonical/,
+    build: spelling(0, 'non-zero unused trailing bits', { headerRest: 2 }),
+  },
   // the Authorization value around the token
   { name: 'no Authorization header', why: /no Authorization/, build: () => ({ authorization: '' }) },
   { name: 'Basic scheme', why: /not Bearer/, build: () => ({ authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }) },
@@ -268,7 +391,10 @@ describe('hostile tokens (through the HTTP app)', () => {
     const authorization = 'token' in credential ? `Bearer ${credential.token}` : credential.authorization
     const res = await fetch(`${server.url}${route.path}`, {
       method: route.method,
-      headers: { ...(authorization === '' ? {} : { authorization }), ...(route.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(authorization === '' ? {} : { authorization }),
+        ...(route.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(route.body === undefined ? {} : { body: route.body }),
     })
     return { status: res.status, headers: res.headers, text: await res.text() }
@@ -288,7 +414,10 @@ describe('hostile tokens (through the HTTP app)', () => {
     })
 
     it('jku, x5u, jwk and x5c are ignored, not honoured: a token signed by our key with them passes', async () => {
-      const r = await call(ROUTES[0], ours({ jku: '/attacker/jwks.json', x5u: '/attacker/cert.pem', jwk: publicJwk(k.attacker), x5c: [spki(k.attacker)] })(k))
+      const r = await call(
+        ROUTES[0],
+        ours({ jku: '/attacker/jwks.json', x5u: '/attacker/cert.pem', jwk: publicJwk(k.attacker), x5c: [spki(k.attacker)] })(k),
+      )
       expect(r.status).to.equal(200)
     })
 
@@ -303,7 +432,11 @@ describe('hostile tokens (through the HTTP app)', () => {
   describe('every case is a 401 with the exact body that never reaches the domain', () => {
     let ran = 0
     beforeEach(() => start())
-    after(() => console.log(`      hostile tokens: ${ran} requests refused with 401 (${CASES.length} cases x ${ROUTES.length} routes), none reached the domain`))
+    after(() =>
+      console.log(
+        `      hostile tokens: ${ran} requests refused with 401 (${CASES.length} cases x ${ROUTES.length} routes), none reached the domain`,
+      ),
+    )
 
     for (const c of CASES) {
       it(c.name, async () => {

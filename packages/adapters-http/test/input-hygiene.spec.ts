@@ -4,15 +4,7 @@ import { PassThrough } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { expect } from 'chai'
 import * as TE from 'fp-ts/TaskEither'
-import {
-  Buyer,
-  makeAuthorize,
-  makeCheckRateLimit,
-  notFound,
-  Role,
-  ROLE_CATALOGUE,
-  unavailable,
-} from '@orka/domain'
+import { Buyer, makeAuthorize, makeCheckRateLimit, notFound, Role, ROLE_CATALOGUE, unavailable } from '@orka/domain'
 import { createHttpApp, HttpDeps } from '../src'
 import { LINGER_MS } from '../src/close-connection'
 import { readJsonBody } from '../src/decode/json-body'
@@ -254,10 +246,19 @@ describe('input hygiene at the HTTP edge', () => {
   afterEach(() => stop())
 
   const token = (scopes: string[]) => mint(key, { scopes, exp: T0 + 60 })
-  const call = async (method: string, path: string, scopes: string[], init: { headers?: Record<string, string>; body?: string | Buffer } = {}) => {
+  const call = async (
+    method: string,
+    path: string,
+    scopes: string[],
+    init: { headers?: Record<string, string>; body?: string | Buffer } = {},
+  ) => {
     const res = await fetch(`${url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token(scopes)}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+      headers: {
+        authorization: `Bearer ${token(scopes)}`,
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
       ...(init.body === undefined ? {} : { body: init.body }),
     })
     const text = await res.text()
@@ -360,12 +361,20 @@ describe('input hygiene at the HTTP edge', () => {
       expect(both.json).to.deep.equal({
         detail: [
           { loc: ['query', 'external_identifier'], ...UNICODE },
-          { loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal', input: 0, ctx: { ge: 1 } },
+          {
+            loc: ['query', 'limit'],
+            msg: 'Input should be greater than or equal to 1',
+            type: 'greater_than_equal',
+            input: 0,
+            ctx: { ge: 1 },
+          },
         ],
       })
       const limit = await call('GET', '/roles?limit=%FF', ['roles.read'])
       expect(limit.json).to.deep.equal({ detail: [{ loc: ['query', 'limit'], ...UNICODE }] })
-      const status = await call('GET', `/webhook-subscriptions/${SUBSCRIPTION_ID}/deliveries?status=fail%FFed`, ['webhook-subscriptions.read'])
+      const status = await call('GET', `/webhook-subscriptions/${SUBSCRIPTION_ID}/deliveries?status=fail%FFed`, [
+        'webhook-subscriptions.read',
+      ])
       expect(status.json).to.deep.equal({ detail: [{ loc: ['query', 'status'], ...UNICODE }] })
       expect(reached()).to.deep.equal([])
     })
@@ -382,7 +391,15 @@ describe('input hygiene at the HTTP edge', () => {
     })
 
     it('refuses a header value with NUL before the app sees it (the HTTP parser answers 400)', async () => {
-      const e = await exchange(port, ['GET /roles HTTP/1.1', 'Host: x', `Authorization: Bearer ${token(['roles.read'])}`, 'x-orka-merchant-account-id: def\u0000ault'].join('\r\n'))
+      const e = await exchange(
+        port,
+        [
+          'GET /roles HTTP/1.1',
+          'Host: x',
+          `Authorization: Bearer ${token(['roles.read'])}`,
+          'x-orka-merchant-account-id: def\u0000ault',
+        ].join('\r\n'),
+      )
       expect(parseResponse(e.response, e.answeredAfterMs).status).to.equal(400)
       expect(calls).to.deep.equal([])
     })
@@ -406,7 +423,9 @@ describe('input hygiene at the HTTP edge', () => {
       })
 
     it('still accepts a body with a UTF-8 byte order mark', async () => {
-      const r = await call('POST', '/buyers', ['buyers.write'], { body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"display_name":"Jö"}')]) })
+      const r = await call('POST', '/buyers', ['buyers.write'], {
+        body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"display_name":"Jö"}')]),
+      })
       expect(r.status).to.equal(201)
       expect(reached()).to.deep.equal([['createBuyer', { display_name: 'Jö' }]])
     })
@@ -416,7 +435,9 @@ describe('input hygiene at the HTTP edge', () => {
     it('replaces an all-digit unknown property with a placeholder string', async () => {
       const r = await call('POST', '/gift-cards/activations', ['gift-cards.write'], { body: `{"number":"${N}","${N}":"1234"}` })
       expect(r.status).to.equal(422)
-      expect(r.json).to.deep.equal({ detail: [{ loc: ['body', '<property>'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }] })
+      expect(r.json).to.deep.equal({
+        detail: [{ loc: ['body', '<property>'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }],
+      })
       expect(r.text).not.to.include('4111').and.not.to.include('1234')
     })
 
@@ -469,7 +490,15 @@ describe('input hygiene at the HTTP edge', () => {
     it('refuses idempotency-key sent twice with 422, and takes a single value with a comma as it is', async () => {
       const body = JSON.stringify({ number: N })
       const activation = (lines: string[]) =>
-        exchange(port, head([...lines, 'Content-Type: application/json', `Content-Length: ${body.length}`], ['gift-cards.write'], 'POST /gift-cards/activations HTTP/1.1'), [body])
+        exchange(
+          port,
+          head(
+            [...lines, 'Content-Type: application/json', `Content-Length: ${body.length}`],
+            ['gift-cards.write'],
+            'POST /gift-cards/activations HTTP/1.1',
+          ),
+          [body],
+        )
       const twice = await activation(['idempotency-key: k-1', 'Idempotency-Key: k-1'])
       const r = parseResponse(twice.response, twice.answeredAfterMs)
       expect(r.status).to.equal(422)
@@ -484,7 +513,13 @@ describe('input hygiene at the HTTP edge', () => {
   describe('a body declared larger than the cap is refused unread, and the connection closed', () => {
     const DECLARED = 50 * MiB
     const post = (path: string, contentLength: string, scopes: string[]) =>
-      [`POST ${path} HTTP/1.1`, 'Host: x', `Authorization: Bearer ${token(scopes)}`, 'Content-Type: application/json', `Content-Length: ${contentLength}`].join('\r\n')
+      [
+        `POST ${path} HTTP/1.1`,
+        'Host: x',
+        `Authorization: Bearer ${token(scopes)}`,
+        'Content-Type: application/json',
+        `Content-Length: ${contentLength}`,
+      ].join('\r\n')
 
     it('answers a 50 MiB declared body, streamed slowly, at once with 422, reading almost none of it', async () => {
       const e = await exchange(port, post('/buyers', `${DECLARED}`, ['buyers.write']), [{ stream: DECLARED, pauseMs: 5 }], 500)
@@ -520,7 +555,13 @@ describe('input hygiene at the HTTP edge', () => {
 
     it('refuses a chunked body that grows over the cap with 422 and closes the connection', async () => {
       const chunk = `200\r\n${'a'.repeat(0x200)}\r\n`
-      const head = [`POST /buyers HTTP/1.1`, 'Host: x', `Authorization: Bearer ${token(['buyers.write'])}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked'].join('\r\n')
+      const head = [
+        `POST /buyers HTTP/1.1`,
+        'Host: x',
+        `Authorization: Bearer ${token(['buyers.write'])}`,
+        'Content-Type: application/json',
+        'Transfer-Encoding: chunked',
+      ].join('\r\n')
       const e = await exchange(port, head, [chunk, chunk, chunk, 50, chunk])
       const r = parseResponse(e.response, e.answeredAfterMs)
       expect(r.status).to.equal(422)
@@ -533,9 +574,13 @@ describe('input hygiene at the HTTP edge', () => {
 
   describe('a malformed or aborted body never becomes an unhandled exception', () => {
     const chunked = () =>
-      [`POST /buyers HTTP/1.1`, 'Host: x', `Authorization: Bearer ${token(['buyers.write'])}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked'].join(
-        '\r\n',
-      )
+      [
+        `POST /buyers HTTP/1.1`,
+        'Host: x',
+        `Authorization: Bearer ${token(['buyers.write'])}`,
+        'Content-Type: application/json',
+        'Transfer-Encoding: chunked',
+      ].join('\r\n')
     /** A parse fault ends the connection with the HTTP parser's own bare 400; the app must not crash on the torn request. */
     const expectParserRefusal = (e: Exchange) => {
       const r = parseResponse(e.response, e.answeredAfterMs)
@@ -559,7 +604,13 @@ describe('input hygiene at the HTTP edge', () => {
     })
 
     it('a client that goes away in the middle of the body', async () => {
-      const head = [`POST /buyers HTTP/1.1`, 'Host: x', `Authorization: Bearer ${token(['buyers.write'])}`, 'Content-Type: application/json', 'Content-Length: 100'].join('\r\n')
+      const head = [
+        `POST /buyers HTTP/1.1`,
+        'Host: x',
+        `Authorization: Bearer ${token(['buyers.write'])}`,
+        'Content-Type: application/json',
+        'Content-Length: 100',
+      ].join('\r\n')
       const socket = connect(port, '127.0.0.1')
       socket.on('error', () => undefined)
       socket.write(`${head}\r\n\r\n{"display_name":`)
@@ -575,7 +626,14 @@ describe('input hygiene at the HTTP edge', () => {
     /** Just enough of a Koa context around a stream standing in for the request. */
     const fakeCtx = (req: PassThrough, headers: Record<string, string>) => {
       Object.assign(req, { headers, httpVersionMajor: 1, socket: { destroyed: true } })
-      const ctx = { req, res: {}, headerSent: false, request: { type: 'application/json' }, get: (n: string) => headers[n] ?? '', set: () => undefined }
+      const ctx = {
+        req,
+        res: {},
+        headerSent: false,
+        request: { type: 'application/json' },
+        get: (n: string) => headers[n] ?? '',
+        set: () => undefined,
+      }
       return ctx as unknown as Parameters<typeof readJsonBody>[0]
     }
     const read = (req: PassThrough, headers: Record<string, string> = { 'content-length': '100' }) =>
@@ -649,7 +707,9 @@ describe('input hygiene at the HTTP edge', () => {
     it('still refuses what is not a UUID, echoing it as sent', async () => {
       const r = await call('GET', '/webhook-subscriptions/NOT-A-UUID', ['webhook-subscriptions.read'])
       expect(r.status).to.equal(422)
-      expect(r.json).to.deep.equal({ detail: [{ loc: ['path', 'subscription_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing', input: 'NOT-A-UUID' }] })
+      expect(r.json).to.deep.equal({
+        detail: [{ loc: ['path', 'subscription_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing', input: 'NOT-A-UUID' }],
+      })
     })
   })
 })

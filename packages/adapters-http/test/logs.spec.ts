@@ -1,11 +1,6 @@
 import { expect } from 'chai'
 import * as TE from 'fp-ts/TaskEither'
-import {
-  makeAuthorize,
-  makeCheckRateLimit,
-  serviceFailed,
-  unavailable,
-} from '@orka/domain'
+import { makeAuthorize, makeCheckRateLimit, serviceFailed, unavailable } from '@orka/domain'
 import { containsCardNumber, createHttpApp, HttpDeps, redactCardNumbers, redactJsonLine, redactLogFields } from '../src'
 import { requestIdFor } from '../src/context'
 import { serializeError } from '../src/respond'
@@ -37,7 +32,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const leaks = (text: string, pan: string = PAN): boolean => {
   let t = text
   for (let i = 0; i < 5; i++) t = t.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
-  return t.normalize('NFKC').replace(/[^0-9]/g, '').includes(pan)
+  return t
+    .normalize('NFKC')
+    .replace(/[^0-9]/g, '')
+    .includes(pan)
 }
 
 describe('card numbers in logs', () => {
@@ -204,7 +202,12 @@ describe('card numbers in logs', () => {
         clock,
         mac: fakeMac,
         log,
-        config: { merchantAccountHeader: 'x-orka-merchant-account-id', defaultMerchantAccountId: 'default', maxBodyBytes: 1024, tokenCacheSize: 10 },
+        config: {
+          merchantAccountHeader: 'x-orka-merchant-account-id',
+          defaultMerchantAccountId: 'default',
+          maxBodyBytes: 1024,
+          tokenCacheSize: 10,
+        },
         useCases: useCasesWith(unexpected, {
           authorize: makeAuthorize({ merchantAccounts: fakeMerchantAccounts('default'), roles: catalogueRoles }),
           checkRateLimit: makeCheckRateLimit({ store: new AdmitAll(), clock, config: { limit: 100, windowS: 60 } }),
@@ -259,7 +262,12 @@ describe('card numbers in logs', () => {
           const r = await call('GET', '/nothing-here', { 'x-request-id': given })
           expect(r.headers.get('x-request-id')).to.equal(given)
         }
-        expect(accessLines().map((l) => l.o['requestId'])).to.deep.equal(['req-7', '41234555666', 'order-2027-01-15', 'a1b2c3d4e5f6a7b8c9d0'])
+        expect(accessLines().map((l) => l.o['requestId'])).to.deep.equal([
+          'req-7',
+          '41234555666',
+          'order-2027-01-15',
+          'a1b2c3d4e5f6a7b8c9d0',
+        ])
       })
     })
 
@@ -274,7 +282,11 @@ describe('card numbers in logs', () => {
         ['GET', '/cards/abc4123455566667777def', '/cards/abc################def'],
         ['GET', '/gift-cards/%34%31%32%33%34%35%35%35%36%36%36%36%37%37%37%37', '/gift-cards/################'],
         ['GET', '/gift-cards/%34%31%32%33-%34%35%35%35-%36%36%36%36-%37%37%37%37', '/gift-cards/####-####-####-####'],
-        ['GET', '/gift-cards/%2534%2531%2532%2533%2534%2535%2535%2535%2536%2536%2536%2536%2537%2537%2537%2537', '/gift-cards/################'],
+        [
+          'GET',
+          '/gift-cards/%2534%2531%2532%2533%2534%2535%2535%2535%2536%2536%2536%2536%2537%2537%2537%2537',
+          '/gift-cards/################',
+        ],
         ['DELETE', '/gift-cards/4123-4555-6666-7777/balance', '/gift-cards/####-####-####-####/balance'],
       ]
       for (const [method, path, logged] of paths)

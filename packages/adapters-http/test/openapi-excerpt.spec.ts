@@ -41,7 +41,18 @@ interface Shape {
   variants?: Record<string, Shape>
 }
 
-const CONSTRAINTS = ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'pattern', 'format', 'minItems', 'maxItems']
+const CONSTRAINTS = [
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+]
 
 const deref = (doc: Json, s: Json, depth = 0): Json => {
   if (typeof s['$ref'] !== 'string') return s
@@ -62,7 +73,12 @@ const alternatives = (doc: Json, s: Json): Json[] => {
 }
 
 const isOnlyType = (s: Shape) =>
-  s.enum === undefined && Object.keys(s.constraints).length === 0 && !s.properties && !s.items && !s.variants && s.additionalProperties === undefined
+  s.enum === undefined &&
+  Object.keys(s.constraints).length === 0 &&
+  !s.properties &&
+  !s.items &&
+  !s.variants &&
+  s.additionalProperties === undefined
 
 const shapeOf = (doc: Json, schema: Json): Shape => {
   const alts = alternatives(doc, schema)
@@ -76,7 +92,9 @@ const shapeOf = (doc: Json, schema: Json): Shape => {
   if (plain && shapes.every((s) => s.types.join() === plain.types.join() && !s.properties)) return { ...plain, nullable }
   // The discriminator: a property every alternative pins to a value of its own.
   const tag = Object.keys(shapes[0]!.properties ?? {}).find(
-    (k) => shapes.every((s) => s.properties?.[k]?.enum?.length === 1) && new Set(shapes.map((s) => s.properties![k]!.enum![0])).size === shapes.length,
+    (k) =>
+      shapes.every((s) => s.properties?.[k]?.enum?.length === 1) &&
+      new Set(shapes.map((s) => s.properties![k]!.enum![0])).size === shapes.length,
   )
   return {
     types: [...new Set(shapes.flatMap((s) => s.types))].sort(),
@@ -97,7 +115,8 @@ const single = (doc: Json, raw: Json): Shape => {
   }
   if (s['const'] !== undefined) shape.enum = [JSON.stringify(s['const'])]
   else if (Array.isArray(s['enum'])) shape.enum = (s['enum'] as unknown[]).map((v) => JSON.stringify(v)).sort()
-  if (s['properties']) shape.properties = Object.fromEntries(Object.entries(s['properties'] as Json).map(([k, v]) => [k, shapeOf(doc, v as Json)]))
+  if (s['properties'])
+    shape.properties = Object.fromEntries(Object.entries(s['properties'] as Json).map(([k, v]) => [k, shapeOf(doc, v as Json)]))
   if (Array.isArray(s['required'])) shape.required = [...(s['required'] as string[])].sort()
   if (s['additionalProperties'] === false) shape.additionalProperties = false
   else if (typeof s['additionalProperties'] === 'object') shape.additionalProperties = shapeOf(doc, s['additionalProperties'] as Json)
@@ -123,7 +142,8 @@ const compare = (ours: Shape, theirs: Shape, at: Omit<Difference, 'kind' | 'ours
   const diff = (kind: string, o: unknown, t: unknown, path = at.path) => out.push({ ...at, path, kind, ours: o, theirs: t })
   if (ours.types.join() !== theirs.types.join()) diff('type', ours.types.join('|'), theirs.types.join('|'))
   if (ours.nullable !== theirs.nullable) diff('nullable', ours.nullable, theirs.nullable)
-  if (JSON.stringify(ours.enum) !== JSON.stringify(theirs.enum)) diff(ours.enum?.length === 1 || theirs.enum?.length === 1 ? 'const' : 'enum', ours.enum, theirs.enum)
+  if (JSON.stringify(ours.enum) !== JSON.stringify(theirs.enum))
+    diff(ours.enum?.length === 1 || theirs.enum?.length === 1 ? 'const' : 'enum', ours.enum, theirs.enum)
   for (const k of new Set([...Object.keys(ours.constraints), ...Object.keys(theirs.constraints)]))
     if (ours.constraints[k] !== theirs.constraints[k]) diff(k, ours.constraints[k], theirs.constraints[k])
   const op = ours.properties ?? {}
@@ -149,10 +169,12 @@ const compare = (ours: Shape, theirs: Shape, at: Omit<Difference, 'kind' | 'ours
 type Op = Json & { parameters?: Json[]; requestBody?: Json; responses: Record<string, Json>; security?: Array<Record<string, string[]>> }
 const operations = (doc: Json): Map<string, Op> => {
   const out = new Map<string, Op>()
-  for (const ops of Object.values(doc['paths'] as Record<string, Record<string, Op>>)) for (const op of Object.values(ops)) out.set(op['operationId'] as string, op)
+  for (const ops of Object.values(doc['paths'] as Record<string, Record<string, Op>>))
+    for (const op of Object.values(ops)) out.set(op['operationId'] as string, op)
   return out
 }
-const bodySchema = (x: Json | undefined): Json | undefined => ((x?.['content'] as Json | undefined)?.['application/json'] as Json | undefined)?.['schema'] as Json | undefined
+const bodySchema = (x: Json | undefined): Json | undefined =>
+  ((x?.['content'] as Json | undefined)?.['application/json'] as Json | undefined)?.['schema'] as Json | undefined
 
 /** Every difference between our document and the excerpt, for the shared operations. */
 const differences = (ours: Json, theirs: Json): Difference[] => {
@@ -176,7 +198,8 @@ const differences = (ours: Json, theirs: Json): Difference[] => {
     // Security: the scope the excerpt asks for must be the one required here.
     const theirScopes = Object.values(b.security?.[0] ?? {})[0] ?? []
     const ourScopes = (a['x-scopes'] as string[] | undefined) ?? []
-    for (const s of theirScopes) if (!ourScopes.includes(s)) out.push({ operation: id, where: 'security', path: '', kind: 'scope', ours: ourScopes, theirs: s })
+    for (const s of theirScopes)
+      if (!ourScopes.includes(s)) out.push({ operation: id, where: 'security', path: '', kind: 'scope', ours: ourScopes, theirs: s })
     // Parameters, by where and name.
     const params = (op: Op) => new Map((op.parameters ?? []).map((p) => [`${String(p['in'])} ${String(p['name'])}`, p]))
     const ap = params(a)
@@ -188,20 +211,27 @@ const differences = (ours: Json, theirs: Json): Difference[] => {
         out.push({ operation: id, where: `parameter ${k}`, path: '', kind: 'parameter', ours: !!x, theirs: !!y })
         continue
       }
-      if (!!x['required'] !== !!y['required']) out.push({ operation: id, where: `parameter ${k}`, path: '', kind: 'required', ours: !!x['required'], theirs: !!y['required'] })
+      if (!!x['required'] !== !!y['required'])
+        out.push({ operation: id, where: `parameter ${k}`, path: '', kind: 'required', ours: !!x['required'], theirs: !!y['required'] })
       schemas(id, `parameter ${k}`, x['schema'] as Json, y['schema'] as Json)
     }
     schemas(id, 'request body', bodySchema(a.requestBody), bodySchema(b.requestBody))
     const success = (op: Op) => Object.keys(op.responses).filter((s) => s.startsWith('2'))
-    if (success(a).join() !== success(b).join()) out.push({ operation: id, where: 'responses', path: '', kind: 'success status', ours: success(a), theirs: success(b) })
+    if (success(a).join() !== success(b).join())
+      out.push({ operation: id, where: 'responses', path: '', kind: 'success status', ours: success(a), theirs: success(b) })
     else schemas(id, `response ${success(a)[0]}`, bodySchema(a.responses[success(a)[0]!]), bodySchema(b.responses[success(b)[0]!]))
-    const errors = (op: Op) => Object.keys(op.responses).filter((s) => !s.startsWith('2')).sort()
-    if (errors(a).join() !== errors(b).join()) out.push({ operation: id, where: 'responses', path: '', kind: 'error statuses', ours: errors(a), theirs: errors(b) })
+    const errors = (op: Op) =>
+      Object.keys(op.responses)
+        .filter((s) => !s.startsWith('2'))
+        .sort()
+    if (errors(a).join() !== errors(b).join())
+      out.push({ operation: id, where: 'responses', path: '', kind: 'error statuses', ours: errors(a), theirs: errors(b) })
   }
   // The error bodies are the same for every operation: compared once.
   const a = o.get('activate_gift_card')!
   const b = t.get('activate_gift_card')!
-  for (const status of Object.keys(b.responses).filter((s) => !s.startsWith('2'))) schemas('errors', `response ${status}`, bodySchema(a.responses[status]), bodySchema(b.responses[status]))
+  for (const status of Object.keys(b.responses).filter((s) => !s.startsWith('2')))
+    schemas('errors', `response ${status}`, bodySchema(a.responses[status]), bodySchema(b.responses[status]))
   return out
 }
 
@@ -223,12 +253,12 @@ const ALLOWED: ReadonlyArray<Allowed> = [
     kind: /^parameter$/,
   },
   {
-    why: 'Header and query values are strings or absent, never JSON null: the excerpt\'s `anyOf [string, null]` is an artefact of its generator.',
+    why: "Header and query values are strings or absent, never JSON null: the excerpt's `anyOf [string, null]` is an artefact of its generator.",
     where: /^parameter (header|query) /,
     kind: /^nullable$/,
   },
   {
-    why: 'Orka bounds the strings it reads from query and headers: a cursor 1-1000 (the page envelope\'s own bound), an idempotency key 1-255, a filter as the field it filters on.',
+    why: "Orka bounds the strings it reads from query and headers: a cursor 1-1000 (the page envelope's own bound), an idempotency key 1-255, a filter as the field it filters on.",
     where: /^parameter (query cursor|query external_identifier|header idempotency-key)$/,
     kind: /^(minLength|maxLength)$/,
   },
@@ -240,7 +270,7 @@ const ALLOWED: ReadonlyArray<Allowed> = [
     kind: /^(minLength|maxLength|pattern|format)$/,
   },
   {
-    why: 'The tagged union is decoded by its `kind`, so a request must send it (the excerpt\'s own discriminator needs it too; its `default` is an artefact of its generator).',
+    why: "The tagged union is decoded by its `kind`, so a request must send it (the excerpt's own discriminator needs it too; its `default` is an artefact of its generator).",
     where: /^request body$/,
     path: /^\.authentication<kind="\w+">\.kind$/,
     kind: /^required$/,
@@ -344,7 +374,13 @@ describe('OpenAPI document against the reference excerpt', () => {
       ].join('\n'),
     )
     expect(found.length, 'the comparison found nothing at all: is it comparing?').to.be.greaterThan(0)
-    expect(lines.filter((l) => l.includes('UNEXPECTED')), 'differences not on the allow-list').to.deep.equal([])
-    expect(unused.map((a) => a.why), 'allow-list entries that no longer match anything (remove them)').to.deep.equal([])
+    expect(
+      lines.filter((l) => l.includes('UNEXPECTED')),
+      'differences not on the allow-list',
+    ).to.deep.equal([])
+    expect(
+      unused.map((a) => a.why),
+      'allow-list entries that no longer match anything (remove them)',
+    ).to.deep.equal([])
   })
 })

@@ -46,7 +46,10 @@ const resolvePointer = (doc: unknown, ref: string): unknown =>
 const componentsAjv = (doc: OpenApiDocument) => {
   const ajv = new Ajv2020({ strict: true, allErrors: true })
   addFormats(ajv)
-  const defs = JSON.parse(JSON.stringify(doc.components.schemas).replace(/"#\/components\/schemas\//g, '"#/$defs/')) as Record<string, unknown>
+  const defs = JSON.parse(JSON.stringify(doc.components.schemas).replace(/"#\/components\/schemas\//g, '"#/$defs/')) as Record<
+    string,
+    unknown
+  >
   ajv.addSchema({ $id: 'urn:orka:openapi', $defs: defs })
   return ajv
 }
@@ -81,8 +84,16 @@ describe('OpenAPI document', () => {
     expect(doc.info.title).to.equal('Orka API')
     expect(doc.info.version).to.equal('1.0.0')
     expect(doc['servers']).to.deep.equal([
-      { url: 'https://api.sandbox.{id}.orka.example', description: 'Sandbox', variables: { id: { default: 'example', description: 'Your instance: its subdomain.' } } },
-      { url: 'https://api.{id}.orka.example', description: 'Production', variables: { id: { default: 'example', description: 'Your instance: its subdomain.' } } },
+      {
+        url: 'https://api.sandbox.{id}.orka.example',
+        description: 'Sandbox',
+        variables: { id: { default: 'example', description: 'Your instance: its subdomain.' } },
+      },
+      {
+        url: 'https://api.{id}.orka.example',
+        description: 'Production',
+        variables: { id: { default: 'example', description: 'Your instance: its subdomain.' } },
+      },
     ])
   })
 
@@ -98,11 +109,15 @@ describe('OpenAPI document', () => {
       ['https://pay.test', undefined],
     ])
     for (const route of ROUTES)
-      expect(custom.paths[route.path]![route.method.toLowerCase()]!.parameters.filter((p) => p.in === 'header').map((p) => p.name)).to.include('x-acme-merchant-account-id')
+      expect(
+        custom.paths[route.path]![route.method.toLowerCase()]!.parameters.filter((p) => p.in === 'header').map((p) => p.name),
+      ).to.include('x-acme-merchant-account-id')
   })
 
   it('documents every served route, and only those, with its scope and every error status', () => {
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([m, op]) => `${m.toUpperCase()} ${path} ${op.operationId}`))
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([m, op]) => `${m.toUpperCase()} ${path} ${op.operationId}`),
+    )
     const probes = ['GET /healthz healthz', 'GET /readyz readyz']
     expect(documented.sort()).to.deep.equal([...ROUTES.map((r) => `${r.method} ${r.path} ${r.operationId}`), ...probes].sort())
     for (const probe of ['/healthz', '/readyz']) expect(doc.paths[probe]!['get']!['security'], probe).to.deep.equal([])
@@ -112,7 +127,10 @@ describe('OpenAPI document', () => {
       expect(op['security']).to.deep.equal([{ BearerJWT: [route.scope] }])
       expect(op['x-scopes']).to.include(route.scope)
       const statuses = Object.keys(op.responses)
-      expect(statuses.filter((s) => s.startsWith('2')), route.operationId).to.have.length(1)
+      expect(
+        statuses.filter((s) => s.startsWith('2')),
+        route.operationId,
+      ).to.have.length(1)
       expect(statuses.filter((s) => !s.startsWith('2')).sort(), route.operationId).to.deep.equal(ERROR_STATUSES)
       expect(op.responses['422']!.content!['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/HTTPValidationError' })
       for (const s of ERROR_STATUSES.filter((s) => s !== '422'))
@@ -120,7 +138,12 @@ describe('OpenAPI document', () => {
       expect(op.parameters.map((p) => `${p.in} ${p.name}`)).to.include('header x-orka-merchant-account-id')
     }
     expect(doc.components['securitySchemes']).to.deep.include({
-      BearerJWT: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An ES512 JWT signed with an API key pair\'s private key, with `exp` and the `scopes` it asks for.' },
+      BearerJWT: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: "An ES512 JWT signed with an API key pair's private key, with `exp` and the `scopes` it asks for.",
+      },
     })
   })
 
@@ -129,7 +152,12 @@ describe('OpenAPI document', () => {
     const header = ['header', 'x-orka-merchant-account-id', false]
     expect(params('/gift-cards/activations', 'post')).to.deep.equal([['header', 'idempotency-key', false], header])
     expect(params('/roles', 'get')).to.deep.equal([['query', 'limit', false], ['query', 'cursor', false], header])
-    expect(params('/buyers', 'get')).to.deep.equal([['query', 'limit', false], ['query', 'cursor', false], ['query', 'external_identifier', false], header])
+    expect(params('/buyers', 'get')).to.deep.equal([
+      ['query', 'limit', false],
+      ['query', 'cursor', false],
+      ['query', 'external_identifier', false],
+      header,
+    ])
     expect(params('/webhook-subscriptions/{subscription_id}', 'delete')).to.deep.equal([['path', 'subscription_id', true], header])
     const limit = doc.paths['/roles']!['get']!.parameters[0]!
     expect(limit.schema).to.deep.equal({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
@@ -148,12 +176,16 @@ describe('OpenAPI document', () => {
 
   it('derives the request and response schemas from the codecs', () => {
     const activation = doc.paths['/gift-cards/activations']!['post']!
-    expect(activation.requestBody!.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/GiftCardActivationCreate' })
+    expect(activation.requestBody!.content['application/json'].schema).to.deep.equal({
+      $ref: '#/components/schemas/GiftCardActivationCreate',
+    })
     expect(activation.responses['201']!.content!['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/GiftCard' })
     const body = doc.components.schemas['GiftCardActivationCreate']!
     expect(body['required']).to.deep.equal(['number'])
     expect(body['additionalProperties']).to.equal(false)
-    expect(Object.keys(body['properties'] as object)).to.deep.equal(Object.keys({ ...GiftCardActivationCreate.inner.required, ...GiftCardActivationCreate.inner.optional }))
+    expect(Object.keys(body['properties'] as object)).to.deep.equal(
+      Object.keys({ ...GiftCardActivationCreate.inner.required, ...GiftCardActivationCreate.inner.optional }),
+    )
     expect(body['description']).to.include('When `store` is true, `pin` is required.')
     expect(Object.keys(doc.components.schemas['GiftCard']!['properties'] as object).sort()).to.deep.equal(
       Object.keys({ ...GiftCard.required, ...GiftCard.optional }).sort(),
@@ -176,7 +208,18 @@ describe('OpenAPI document', () => {
       { url: 'https://example.test/hooks', active: false, authentication: null },
       { url: 'https://example.test/hooks', authentication: { kind: 'basic', username: 'u', password: 'p' } },
       { url: 'https://example.test/hooks', authentication: { kind: 'basic', username: 'u' } },
-      { url: 'https://example.test/hooks', authentication: { kind: 'oauth_password', client_id: 'c', client_secret: 's', token_url: 'https://a.test/t', username: 'u', password: 'p', scope: null } },
+      {
+        url: 'https://example.test/hooks',
+        authentication: {
+          kind: 'oauth_password',
+          client_id: 'c',
+          client_secret: 's',
+          token_url: 'https://a.test/t',
+          username: 'u',
+          password: 'p',
+          scope: null,
+        },
+      },
       { url: 'https://example.test/hooks', authentication: { kind: 'digest', username: 'u', password: 'p' } },
       { url: 'https://example.test/hooks', extra: 1 },
       { url: 'ftp://example.test' },
@@ -190,7 +233,11 @@ describe('OpenAPI document', () => {
     it('describes a tagged union as oneOf its named branches, each a closed object', () => {
       const Shape = tagged('Shape', 'kind', {
         circle: closed('Circle', { kind: literal('circle'), radius: t.number }),
-        label: closed('Label', { kind: literal('label'), text: str }, { note: nullable(str), box: nullable(closed('Box', { w: t.number })) }),
+        label: closed(
+          'Label',
+          { kind: literal('label'), text: str },
+          { note: nullable(str), box: nullable(closed('Box', { w: t.number })) },
+        ),
       })
       const registry = new SchemaRegistry()
       expect(codecToSchema(Shape, registry)).to.deep.equal({ $ref: '#/components/schemas/Shape' })
@@ -224,7 +271,9 @@ describe('OpenAPI document', () => {
       const registry = new SchemaRegistry()
       codecToSchema(closed('Thing', { a: str }), registry)
       expect(() => codecToSchema(closed('Thing', { b: str }), registry)).to.throw("Two different codecs are both named 'Thing'")
-      expect(() => codecToSchema(new t.Type('Opaque', (u): u is unknown => true, t.success, t.identity), registry)).to.throw("No JSON Schema for codec 'Opaque'")
+      expect(() => codecToSchema(new t.Type('Opaque', (_u): _u is unknown => true, t.success, t.identity), registry)).to.throw(
+        "No JSON Schema for codec 'Opaque'",
+      )
     })
   })
 })
@@ -243,7 +292,12 @@ describe('GET /openapi.json and GET /docs', () => {
       clock: new FakeClock(),
       mac: fakeMac,
       log,
-      config: { merchantAccountHeader: 'x-orka-merchant-account-id', defaultMerchantAccountId: 'default', maxBodyBytes: 1024, tokenCacheSize: 10 },
+      config: {
+        merchantAccountHeader: 'x-orka-merchant-account-id',
+        defaultMerchantAccountId: 'default',
+        maxBodyBytes: 1024,
+        tokenCacheSize: 10,
+      },
       // Any call (authorization, rate limiting included) throws, and so answers 500.
       useCases: useCasesWith(() => unexpected),
     }
@@ -265,7 +319,10 @@ describe('GET /openapi.json and GET /docs', () => {
     expect(etag).to.match(/^"[\w-]+"$/)
     // fetch marks a conditional request `cache-control: no-cache`, which rightly forbids a 304: use plain http.
     const status = await new Promise<number | undefined>((resolve, reject) =>
-      get(`${server.url}/openapi.json`, { headers: { 'if-none-match': etag } }, (res) => resolve(res.resume().statusCode)).on('error', reject),
+      get(`${server.url}/openapi.json`, { headers: { 'if-none-match': etag } }, (res) => resolve(res.resume().statusCode)).on(
+        'error',
+        reject,
+      ),
     )
     expect(status).to.equal(304)
     const head = await fetch(`${server.url}/openapi.json`, { method: 'HEAD' })
@@ -276,7 +333,10 @@ describe('GET /openapi.json and GET /docs', () => {
     const res = await fetch(`${server.url}/docs`)
     expect(res.status).to.equal(200)
     expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8')
-    expect(res.headers.get('content-security-policy')).to.include("default-src 'none'").and.include("script-src 'self'").and.include("connect-src 'self'")
+    expect(res.headers.get('content-security-policy'))
+      .to.include("default-src 'none'")
+      .and.include("script-src 'self'")
+      .and.include("connect-src 'self'")
     const html = await res.text()
     expect(html).to.include('<script src="/docs/assets/redoc.standalone.js"></script>')
     expect(html).to.include("pnpm orka token --key .data/dev-api-key.pem --scopes '*.read,*.write'")

@@ -16,7 +16,7 @@ describe('OPERATIONS', () => {
     for (const op of OPERATIONS.filter(isServed)) expect(Object.keys(op.params ?? {}), op.operationId).to.deep.equal(templateNames(op.path))
   })
 
-  it('keys a checkout-session limit by the path\'s {id}', () => {
+  it("keys a checkout-session limit by the path's {id}", () => {
     for (const op of OPERATIONS.filter((o) => o.rateLimit === 'checkout-session')) expect(templateNames(op.path), op.path).to.include('id')
   })
 })

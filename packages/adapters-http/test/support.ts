@@ -208,7 +208,12 @@ export const aCard: GiftCard = {
   type: 'gift-card',
   id: '9a0e4a0b-5b1f-4a7c-8f6e-1d2c3b4a5f60',
   merchant_account_id: 'default',
-  gift_card_service: { type: 'gift-card-service', id: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d', gift_card_service_definition_id: 'mock-gift-card', display_name: 'Mock' },
+  gift_card_service: {
+    type: 'gift-card-service',
+    id: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
+    gift_card_service_definition_id: 'mock-gift-card',
+    display_name: 'Mock',
+  },
   bin: '412345',
   sub_bin: '678',
   last4: '0001',

@@ -90,7 +90,8 @@ describe('makeTokenVerifier', () => {
     })
 
     it('a token without exp', () => refused(bearer(mint(key, { scopes: ['roles.read'] })), /exp missing/))
-    it('a non-numeric exp', () => refused(bearer(handmade({ alg: 'ES512', kid: key.thumbprint }, claims({ exp: String(T0 + 30) }))), /exp missing/))
+    it('a non-numeric exp', () =>
+      refused(bearer(handmade({ alg: 'ES512', kid: key.thumbprint }, claims({ exp: String(T0 + 30) }))), /exp missing/))
 
     it('nbf in the future beyond the leeway', () => refused(bearer(mint(key, claims({ nbf: T0 + 31 }))), /nbf/))
 
@@ -134,7 +135,10 @@ describe('makeTokenVerifier', () => {
 
     it('a payload changed after signing', async () => {
       const [h, , s] = mint(key, claims()).split('.') as [string, string, string]
-      await refused(bearer(`${h}.${Buffer.from(JSON.stringify(claims({ scopes: ['*.write'] }))).toString('base64url')}.${s}`), /bad signature/)
+      await refused(
+        bearer(`${h}.${Buffer.from(JSON.stringify(claims({ scopes: ['*.write'] }))).toString('base64url')}.${s}`),
+        /bad signature/,
+      )
     })
 
     it('a token over 8 KiB, before looking up its key', async () => {
@@ -253,7 +257,11 @@ describe('makeTokenVerifier', () => {
       const token = mint(key, claims())
       const again = resign(token, key)
       expect(signatureOf(again).equals(signatureOf(token))).to.equal(false)
-      const ids = new Set([(await ok(bearer(token))).tokenId, (await ok(bearer(again))).tokenId, (await ok(bearer(highSTwin(again)))).tokenId])
+      const ids = new Set([
+        (await ok(bearer(token))).tokenId,
+        (await ok(bearer(again))).tokenId,
+        (await ok(bearer(highSTwin(again)))).tokenId,
+      ])
       expect(ids.size).to.equal(1)
     })
 
@@ -270,7 +278,11 @@ describe('makeTokenVerifier', () => {
         return { label, token: parts.join('.') }
       })
 
-    for (const [which, name] of [[0, 'header'], [1, 'payload'], [2, 'signature']] as const) {
+    for (const [which, name] of [
+      [0, 'header'],
+      [1, 'payload'],
+      [2, 'signature'],
+    ] as const) {
       for (const rest of which === 2 ? [0 as const] : ([0, 2, 3] as const)) {
         it(`refuses every other spelling of the same ${name} bytes (length % 4 = ${rest}), before any key lookup`, async () => {
           const shape = which === 0 ? { headerRest: rest } : which === 1 ? { payloadRest: rest } : { urlCharsInSignature: true }
@@ -295,7 +307,10 @@ describe('makeTokenVerifier', () => {
       const p = Buffer.from(JSON.stringify(claims())).toString('base64url')
       const latin1 = Buffer.from(`{"alg":"ES512","kid":"${key.thumbprint}","x":"\xe9"}`, 'latin1').toString('base64url')
       await refused(bearer(`${latin1}.${p}.${sig}`), /header is not a JSON object/)
-      const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ alg: 'ES512', kid: key.thumbprint }))]).toString('base64url')
+      const bom = Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from(JSON.stringify({ alg: 'ES512', kid: key.thumbprint })),
+      ]).toString('base64url')
       await refused(bearer(`${bom}.${p}.${sig}`), /header is not a JSON object/)
     })
   })

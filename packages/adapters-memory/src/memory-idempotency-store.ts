@@ -1,13 +1,24 @@
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
-import { Claim, IdempotencyRecord, IdempotencyStore, keptUntil, LeaseHolder, Settlement, StoredOutcome, takeOver, Unavailable } from '@orka/domain'
+import {
+  Claim,
+  IdempotencyRecord,
+  IdempotencyStore,
+  keptUntil,
+  LeaseHolder,
+  Settlement,
+  StoredOutcome,
+  takeOver,
+  Unavailable,
+} from '@orka/domain'
 import { atomically, copy } from './memory-support'
 
 const slot = (merchantAccountId: string, key: string) => `${merchantAccountId}\u0000${key}`
 const live = (r: IdempotencyRecord, nowMs: number) => Date.parse(r.expires_at) > nowMs
 /** Past its lease (or replay) and its retention: nothing will ever read it again. */
 const dead = (r: IdempotencyRecord, nowMs: number) => Date.parse(keptUntil(r)) <= nowMs
-const holds = (r: IdempotencyRecord | undefined, h: LeaseHolder): r is IdempotencyRecord => r !== undefined && r.lease === h.lease && r.attempt === h.attempt
+const holds = (r: IdempotencyRecord | undefined, h: LeaseHolder): r is IdempotencyRecord =>
+  r !== undefined && r.lease === h.lease && r.attempt === h.attempt
 
 export interface MemoryIdempotencyStoreOptions {
   /** Expired records are swept every this many claims, so memory stays bounded. */

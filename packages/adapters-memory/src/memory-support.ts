@@ -14,8 +14,7 @@ export const atomically =
   () =>
     new Promise((resolve) => resolve(f()))
 
-export const compareKeys = (a: SortKey, b: SortKey): number =>
-  a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0
+export const compareKeys = (a: SortKey, b: SortKey): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)
 
 /** A keyset read over items held in memory; see `Seek`. */
 export const seekIn = <A>(items: Iterable<A>, keyOf: (a: A) => SortKey, order: 'ascending' | 'descending', seek: Seek): A[] => {

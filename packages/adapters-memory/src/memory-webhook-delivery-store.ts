@@ -51,19 +51,33 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
       if (held !== undefined && held.leaseUntil >= now.getTime()) return E.right(O.none)
       const d = this.deliveries.get(delivery.id)
       const runnable =
-        d !== undefined && d.status === 'pending' && d.attempts.length === attempt - 1 && d.next_attempt_at !== null && d.next_attempt_at <= now.toISOString()
+        d !== undefined &&
+        d.status === 'pending' &&
+        d.attempts.length === attempt - 1 &&
+        d.next_attempt_at !== null &&
+        d.next_attempt_at <= now.toISOString()
       if (!runnable) return E.right(O.none)
       this.claims.set(key, { owner, leaseUntil: leaseUntil.getTime() })
       return E.right(O.some({ delivery: copy(d), attempt, owner }))
     })
   }
 
-  settle(claim: DeliveryClaim, attempt: WebhookDeliveryAttempt | null, next: DeliveryTransition, now: Date): TE.TaskEither<Unavailable, void> {
+  settle(
+    claim: DeliveryClaim,
+    attempt: WebhookDeliveryAttempt | null,
+    next: DeliveryTransition,
+    now: Date,
+  ): TE.TaskEither<Unavailable, void> {
     return atomically(() => {
       const d = this.deliveries.get(claim.delivery.id)
       if (d !== undefined) {
         const transition = d.status === 'pending' ? next : {}
-        this.put({ ...d, ...transition, attempts: attempt === null ? d.attempts : [...d.attempts, copy(attempt)], updated_at: now.toISOString() })
+        this.put({
+          ...d,
+          ...transition,
+          attempts: attempt === null ? d.attempts : [...d.attempts, copy(attempt)],
+          updated_at: now.toISOString(),
+        })
       }
       this.claims.delete(claimKey(claim.delivery.id, claim.attempt))
       return E.right(undefined)
@@ -102,7 +116,8 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
   redeliver(subscriptionId: string, deliveryId: string, now: Date, retriesUsed: number): TE.TaskEither<Unavailable, boolean> {
     return atomically(() => {
       const d = this.deliveries.get(deliveryId)
-      if (d === undefined || d.subscription_id !== subscriptionId || (d.status !== 'delivered' && d.status !== 'failed')) return E.right(false)
+      if (d === undefined || d.subscription_id !== subscriptionId || (d.status !== 'delivered' && d.status !== 'failed'))
+        return E.right(false)
       const at = now.toISOString()
       this.put({ ...d, status: 'pending', next_attempt_at: at, retries_used: retriesUsed, updated_at: at })
       return E.right(true)

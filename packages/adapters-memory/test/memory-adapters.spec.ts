@@ -73,7 +73,10 @@ describe('memory adapters keep their own copies', () => {
     await right(store.claim(record, dateAt(0)))
     const held = await right(store.claim(anIdempotencyRecord({ key: record.key }), dateAt(1)))
     if (!held.claimed) (held.existing as { fingerprint: string }).fingerprint = 'changed'
-    expect(await right(store.claim(anIdempotencyRecord({ key: record.key }), dateAt(2)))).to.deep.equal({ claimed: false, existing: record })
+    expect(await right(store.claim(anIdempotencyRecord({ key: record.key }), dateAt(2)))).to.deep.equal({
+      claimed: false,
+      existing: record,
+    })
   })
 })
 

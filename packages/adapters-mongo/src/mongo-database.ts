@@ -144,7 +144,9 @@ class Store implements MongoStore {
         try {
           await this.createIndex(db, spec)
         } catch (e) {
-          throw new MongoConnectionError(`creating index ${spec.name} on ${this.dbName}.${spec.collection} failed: ${oneLine(e, this.#target)}`)
+          throw new MongoConnectionError(
+            `creating index ${spec.name} on ${this.dbName}.${spec.collection} failed: ${oneLine(e, this.#target)}`,
+          )
         }
       }
     } finally {
@@ -172,7 +174,9 @@ class Store implements MongoStore {
       await withinBound(() => this.#db.command({ ping: 1 }), this.operationTimeoutMs)
       return this.dbName
     } catch (e) {
-      throw new MongoConnectionError(`MongoDB database ${this.dbName} at ${this.#target.hosts} does not answer: ${oneLine(e, this.#target)}`)
+      throw new MongoConnectionError(
+        `MongoDB database ${this.dbName} at ${this.#target.hosts} does not answer: ${oneLine(e, this.#target)}`,
+      )
     }
   }
 
@@ -211,7 +215,8 @@ export const connectMongo = async (uri: string, options: MongoConnectOptions = {
   const target = parseTarget(uri)
   const dbName = options.dbName ?? target.dbName ?? 'orka'
   const bound = options.operationTimeoutMs
-  if (bound !== undefined && !(Number.isInteger(bound) && bound > 0)) throw new RangeError(`operationTimeoutMs must be a positive integer, got ${bound}`)
+  if (bound !== undefined && !(Number.isInteger(bound) && bound > 0))
+    throw new RangeError(`operationTimeoutMs must be a positive integer, got ${bound}`)
   const baseOptions: MongoClientOptions = {
     appName: options.appName ?? 'orka',
     writeConcern: { w: options.writeConcern ?? 'majority', journal: options.journal ?? true },

@@ -30,7 +30,10 @@ export class MongoGiftCardServiceRepository implements GiftCardServiceRepository
   /** The latest promotion, should a race have left two services marked primary for a moment. */
   findPrimary(merchantAccountId: string): TE.TaskEither<Unavailable, O.Option<GiftCardServiceRecord>> {
     return this.#calls.attempt(async () => {
-      const doc = await this.#col.findOne({ merchant_account_id: merchantAccountId, primary: true }, { sort: { promoted_seq: -1, _id: -1 } })
+      const doc = await this.#col.findOne(
+        { merchant_account_id: merchantAccountId, primary: true },
+        { sort: { promoted_seq: -1, _id: -1 } },
+      )
       return O.map(fromGiftCardServiceDocument)(O.fromNullable(doc))
     })
   }
@@ -49,7 +52,10 @@ export class MongoGiftCardServiceRepository implements GiftCardServiceRepository
       const seq = nextPromotionSeq()
       await replaceById(this.#col, toGiftCardServiceDocument(record, seq))
       await this.#col.updateMany({ merchant_account_id: m, primary: true, _id: { $ne: id }, ...promotedBefore(seq, id) }, demoted)
-      const newer = await this.#col.findOne({ merchant_account_id: m, primary: true, _id: { $ne: id }, ...promotedAfter(seq, id) }, { projection: { _id: 1 } })
+      const newer = await this.#col.findOne(
+        { merchant_account_id: m, primary: true, _id: { $ne: id }, ...promotedAfter(seq, id) },
+        { projection: { _id: 1 } },
+      )
       if (newer !== null) await this.#col.updateOne({ _id: id, promoted_seq: seq }, demoted)
     })
   }

@@ -18,7 +18,9 @@ export class MongoGiftCardVault implements GiftCardVault {
   }
 
   findById(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>> {
-    return this.#calls.attempt(async () => O.map(fromVaultedGiftCardDocument)(O.fromNullable(await this.#col.findOne({ _id: id, merchant_account_id: merchantAccountId }))))
+    return this.#calls.attempt(async () =>
+      O.map(fromVaultedGiftCardDocument)(O.fromNullable(await this.#col.findOne({ _id: id, merchant_account_id: merchantAccountId }))),
+    )
   }
 
   findByFingerprint(merchantAccountId: string, fingerprint: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>> {
@@ -36,7 +38,10 @@ export class MongoGiftCardVault implements GiftCardVault {
       } catch (e) {
         if (!isDuplicateKey(e)) throw e
       }
-      const holder = await this.#col.findOne({ merchant_account_id: card.card.merchant_account_id, fingerprint: card.fingerprint }, { projection: { _id: 1 } })
+      const holder = await this.#col.findOne(
+        { merchant_account_id: card.card.merchant_account_id, fingerprint: card.fingerprint },
+        { projection: { _id: 1 } },
+      )
       // No holder: the clash was on the card id itself.
       return E.left(duplicate('GiftCard', holder?._id ?? card.card.id))
     })

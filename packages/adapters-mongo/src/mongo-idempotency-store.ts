@@ -1,6 +1,16 @@
 import * as TE from 'fp-ts/TaskEither'
 import { Collection } from 'mongodb'
-import { Claim, IdempotencyRecord, IdempotencyStore, keptUntil, LeaseHolder, Settlement, StoredOutcome, takeOver, Unavailable } from '@orka/domain'
+import {
+  Claim,
+  IdempotencyRecord,
+  IdempotencyStore,
+  keptUntil,
+  LeaseHolder,
+  Settlement,
+  StoredOutcome,
+  takeOver,
+  Unavailable,
+} from '@orka/domain'
 import {
   expiryDate,
   fromIdempotencyRecordDocument,

@@ -98,7 +98,11 @@ export const isDuplicateKey = (e: unknown): boolean => {
 export const onlyDuplicateKeys = (e: unknown): boolean => {
   if (!(e instanceof MongoBulkWriteError)) return false
   const errors = e.result.getWriteErrors()
-  return errors.length > 0 && errors.every((w) => isDuplicateKey({ code: w.code, message: w.errmsg })) && e.result.getWriteConcernError() === undefined
+  return (
+    errors.length > 0 &&
+    errors.every((w) => isDuplicateKey({ code: w.code, message: w.errmsg })) &&
+    e.result.getWriteConcernError() === undefined
+  )
 }
 
 /** A document read back that its codec rejects: never passed on, reported with where it is. */

@@ -68,7 +68,9 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
       if (limit < 1) return []
       const filter: Record<string, unknown> = { status: 'pending', next_attempt_at: { $lte: now.toISOString() } }
       if (excluded.length > 0) filter['subscription_id'] = { $nin: [...excluded] }
-      return (await this.#deliveries.find(filter).sort({ next_attempt_at: 1, _id: 1 }).limit(limit).toArray()).map(fromWebhookDeliveryDocument)
+      return (await this.#deliveries.find(filter).sort({ next_attempt_at: 1, _id: 1 }).limit(limit).toArray()).map(
+        fromWebhookDeliveryDocument,
+      )
     })
   }
 
@@ -128,7 +130,9 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
 
   findById(subscriptionId: string, deliveryId: string): TE.TaskEither<Unavailable, O.Option<WebhookDeliveryRecord>> {
     return this.#calls.attempt(async () =>
-      O.map(fromWebhookDeliveryDocument)(O.fromNullable(await this.#deliveries.findOne({ _id: deliveryId, subscription_id: subscriptionId }))),
+      O.map(fromWebhookDeliveryDocument)(
+        O.fromNullable(await this.#deliveries.findOne({ _id: deliveryId, subscription_id: subscriptionId })),
+      ),
     )
   }
 
@@ -138,7 +142,13 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
       const k = keysetRead('created_at', 'descending', seek)
       const scope: Record<string, unknown> = { subscription_id: subscriptionId }
       if (filter.status !== undefined) scope['status'] = filter.status
-      return (await this.#deliveries.find({ ...scope, ...k.filter }).sort(k.sort).limit(k.limit).toArray()).map(fromWebhookDeliveryDocument)
+      return (
+        await this.#deliveries
+          .find({ ...scope, ...k.filter })
+          .sort(k.sort)
+          .limit(k.limit)
+          .toArray()
+      ).map(fromWebhookDeliveryDocument)
     })
   }
 

@@ -34,7 +34,11 @@ export class MongoWebhookOutbox implements WebhookOutbox {
     return this.#calls.attempt(async () => {
       // A limit of 0 means "no limit" to the server.
       if (limit < 1) return []
-      const docs = await this.#col.find({ created_at: { $lt: before.toISOString() } }).sort({ created_at: 1, _id: 1 }).limit(limit).toArray()
+      const docs = await this.#col
+        .find({ created_at: { $lt: before.toISOString() } })
+        .sort({ created_at: 1, _id: 1 })
+        .limit(limit)
+        .toArray()
       return docs.map(fromOutboxEntryDocument)
     })
   }

@@ -5,7 +5,11 @@ import { Seek, Unavailable, WebhookScope, WebhookSubscriptionRecord, WebhookSubs
 import { dbOf, MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
 import { isDuplicateKey, keysetRead, storageCalls, StorageCalls } from './mongo-support'
-import { fromWebhookSubscriptionDocument, toWebhookSubscriptionDocument, WebhookSubscriptionDocument } from './webhook-subscription.document'
+import {
+  fromWebhookSubscriptionDocument,
+  toWebhookSubscriptionDocument,
+  WebhookSubscriptionDocument,
+} from './webhook-subscription.document'
 
 const inScope = (scope: WebhookScope): Record<string, unknown> => ({
   merchant_account_id: scope.includeInstanceWide ? { $in: [scope.merchantAccountId, null] } : scope.merchantAccountId,
@@ -40,14 +44,22 @@ export class MongoWebhookSubscriptionRepository implements WebhookSubscriptionRe
   }
 
   findById(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, O.Option<WebhookSubscriptionRecord>> {
-    return this.#calls.attempt(async () => O.map(fromWebhookSubscriptionDocument)(O.fromNullable(await this.#col.findOne({ _id: id, ...inScope(scope) }))))
+    return this.#calls.attempt(async () =>
+      O.map(fromWebhookSubscriptionDocument)(O.fromNullable(await this.#col.findOne({ _id: id, ...inScope(scope) }))),
+    )
   }
 
   list(scope: WebhookScope, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>> {
     return this.#calls.attempt(async () => {
       if (seek.limit < 1) return []
       const { filter, sort, limit } = keysetRead('created_at', 'descending', seek)
-      return (await this.#col.find({ ...inScope(scope), ...filter }).sort(sort).limit(limit).toArray()).map(fromWebhookSubscriptionDocument)
+      return (
+        await this.#col
+          .find({ ...inScope(scope), ...filter })
+          .sort(sort)
+          .limit(limit)
+          .toArray()
+      ).map(fromWebhookSubscriptionDocument)
     })
   }
 
@@ -78,7 +90,9 @@ export class MongoWebhookSubscriptionRepository implements WebhookSubscriptionRe
 
   recipients(merchantAccountId: string): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>> {
     return this.#calls.attempt(async () =>
-      (await this.#col.find({ merchant_account_id: { $in: [merchantAccountId, null] }, active: true }).toArray()).map(fromWebhookSubscriptionDocument),
+      (await this.#col.find({ merchant_account_id: { $in: [merchantAccountId, null] }, active: true }).toArray()).map(
+        fromWebhookSubscriptionDocument,
+      ),
     )
   }
 }

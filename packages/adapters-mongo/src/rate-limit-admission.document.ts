@@ -25,4 +25,6 @@ const RateLimitAdmission = t.type({
 })
 export type RateLimitAdmission = t.TypeOf<typeof RateLimitAdmission>
 
-export const fromRateLimitAdmissionDocument = decoder(COLLECTIONS.rateLimitAdmissions, RateLimitAdmission, (d) => pick(d, fieldsOf(RateLimitAdmission)))
+export const fromRateLimitAdmissionDocument = decoder(COLLECTIONS.rateLimitAdmissions, RateLimitAdmission, (d) =>
+  pick(d, fieldsOf(RateLimitAdmission)),
+)

@@ -21,7 +21,9 @@ export const fromWebhookDeliveryDocument = decoder(COLLECTIONS.webhookDeliveries
     ...pick(d, fieldsOf(WebhookDeliveryRecord)),
     id: d._id,
     // Only the fields the codec knows, as for the document itself.
-    attempts: t.UnknownArray.is(attempts) ? attempts.map((a) => (typeof a === 'object' && a !== null ? pick(a as Doc, ATTEMPT_FIELDS) : a)) : attempts,
+    attempts: t.UnknownArray.is(attempts)
+      ? attempts.map((a) => (typeof a === 'object' && a !== null ? pick(a as Doc, ATTEMPT_FIELDS) : a))
+      : attempts,
   }
 })
 
@@ -40,4 +42,6 @@ export const deliveryClaimId = (deliveryId: string, attempt: number): string => 
 
 const DeliveryClaimFields = t.type({ delivery_id: t.string, owner: t.string, lease_until: BsonDate })
 
-export const fromDeliveryClaimDocument = decoder(COLLECTIONS.webhookDeliveryClaims, DeliveryClaimFields, (d) => pick(d, fieldsOf(DeliveryClaimFields)))
+export const fromDeliveryClaimDocument = decoder(COLLECTIONS.webhookDeliveryClaims, DeliveryClaimFields, (d) =>
+  pick(d, fieldsOf(DeliveryClaimFields)),
+)

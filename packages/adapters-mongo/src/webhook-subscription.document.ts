@@ -9,7 +9,10 @@ export interface WebhookSubscriptionDocument extends Doc {
   created_at: string
 }
 
-export const toWebhookSubscriptionDocument = ({ id, ...rest }: WebhookSubscriptionRecord): WebhookSubscriptionDocument => ({ _id: id, ...rest })
+export const toWebhookSubscriptionDocument = ({ id, ...rest }: WebhookSubscriptionRecord): WebhookSubscriptionDocument => ({
+  _id: id,
+  ...rest,
+})
 
 /** Documents stored before secret rotation existed have no previous secret: they read as not rotating. */
 const BEFORE_ROTATION = { previous_sealed_secret: null, previous_secret_expires_at: null }

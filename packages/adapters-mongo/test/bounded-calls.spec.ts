@@ -211,8 +211,16 @@ describe('a store with operationTimeoutMs, on a server that freezes or goes down
   after(async () => {
     proxy?.thaw()
     if (proxy !== undefined && proxy.port !== 0 && store !== undefined) {
-      if ((await store.ping().then(() => true, () => false)) === false) await proxy.start(proxy.port).catch(() => undefined)
-      await dbOf(store).dropDatabase().catch(() => undefined)
+      if (
+        (await store.ping().then(
+          () => true,
+          () => false,
+        )) === false
+      )
+        await proxy.start(proxy.port).catch(() => undefined)
+      await dbOf(store)
+        .dropDatabase()
+        .catch(() => undefined)
       await store.close()
     }
     await proxy?.stop()
@@ -235,7 +243,13 @@ describe('a store with operationTimeoutMs, on a server that freezes or goes down
     const results: Array<[number, E.Either<unknown, unknown>]> = []
     for (let wave = 0; wave < 3; wave++) {
       const t0 = Date.now()
-      const wave_ = await Promise.all(Array.from({ length: 20 }, () => buyers.findById('default', id)().then((r) => [Date.now() - t0, r] as [number, E.Either<unknown, unknown>])))
+      const wave_ = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          buyers
+            .findById('default', id)()
+            .then((r) => [Date.now() - t0, r] as [number, E.Either<unknown, unknown>]),
+        ),
+      )
       results.push(...wave_)
     }
     const ping = Date.now()
@@ -263,7 +277,12 @@ describe('a store with operationTimeoutMs, on a server that freezes or goes down
       const r = await buyers.findById('default', id)()
       return E.isRight(r) && O.isSome(r.right)
     })
-    await eventually('the readiness ping after the thaw', 5000, () => store.ping().then(() => true, () => false))
+    await eventually('the readiness ping after the thaw', 5000, () =>
+      store.ping().then(
+        () => true,
+        () => false,
+      ),
+    )
     console.log(
       `      frozen ${frozenFor} ms: ${results.length} calls failed in at most ${Math.max(...results.map(([ms]) => ms))} ms, ping in ${pingMs} ms, ` +
         `${opened} connections opened; reads again ${recovered} ms after the thaw`,
@@ -275,16 +294,25 @@ describe('a store with operationTimeoutMs, on a server that freezes or goes down
     const port = proxy.port
     await proxy.down()
     const t0 = Date.now()
-    const results = await Promise.all(Array.from({ length: 10 }, () => buyers.list('default', {}, { direction: 'forward', from: O.none, limit: 5 })()))
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => buyers.list('default', {}, { direction: 'forward', from: O.none, limit: 5 })()),
+    )
     const took = Date.now() - t0
     for (const r of results) expect(E.isLeft(r)).to.equal(true)
     expect(took).to.be.below(BOUND + 300)
     const pingStarted = Date.now()
-    expect(await store.ping().then(() => 'answered', () => 'failed')).to.equal('failed')
+    expect(
+      await store.ping().then(
+        () => 'answered',
+        () => 'failed',
+      ),
+    ).to.equal('failed')
     expect(Date.now() - pingStarted).to.be.below(BOUND + 300)
 
     await proxy.start(port)
-    const back = await eventually('reads after the server came back', 15_000, async () => E.isRight(await buyers.list('default', {}, { direction: 'forward', from: O.none, limit: 5 })()))
+    const back = await eventually('reads after the server came back', 15_000, async () =>
+      E.isRight(await buyers.list('default', {}, { direction: 'forward', from: O.none, limit: 5 })()),
+    )
     console.log(`      down: 10 calls failed within ${took} ms; reads again ${back} ms after the server came back`)
   })
 })

@@ -98,18 +98,29 @@ describe('MongoDB documents and database', () => {
       const sub = aWebhookRecord()
       await right(a.webhooks.create(sub))
       await raw(COLLECTIONS.webhookSubscriptions).updateOne({ _id: sub.id }, { $set: { active: 1 } })
-      await expectUndecodable(a.webhooks.findById({ merchantAccountId: MERCHANT_A, includeInstanceWide: false }, sub.id), COLLECTIONS.webhookSubscriptions, sub.id)
+      await expectUndecodable(
+        a.webhooks.findById({ merchantAccountId: MERCHANT_A, includeInstanceWide: false }, sub.id),
+        COLLECTIONS.webhookSubscriptions,
+        sub.id,
+      )
 
       const service = aGiftCardServiceRecord()
       await right(a.services.upsert(service))
-      await raw(COLLECTIONS.giftCardServices).updateOne({ _id: service.service.id }, { $set: { 'service.gift_card_service_definition_id': 'unknown-provider' } })
+      await raw(COLLECTIONS.giftCardServices).updateOne(
+        { _id: service.service.id },
+        { $set: { 'service.gift_card_service_definition_id': 'unknown-provider' } },
+      )
       await expectUndecodable(a.services.findPrimary(MERCHANT_A), COLLECTIONS.giftCardServices, service.service.id)
 
       const record = anIdempotencyRecord()
       await right(a.idempotency.claim(record, dateAt(0)))
       const [stored] = await raw(COLLECTIONS.idempotencyRecords).find({}).toArray()
       await raw(COLLECTIONS.idempotencyRecords).updateOne({ _id: stored!._id }, { $set: { state: 'lost' } })
-      await expectUndecodable(a.idempotency.claim(anIdempotencyRecord({ key: record.key }), dateAt(1)), COLLECTIONS.idempotencyRecords, stored!._id)
+      await expectUndecodable(
+        a.idempotency.claim(anIdempotencyRecord({ key: record.key }), dateAt(1)),
+        COLLECTIONS.idempotencyRecords,
+        stored!._id,
+      )
 
       await right(a.rateLimits.admit('embed:jti-1', 5, 60_000, dateAt(0)))
       const [admission] = await raw(COLLECTIONS.rateLimitAdmissions).find({}).toArray()
@@ -138,7 +149,11 @@ describe('MongoDB documents and database', () => {
       await right(a.deliveries.enqueue([d]))
       await raw(COLLECTIONS.webhookDeliveries).updateOne({ _id: d.id }, { $set: { status: 'lost' } })
       await expectUndecodable(a.deliveries.findById(d.subscription_id, d.id), COLLECTIONS.webhookDeliveries, d.id)
-      await expectUndecodable(a.deliveries.list(d.subscription_id, {}, { direction: 'forward', from: O.none, limit: 10 }), COLLECTIONS.webhookDeliveries, d.id)
+      await expectUndecodable(
+        a.deliveries.list(d.subscription_id, {}, { direction: 'forward', from: O.none, limit: 10 }),
+        COLLECTIONS.webhookDeliveries,
+        d.id,
+      )
     })
 
     it('ignores a field it does not know (one a later version may add)', async () => {
@@ -188,7 +203,9 @@ describe('MongoDB documents and database', () => {
       const d = aDelivery()
       await right(a.deliveries.enqueue([d]))
       const doc = await raw(COLLECTIONS.webhookDeliveries).findOne({ _id: d.id })
-      expect(doc).to.include({ subscription_id: d.subscription_id, status: 'pending', next_attempt_at: d.next_attempt_at }).and.not.to.have.property('id')
+      expect(doc)
+        .to.include({ subscription_id: d.subscription_id, status: 'pending', next_attempt_at: d.next_attempt_at })
+        .and.not.to.have.property('id')
     })
 
     it('claims an attempt with a document under (delivery id, attempt number), freed when settled', async () => {
@@ -196,7 +213,9 @@ describe('MongoDB documents and database', () => {
       await right(a.deliveries.enqueue([d]))
       const c = O.toNullable(await right(a.deliveries.claim(d, 'dispatcher-1', dateAt(0), dateAt(30_000))))!
       const claims = raw(COLLECTIONS.webhookDeliveryClaims)
-      expect(await claims.find({}).toArray()).to.deep.equal([{ _id: `${d.id}|1`, delivery_id: d.id, owner: 'dispatcher-1', lease_until: dateAt(30_000) }])
+      expect(await claims.find({}).toArray()).to.deep.equal([
+        { _id: `${d.id}|1`, delivery_id: d.id, owner: 'dispatcher-1', lease_until: dateAt(30_000) },
+      ])
       await right(a.deliveries.settle(c, null, { status: 'cancelled', next_attempt_at: null, retries_used: 0 }, dateAt(1)))
       expect(await claims.countDocuments()).to.equal(0)
     })
@@ -217,8 +236,17 @@ describe('MongoDB documents and database', () => {
     })
 
     it('escapes reversibly, and composite ids never collide', () => {
-      for (const s of ['', 'plain', '%', '%25', '|', '\u0000', 'a\u0000b|c%00d%7C', '%%||\u0000\u0000']) expect(unescapeText(escapeText(s))).to.equal(s)
-      const pairs: Array<[string, string]> = [['a|b', 'c'], ['a', 'b|c'], ['a\u0000', 'b'], ['a', '\u0000b'], ['a%7C', 'b'], ['a', '%7Cb'], ['', 'a|b']]
+      for (const s of ['', 'plain', '%', '%25', '|', '\u0000', 'a\u0000b|c%00d%7C', '%%||\u0000\u0000'])
+        expect(unescapeText(escapeText(s))).to.equal(s)
+      const pairs: Array<[string, string]> = [
+        ['a|b', 'c'],
+        ['a', 'b|c'],
+        ['a\u0000', 'b'],
+        ['a', '\u0000b'],
+        ['a%7C', 'b'],
+        ['a', '%7Cb'],
+        ['', 'a|b'],
+      ]
       expect(new Set(pairs.map(([x, y]) => compositeId(x, y))).size).to.equal(pairs.length)
     })
   })
@@ -227,7 +255,9 @@ describe('MongoDB documents and database', () => {
     const listed = async () => {
       const out: Record<string, unknown[]> = {}
       for (const c of new Set(INDEXES.map((i) => i.collection)))
-        out[c] = (await dbOf(store).collection(c).indexes()).map((i) => ({ name: i.name, key: i.key, unique: i.unique ?? false })).sort((x, y) => (x.name! < y.name! ? -1 : 1))
+        out[c] = (await dbOf(store).collection(c).indexes())
+          .map((i) => ({ name: i.name, key: i.key, unique: i.unique ?? false }))
+          .sort((x, y) => (x.name! < y.name! ? -1 : 1))
       return out
     }
 
@@ -273,7 +303,11 @@ describe('MongoDB documents and database', () => {
       expect(await a.rateLimits.sweep(dateAt(60_000 + EXPIRY_GRACE_MS))).to.equal(0)
       expect(await a.rateLimits.sweep(dateAt(60_002 + EXPIRY_GRACE_MS))).to.equal(2)
       expect(await raw(COLLECTIONS.rateLimitAdmissions).countDocuments()).to.equal(2)
-      expect(await right(a.rateLimits.admit('k', 5, 60_000, dateAt(60_002 + EXPIRY_GRACE_MS)))).to.deep.equal({ admitted: true, remaining: 4, resetMs: 60_000 })
+      expect(await right(a.rateLimits.admit('k', 5, 60_000, dateAt(60_002 + EXPIRY_GRACE_MS)))).to.deep.equal({
+        admitted: true,
+        remaining: 4,
+        resetMs: 60_000,
+      })
     })
   })
 
@@ -288,10 +322,21 @@ describe('MongoDB documents and database', () => {
 
     it('takes over an external identifier whose buyer was never written, once the claim is old', async () => {
       const claims = raw(COLLECTIONS.buyerExternalIdentifiers)
-      await claims.insertOne({ _id: compositeId(MERCHANT_A, 'crm-fresh'), buyer_id: '7a3f0c52-9d4e-4b1a-8c6d-0000000000aa', claimed_at: new Date() })
-      await claims.insertOne({ _id: compositeId(MERCHANT_A, 'crm-old'), buyer_id: '7a3f0c52-9d4e-4b1a-8c6d-0000000000bb', claimed_at: new Date(Date.now() - 120_000) })
+      await claims.insertOne({
+        _id: compositeId(MERCHANT_A, 'crm-fresh'),
+        buyer_id: '7a3f0c52-9d4e-4b1a-8c6d-0000000000aa',
+        claimed_at: new Date(),
+      })
+      await claims.insertOne({
+        _id: compositeId(MERCHANT_A, 'crm-old'),
+        buyer_id: '7a3f0c52-9d4e-4b1a-8c6d-0000000000bb',
+        claimed_at: new Date(Date.now() - 120_000),
+      })
       // A fresh claim may be a creation still in flight: it holds the identifier.
-      expect(await left(a.buyers.create(aBuyer({ external_identifier: 'crm-fresh' })))).to.deep.include({ _tag: 'Duplicate', existingId: '7a3f0c52-9d4e-4b1a-8c6d-0000000000aa' })
+      expect(await left(a.buyers.create(aBuyer({ external_identifier: 'crm-fresh' })))).to.deep.include({
+        _tag: 'Duplicate',
+        existingId: '7a3f0c52-9d4e-4b1a-8c6d-0000000000aa',
+      })
       const b = aBuyer({ external_identifier: 'crm-old' })
       await right(a.buyers.create(b))
       expect(await right(a.buyers.findByExternalIdentifier(MERCHANT_A, 'crm-old'))).to.deep.equal(O.some(b))
@@ -324,15 +369,17 @@ describe('MongoDB documents and database', () => {
       expect(E.isLeft(r) && r.left._tag).to.equal('Unavailable')
       const e = await late.store.ping().catch((x: unknown) => x)
       expect(e).to.be.instanceOf(MongoConnectionError)
-      expect((e as Error).message).to.include(late.store.dbName).and.not.include('\n')
+      expect((e as Error).message)
+        .to.include(late.store.dbName)
+        .and.not.include('\n')
     })
 
     it('fails to connect to an unreachable server with one clear line, without credentials', async () => {
       const port = await closedPort()
       const started = Date.now()
-      const e = await connectMongo(`mongodb://orka:s3cr3t-pw@127.0.0.1:${port}/orka_prod?authSource=admin`, { serverSelectionTimeoutMS: 300 }).catch(
-        (x: unknown) => x,
-      )
+      const e = await connectMongo(`mongodb://orka:s3cr3t-pw@127.0.0.1:${port}/orka_prod?authSource=admin`, {
+        serverSelectionTimeoutMS: 300,
+      }).catch((x: unknown) => x)
       expect(Date.now() - started).to.be.below(5_000)
       expect(e).to.be.instanceOf(MongoConnectionError)
       const msg = (e as Error).message

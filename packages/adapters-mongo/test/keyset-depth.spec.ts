@@ -18,7 +18,8 @@ const RUNS = 7
 // Buyer i: four buyers share each created_at, so the id tie-break is exercised at every depth.
 // Ids sort as i does, so the list (newest first) is i = N-1, N-2, ..., 0.
 const createdAt = (i: number) => isoAt(Math.floor(i / 4) * 1000)
-const buyerAt = (i: number): Buyer => aBuyer({ id: uuidFor(i), created_at: createdAt(i), updated_at: createdAt(i), external_identifier: `crm-${i}` })
+const buyerAt = (i: number): Buyer =>
+  aBuyer({ id: uuidFor(i), created_at: createdAt(i), updated_at: createdAt(i), external_identifier: `crm-${i}` })
 const ids = (bs: ReadonlyArray<Buyer>) => bs.map((b) => b.id)
 const expectedIds = (from: number, count: number) => Array.from({ length: count }, (_, k) => uuidFor(from - k))
 
@@ -35,14 +36,23 @@ const planSummary = (explain: Record<string, unknown>): string => {
       walk(p['inputStage'] as Record<string, unknown> | undefined)
       for (const s of (p['inputStages'] as Array<Record<string, unknown>> | undefined) ?? []) walk(s)
     }
-    walk(((qp['winningPlan'] as Record<string, unknown>)['queryPlan'] as Record<string, unknown> | undefined) ?? (qp['winningPlan'] as Record<string, unknown>))
+    walk(
+      ((qp['winningPlan'] as Record<string, unknown>)['queryPlan'] as Record<string, unknown> | undefined) ??
+        (qp['winningPlan'] as Record<string, unknown>),
+    )
     const st = (explain['executionStats'] ?? {}) as Record<string, unknown>
     return `MongoDB plan ${stages.join(' < ')}; keys examined ${st['totalKeysExamined']}, documents examined ${st['totalDocsExamined']}, returned ${st['nReturned']}`
   }
   if (qp['Plan'] !== undefined) {
     const nodes: string[] = []
-    for (let p = qp['Plan'] as Record<string, unknown> | undefined; p !== undefined; p = (p['Plans'] as Array<Record<string, unknown>> | undefined)?.[0])
-      nodes.push(`${p['Node Type']}${p['Relation Name'] ? ` on ${p['Relation Name']}` : ''}${p['Index Name'] ? ` using ${p['Index Name']}` : ''}${p['Filter'] ? ` [filter ${p['Filter']}]` : ''}`)
+    for (
+      let p = qp['Plan'] as Record<string, unknown> | undefined;
+      p !== undefined;
+      p = (p['Plans'] as Array<Record<string, unknown>> | undefined)?.[0]
+    )
+      nodes.push(
+        `${p['Node Type']}${p['Relation Name'] ? ` on ${p['Relation Name']}` : ''}${p['Index Name'] ? ` using ${p['Index Name']}` : ''}${p['Filter'] ? ` [filter ${p['Filter']}]` : ''}`,
+      )
     const pushdown = ['filterPushdown', 'sortPushdown', 'limitPushdown'].map((k) => `${k} ${explain[k]}`).join(', ')
     return `FerretDB: PostgreSQL plan ${nodes.join(' > ')}; ${pushdown}`
   }
@@ -68,10 +78,14 @@ describe('keyset pagination depth: 100,000 buyers in one account', function () {
       )
     // Another account's buyers at the same instants, which the reads must skip.
     await buyers.insertMany(
-      Array.from({ length: OTHER_ACCOUNT }, (_, k) => toBuyerDocument(aBuyer({ merchant_account_id: MERCHANT_B, created_at: createdAt(k * 20), updated_at: createdAt(k * 20) }))),
+      Array.from({ length: OTHER_ACCOUNT }, (_, k) =>
+        toBuyerDocument(aBuyer({ merchant_account_id: MERCHANT_B, created_at: createdAt(k * 20), updated_at: createdAt(k * 20) })),
+      ),
       { ordered: false },
     )
-    console.log(`      inserted ${N + OTHER_ACCOUNT} buyers in batches of ${BATCH} in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+    console.log(
+      `      inserted ${N + OTHER_ACCOUNT} buyers in batches of ${BATCH} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    )
   })
   after(async () => f?.teardown())
 
@@ -101,10 +115,18 @@ describe('keyset pagination depth: 100,000 buyers in one account', function () {
     console.log(`      first page: median ${ms(a)} of ${runs} (${firstTimes.map(ms).join(', ')})`)
     console.log(`      deep page (after position ${N - 1 - deepFrom}): median ${ms(b)} of ${runs} (${deepTimes.map(ms).join(', ')})`)
     console.log(`      deep / first = ${(b / a).toFixed(2)}`)
-    for (const [name, seek] of [['first', first], ['deep', deep]] as const) {
+    for (const [name, seek] of [
+      ['first', first],
+      ['deep', deep],
+    ] as const) {
       const plan = buyerListRead(MERCHANT_A, {}, seek)
       try {
-        const explain = await dbOf(f.store).collection(COLLECTIONS.buyers).find(plan.filter).sort(plan.sort).limit(plan.limit).explain('executionStats')
+        const explain = await dbOf(f.store)
+          .collection(COLLECTIONS.buyers)
+          .find(plan.filter)
+          .sort(plan.sort)
+          .limit(plan.limit)
+          .explain('executionStats')
         console.log(`      ${name} page: ${planSummary(explain)}`)
       } catch (e) {
         console.log(`      ${name} page: explain not available (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`)

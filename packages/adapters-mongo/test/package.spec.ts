@@ -28,7 +28,8 @@ describe('adapters-mongo', () => {
       expect(Object.keys(adapters).sort()).to.deep.equal([...STORAGE_PORT_NAMES].sort())
       expect(Object.keys(ports).sort()).to.deep.equal([...STORAGE_PORT_NAMES].sort())
       for (const [key, methods] of Object.entries(ports))
-        for (const m of methods) expect(typeof (adapters as unknown as Record<string, Record<string, unknown>>)[key]![m], `${key}.${m}`).to.equal('function')
+        for (const m of methods)
+          expect(typeof (adapters as unknown as Record<string, Record<string, unknown>>)[key]![m], `${key}.${m}`).to.equal('function')
     } finally {
       await f.teardown()
     }

@@ -30,7 +30,11 @@ export interface FreshStore {
 
 /** A store on a database of its own (`orka_test_<random>`), indexes created, dropped in teardown. */
 export const freshStore = async (options: MongoConnectOptions = {}): Promise<FreshStore> => {
-  const store = await connectMongo(MONGODB_URI, { dbName: `orka_test_${randomBytes(6).toString('hex')}`, serverSelectionTimeoutMS: 5000, ...options })
+  const store = await connectMongo(MONGODB_URI, {
+    dbName: `orka_test_${randomBytes(6).toString('hex')}`,
+    serverSelectionTimeoutMS: 5000,
+    ...options,
+  })
   try {
     await store.ensureIndexes()
   } catch (e) {

@@ -48,13 +48,22 @@ const main = async () => {
     await run(`GET /roles, ${fresh.length} fresh tokens (ES512 each)`, {
       url: `${server.url}/roles`,
       amount: fresh.length,
-      requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${fresh[next++ % fresh.length]}` } }) }],
+      requests: [
+        { setupRequest: (req) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${fresh[next++ % fresh.length]}` } }) },
+      ],
     })
     await run('POST /gift-cards/activations, store: false', {
       url: `${server.url}/gift-cards/activations`,
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ number: `41234555${String(card++).padStart(10, '0')}1`, amount: 500, currency: 'USD' }) }) }],
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ number: `41234555${String(card++).padStart(10, '0')}1`, amount: 500, currency: 'USD' }),
+          }),
+        },
+      ],
     })
   } finally {
     await server.close()

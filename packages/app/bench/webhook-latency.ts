@@ -69,7 +69,10 @@ const measure = async (storage: string, extraEnv: Record<string, string>) => {
     ...extraEnv,
   })
   try {
-    const headers = { authorization: `Bearer ${mintToken(key.privateKeyPem, { scopes: ['*.read', '*.write'], expiresInS: 3600 })}`, 'content-type': 'application/json' }
+    const headers = {
+      authorization: `Bearer ${mintToken(key.privateKeyPem, { scopes: ['*.read', '*.write'], expiresInS: 3600 })}`,
+      'content-type': 'application/json',
+    }
     const post = async (path: string, body: unknown) => {
       const r = await fetch(service.url + path, { method: 'POST', headers, body: JSON.stringify(body) })
       const json = (await r.json()) as { id: string }
@@ -100,7 +103,9 @@ const measure = async (storage: string, extraEnv: Record<string, string>) => {
 }
 
 const run = async () => {
-  console.log(`Webhook event to first delivery attempt, idle service (${cpus().length} cores, Node ${process.version}); the 201 is the start`)
+  console.log(
+    `Webhook event to first delivery attempt, idle service (${cpus().length} cores, Node ${process.version}); the 201 is the start`,
+  )
   await measure('memory', { MONGODB_URI: '' })
   const uri = process.env.MONGODB_URI
   if (uri) {

@@ -28,7 +28,12 @@ const oneOf = <L extends string>(...values: L[]) =>
     String,
   )
 const text = (what: string, re = /^.+$/) =>
-  new t.Type<string, unknown, string>(what, (u): u is string => typeof u === 'string', (s, c) => (re.test(s) ? t.success(s) : t.failure(s, c)), String)
+  new t.Type<string, unknown, string>(
+    what,
+    (u): u is string => typeof u === 'string',
+    (s, c) => (re.test(s) ? t.success(s) : t.failure(s, c)),
+    String,
+  )
 const key32 = new t.Type<Buffer, unknown, string>(
   '32 bytes as 64 hex digits or base64',
   (u): u is Buffer => Buffer.isBuffer(u),
@@ -77,9 +82,24 @@ export const SETTINGS = {
     secret: true,
     doc: 'MongoDB connection string; unset: the embedded in-memory store',
   }),
-  mongodbDatabase: s({ env: 'MONGODB_DATABASE', codec: text('a database name', /^[A-Za-z0-9_-]{1,63}$/), default: undefined, doc: "Database to use; unset: the URI's, else `orka`" }),
-  mongodbWriteConcern: s({ env: 'MONGODB_WRITE_CONCERN', codec: text("'majority' or a number of members", /^(majority|\d+)$/), default: 'majority', doc: 'Write concern (journaled)' }),
-  mongodbReadConcern: s({ env: 'MONGODB_READ_CONCERN', codec: oneOf('majority', 'local', 'linearizable'), default: 'majority' as const, doc: 'Read concern' }),
+  mongodbDatabase: s({
+    env: 'MONGODB_DATABASE',
+    codec: text('a database name', /^[A-Za-z0-9_-]{1,63}$/),
+    default: undefined,
+    doc: "Database to use; unset: the URI's, else `orka`",
+  }),
+  mongodbWriteConcern: s({
+    env: 'MONGODB_WRITE_CONCERN',
+    codec: text("'majority' or a number of members", /^(majority|\d+)$/),
+    default: 'majority',
+    doc: 'Write concern (journaled)',
+  }),
+  mongodbReadConcern: s({
+    env: 'MONGODB_READ_CONCERN',
+    codec: oneOf('majority', 'local', 'linearizable'),
+    default: 'majority' as const,
+    doc: 'Read concern',
+  }),
   mongodbMaxPoolSize: s({ env: 'MONGODB_MAX_POOL_SIZE', codec: int(1, 1000), default: 20, doc: 'Connections per instance' }),
   mongodbTimeoutMs: s({ env: 'MONGODB_TIMEOUT_MS', codec: int(100, 120000), default: 10000, doc: 'Connect and server-selection timeout' }),
   vaultKey: s({
@@ -93,7 +113,7 @@ export const SETTINGS = {
     env: 'MERCHANT_ACCOUNT_HEADER',
     codec: text('an HTTP header name', /^[A-Za-z0-9-]+$/),
     default: 'x-orka-merchant-account-id',
-    doc: 'Request header naming the merchant account (set it to the original API\'s name for its clients)',
+    doc: "Request header naming the merchant account (set it to the original API's name for its clients)",
   }),
   seedFile: s({ env: 'SEED_FILE', codec: text('a file path'), default: undefined, doc: 'JSON provisioning applied idempotently at start' }),
   dataDir: s({ env: 'DATA_DIR', codec: text('a directory path'), default: '.data', doc: 'Where the dev API key is written' }),
@@ -103,14 +123,24 @@ export const SETTINGS = {
     default: 10000,
     doc: 'Time a gift card service has to answer before the request fails with 504',
   }),
-  idempotencyReplayS: s({ env: 'IDEMPOTENCY_TTL_S', codec: int(1, 30 * 86400), default: 86400, doc: 'How long an idempotency key replays its first response' }),
+  idempotencyReplayS: s({
+    env: 'IDEMPOTENCY_TTL_S',
+    codec: int(1, 30 * 86400),
+    default: 86400,
+    doc: 'How long an idempotency key replays its first response',
+  }),
   idempotencyLeaseS: s({
     env: 'IDEMPOTENCY_LEASE_S',
     codec: int(1, 3600),
     default: 120,
     doc: 'How long an unfinished request holds its idempotency key if its process dies',
   }),
-  embedRateLimit: s({ env: 'EMBED_RATE_LIMIT', codec: int(1, 1000000), default: 50, doc: 'Requests an `embed` token (or checkout session) may make per window' }),
+  embedRateLimit: s({
+    env: 'EMBED_RATE_LIMIT',
+    codec: int(1, 1000000),
+    default: 50,
+    doc: 'Requests an `embed` token (or checkout session) may make per window',
+  }),
   rateLimitWindowS: s({ env: 'RATE_LIMIT_WINDOW_S', codec: int(1, 86400), default: 60, doc: 'Rolling rate-limit window in seconds' }),
   shutdownTimeoutMs: s({
     env: 'SHUTDOWN_TIMEOUT_MS',
@@ -128,7 +158,7 @@ export const SETTINGS = {
     env: 'HEADERS_TIMEOUT_MS',
     codec: int(1000, 600000),
     default: 10000,
-    doc: 'Time a client has to send a request\'s headers; then the connection is closed (`408` if nothing was answered yet)',
+    doc: "Time a client has to send a request's headers; then the connection is closed (`408` if nothing was answered yet)",
   }),
   requestTimeoutMs: s({
     env: 'REQUEST_TIMEOUT_MS',
@@ -155,12 +185,17 @@ export const SETTINGS = {
     doc: 'Time any one storage call may take; then the request answers `500` with `Retry-After`',
   }),
   maxBodyBytes: s({ env: 'MAX_BODY_BYTES', codec: int(1024, 10485760), default: 65536, doc: 'Largest request body accepted' }),
-  tokenCacheSize: s({ env: 'TOKEN_CACHE_SIZE', codec: int(0, 1000000), default: 10000, doc: 'Verified tokens kept in memory until they expire' }),
+  tokenCacheSize: s({
+    env: 'TOKEN_CACHE_SIZE',
+    codec: int(0, 1000000),
+    default: 10000,
+    doc: 'Verified tokens kept in memory until they expire',
+  }),
   webhookHeaderPrefix: s({
     env: 'WEBHOOK_HEADER_PREFIX',
     codec: text('an HTTP header name prefix', /^[A-Za-z0-9][A-Za-z0-9-]{0,40}$/),
     default: 'X-Orka',
-    doc: 'Prefix of the `-Webhook-ID`, `-Webhook-Timestamp` and `-Webhook-Signatures` headers (the original API\'s for its receivers)',
+    doc: "Prefix of the `-Webhook-ID`, `-Webhook-Timestamp` and `-Webhook-Signatures` headers (the original API's for its receivers)",
   }),
   webhookTimeoutMs: s({
     env: 'WEBHOOK_TIMEOUT_MS',

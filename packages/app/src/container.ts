@@ -83,7 +83,13 @@ export const vaultBox = (rootKey: Buffer): SecretBox => new AesGcmSecretBox(deri
  * The one place that names concrete classes. Adapters are values; use cases are factories
  * over the ports, so nothing here needs decorator metadata.
  */
-export const buildContainer = (config: Config, storage: Storage, rootKey: Buffer, log: DispatcherLog, o: Overrides = {}): DependencyContainer => {
+export const buildContainer = (
+  config: Config,
+  storage: Storage,
+  rootKey: Buffer,
+  log: DispatcherLog,
+  o: Overrides = {},
+): DependencyContainer => {
   const c = root.createChildContainer()
   const clock = o.clock ?? new SystemClock()
   c.register(Clock, { useValue: clock })

@@ -11,7 +11,20 @@ export const createLogger = (level: string, destination?: pino.DestinationStream
       level,
       base: { service: 'orka' },
       redact: {
-        paths: ['authorization', 'token', 'number', 'pin', '*.authorization', '*.token', '*.number', '*.pin', 'headers', '*.headers', 'body', '*.body'],
+        paths: [
+          'authorization',
+          'token',
+          'number',
+          'pin',
+          '*.authorization',
+          '*.token',
+          '*.number',
+          '*.pin',
+          'headers',
+          '*.headers',
+          'body',
+          '*.body',
+        ],
         censor: '[redacted]',
       },
       // Last line of defence: a run of 12+ digits (a card number) is masked in every line written.

@@ -35,7 +35,12 @@ export const applyDefaults = async (p: ProvisioningPorts, now: Date): Promise<vo
   await applySeed(p, now, {
     merchant_accounts: [{ id: DEFAULT_MERCHANT_ACCOUNT_ID, display_name: 'Default' }],
     gift_card_services: [
-      { merchant_account_id: DEFAULT_MERCHANT_ACCOUNT_ID, gift_card_service_definition_id: 'mock-gift-card', display_name: 'Mock gift cards', primary: true },
+      {
+        merchant_account_id: DEFAULT_MERCHANT_ACCOUNT_ID,
+        gift_card_service_definition_id: 'mock-gift-card',
+        display_name: 'Mock gift cards',
+        primary: true,
+      },
     ],
   })
 }
@@ -55,13 +60,18 @@ export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile)
       const role = known.get(r)!
       if (role.is_standalone_assignable) continue
       if (!role.applies_to.some((base) => roles.includes(base)))
-        throw new Error(`seed: api key pair role '${r}' cannot stand alone; give the key one of: ${role.applies_to.map((b) => `'${b}'`).join(', ')}`)
+        throw new Error(
+          `seed: api key pair role '${r}' cannot stand alone; give the key one of: ${role.applies_to.map((b) => `'${b}'`).join(', ')}`,
+        )
     }
   }
   const at = now.toISOString()
 
   for (const m of seed.merchant_accounts ?? [])
-    await runTask(p.merchantAccounts.upsert({ id: m.id, display_name: m.display_name, locked: m.locked ?? false }), `seeding merchant account ${m.id}`)
+    await runTask(
+      p.merchantAccounts.upsert({ id: m.id, display_name: m.display_name, locked: m.locked ?? false }),
+      `seeding merchant account ${m.id}`,
+    )
 
   for (const k of seed.api_key_pairs ?? []) await runTask(p.keys.upsert(apiKeyPairOf(k, at)), 'seeding an api key pair')
 

@@ -10,7 +10,9 @@ export const SeedFile = closed(
   'SeedFile',
   {},
   {
-    merchant_accounts: t.array(closed('SeedMerchantAccount', { id: name200('id'), display_name: name200('display_name') }, { locked: bool })),
+    merchant_accounts: t.array(
+      closed('SeedMerchantAccount', { id: name200('id'), display_name: name200('display_name') }, { locked: bool }),
+    ),
     api_key_pairs: t.array(
       closed(
         'SeedApiKeyPair',
@@ -21,7 +23,11 @@ export const SeedFile = closed(
     gift_card_services: t.array(
       closed(
         'SeedGiftCardService',
-        { merchant_account_id: name200('merchant_account_id'), gift_card_service_definition_id: GiftCardServiceDefinitionId, display_name: name200('display_name') },
+        {
+          merchant_account_id: name200('merchant_account_id'),
+          gift_card_service_definition_id: GiftCardServiceDefinitionId,
+          display_name: name200('display_name'),
+        },
         { id: uuid, primary: bool },
       ),
     ),
@@ -33,7 +39,11 @@ export const SeedFile = closed(
       ),
     ),
     webhook_subscriptions: t.array(
-      closed('SeedWebhookSubscription', { merchant_account_id: nullable(name200('merchant_account_id')), url: str }, { id: uuid, active: bool }),
+      closed(
+        'SeedWebhookSubscription',
+        { merchant_account_id: nullable(name200('merchant_account_id')), url: str },
+        { id: uuid, active: bool },
+      ),
     ),
   },
 )
@@ -49,6 +59,10 @@ export const readSeedFile = (path: string): SeedFile => {
   }
   const seed = SeedFile.decode(json)
   if (E.isLeft(seed))
-    throw new Error(`SEED_FILE ${path}: ${inputFaults(seed.left).map((f) => `${f.path.join('.') || '(root)'}: ${f.message}`).join('; ')}`)
+    throw new Error(
+      `SEED_FILE ${path}: ${inputFaults(seed.left)
+        .map((f) => `${f.path.join('.') || '(root)'}: ${f.message}`)
+        .join('; ')}`,
+    )
   return seed.right
 }

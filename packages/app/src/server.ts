@@ -79,9 +79,13 @@ export const startServer = async (config: Config, o: StartOptions = {}): Promise
     o.configure?.(c)
     log.info({ storage: storage.description, environment: config.environment }, `storage: ${storage.description}`)
     if (config.webhookAllowPrivateAddresses)
-      log.warn('WEBHOOK_ALLOW_PRIVATE_ADDRESSES is true: webhooks may be sent to loopback, private and link-local addresses (sandboxes and tests only)')
-    if (rootKey.source === 'process') log.warn('VAULT_KEY is not set: a key was generated for this process; stored cards will not survive a restart')
-    else if (rootKey.source !== 'VAULT_KEY') log.warn({ file: rootKey.source }, `VAULT_KEY is not set: using the sandbox key kept in ${rootKey.source}`)
+      log.warn(
+        'WEBHOOK_ALLOW_PRIVATE_ADDRESSES is true: webhooks may be sent to loopback, private and link-local addresses (sandboxes and tests only)',
+      )
+    if (rootKey.source === 'process')
+      log.warn('VAULT_KEY is not set: a key was generated for this process; stored cards will not survive a restart')
+    else if (rootKey.source !== 'VAULT_KEY')
+      log.warn({ file: rootKey.source }, `VAULT_KEY is not set: using the sandbox key kept in ${rootKey.source}`)
     await provision(c, config, log)
     return await listen(c, config, log, storage)
   } catch (e) {

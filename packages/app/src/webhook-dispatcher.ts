@@ -154,10 +154,20 @@ export class WebhookDispatcher implements WebhookDispatch {
     const done = this.deps
       .attempt(c)()
       .then((r) => {
-        if (E.isLeft(r)) log.error({ err: causeOf(r.left), deliveryId: d.id }, 'webhook attempt could not be recorded; its lease will run out and it will be retried')
-        else log.info({ deliveryId: d.id, eventId: d.event_id, subscriptionId: d.subscription_id, attempt: c.attempt, status: r.right }, 'webhook attempt')
+        if (E.isLeft(r))
+          log.error(
+            { err: causeOf(r.left), deliveryId: d.id },
+            'webhook attempt could not be recorded; its lease will run out and it will be retried',
+          )
+        else
+          log.info(
+            { deliveryId: d.id, eventId: d.event_id, subscriptionId: d.subscription_id, attempt: c.attempt, status: r.right },
+            'webhook attempt',
+          )
       })
-      .catch((e: unknown) => log.error({ err: e instanceof Error ? e.message : String(e), deliveryId: d.id }, 'webhook attempt failed unexpectedly'))
+      .catch((e: unknown) =>
+        log.error({ err: e instanceof Error ? e.message : String(e), deliveryId: d.id }, 'webhook attempt failed unexpectedly'),
+      )
       .finally(() => {
         this.inFlight.delete(d.id)
         this.wake()

@@ -72,7 +72,9 @@ const readBytes = (req: IncomingMessage, limit: number, length: number | undefin
       f()
     }
     const onClose = () =>
-      setImmediate(() => settle(() => reject(Object.assign(new Error('request closed before its body was read'), { type: 'request.aborted' }))))
+      setImmediate(() =>
+        settle(() => reject(Object.assign(new Error('request closed before its body was read'), { type: 'request.aborted' }))),
+      )
     req.once('close', onClose)
     getRawBody(req, { limit, ...(length === undefined ? {} : { length }) }).then(
       (b) => settle(() => resolve(b)),
@@ -130,7 +132,11 @@ export const readJsonBody = async (ctx: ParameterizedContext<OrkaState>, maxByte
  * Like `readJsonBody`, for an operation whose body may be left out: a request without one (no
  * `Content-Length`, or `0`, and no `Transfer-Encoding`) reads as `absent`.
  */
-export const readOptionalJsonBody = async (ctx: ParameterizedContext<OrkaState>, maxBytes: number, absent: unknown): Promise<Decoded<unknown>> => {
+export const readOptionalJsonBody = async (
+  ctx: ParameterizedContext<OrkaState>,
+  maxBytes: number,
+  absent: unknown,
+): Promise<Decoded<unknown>> => {
   const hasBody = (declaredLength(ctx.req) ?? 0) > 0 || ctx.get('transfer-encoding') !== ''
   return hasBody ? readJsonBody(ctx, maxBytes) : E.right(absent)
 }

@@ -21,7 +21,9 @@ export interface MerchantAccountSelection {
 const merchantAccountHeader = (ctx: Parameters<RouteMiddleware>[0], name: string) => {
   const lower = name.toLowerCase()
   return E.chain((v: string | undefined) =>
-    E.map((h: Record<string, string | undefined>) => h[lower])(decodeWith(t.partial({ [lower]: inputStr }), 'header')(v === undefined ? {} : { [lower]: v })),
+    E.map((h: Record<string, string | undefined>) => h[lower])(
+      decodeWith(t.partial({ [lower]: inputStr }), 'header')(v === undefined ? {} : { [lower]: v }),
+    ),
   )(singleHeader(ctx.req, lower))
 }
 

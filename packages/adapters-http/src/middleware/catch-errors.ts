@@ -1,6 +1,13 @@
 import type { Middleware, ParameterizedContext } from 'koa'
 import type { HttpLog } from '../types'
-import { clientFaultBody, clientFaultLevel, clientFaultStatus, clientFaultSummary, isClientFault, noteConnectionFault } from '../client-error'
+import {
+  clientFaultBody,
+  clientFaultLevel,
+  clientFaultStatus,
+  clientFaultSummary,
+  isClientFault,
+  noteConnectionFault,
+} from '../client-error'
 import type { OrkaState } from '../context'
 import { serverErrorResponse } from '../error-response'
 import { redactLogFields } from '../log-redaction'
@@ -54,7 +61,12 @@ export const catchErrors =
       if (isClientFault(err, ctx.req)) {
         const status = clientFaultStatus(err)
         log[clientFaultLevel(err)](
-          redactLogFields({ requestId: ctx.state.requestId, method: ctx.method, status: answerable ? status : null, err: clientFaultSummary(err) }),
+          redactLogFields({
+            requestId: ctx.state.requestId,
+            method: ctx.method,
+            status: answerable ? status : null,
+            err: clientFaultSummary(err),
+          }),
           'client request error',
         )
         if (!answerable) return

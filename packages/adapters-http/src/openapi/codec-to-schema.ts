@@ -83,7 +83,9 @@ export const codecToSchema = (codec: t.Mixed, registry: SchemaRegistry): JsonSch
   if (codec instanceof Tagged)
     return registry.ref(codec.name, codec, () => ({
       title: codec.name,
-      description: `Told apart by \`${codec.tag}\`: ${Object.keys(codec.branches).map((k) => `\`${k}\``).join(', ')}.`,
+      description: `Told apart by \`${codec.tag}\`: ${Object.keys(codec.branches)
+        .map((k) => `\`${k}\``)
+        .join(', ')}.`,
       oneOf: Object.values(codec.branches as Record<string, t.Mixed>).map((b) => codecToSchema(b, registry)),
     }))
   throw new Error(`No JSON Schema for codec '${codec.name}' (${codec.constructor.name})`)

@@ -40,7 +40,13 @@ export type Operation = {
   readonly responses: Record<string, Response>
   readonly [k: string]: unknown
 }
-export type Parameter = { readonly name: string; readonly in: string; readonly required: boolean; readonly schema: JsonSchema; readonly [k: string]: unknown }
+export type Parameter = {
+  readonly name: string
+  readonly in: string
+  readonly required: boolean
+  readonly schema: JsonSchema
+  readonly [k: string]: unknown
+}
 export type Response = {
   readonly description: string
   readonly headers?: Record<string, unknown>
@@ -72,20 +78,23 @@ const header = (name: string) => ({ $ref: `#/components/headers/${name}` })
 
 const HEADERS: Record<string, JsonSchema> = {
   'X-Request-Id': {
-    description: 'The request\'s id, as the client sent it when it is a plain token of at most 128 characters, else generated. Quote it when reporting a problem.',
+    description:
+      "The request's id, as the client sent it when it is a plain token of at most 128 characters, else generated. Quote it when reporting a problem.",
     schema: { type: 'string' },
   },
   'RateLimit-Policy': {
-    description: 'Sent for `embed` tokens on rate-limited operations: the quota drawn on, e.g. `"embed";q=50;w=60` (50 requests per rolling 60 seconds; IETF httpapi RateLimit header fields).',
+    description:
+      'Sent for `embed` tokens on rate-limited operations: the quota drawn on, e.g. `"embed";q=50;w=60` (50 requests per rolling 60 seconds; IETF httpapi RateLimit header fields).',
     schema: { type: 'string' },
   },
   RateLimit: {
-    description: 'Sent with `RateLimit-Policy`: what is left of the quota, e.g. `"embed";r=49;t=60` (49 requests remaining; `t` seconds until a slot frees).',
+    description:
+      'Sent with `RateLimit-Policy`: what is left of the quota, e.g. `"embed";r=49;t=60` (49 requests remaining; `t` seconds until a slot frees).',
     schema: { type: 'string' },
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
   'Idempotent-Replayed': {
-    description: 'Present when this response replays the outcome first recorded for the request\'s `idempotency-key`.',
+    description: "Present when this response replays the outcome first recorded for the request's `idempotency-key`.",
     schema: { type: 'string', const: 'true' },
   },
   'WWW-Authenticate': { description: 'The scheme to authenticate with.', schema: { type: 'string', const: 'Bearer' } },
@@ -123,7 +132,9 @@ const operation = (op: ServedOperation, config: OpenApiConfig, registry: SchemaR
   // Headers every response of the operation may carry; rate-limit headers come after authentication.
   const headers = (status: number): Record<string, unknown> => ({
     'X-Request-Id': header('X-Request-Id'),
-    ...(limited && status !== 401 && status !== 405 ? { 'RateLimit-Policy': header('RateLimit-Policy'), RateLimit: header('RateLimit') } : {}),
+    ...(limited && status !== 401 && status !== 405
+      ? { 'RateLimit-Policy': header('RateLimit-Policy'), RateLimit: header('RateLimit') }
+      : {}),
     ...(status === 425 || status === 429 || status === 500 ? { 'Retry-After': header('Retry-After') } : {}),
     // What an idempotency key records (and replays): the service's success, decline or vault duplicate.
     ...(op.idempotent && (status === op.success.status || status === 400 || status === 409)
@@ -162,7 +173,11 @@ const operation = (op: ServedOperation, config: OpenApiConfig, registry: SchemaR
       headers: headers(op.success.status),
       ...(op.success.codec ? { content: json(codecToSchema(op.success.codec, registry)) } : {}),
     },
-    422: { description: ERROR_DESCRIPTIONS[422], headers: headers(422), content: json({ $ref: '#/components/schemas/HTTPValidationError' }) },
+    422: {
+      description: ERROR_DESCRIPTIONS[422],
+      headers: headers(422),
+      content: json({ $ref: '#/components/schemas/HTTPValidationError' }),
+    },
   }
   for (const status of ERROR_STATUSES)
     responses[status] = {
@@ -174,8 +189,10 @@ const operation = (op: ServedOperation, config: OpenApiConfig, registry: SchemaR
     tags: [op.doc.tag.name],
     summary: op.doc.summary,
     description:
-      `${op.doc.description}\n\n**Scope:** \`${op.scope}\` (${granting.slice(1).map((s) => `\`${s}\``).join(' and ')} also grant it).` +
-      (limited ? ' Rate limited for `embed` tokens.' : ''),
+      `${op.doc.description}\n\n**Scope:** \`${op.scope}\` (${granting
+        .slice(1)
+        .map((s) => `\`${s}\``)
+        .join(' and ')} also grant it).` + (limited ? ' Rate limited for `embed` tokens.' : ''),
     operationId: op.operationId,
     // OpenAPI 3.1 lets a non-OAuth2 requirement list the roles it needs: here, the token scope.
     // The reference document declares an OAuth2 password flow instead, a flow this API does not
@@ -229,7 +246,7 @@ export const buildOpenApiDocument = (config: OpenApiConfig): OpenApiDocument => 
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description: 'An ES512 JWT signed with an API key pair\'s private key, with `exp` and the `scopes` it asks for.',
+          description: "An ES512 JWT signed with an API key pair's private key, with `exp` and the `scopes` it asks for.",
         },
       },
     },

@@ -46,7 +46,11 @@ export const errorSchemas = (): Record<string, JsonSchema> => {
       title: 'ValidationError',
       type: 'object',
       properties: {
-        loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, description: 'Where the faulty value is: `body`, `query`, `path` or `header`, then the path to it.' },
+        loc: {
+          type: 'array',
+          items: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+          description: 'Where the faulty value is: `body`, `query`, `path` or `header`, then the path to it.',
+        },
         msg: { type: 'string' },
         type: { type: 'string', description: 'Kind of violation: `missing`, `string_too_short`, `extra_forbidden`, `value_error`, ...' },
         input: { description: 'The faulty value; only for scalars of non-sensitive properties (never a card number, PIN or secret).' },
@@ -72,9 +76,19 @@ export const errorSchemas = (): Record<string, JsonSchema> => {
         code: { type: 'string', const: body.code },
         status: { type: 'integer', const: body.status },
         message: { type: 'string', description: 'A human-readable message.', default: body.message },
-        details: { type: 'array', items: { $ref: '#/components/schemas/ErrorDetail' }, description: 'The faulty properties, if any.', default: [] },
+        details: {
+          type: 'array',
+          items: { $ref: '#/components/schemas/ErrorDetail' },
+          description: 'The faulty properties, if any.',
+          default: [],
+        },
         ...(status === 409
-          ? { resource_id: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'The ID of the existing resource the request conflicts with.' } }
+          ? {
+              resource_id: {
+                anyOf: [{ type: 'string' }, { type: 'null' }],
+                description: 'The ID of the existing resource the request conflicts with.',
+              },
+            }
           : {}),
       },
       required: ['type', 'code', 'status', 'message', 'details', ...(status === 409 ? ['resource_id'] : [])],

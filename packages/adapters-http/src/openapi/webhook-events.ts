@@ -13,7 +13,10 @@ const SUMMARIES: Record<keyof typeof WEBHOOK_EVENTS, string> = {
 export const webhookEvents = (headerPrefix: string, registry: SchemaRegistry): Record<string, unknown> => {
   const header = (description: string, schema: JsonSchema) => ({ description, required: true, schema })
   const headers = {
-    [`${headerPrefix}-Webhook-ID`]: header('The event id: the same on every attempt, so receivers can drop duplicates.', { type: 'string', format: 'uuid' }),
+    [`${headerPrefix}-Webhook-ID`]: header('The event id: the same on every attempt, so receivers can drop duplicates.', {
+      type: 'string',
+      format: 'uuid',
+    }),
     [`${headerPrefix}-Webhook-Timestamp`]: header('Unix seconds at which the attempt was signed.', { type: 'string', pattern: '^[0-9]+$' }),
     [`${headerPrefix}-Webhook-Signatures`]: header(
       'Comma-separated lower-case hex HMAC-SHA256 signatures of `<timestamp>.<body>` (the exact bytes received), one per live signing secret, newest first. Accept the event when any one matches a secret you hold and the timestamp is recent.',

@@ -2,7 +2,7 @@ import { Buyer, BuyerCreate, pageOf } from '@orka/domain'
 import { defineOperation, Tag } from './operation'
 import { PAGE_QUERY } from './page'
 
-const BUYERS: Tag = { name: 'Buyers', description: 'The merchant\'s customers.' }
+const BUYERS: Tag = { name: 'Buyers', description: "The merchant's customers." }
 
 export const createBuyer = defineOperation({
   method: 'POST',
@@ -12,7 +12,8 @@ export const createBuyer = defineOperation({
   doc: {
     tag: BUYERS,
     summary: 'Add a buyer',
-    description: 'Creates a buyer in the merchant account. An `external_identifier` already used by another buyer of the account is a `409` naming that buyer.',
+    description:
+      'Creates a buyer in the merchant account. An `external_identifier` already used by another buyer of the account is a `409` naming that buyer.',
   },
   body: BuyerCreate,
   success: { status: 201, codec: Buyer, description: 'The new buyer.' },
@@ -24,7 +25,7 @@ export const listBuyers = defineOperation({
   path: '/buyers',
   scope: 'buyers.read',
   operationId: 'list_buyers',
-  doc: { tag: BUYERS, summary: 'List all buyers', description: 'Lists the merchant account\'s buyers, newest first.' },
+  doc: { tag: BUYERS, summary: 'List all buyers', description: "Lists the merchant account's buyers, newest first." },
   query: {
     ...PAGE_QUERY,
     // The filter has the constraints of the field it filters on.

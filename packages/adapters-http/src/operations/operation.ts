@@ -61,7 +61,9 @@ export interface OperationSpec<P extends ParameterDocs, Q extends ParameterDocs,
   readonly idempotent?: I
   /** A `204` has no codec and no body. */
   readonly success: { readonly status: 200 | 201 | 202 | 204; readonly codec?: t.Type<S, unknown, unknown>; readonly description: string }
-  readonly handle: (useCases: UseCases) => (req: OperationRequest<P, Q, B>) => TE.TaskEither<DomainError, I extends true ? Replayable<S> : S>
+  readonly handle: (
+    useCases: UseCases,
+  ) => (req: OperationRequest<P, Q, B>) => TE.TaskEither<DomainError, I extends true ? Replayable<S> : S>
 }
 
 export type ServedOperation = OperationSpec<ParameterDocs, ParameterDocs, unknown, unknown, boolean> & { readonly unserved?: false }
@@ -81,7 +83,13 @@ export interface UnservedOperation {
 export type Operation = ServedOperation | UnservedOperation
 
 /** Checks the handler against the declared codecs, then forgets their types: the list holds every operation alike. */
-export const defineOperation = <P extends ParameterDocs = {}, Q extends ParameterDocs = {}, B = undefined, S = void, I extends boolean = false>(
+export const defineOperation = <
+  P extends ParameterDocs = {},
+  Q extends ParameterDocs = {},
+  B = undefined,
+  S = void,
+  I extends boolean = false,
+>(
   spec: OperationSpec<P, Q, B, S, I>,
 ): ServedOperation => spec as unknown as ServedOperation
 

@@ -6,6 +6,7 @@ export const PAGE_QUERY = {
   limit: { codec: Limit, description: 'The maximum number of items to return.', default: DEFAULT_LIMIT, parse: integerParam },
   cursor: {
     codec: CursorString,
-    description: 'The page to return: a `next_cursor` or `previous_cursor` of an earlier page of the same list, filter and merchant account.',
+    description:
+      'The page to return: a `next_cursor` or `previous_cursor` of an earlier page of the same list, filter and merchant account.',
   },
 }

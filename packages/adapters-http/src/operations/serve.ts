@@ -40,7 +40,8 @@ export const serve = (op: ServedOperation, deps: Pick<HttpDeps, 'log' | 'config'
   const handle = op.handle(deps.useCases)
   const path = op.params && t.type(codecs(op.params))
   const query = op.query && { codec: t.partial(codecs(op.query)), pick: pick(op.query) }
-  const readBody = (ctx: Ctx) => (op.optionalBody ? readOptionalJsonBody(ctx, deps.config.maxBodyBytes, {}) : readJsonBody(ctx, deps.config.maxBodyBytes))
+  const readBody = (ctx: Ctx) =>
+    op.optionalBody ? readOptionalJsonBody(ctx, deps.config.maxBodyBytes, {}) : readJsonBody(ctx, deps.config.maxBodyBytes)
   return async (ctx) => {
     const access = accessOf(ctx)
     const params = path ? decodeWith(path, 'path')(ctx.params) : NONE

@@ -1,6 +1,11 @@
 import type { UnservedOperation } from './operation'
 
-const unserved = (path: string, rateLimit: UnservedOperation['rateLimit']): UnservedOperation => ({ method: 'POST', path, rateLimit, unserved: true })
+const unserved = (path: string, rateLimit: UnservedOperation['rateLimit']): UnservedOperation => ({
+  method: 'POST',
+  path,
+  rateLimit,
+  unserved: true,
+})
 
 /** The spec's limited card routes, and its Secure Fields route, limited per checkout session `{id}`. */
 export const UNSERVED_OPERATIONS: ReadonlyArray<UnservedOperation> = [

@@ -12,7 +12,7 @@ export const listWebhookDeliveries = defineOperation({
     tag: WEBHOOK_SUBSCRIPTIONS,
     summary: 'List webhook deliveries',
     description:
-      'The subscription\'s delivery log, newest first: one delivery per event sent to it, with every attempt (status received, duration, error, and at most the first KiB of the answer). Deliveries are kept for the configured retention (30 days by default).',
+      "The subscription's delivery log, newest first: one delivery per event sent to it, with every attempt (status received, duration, error, and at most the first KiB of the answer). Deliveries are kept for the configured retention (30 days by default).",
   },
   params: SUBSCRIPTION_ID,
   query: { ...PAGE_QUERY, status: { codec: WebhookDeliveryStatus, description: 'Only deliveries with this status.' } },
@@ -43,7 +43,11 @@ export const redeliverWebhookDelivery = defineOperation({
   params: { ...SUBSCRIPTION_ID, delivery_id: { codec: canonicalUuid, description: 'The ID of the delivery.' } },
   success: { status: 202, codec: WebhookDelivery, description: 'The delivery, pending again.' },
   handle: (u) => (req) =>
-    u.redeliverWebhookDelivery({ scope: scopeOf(req.access), subscriptionId: req.params.subscription_id, deliveryId: req.params.delivery_id }),
+    u.redeliverWebhookDelivery({
+      scope: scopeOf(req.access),
+      subscriptionId: req.params.subscription_id,
+      deliveryId: req.params.delivery_id,
+    }),
 })
 
 export const WEBHOOK_DELIVERY_OPERATIONS = [listWebhookDeliveries, redeliverWebhookDelivery]

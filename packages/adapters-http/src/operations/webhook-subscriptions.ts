@@ -47,7 +47,7 @@ export const listWebhookSubscriptions = defineOperation({
     tag: WEBHOOK_SUBSCRIPTIONS,
     summary: 'List webhook subscriptions',
     description:
-      'Lists the merchant account\'s subscriptions, newest first; an API key bound to no merchant account also sees the instance-wide ones (`merchant_account_id` null).',
+      "Lists the merchant account's subscriptions, newest first; an API key bound to no merchant account also sees the instance-wide ones (`merchant_account_id` null).",
   },
   query: PAGE_QUERY,
   success: { status: 200, codec: pageOf('WebhookSubscriptions', WebhookSubscription), description: 'A page of webhook subscriptions.' },
@@ -62,7 +62,7 @@ export const getWebhookSubscription = defineOperation({
   doc: {
     tag: WEBHOOK_SUBSCRIPTIONS,
     summary: 'Get webhook subscription',
-    description: 'Reads one subscription. Another merchant account\'s subscription is a `404`.',
+    description: "Reads one subscription. Another merchant account's subscription is a `404`.",
   },
   params: SUBSCRIPTION_ID,
   success: { status: 200, codec: WebhookSubscription, description: 'The subscription.' },
@@ -78,7 +78,7 @@ export const deleteWebhookSubscription = defineOperation({
     tag: WEBHOOK_SUBSCRIPTIONS,
     summary: 'Delete webhook subscription',
     description:
-      'Permanently removes a subscription: no event notification is delivered to its URL any more. This cannot be undone; delivering to the same URL again takes a new subscription. Unknown, already deleted and another account\'s subscriptions are all `404`.',
+      "Permanently removes a subscription: no event notification is delivered to its URL any more. This cannot be undone; delivering to the same URL again takes a new subscription. Unknown, already deleted and another account's subscriptions are all `404`.",
   },
   params: SUBSCRIPTION_ID,
   success: { status: 204, description: 'Deleted; no body.' },
@@ -121,4 +121,11 @@ export const rotateWebhookSecret = defineOperation({
   handle: (u) => (req) => u.rotateWebhookSecret({ scope: scopeOf(req.access), id: req.params.subscription_id, input: req.body }),
 })
 
-export const WEBHOOK_SUBSCRIPTION_OPERATIONS = [createWebhookSubscription, listWebhookSubscriptions, getWebhookSubscription, deleteWebhookSubscription, updateWebhookSubscription, rotateWebhookSecret]
+export const WEBHOOK_SUBSCRIPTION_OPERATIONS = [
+  createWebhookSubscription,
+  listWebhookSubscriptions,
+  getWebhookSubscription,
+  deleteWebhookSubscription,
+  updateWebhookSubscription,
+  rotateWebhookSecret,
+]

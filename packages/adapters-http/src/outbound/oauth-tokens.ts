@@ -19,7 +19,8 @@ export class TokenFailure extends Error {
 
 /** RFC 6749 §2.3.1: the client id and secret are form-encoded, then sent as HTTP Basic. */
 const formEncode = (s: string) => new URLSearchParams({ s }).toString().slice(2)
-const clientAuth = (id: string, secret: string) => `Basic ${Buffer.from(`${formEncode(id)}:${formEncode(secret)}`, 'utf8').toString('base64')}`
+const clientAuth = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${formEncode(id)}:${formEncode(secret)}`, 'utf8').toString('base64')}`
 
 const grant = (a: OAuth) =>
   new URLSearchParams({
@@ -68,7 +69,14 @@ export class OAuthTokens {
   ) {}
 
   key(subscriptionId: string, a: OAuth): string {
-    const credentials = [a.kind, a.token_url, a.client_id, a.client_secret, a.scope, a.kind === 'oauth_password' ? [a.username, a.password] : null]
+    const credentials = [
+      a.kind,
+      a.token_url,
+      a.client_id,
+      a.client_secret,
+      a.scope,
+      a.kind === 'oauth_password' ? [a.username, a.password] : null,
+    ]
     return `${subscriptionId}:${createHash('sha256').update(JSON.stringify(credentials)).digest('base64url')}`
   }
 

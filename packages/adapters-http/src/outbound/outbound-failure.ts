@@ -1,7 +1,10 @@
 import { WebhookAttemptError } from '@orka/domain'
 
 /** How one outbound request can fail before an answer is read. */
-export type FailureKind = Extract<WebhookAttemptError, 'timeout' | 'connection_failed' | 'blocked_address' | 'unresolvable_host' | 'https_required'>
+export type FailureKind = Extract<
+  WebhookAttemptError,
+  'timeout' | 'connection_failed' | 'blocked_address' | 'unresolvable_host' | 'https_required'
+>
 
 export class OutboundFailure extends Error {
   constructor(readonly kind: FailureKind) {

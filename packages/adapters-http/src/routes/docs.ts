@@ -103,7 +103,8 @@ curl -s -o /dev/null -w '%{http_code}\\n' -X DELETE ${origin}/webhook-subscripti
  * to load at once, and Redoc then leaves it out (its `onError`); the attribution text stays.
  */
 const REDOCLY_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg'
-const redocBundle = (): string => readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8').split(REDOCLY_LOGO).join('data:,')
+const redocBundle = (): string =>
+  readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8').split(REDOCLY_LOGO).join('data:,')
 
 interface Asset {
   readonly type: string

@@ -16,13 +16,13 @@ export const READY_TIMEOUT_MS = 2000
 const readyWithin = (ready: () => Promise<string>, ms: number): Promise<string> =>
   new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`storage did not answer within ${ms} ms`)), ms)
-    const settle = <A>(f: (a: A) => void) => (a: A) => {
-      clearTimeout(timer)
-      f(a)
-    }
-    Promise.resolve()
-      .then(ready)
-      .then(settle(resolve), settle(reject))
+    const settle =
+      <A>(f: (a: A) => void) =>
+      (a: A) => {
+        clearTimeout(timer)
+        f(a)
+      }
+    Promise.resolve().then(ready).then(settle(resolve), settle(reject))
   })
 
 /**

@@ -1,19 +1,30 @@
 import { connect } from 'node:net'
 import * as TE from 'fp-ts/TaskEither'
-import {
-  makeAuthorize,
-  makeCheckRateLimit,
-  Role,
-  ROLE_CATALOGUE,
-} from '@orka/domain'
+import { makeAuthorize, makeCheckRateLimit, Role, ROLE_CATALOGUE } from '@orka/domain'
 import type { HttpDeps } from '../../src'
-import { aCard, CaptureLog, catalogueRoles, FakeClock, FakeKeys, fakeMac, fakeMerchantAccounts, SlidingLogRateLimitStore, useCasesWith } from '../support'
+import {
+  aCard,
+  CaptureLog,
+  catalogueRoles,
+  FakeClock,
+  FakeKeys,
+  fakeMac,
+  fakeMerchantAccounts,
+  SlidingLogRateLimitStore,
+  useCasesWith,
+} from '../support'
 
 const roles = catalogueRoles
 const merchantAccounts = fakeMerchantAccounts('default')
 export const card = aCard
 
-export const UNAUTHORIZED_BODY = JSON.stringify({ type: 'error', code: 'unauthorized', status: 401, message: 'No valid API authentication found', details: [] })
+export const UNAUTHORIZED_BODY = JSON.stringify({
+  type: 'error',
+  code: 'unauthorized',
+  status: 401,
+  message: 'No valid API authentication found',
+  details: [],
+})
 
 export interface RecordingDeps {
   readonly deps: HttpDeps
@@ -23,7 +34,10 @@ export interface RecordingDeps {
 }
 
 /** The app's deps with fakes whose every use case records its calls. */
-export const recordingDeps = (keys: FakeKeys, opts: { rateLimit?: number; maxBodyBytes?: number; maxTokenLifetimeS?: number } = {}): RecordingDeps => {
+export const recordingDeps = (
+  keys: FakeKeys,
+  opts: { rateLimit?: number; maxBodyBytes?: number; maxTokenLifetimeS?: number } = {},
+): RecordingDeps => {
   const calls: string[] = []
   const log = new CaptureLog()
   const clock = new FakeClock()
@@ -56,7 +70,9 @@ export const recordingDeps = (keys: FakeKeys, opts: { rateLimit?: number; maxBod
         makeCheckRateLimit({ store: new SlidingLogRateLimitStore(), clock, config: { limit: opts.rateLimit ?? 1000, windowS: 60 } }),
       ),
       activateGiftCard: record('activateGiftCard', () => TE.right({ card, replayed: false })),
-      listRoles: record('listRoles', () => TE.right({ items: [ROLE_CATALOGUE[0]!] as Role[], limit: 20, next_cursor: null, previous_cursor: null })),
+      listRoles: record('listRoles', () =>
+        TE.right({ items: [ROLE_CATALOGUE[0]!] as Role[], limit: 20, next_cursor: null, previous_cursor: null }),
+      ),
     }),
   }
   return { deps, calls, log }

@@ -102,5 +102,7 @@ export const mintShaped = (
 /** HS* over a hand-made header, e.g. with the public key PEM as the secret (algorithm confusion). */
 export const hmacToken = (alg: 'HS256' | 'HS384' | 'HS512', header: Record<string, unknown>, payload: unknown, secret: string): string => {
   const input = `${b64({ ...header, alg })}.${b64(payload)}`
-  return `${input}.${createHmac(`sha${alg.slice(2)}`, secret).update(input).digest('base64url')}`
+  return `${input}.${createHmac(`sha${alg.slice(2)}`, secret)
+    .update(input)
+    .digest('base64url')}`
 }

@@ -89,7 +89,11 @@ describe('a 401 answers without reading the request body, and closes the connect
   )
 
   const head = (authorization: string | undefined) =>
-    ['POST /gift-cards/activations HTTP/1.1', 'Host: localhost', ...(authorization === undefined ? [] : [`Authorization: ${authorization}`])].join('\r\n')
+    [
+      'POST /gift-cards/activations HTTP/1.1',
+      'Host: localhost',
+      ...(authorization === undefined ? [] : [`Authorization: ${authorization}`]),
+    ].join('\r\n')
 
   const badSignature = () => `Bearer ${mint(newP521Key(), { scopes: ['gift-cards.write'], exp: T0 + 60 }, { keyid: key.thumbprint })}`
 

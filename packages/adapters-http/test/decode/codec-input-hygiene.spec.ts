@@ -124,11 +124,17 @@ describe('string codecs refuse NUL and lone surrogates', () => {
 
 describe('canonicalUuid', () => {
   it('decodes an upper- or mixed-case UUID to lower case', () => {
-    expect(decoded(one(canonicalUuid), { v: 'FE26475D-EC3E-4884-9553-F7356683F7F9' })).to.deep.equal({ v: 'fe26475d-ec3e-4884-9553-f7356683f7f9' })
-    expect(decoded(one(canonicalUuid), { v: 'Fe26475d-EC3E-4884-9553-f7356683F7F9' })).to.deep.equal({ v: 'fe26475d-ec3e-4884-9553-f7356683f7f9' })
+    expect(decoded(one(canonicalUuid), { v: 'FE26475D-EC3E-4884-9553-F7356683F7F9' })).to.deep.equal({
+      v: 'fe26475d-ec3e-4884-9553-f7356683f7f9',
+    })
+    expect(decoded(one(canonicalUuid), { v: 'Fe26475d-EC3E-4884-9553-f7356683F7F9' })).to.deep.equal({
+      v: 'fe26475d-ec3e-4884-9553-f7356683f7f9',
+    })
   })
   it('refuses what uuid refuses, the same way', () => {
-    expect(violationsOf(one(canonicalUuid), { v: 'not-a-uuid' })).to.deep.equal([at({ msg: 'Input should be a valid UUID', type: 'uuid_parsing', input: 'not-a-uuid' })])
+    expect(violationsOf(one(canonicalUuid), { v: 'not-a-uuid' })).to.deep.equal([
+      at({ msg: 'Input should be a valid UUID', type: 'uuid_parsing', input: 'not-a-uuid' }),
+    ])
     expect(violationsOf(one(canonicalUuid), { v: 'fe26475d-ec3e-4884-9553-f7356683f7f9\u0000' })).to.deep.equal([
       at({ msg: 'Input should be a valid UUID', type: 'uuid_parsing', input: 'fe26475d-ec3e-4884-9553-f7356683f7f9\u0000' }),
     ])
@@ -215,8 +221,16 @@ describe('toViolations loc items', () => {
   })
 
   it('keeps a declared name that is not an identifier (a header name)', () => {
-    expect(violationsOf(t.partial({ 'idempotency-key': boundedString('k', { min: 1 }) }), { 'idempotency-key': '' }, 'header')).to.deep.equal([
-      { loc: ['header', 'idempotency-key'], msg: 'String should have at least 1 character', type: 'string_too_short', input: '', ctx: { min_length: 1 } },
+    expect(
+      violationsOf(t.partial({ 'idempotency-key': boundedString('k', { min: 1 }) }), { 'idempotency-key': '' }, 'header'),
+    ).to.deep.equal([
+      {
+        loc: ['header', 'idempotency-key'],
+        msg: 'String should have at least 1 character',
+        type: 'string_too_short',
+        input: '',
+        ctx: { min_length: 1 },
+      },
     ])
   })
 

@@ -12,18 +12,26 @@ describe('codec primitives', () => {
     const cases: Array<[string, unknown, Violation[] | 'ok']> = [
       ['accepts a string at the lower bound', 'AB', 'ok'],
       ['accepts a string at the upper bound', 'ABCD', 'ok'],
-      ['rejects one char under the minimum as string_too_short', 'A', [
-        at({ msg: 'String should have at least 2 characters', type: 'string_too_short', input: 'A', ctx: { min_length: 2 } }),
-      ]],
-      ['rejects one char over the maximum as string_too_long', 'ABCDE', [
-        at({ msg: 'String should have at most 4 characters', type: 'string_too_long', input: 'ABCDE', ctx: { max_length: 4 } }),
-      ]],
-      ['checks length before pattern', 'a', [
-        at({ msg: 'String should have at least 2 characters', type: 'string_too_short', input: 'a', ctx: { min_length: 2 } }),
-      ]],
-      ['rejects a pattern mismatch with the pattern in ctx', 'ab', [
-        at({ msg: "String should match pattern '^[A-Z]+$'", type: 'string_pattern_mismatch', input: 'ab', ctx: { pattern: '^[A-Z]+$' } }),
-      ]],
+      [
+        'rejects one char under the minimum as string_too_short',
+        'A',
+        [at({ msg: 'String should have at least 2 characters', type: 'string_too_short', input: 'A', ctx: { min_length: 2 } })],
+      ],
+      [
+        'rejects one char over the maximum as string_too_long',
+        'ABCDE',
+        [at({ msg: 'String should have at most 4 characters', type: 'string_too_long', input: 'ABCDE', ctx: { max_length: 4 } })],
+      ],
+      [
+        'checks length before pattern',
+        'a',
+        [at({ msg: 'String should have at least 2 characters', type: 'string_too_short', input: 'a', ctx: { min_length: 2 } })],
+      ],
+      [
+        'rejects a pattern mismatch with the pattern in ctx',
+        'ab',
+        [at({ msg: "String should match pattern '^[A-Z]+$'", type: 'string_pattern_mismatch', input: 'ab', ctx: { pattern: '^[A-Z]+$' } })],
+      ],
       ['rejects a non-string as string_type', 12, [at({ msg: 'Input should be a valid string', type: 'string_type', input: 12 })]],
     ]
     for (const [name, u, expected] of cases)
@@ -56,10 +64,22 @@ describe('codec primitives', () => {
       ['accepts the maximum', 10, 'ok'],
       ['rejects a fraction as int_type', 0.5, [at({ msg: 'Input should be a valid integer', type: 'int_type', input: 0.5 })]],
       ['rejects NaN as int_type', Number.NaN, [at({ msg: 'Input should be a valid integer', type: 'int_type', input: Number.NaN })]],
-      ['rejects an unsafe integer as int_type', 2 ** 53, [at({ msg: 'Input should be a valid integer', type: 'int_type', input: 2 ** 53 })]],
+      [
+        'rejects an unsafe integer as int_type',
+        2 ** 53,
+        [at({ msg: 'Input should be a valid integer', type: 'int_type', input: 2 ** 53 })],
+      ],
       ['rejects a numeric string as int_type', '5', [at({ msg: 'Input should be a valid integer', type: 'int_type', input: '5' })]],
-      ['rejects below the minimum', -1, [at({ msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal', input: -1, ctx: { ge: 0 } })]],
-      ['rejects above the maximum', 11, [at({ msg: 'Input should be less than or equal to 10', type: 'less_than_equal', input: 11, ctx: { le: 10 } })]],
+      [
+        'rejects below the minimum',
+        -1,
+        [at({ msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal', input: -1, ctx: { ge: 0 } })],
+      ],
+      [
+        'rejects above the maximum',
+        11,
+        [at({ msg: 'Input should be less than or equal to 10', type: 'less_than_equal', input: 11, ctx: { le: 10 } })],
+      ],
     ]
     for (const [name, u, expected] of cases)
       it(name, () => {
@@ -72,18 +92,27 @@ describe('codec primitives', () => {
     const cases: Array<[string, Parameters<typeof nullable>[0], unknown, Violation[] | 'ok']> = [
       ['uuid accepts a lower-case UUID', uuid, 'fe26475d-ec3e-4884-9553-f7356683f7f9', 'ok'],
       ['uuid accepts an upper-case UUID', uuid, 'FE26475D-EC3E-4884-9553-F7356683F7F9', 'ok'],
-      ['uuid rejects a UUID without dashes as uuid_parsing', uuid, 'fe26475dec3e48849553f7356683f7f9', [
-        at({ msg: 'Input should be a valid UUID', type: 'uuid_parsing', input: 'fe26475dec3e48849553f7356683f7f9' }),
-      ]],
+      [
+        'uuid rejects a UUID without dashes as uuid_parsing',
+        uuid,
+        'fe26475dec3e48849553f7356683f7f9',
+        [at({ msg: 'Input should be a valid UUID', type: 'uuid_parsing', input: 'fe26475dec3e48849553f7356683f7f9' })],
+      ],
       ['uuid rejects a number as string_type', uuid, 1, [at({ msg: 'Input should be a valid string', type: 'string_type', input: 1 })]],
       ['bool rejects 0 as bool_type', bool, 0, [at({ msg: 'Input should be a valid boolean', type: 'bool_type', input: 0 })]],
-      ['literal rejects another string as literal_error', literal('role'), 'roles', [
-        at({ msg: "Input should be 'role'", type: 'literal_error', input: 'roles', ctx: { expected: "'role'" } }),
-      ]],
+      [
+        'literal rejects another string as literal_error',
+        literal('role'),
+        'roles',
+        [at({ msg: "Input should be 'role'", type: 'literal_error', input: 'roles', ctx: { expected: "'role'" } })],
+      ],
       ['oneOf accepts a listed value', oneOf('Color', ['red', 'blue']), 'blue', 'ok'],
-      ['oneOf rejects an unlisted value as enum', oneOf('Color', ['red', 'blue']), 'green', [
-        at({ msg: "Input should be 'red', 'blue'", type: 'enum', input: 'green', ctx: { expected: 'red, blue' } }),
-      ]],
+      [
+        'oneOf rejects an unlisted value as enum',
+        oneOf('Color', ['red', 'blue']),
+        'green',
+        [at({ msg: "Input should be 'red', 'blue'", type: 'enum', input: 'green', ctx: { expected: 'red, blue' } })],
+      ],
     ]
     for (const [name, codec, u, expected] of cases)
       it(name, () => {
@@ -96,7 +125,7 @@ describe('codec primitives', () => {
     it('accepts null', () => {
       expect(decoded(one(nullable(str)), { v: null })).to.deep.equal({ v: null })
     })
-    it('reports the inner codec\'s failure only, not a union of both branches', () => {
+    it("reports the inner codec's failure only, not a union of both branches", () => {
       expect(violationsOf(one(nullable(intRange('n', 1))), { v: 0 })).to.deep.equal([
         at({ msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal', input: 0, ctx: { ge: 1 } }),
       ])
@@ -120,7 +149,12 @@ describe('codec primitives', () => {
       expect(Thing.encode({ id: 'a', note: null, other: 1 } as { id: string })).to.deep.equal({ id: 'a', note: null })
     })
     it('agrees with decode in is(): unknown keys are not an instance', () => {
-      expect([Thing.is({ id: 'a' }), Thing.is({ id: 'a', other: 1 }), Thing.is({ note: 'x' }), Thing.is([])]).to.deep.equal([true, false, false, false])
+      expect([Thing.is({ id: 'a' }), Thing.is({ id: 'a', other: 1 }), Thing.is({ note: 'x' }), Thing.is([])]).to.deep.equal([
+        true,
+        false,
+        false,
+        false,
+      ])
     })
   })
 
@@ -132,7 +166,7 @@ describe('codec primitives', () => {
     it('decodes by the branch its tag names', () => {
       expect(decoded(one(Shape), { v: { kind: 'square', side: 2 } })).to.deep.equal({ v: { kind: 'square', side: 2 } })
     })
-    it('reports only the chosen branch\'s faults', () => {
+    it("reports only the chosen branch's faults", () => {
       expect(violationsOf(one(Shape), { v: { kind: 'circle', side: 2 } })).to.deep.equal([
         { loc: ['body', 'v', 'side'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
         { loc: ['body', 'v', 'r'], msg: 'Field required', type: 'missing' },
@@ -140,7 +174,13 @@ describe('codec primitives', () => {
     })
     it('rejects an unknown tag as enum on the tag property', () => {
       expect(violationsOf(one(Shape), { v: { kind: 'star' } })).to.deep.equal([
-        { loc: ['body', 'v', 'kind'], msg: "Input should be 'circle', 'square'", type: 'enum', input: 'star', ctx: { expected: 'circle, square' } },
+        {
+          loc: ['body', 'v', 'kind'],
+          msg: "Input should be 'circle', 'square'",
+          type: 'enum',
+          input: 'star',
+          ctx: { expected: 'circle, square' },
+        },
       ])
     })
   })
@@ -152,7 +192,7 @@ describe('codec primitives', () => {
     it('accepts a value that keeps its rules', () => {
       expect(decoded(Range, { lo: 1, hi: 2 })).to.deep.equal({ lo: 1, hi: 2 })
     })
-    it('renders a broken rule as a value_error at the rule\'s path', () => {
+    it("renders a broken rule as a value_error at the rule's path", () => {
       expect(violationsOf(Range, { lo: 3, hi: 2 })).to.deep.equal([
         { loc: ['body', 'hi'], msg: 'Value error, hi must not be below lo', type: 'value_error', input: 2 },
       ])

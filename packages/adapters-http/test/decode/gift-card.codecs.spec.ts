@@ -41,14 +41,32 @@ describe('GiftCardActivationCreate: field constraints', () => {
   const accepted: Array<[string, Record<string, unknown>]> = [
     ['a 16-digit number alone', { number: N16 }],
     ['a 19-digit number alone', { number: N19 }],
-    ['every field set, store true with a pin and a buyer id', {
-      number: N16, pin: '1234', amount: 0, currency: 'USD', external_identifier: s(1), store: true, buyer_id: BUYER_ID,
-    }],
+    [
+      'every field set, store true with a pin and a buyer id',
+      {
+        number: N16,
+        pin: '1234',
+        amount: 0,
+        currency: 'USD',
+        external_identifier: s(1),
+        store: true,
+        buyer_id: BUYER_ID,
+      },
+    ],
     ['store true with a buyer external identifier of 200 chars', { number: N16, pin: 'x', store: true, buyer_external_identifier: s(200) }],
     ['the largest amount, 99999999', { number: N16, amount: 99999999, currency: 'EUR' }],
-    ['every optional field null', {
-      number: N16, pin: null, amount: null, currency: null, external_identifier: null, buyer_id: null, buyer_external_identifier: null,
-    }],
+    [
+      'every optional field null',
+      {
+        number: N16,
+        pin: null,
+        amount: null,
+        currency: null,
+        external_identifier: null,
+        buyer_id: null,
+        buyer_external_identifier: null,
+      },
+    ],
     ['store false', { number: N16, store: false }],
     ['an external_identifier of 200 chars', { number: N16, external_identifier: s(200) }],
   ]
@@ -70,59 +88,120 @@ describe('GiftCardActivationCreate: field constraints', () => {
     ['a pin sent as an object as string_type', { number: N16, pin: { value: '1234' } }, [notString('pin')]],
     ['an amount of 1.5 as int_type', { number: N16, amount: 1.5, currency: 'USD' }, [notInt(1.5)]],
     ['an amount sent as a string as int_type', { number: N16, amount: '100', currency: 'USD' }, [notInt('100')]],
-    ['an amount of -1 as greater_than_equal 0', { number: N16, amount: -1, currency: 'USD' }, [
-      { loc: ['body', 'amount'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal', input: -1, ctx: { ge: 0 } },
-    ]],
-    ['an amount of 100000000 as less_than_equal 99999999', { number: N16, amount: 100000000, currency: 'USD' }, [
-      {
-        loc: ['body', 'amount'],
-        msg: 'Input should be less than or equal to 99999999',
-        type: 'less_than_equal',
-        input: 100000000,
-        ctx: { le: 99999999 },
-      },
-    ]],
-    ['a lower-case currency as a pattern mismatch', { number: N16, amount: 1, currency: 'usd' }, [pattern('currency', '^[A-Z]{3}$', 'usd')]],
-    ['a four-letter currency as a pattern mismatch', { number: N16, amount: 1, currency: 'USDX' }, [pattern('currency', '^[A-Z]{3}$', 'USDX')]],
+    [
+      'an amount of -1 as greater_than_equal 0',
+      { number: N16, amount: -1, currency: 'USD' },
+      [
+        {
+          loc: ['body', 'amount'],
+          msg: 'Input should be greater than or equal to 0',
+          type: 'greater_than_equal',
+          input: -1,
+          ctx: { ge: 0 },
+        },
+      ],
+    ],
+    [
+      'an amount of 100000000 as less_than_equal 99999999',
+      { number: N16, amount: 100000000, currency: 'USD' },
+      [
+        {
+          loc: ['body', 'amount'],
+          msg: 'Input should be less than or equal to 99999999',
+          type: 'less_than_equal',
+          input: 100000000,
+          ctx: { le: 99999999 },
+        },
+      ],
+    ],
+    [
+      'a lower-case currency as a pattern mismatch',
+      { number: N16, amount: 1, currency: 'usd' },
+      [pattern('currency', '^[A-Z]{3}$', 'usd')],
+    ],
+    [
+      'a four-letter currency as a pattern mismatch',
+      { number: N16, amount: 1, currency: 'USDX' },
+      [pattern('currency', '^[A-Z]{3}$', 'USDX')],
+    ],
     ['a currency sent as a number as string_type', { number: N16, amount: 1, currency: 840 }, [notString('currency', 840)]],
-    ['an empty external_identifier as string_too_short', { number: N16, external_identifier: '' }, [tooShort('external_identifier', 1, '')]],
-    ['a 201-char external_identifier as string_too_long', { number: N16, external_identifier: s(201) }, [tooLong('external_identifier', 200, s(201))]],
-    ['an empty buyer_external_identifier as string_too_short', { number: N16, pin: '1', store: true, buyer_external_identifier: '' }, [
-      tooShort('buyer_external_identifier', 1, ''),
-    ]],
-    ['a 201-char buyer_external_identifier as string_too_long', { number: N16, pin: '1', store: true, buyer_external_identifier: s(201) }, [
-      tooLong('buyer_external_identifier', 200, s(201)),
-    ]],
-    ['store sent as the string "true" as bool_type', { number: N16, store: 'true' }, [
-      { loc: ['body', 'store'], msg: 'Input should be a valid boolean', type: 'bool_type', input: 'true' },
-    ]],
-    ['store null as bool_type (store is not nullable)', { number: N16, store: null }, [
-      { loc: ['body', 'store'], msg: 'Input should be a valid boolean', type: 'bool_type', input: null },
-    ]],
-    ['a buyer_id that is not a UUID as uuid_parsing', { number: N16, pin: '1', store: true, buyer_id: 'buyer-1' }, [
-      { loc: ['body', 'buyer_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing', input: 'buyer-1' },
-    ]],
+    [
+      'an empty external_identifier as string_too_short',
+      { number: N16, external_identifier: '' },
+      [tooShort('external_identifier', 1, '')],
+    ],
+    [
+      'a 201-char external_identifier as string_too_long',
+      { number: N16, external_identifier: s(201) },
+      [tooLong('external_identifier', 200, s(201))],
+    ],
+    [
+      'an empty buyer_external_identifier as string_too_short',
+      { number: N16, pin: '1', store: true, buyer_external_identifier: '' },
+      [tooShort('buyer_external_identifier', 1, '')],
+    ],
+    [
+      'a 201-char buyer_external_identifier as string_too_long',
+      { number: N16, pin: '1', store: true, buyer_external_identifier: s(201) },
+      [tooLong('buyer_external_identifier', 200, s(201))],
+    ],
+    [
+      'store sent as the string "true" as bool_type',
+      { number: N16, store: 'true' },
+      [{ loc: ['body', 'store'], msg: 'Input should be a valid boolean', type: 'bool_type', input: 'true' }],
+    ],
+    [
+      'store null as bool_type (store is not nullable)',
+      { number: N16, store: null },
+      [{ loc: ['body', 'store'], msg: 'Input should be a valid boolean', type: 'bool_type', input: null }],
+    ],
+    [
+      'a buyer_id that is not a UUID as uuid_parsing',
+      { number: N16, pin: '1', store: true, buyer_id: 'buyer-1' },
+      [{ loc: ['body', 'buyer_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing', input: 'buyer-1' }],
+    ],
     ['a buyer_id sent as a number as string_type', { number: N16, pin: '1', store: true, buyer_id: 42 }, [notString('buyer_id', 42)]],
-    ['an unknown property as extra_forbidden, without echoing its value', { number: N16, cvv: '123' }, [
-      { loc: ['body', 'cvv'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
-    ]],
-    ['a body that is a string as model_type, without echoing it', N16, [
-      { loc: ['body'], msg: 'Input should be a valid dictionary or object', type: 'model_type' },
-    ]],
-    ['a body that is an array as model_type', [N16], [{ loc: ['body'], msg: 'Input should be a valid dictionary or object', type: 'model_type' }]],
-    ['a body that is null as model_type', null, [{ loc: ['body'], msg: 'Input should be a valid dictionary or object', type: 'model_type' }]],
-    ['a body that is a number as model_type', 4111111111111111, [
-      { loc: ['body'], msg: 'Input should be a valid dictionary or object', type: 'model_type' },
-    ]],
-    ['several faults at once, unknown properties first, then fields in declaration order', {
-      amount: 1.5, zzz: 1, currency: 'eur', store: 1,
-    }, [
-      { loc: ['body', 'zzz'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
-      { loc: ['body', 'number'], msg: 'Field required', type: 'missing' },
-      notInt(1.5),
-      pattern('currency', '^[A-Z]{3}$', 'eur'),
-      { loc: ['body', 'store'], msg: 'Input should be a valid boolean', type: 'bool_type', input: 1 },
-    ]],
+    [
+      'an unknown property as extra_forbidden, without echoing its value',
+      { number: N16, cvv: '123' },
+      [{ loc: ['body', 'cvv'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }],
+    ],
+    [
+      'a body that is a string as model_type, without echoing it',
+      N16,
+      [{ loc: ['body'], msg: 'Input should be a valid dictionary or object', type: 'model_type' }],
+    ],
+    [
+      'a body that is an array as model_type',
+      [N16],
+      [{ loc: ['body'], msg: 'Input should be a valid dictionary or object', type: 'model_type' }],
+    ],
+    [
+      'a body that is null as model_type',
+      null,
+      [{ loc: ['body'], msg: 'Input should be a valid dictionary or object', type: 'model_type' }],
+    ],
+    [
+      'a body that is a number as model_type',
+      4111111111111111,
+      [{ loc: ['body'], msg: 'Input should be a valid dictionary or object', type: 'model_type' }],
+    ],
+    [
+      'several faults at once, unknown properties first, then fields in declaration order',
+      {
+        amount: 1.5,
+        zzz: 1,
+        currency: 'eur',
+        store: 1,
+      },
+      [
+        { loc: ['body', 'zzz'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
+        { loc: ['body', 'number'], msg: 'Field required', type: 'missing' },
+        notInt(1.5),
+        pattern('currency', '^[A-Z]{3}$', 'eur'),
+        { loc: ['body', 'store'], msg: 'Input should be a valid boolean', type: 'bool_type', input: 1 },
+      ],
+    ],
   ]
   for (const [name, body, expected] of rejected)
     it(`rejects ${name}`, () => {
@@ -178,7 +257,11 @@ describe('GiftCard codec', () => {
       buyer: {
         ...card.buyer,
         internal_note: 'x',
-        billing_details: { ...card.buyer.billing_details, ssn: '078-05-1120', address: { ...card.buyer.billing_details.address, geo: [1, 2] } },
+        billing_details: {
+          ...card.buyer.billing_details,
+          ssn: '078-05-1120',
+          address: { ...card.buyer.billing_details.address, geo: [1, 2] },
+        },
       },
     }
     expect(GiftCard.encode(polluted as typeof card)).to.deep.equal(card)
@@ -192,7 +275,13 @@ describe('GiftCard codec', () => {
 
   it('rejects a negative usage_count when decoding', () => {
     expect(violationsOf(GiftCard, { ...card, usage_count: -1 })).to.deep.equal([
-      { loc: ['body', 'usage_count'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal', input: -1, ctx: { ge: 0 } },
+      {
+        loc: ['body', 'usage_count'],
+        msg: 'Input should be greater than or equal to 0',
+        type: 'greater_than_equal',
+        input: -1,
+        ctx: { ge: 0 },
+      },
     ])
   })
 })

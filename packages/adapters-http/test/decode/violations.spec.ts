@@ -31,7 +31,8 @@ describe('toViolations', () => {
         const v = violationsOf(GiftCardActivationCreate, body)
         expect(v).to.not.deep.equal([])
         expect(JSON.stringify(v)).to.not.include(secret)
-        for (const entry of v) if (['number', 'pin'].includes(String(entry.loc[1])) || entry.loc.length === 1) expect(entry).to.not.have.property('input')
+        for (const entry of v)
+          if (['number', 'pin'].includes(String(entry.loc[1])) || entry.loc.length === 1) expect(entry).to.not.have.property('input')
       })
   })
 
@@ -55,7 +56,12 @@ describe('toViolations', () => {
   it('never echoes a value below a sensitive key, however deep', () => {
     const Outer = closed('Outer', { card: closed('Card', { number: boundedString('number', { min: 16 }) }), secret: str })
     expect(violationsOf(Outer, { card: { number: '1234' }, secret: 42 })).to.deep.equal([
-      { loc: ['body', 'card', 'number'], msg: 'String should have at least 16 characters', type: 'string_too_short', ctx: { min_length: 16 } },
+      {
+        loc: ['body', 'card', 'number'],
+        msg: 'String should have at least 16 characters',
+        type: 'string_too_short',
+        ctx: { min_length: 16 },
+      },
       { loc: ['body', 'secret'], msg: 'Input should be a valid string', type: 'string_type' },
     ])
   })

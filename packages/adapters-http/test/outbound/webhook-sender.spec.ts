@@ -141,7 +141,11 @@ describe('NodeWebhookSender', function () {
       const s = await serve(status(200))
       await sender({ ...CONFIG, headerPrefix: 'X-Acme', userAgent: 'Acme/2' }).send(request(s.url))()
       const h = s.got[0]!.headers
-      expect(Object.keys(h).filter((k) => k.includes('webhook'))).to.deep.equal(['x-acme-webhook-id', 'x-acme-webhook-timestamp', 'x-acme-webhook-signatures'])
+      expect(Object.keys(h).filter((k) => k.includes('webhook'))).to.deep.equal([
+        'x-acme-webhook-id',
+        'x-acme-webhook-timestamp',
+        'x-acme-webhook-signatures',
+      ])
       expect(h['x-acme-webhook-signatures']).to.equal(rfc2104('first-secret', `1744018920.${BODY}`))
       expect(h['user-agent']).to.equal('Acme/2')
     })
@@ -234,7 +238,11 @@ describe('NodeWebhookSender', function () {
     it('fails another status, keeping the start of the answer', async () => {
       for (const code of [400, 401, 404, 500, 503]) {
         const s = await serve(status(code, 'upstream exploded'))
-        expect(await sender().send(request(s.url))()).to.deep.include({ status: code, error: 'unexpected_status', excerpt: 'upstream exploded' })
+        expect(await sender().send(request(s.url))()).to.deep.include({
+          status: code,
+          error: 'unexpected_status',
+          excerpt: 'upstream exploded',
+        })
       }
     })
 
@@ -304,7 +312,9 @@ describe('NodeWebhookSender', function () {
         const r = await sender(CONFIG, { lookup: () => Promise.reject(dnsError(code)) }).send(request('http://nowhere.test/x'))()
         expect(r, code).to.deep.include({ status: null, error: 'unresolvable_host' })
       }
-      expect(await sender(CONFIG, { lookup: async () => [] }).send(request('http://empty.test/'))()).to.deep.include({ error: 'unresolvable_host' })
+      expect(await sender(CONFIG, { lookup: async () => [] }).send(request('http://empty.test/'))()).to.deep.include({
+        error: 'unresolvable_host',
+      })
     })
 
     it('refuses private addresses without connecting: literal, resolved (any of them), and localhost names', async () => {
@@ -327,7 +337,9 @@ describe('NodeWebhookSender', function () {
         })
       const dns = resolving('93.184.216.34')
       for (const name of ['localhost', 'hooks.localhost'])
-        expect(await sender(STRICT, { lookup: dns.lookup }).send(request(`http://${name}:${s.port}/`))(), name).to.deep.include({ error: 'blocked_address' })
+        expect(await sender(STRICT, { lookup: dns.lookup }).send(request(`http://${name}:${s.port}/`))(), name).to.deep.include({
+          error: 'blocked_address',
+        })
       expect(dns.asked, 'localhost names are not looked up').to.deep.equal([])
       expect(s.got).to.have.length(0)
       expect(s.sockets).to.have.length(0)
@@ -335,7 +347,10 @@ describe('NodeWebhookSender', function () {
 
     it('requires https when told to', async () => {
       const s = await serve(status(200))
-      expect(await sender({ ...CONFIG, requireHttps: true }).send(request(s.url))()).to.deep.include({ status: null, error: 'https_required' })
+      expect(await sender({ ...CONFIG, requireHttps: true }).send(request(s.url))()).to.deep.include({
+        status: null,
+        error: 'https_required',
+      })
       expect(s.got).to.have.length(0)
     })
 
@@ -366,7 +381,8 @@ describe('NodeWebhookSender', function () {
       const tokens = await serve(json(200, { access_token: 'tok-1', token_type: 'Bearer', expires_in: 3600 }))
       const s = await serve(status(204))
       const one = sender()
-      for (let i = 0; i < 2; i++) expect((await one.send(request(s.url, { authentication: credentials(`${tokens.url}/token`) }))()).error).to.equal(null)
+      for (let i = 0; i < 2; i++)
+        expect((await one.send(request(s.url, { authentication: credentials(`${tokens.url}/token`) }))()).error).to.equal(null)
       expect(s.got.map((g) => g.headers['authorization'])).to.deep.equal(['Bearer tok-1', 'Bearer tok-1'])
       expect(tokens.got).to.have.length(1)
       const t = tokens.got[0]!
@@ -383,11 +399,20 @@ describe('NodeWebhookSender', function () {
       const tokens = await serve(json(200, { access_token: 'tok-p' }))
       const s = await serve(status(204))
       // A scope given as null, or left out (as a stored subscription without one reads).
-      const auth: WebhookAuthenticationCreate = { kind: 'oauth_password', client_id: 'c', client_secret: 's', token_url: tokens.url, username: 'u@x', password: 'p w&', scope: null }
+      const auth: WebhookAuthenticationCreate = {
+        kind: 'oauth_password',
+        client_id: 'c',
+        client_secret: 's',
+        token_url: tokens.url,
+        username: 'u@x',
+        password: 'p w&',
+        scope: null,
+      }
       const { scope: _none, ...noScope } = auth
       expect((await sender().send(request(s.url, { authentication: auth }))()).error).to.equal(null)
       expect((await sender().send(request(s.url, { authentication: noScope }))()).error).to.equal(null)
-      for (const t of tokens.got) expect(Object.fromEntries(new URLSearchParams(t.body))).to.deep.equal({ grant_type: 'password', username: 'u@x', password: 'p w&' })
+      for (const t of tokens.got)
+        expect(Object.fromEntries(new URLSearchParams(t.body))).to.deep.equal({ grant_type: 'password', username: 'u@x', password: 'p w&' })
       const t = tokens.got[0]!
       expect(t.headers['authorization']).to.equal(`Basic ${Buffer.from('c:s').toString('base64')}`)
       expect(s.got[0]!.headers['authorization']).to.equal('Bearer tok-p')
@@ -485,7 +510,9 @@ describe('NodeWebhookSender', function () {
     it('applies the address policy and https requirement to the token endpoint', async () => {
       const tokens = await serve(json(200, { access_token: 'x' }))
       const publicDns = resolving('93.184.216.34').lookup
-      const blocked = await sender(STRICT, { lookup: publicDns }).send(request('http://public.test/', { authentication: credentials(tokens.url) }))()
+      const blocked = await sender(STRICT, { lookup: publicDns }).send(
+        request('http://public.test/', { authentication: credentials(tokens.url) }),
+      )()
       expect(blocked).to.deep.include({ status: null, error: 'authentication_failed' })
       const plain = await sender({ ...CONFIG, requireHttps: true }, { lookup: publicDns }).send(
         request('https://public.test/', { authentication: credentials(tokens.url) }),

@@ -66,7 +66,15 @@ describe('makeActivateGiftCard', () => {
       expect(result).to.deep.equal(E.right({ card: expectedCard(s), replayed: false }))
       expect(JSON.stringify(result)).not.to.include(NUMBER).and.not.to.include(PIN)
       expect(s.connectors.calls).to.deep.equal([
-        { service: s.service.service, number: NUMBER, pin: PIN, amount: 5000, currency: 'EUR', externalIdentifier: 'order-1042', idempotencyKey: null },
+        {
+          service: s.service.service,
+          number: NUMBER,
+          pin: PIN,
+          amount: 5000,
+          currency: 'EUR',
+          externalIdentifier: 'order-1042',
+          idempotencyKey: null,
+        },
       ])
       expect(await right(s.vault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', NUMBER)))).to.deep.equal(O.none)
     })
@@ -80,7 +88,11 @@ describe('makeActivateGiftCard', () => {
       const stored = await right(s.vault.findByFingerprint(MERCHANT_A, fingerprint))
       if (O.isNone(stored)) throw new Error('card was not stored')
       expect(JSON.stringify(stored.value)).not.to.include(NUMBER).and.not.to.include(PIN)
-      expect({ ...stored.value, sealed_number: s.box.open(stored.value.sealed_number), sealed_pin: s.box.open(stored.value.sealed_pin!) }).to.deep.equal({
+      expect({
+        ...stored.value,
+        sealed_number: s.box.open(stored.value.sealed_number),
+        sealed_pin: s.box.open(stored.value.sealed_pin!),
+      }).to.deep.equal({
         card: expectedCard(s),
         fingerprint,
         sealed_number: NUMBER,
@@ -147,7 +159,12 @@ describe('makeActivateGiftCard', () => {
       expect(await s.run({ number: NUMBER, pin: PIN, store: true, buyer_external_identifier: 'crm-000417' })).to.deep.equal(
         E.left(
           invalidRequest(
-            problem('input', ['buyer_external_identifier'], 'No buyer with this external identifier exists in this merchant account', 'unknown_buyer'),
+            problem(
+              'input',
+              ['buyer_external_identifier'],
+              'No buyer with this external identifier exists in this merchant account',
+              'unknown_buyer',
+            ),
           ),
         ),
       )
@@ -157,7 +174,9 @@ describe('makeActivateGiftCard', () => {
     it('reports a declined card and stores nothing', async () => {
       const s = setup()
       await s.ready()
-      expect(await s.run({ number: '6036280000000002', pin: PIN, store: true })).to.deep.equal(E.left(cardDeclined('The gift card was declined')))
+      expect(await s.run({ number: '6036280000000002', pin: PIN, store: true })).to.deep.equal(
+        E.left(cardDeclined('The gift card was declined')),
+      )
       expect(await right(s.vault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', '6036280000000002')))).to.deep.equal(O.none)
     })
 
@@ -203,7 +222,9 @@ describe('makeActivateGiftCard', () => {
       await s.run({ number: NUMBER }, KEY)
       expect(await s.run({ number: '6036281234567891' }, KEY)).to.deep.equal(
         E.left(
-          invalidRequest(problem('idempotencyKey', [], 'This idempotency key was already used with a different request body', 'idempotency_key_reused')),
+          invalidRequest(
+            problem('idempotencyKey', [], 'This idempotency key was already used with a different request body', 'idempotency_key_reused'),
+          ),
         ),
       )
       expect(s.connectors.calls).to.have.length(1)
@@ -215,9 +236,7 @@ describe('makeActivateGiftCard', () => {
       const first = s.run({ number: '6036280000000009' }, KEY)
       await new Promise((r) => setImmediate(r))
       expect(await s.run({ number: '6036280000000009' }, KEY)).to.deep.equal(E.left(inFlight(2)))
-      expect(await first).to.deep.equal(
-        E.right({ card: expectedCard(s, { sub_bin: '000', last4: '0009' }), replayed: false }),
-      )
+      expect(await first).to.deep.equal(E.right({ card: expectedCard(s, { sub_bin: '000', last4: '0009' }), replayed: false }))
       expect(s.connectors.calls).to.have.length(1)
     })
 
@@ -236,14 +255,21 @@ describe('makeActivateGiftCard', () => {
       expect(await s.run(body, KEY)).to.deep.equal(
         E.left(
           invalidRequest(
-            problem('input', ['buyer_external_identifier'], 'No buyer with this external identifier exists in this merchant account', 'unknown_buyer'),
+            problem(
+              'input',
+              ['buyer_external_identifier'],
+              'No buyer with this external identifier exists in this merchant account',
+              'unknown_buyer',
+            ),
           ),
         ),
       )
       const buyer = aBuyer({ merchant_account_id: MERCHANT_A, external_identifier: 'crm-000417' })
       await right(s.buyers.create(buyer))
       // The retry's own reserved id (the first attempt's was 1, its lease token 2).
-      expect(await s.run(body, KEY)).to.deep.equal(E.right({ card: expectedCard(s, { buyer, id: '00000000-0000-4000-8000-000000000003' }), replayed: false }))
+      expect(await s.run(body, KEY)).to.deep.equal(
+        E.right({ card: expectedCard(s, { buyer, id: '00000000-0000-4000-8000-000000000003' }), replayed: false }),
+      )
     })
 
     it('does not record a provider failure (502), so the retry reaches the provider', async () => {
@@ -302,7 +328,7 @@ describe('makeActivateGiftCard', () => {
         expect(await s.run(body, KEY)).to.deep.equal(E.right({ card: expectedCard(s), replayed: false }))
       })
 
-      it("an attempt whose lease was taken over cannot record: it answers 425, the new holder 201 with the card the first vaulted", async () => {
+      it('an attempt whose lease was taken over cannot record: it answers 425, the new holder 201 with the card the first vaulted', async () => {
         const s = setup({ slowMs: 100 })
         await s.ready()
         const slow = { number: '6036280000000009', pin: PIN, store: true }

@@ -30,17 +30,31 @@ const basic: WebhookSubscriptionCreate = {
 }
 
 const ok = (durationMs = 87): WebhookResponse => ({ status: 200, error: null, excerpt: '{"received":true}', durationMs })
-const serverError = (durationMs = 250): WebhookResponse => ({ status: 500, error: 'unexpected_status', excerpt: 'Internal Server Error', durationMs })
+const serverError = (durationMs = 250): WebhookResponse => ({
+  status: 500,
+  error: 'unexpected_status',
+  excerpt: 'Internal Server Error',
+  durationMs,
+})
 const timedOut: WebhookResponse = { status: null, error: 'timeout', excerpt: null, durationMs: 10_000 }
 
 describe('makeAttemptDelivery', () => {
-  const setup = async (o: { script?: WebhookResponse[]; input?: WebhookSubscriptionCreate; delivery?: Partial<WebhookDeliveryRecord> } = {}) => {
+  const setup = async (
+    o: { script?: WebhookResponse[]; input?: WebhookSubscriptionCreate; delivery?: Partial<WebhookDeliveryRecord> } = {},
+  ) => {
     const clock = new ManualClock(START)
     const box = testBox()
     const webhooks = new MemoryWebhookSubscriptionRepository()
     const deliveries = new MemoryWebhookDeliveryStore()
     const sender = new ScriptedSender(o.script ?? [], clock)
-    const deps = { webhooks, deliveries, box, clock, ids: new SequentialIds(), policy: { requireHttps: false, allowPrivateAddresses: false } }
+    const deps = {
+      webhooks,
+      deliveries,
+      box,
+      clock,
+      ids: new SequentialIds(),
+      policy: { requireHttps: false, allowPrivateAddresses: false },
+    }
     const sub = await right(makeCreateWebhookSubscription(deps)({ merchantAccountId: MERCHANT_A, input: o.input ?? basic }))
     const delivery: WebhookDeliveryRecord = {
       id: uuidFor(0xd01),
@@ -76,7 +90,8 @@ describe('makeAttemptDelivery', () => {
       claim,
       attempt: async (c: Awaited<ReturnType<typeof claim>>) => right(attempt(c)),
       run: async () => right(attempt(await claim())),
-      rotate: (delta?: number) => right(makeRotateWebhookSecret(deps)({ scope: ours, id: sub.id, input: delta === undefined ? {} : { delta } })),
+      rotate: (delta?: number) =>
+        right(makeRotateWebhookSecret(deps)({ scope: ours, id: sub.id, input: delta === undefined ? {} : { delta } })),
       update: makeUpdateWebhookSubscription(deps),
     }
   }
@@ -118,7 +133,9 @@ describe('makeAttemptDelivery', () => {
 
       const without = await setup({ script: [ok()], input: { url: 'https://hooks.acme-retail.example/orka/plain' } })
       await without.run()
-      expect(without.sender.requests.map((r) => [r.url, r.authentication])).to.deep.equal([['https://hooks.acme-retail.example/orka/plain', null]])
+      expect(without.sender.requests.map((r) => [r.url, r.authentication])).to.deep.equal([
+        ['https://hooks.acme-retail.example/orka/plain', null],
+      ])
     })
 
     it('goes to the subscription as it is now: a URL changed since the event was queued', async () => {
@@ -177,7 +194,15 @@ describe('makeAttemptDelivery', () => {
       expect(await s.stored()).to.deep.equal({
         ...s.delivery,
         status: 'pending',
-        attempts: [{ attempted_at: at(0), response_status: 500, duration_ms: 250, error: 'unexpected_status', response_excerpt: 'Internal Server Error' }],
+        attempts: [
+          {
+            attempted_at: at(0),
+            response_status: 500,
+            duration_ms: 250,
+            error: 'unexpected_status',
+            response_excerpt: 'Internal Server Error',
+          },
+        ],
         // 60 s * (1 + 0.2 * 0.5)
         next_attempt_at: at(250 + 66_000),
         retries_used: 1,
@@ -204,7 +229,15 @@ describe('makeAttemptDelivery', () => {
       expect(await s.stored()).to.deep.equal({
         ...s.delivery,
         status: 'pending',
-        attempts: [{ attempted_at: at(0), response_status: 500, duration_ms: 250, error: 'unexpected_status', response_excerpt: 'Internal Server Error' }],
+        attempts: [
+          {
+            attempted_at: at(0),
+            response_status: 500,
+            duration_ms: 250,
+            error: 'unexpected_status',
+            response_excerpt: 'Internal Server Error',
+          },
+        ],
         // 600 s * (1 + 0.2 * 0.5)
         next_attempt_at: at(250 + 660_000),
         retries_used: 2,
@@ -218,7 +251,15 @@ describe('makeAttemptDelivery', () => {
       expect(await s.stored()).to.deep.equal({
         ...s.delivery,
         status: 'failed',
-        attempts: [{ attempted_at: at(0), response_status: 500, duration_ms: 250, error: 'unexpected_status', response_excerpt: 'Internal Server Error' }],
+        attempts: [
+          {
+            attempted_at: at(0),
+            response_status: 500,
+            duration_ms: 250,
+            error: 'unexpected_status',
+            response_excerpt: 'Internal Server Error',
+          },
+        ],
         next_attempt_at: null,
         retries_used: 2,
         updated_at: at(250),
@@ -233,7 +274,13 @@ describe('makeAttemptDelivery', () => {
         s.clock.set(new Date(due))
         statuses.push(await s.run())
       }
-      const failure = (ms: number) => ({ attempted_at: at(ms), response_status: 500, duration_ms: 100, error: 'unexpected_status', response_excerpt: 'Internal Server Error' })
+      const failure = (ms: number) => ({
+        attempted_at: at(ms),
+        response_status: 500,
+        duration_ms: 100,
+        error: 'unexpected_status',
+        response_excerpt: 'Internal Server Error',
+      })
       expect(statuses).to.deep.equal(['pending', 'pending', 'failed'])
       expect(await s.stored()).to.deep.equal({
         ...s.delivery,

@@ -15,7 +15,8 @@ describe('makeAuthorize', () => {
     for (const a of [acme, globex, locked]) await right(merchantAccounts.upsert(a))
     for (const r of ROLE_CATALOGUE) await right(roles.upsert(r))
     const authorize = makeAuthorize({ merchantAccounts, roles })
-    return (principal: Principal, required: string, merchantAccountId = MERCHANT_A) => authorize({ principal, merchantAccountId, required })()
+    return (principal: Principal, required: string, merchantAccountId = MERCHANT_A) =>
+      authorize({ principal, merchantAccountId, required })()
   }
   const principal = (scopes: string[], roles: string[], merchant_account_id: string | null = null) =>
     aPrincipal({ scopes, key: anApiKeyPair({ roles, merchant_account_id }) })
@@ -35,18 +36,26 @@ describe('makeAuthorize', () => {
 
   it('refuses a token without the scope (missing_scope), before looking at the account', async () => {
     const authorize = await setup()
-    expect(await authorize(principal(['roles.read'], ['administrator']), 'gift-cards.write')).to.deep.equal(E.left(forbidden('missing_scope')))
+    expect(await authorize(principal(['roles.read'], ['administrator']), 'gift-cards.write')).to.deep.equal(
+      E.left(forbidden('missing_scope')),
+    )
     expect(await authorize(principal(['*.read'], ['administrator']), 'gift-cards.write')).to.deep.equal(E.left(forbidden('missing_scope')))
-    expect(await authorize(principal([], ['administrator']), 'roles.read', 'no-such-account')).to.deep.equal(E.left(forbidden('missing_scope')))
+    expect(await authorize(principal([], ['administrator']), 'roles.read', 'no-such-account')).to.deep.equal(
+      E.left(forbidden('missing_scope')),
+    )
   })
 
   it('refuses a token whose key does not allow the scope (restricted_api_key)', async () => {
     const authorize = await setup()
-    expect(await authorize(principal(['*.write'], ['read-only']), 'gift-cards.write')).to.deep.equal(E.left(forbidden('restricted_api_key')))
-    expect(await authorize(principal(['webhook-subscriptions.write'], ['gift-card-operator']), 'webhook-subscriptions.write')).to.deep.equal(
+    expect(await authorize(principal(['*.write'], ['read-only']), 'gift-cards.write')).to.deep.equal(
       E.left(forbidden('restricted_api_key')),
     )
-    expect(await authorize(principal(['roles.read'], ['no-such-role']), 'roles.read')).to.deep.equal(E.left(forbidden('restricted_api_key')))
+    expect(
+      await authorize(principal(['webhook-subscriptions.write'], ['gift-card-operator']), 'webhook-subscriptions.write'),
+    ).to.deep.equal(E.left(forbidden('restricted_api_key')))
+    expect(await authorize(principal(['roles.read'], ['no-such-role']), 'roles.read')).to.deep.equal(
+      E.left(forbidden('restricted_api_key')),
+    )
   })
 
   it('combines the permissions of all the key roles', async () => {
@@ -65,7 +74,9 @@ describe('makeAuthorize', () => {
 
   it('answers an unknown account like a foreign one', async () => {
     const authorize = await setup()
-    expect(await authorize(principal(['*.read'], ['administrator']), 'roles.read', 'no-such-account')).to.deep.equal(E.left(forbidden('merchant_account')))
+    expect(await authorize(principal(['*.read'], ['administrator']), 'roles.read', 'no-such-account')).to.deep.equal(
+      E.left(forbidden('merchant_account')),
+    )
   })
 
   it('refuses a locked account', async () => {

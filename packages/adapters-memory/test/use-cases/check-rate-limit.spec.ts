@@ -52,7 +52,8 @@ describe('makeCheckRateLimit', () => {
     const { check } = setup()
     const token = embed()
     const session = (sessionId: string) => ({ policy: 'checkout-session', sessionId }) as const
-    for (let i = 0; i < 50; i++) expect(await check(token, session('cs-1'))).to.deep.equal(E.right(O.some(quota(49 - i, 60, 'checkout-session'))))
+    for (let i = 0; i < 50; i++)
+      expect(await check(token, session('cs-1'))).to.deep.equal(E.right(O.some(quota(49 - i, 60, 'checkout-session'))))
     expect(await check(token, session('cs-1'))).to.deep.equal(E.left(rateLimited(60, quota(0, 60, 'checkout-session'))))
     // Another session, and the same token's card routes, draw on their own quotas.
     expect(await check(embed('jti-other'), session('cs-2'))).to.deep.equal(E.right(O.some(quota(49, 60, 'checkout-session'))))

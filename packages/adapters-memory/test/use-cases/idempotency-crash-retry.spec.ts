@@ -39,7 +39,12 @@ const input = (body: Record<string, unknown>): GiftCardActivationCreate => {
   return decoded.right
 }
 
-type CrashPoint = 'after the claim' | 'after the provider activated the card' | 'after the event went to the outbox' | 'after the vault insert' | 'after the outcome was recorded'
+type CrashPoint =
+  | 'after the claim'
+  | 'after the provider activated the card'
+  | 'after the event went to the outbox'
+  | 'after the vault insert'
+  | 'after the outcome was recorded'
 
 /**
  * A world whose first activation dies at `point`: the ports it goes through are wrapped so the
@@ -50,13 +55,17 @@ const world = async (point: CrashPoint) => {
   await right(w.services.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A })))
   await right(w.webhooks.create(aWebhookRecord({ merchant_account_id: MERCHANT_A })))
   const activate = makeActivateGiftCard(w)
-  const run = (body: Record<string, unknown>, idempotencyKey: string | null) => activate({ merchantAccountId: MERCHANT_A, input: input(body), idempotencyKey })()
+  const run = (body: Record<string, unknown>, idempotencyKey: string | null) =>
+    activate({ merchantAccountId: MERCHANT_A, input: input(body), idempotencyKey })()
 
   const dying: { -readonly [K in keyof ActivateDeps]?: ActivateDeps[K] } = {}
   if (point === 'after the claim') dying.services = { findPrimary: () => dies, upsert: (r) => w.services.upsert(r) }
   if (point === 'after the provider activated the card')
     dying.connectors = {
-      forDefinition: (id) => O.map((c: GiftCardConnector): GiftCardConnector => ({ activate: (req) => diesAfter(c.activate(req)) }))(w.connectors.forDefinition(id)),
+      forDefinition: (id) =>
+        O.map((c: GiftCardConnector): GiftCardConnector => ({ activate: (req) => diesAfter(c.activate(req)) }))(
+          w.connectors.forDefinition(id),
+        ),
     } satisfies GiftCardConnectors
   if (point === 'after the event went to the outbox') {
     const outbox = new MemoryWebhookOutbox()
@@ -79,7 +88,8 @@ const world = async (point: CrashPoint) => {
   const startDying = (body: Record<string, unknown>) => {
     void firstAttempt({ merchantAccountId: MERCHANT_A, input: input(body), idempotencyKey: KEY })()
   }
-  const vaulted = async () => O.map((v: { card: GiftCard }) => v.card)(await right(w.vault.findByFingerprint(MERCHANT_A, w.mac.mac('card-fingerprint', NUMBER))))
+  const vaulted = async () =>
+    O.map((v: { card: GiftCard }) => v.card)(await right(w.vault.findByFingerprint(MERCHANT_A, w.mac.mac('card-fingerprint', NUMBER))))
   /** Runs the relay once the outbox's grace period is over: what it hands over reaches subscribers. */
   const relay = () => right(makeRelayOutbox({ ...w, config: { graceMs: 60_000, batch: 100 } })())
   return { ...w, run, startDying, vaulted, relay }
@@ -136,7 +146,15 @@ describe('MemoryIdempotencyStore takeovers', () => {
     const store = new MemoryIdempotencyStore()
     const key = 'POST /gift-cards/activations\u0000k'
     const rec = (n: number, at: number): IdempotencyRecord =>
-      anIdempotencyRecord({ key, fingerprint: 'fp', created_at: isoAt(at), expires_at: isoAt(at + LEASE_MS), lease: `lease-${n}`, attempt: 1, reserved_id: `id-${n}` })
+      anIdempotencyRecord({
+        key,
+        fingerprint: 'fp',
+        created_at: isoAt(at),
+        expires_at: isoAt(at + LEASE_MS),
+        lease: `lease-${n}`,
+        attempt: 1,
+        reserved_id: `id-${n}`,
+      })
     await right(store.claim(rec(0, 0), dateAt(0)))
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => right(store.claim(rec(i + 1, LEASE_MS), dateAt(LEASE_MS)))))
     const winners = results.flatMap((r) => (r.claimed ? [r.record] : []))

@@ -47,19 +47,25 @@ describe('makeListBuyers', () => {
   it('filters by external identifier', async () => {
     const { list, made } = await setup()
     expect((await right(list({ merchantAccountId: MERCHANT_A, filter: { external_identifier: 'vip-4' } }))).items).to.deep.equal([made[3]])
-    expect((await right(list({ merchantAccountId: MERCHANT_B, filter: { external_identifier: 'crm-1' } }))).items.map((b) => b.merchant_account_id)).to.deep.equal([
-      MERCHANT_B,
-    ])
+    expect(
+      (await right(list({ merchantAccountId: MERCHANT_B, filter: { external_identifier: 'crm-1' } }))).items.map(
+        (b) => b.merchant_account_id,
+      ),
+    ).to.deep.equal([MERCHANT_B])
   })
 
   it('binds the cursor to the filter it was made for', async () => {
     const { list } = await setup()
     const cursor = (await right(list({ merchantAccountId: MERCHANT_A, filter: {}, limit: 2 }))).next_cursor!
-    expect(await left(list({ merchantAccountId: MERCHANT_A, filter: { external_identifier: 'crm-1' }, limit: 2, cursor }))).to.deep.equal(badCursor)
+    expect(await left(list({ merchantAccountId: MERCHANT_A, filter: { external_identifier: 'crm-1' }, limit: 2, cursor }))).to.deep.equal(
+      badCursor,
+    )
     const filtered = await right(list({ merchantAccountId: MERCHANT_A, filter: { external_identifier: 'crm-6' }, limit: 1 }))
     expect(filtered.next_cursor).to.equal(null)
     const withCursor = (await right(list({ merchantAccountId: MERCHANT_A, filter: {}, limit: 1 }))).next_cursor!
-    expect(await left(list({ merchantAccountId: MERCHANT_A, filter: { external_identifier: 'crm-6' }, limit: 1, cursor: withCursor }))).to.deep.equal(badCursor)
+    expect(
+      await left(list({ merchantAccountId: MERCHANT_A, filter: { external_identifier: 'crm-6' }, limit: 1, cursor: withCursor })),
+    ).to.deep.equal(badCursor)
   })
 
   it("rejects another merchant account's cursor", async () => {

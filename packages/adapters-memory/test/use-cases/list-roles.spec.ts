@@ -23,7 +23,12 @@ describe('makeListRoles', () => {
 
   it('lists the whole catalogue by slug on one default page', async () => {
     const list = await setup()
-    expect(await right(list({ merchantAccountId: MERCHANT_A }))).to.deep.equal({ items: all, limit: 20, next_cursor: null, previous_cursor: null })
+    expect(await right(list({ merchantAccountId: MERCHANT_A }))).to.deep.equal({
+      items: all,
+      limit: 20,
+      next_cursor: null,
+      previous_cursor: null,
+    })
   })
 
   it('walks forward then back through identical pages', async () => {

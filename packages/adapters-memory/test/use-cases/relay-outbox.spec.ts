@@ -1,6 +1,14 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/Option'
-import { makeHandOver, makeRelayOutbox, OutboxEntry, RelayConfig, WebhookDeliveryRecord, WebhookEventName, WebhookEventTarget } from '@orka/domain'
+import {
+  makeHandOver,
+  makeRelayOutbox,
+  OutboxEntry,
+  RelayConfig,
+  WebhookDeliveryRecord,
+  WebhookEventName,
+  WebhookEventTarget,
+} from '@orka/domain'
 import { aBuyer, anAttempt, aVaultedCard, aWebhookRecord, MERCHANT_A, right, uuidFor } from '@orka/domain/testing'
 import { activationWorld, deliveriesTo, outboxEntries, START } from './support'
 
@@ -14,7 +22,10 @@ describe('makeRelayOutbox', () => {
     await right(w.webhooks.create(aWebhookRecord({ id: OWN, merchant_account_id: MERCHANT_A })))
     await right(w.webhooks.create(aWebhookRecord({ id: INSTANCE_WIDE, merchant_account_id: null })))
     /** An event stored before its write, then left behind: the process stopped before handing it over. */
-    const leftBehind = async <N extends WebhookEventName>(name: N, target: WebhookEventTarget<N> & { readonly id: string }): Promise<OutboxEntry> => {
+    const leftBehind = async <N extends WebhookEventName>(
+      name: N,
+      target: WebhookEventTarget<N> & { readonly id: string },
+    ): Promise<OutboxEntry> => {
       const event = await right(w.events.raise(name, MERCHANT_A, target))
       if (O.isNone(event)) throw new Error('nobody listens')
       await right(w.outbox.add(event.value))
@@ -128,7 +139,9 @@ describe('makeRelayOutbox', () => {
     const claim = await right(s.deliveries.claim(first, 'worker-1', START, new Date(START.getTime() + 30_000)))
     if (O.isNone(claim)) throw new Error('not claimed')
     const attempt = anAttempt({ attempted_at: START.toISOString() })
-    await right(s.deliveries.settle(claim.value, attempt, { status: 'pending', next_attempt_at: '2025-01-15T10:01:00.000Z', retries_used: 1 }, START))
+    await right(
+      s.deliveries.settle(claim.value, attempt, { status: 'pending', next_attempt_at: '2025-01-15T10:01:00.000Z', retries_used: 1 }, START),
+    )
     const progressed = { ...first, attempts: [attempt], next_attempt_at: '2025-01-15T10:01:00.000Z', retries_used: 1 }
     expect(await deliveriesTo(s.deliveries, OWN)).to.deep.equal([progressed])
 

@@ -37,14 +37,12 @@ export class CountingConnectors implements GiftCardConnectors {
   readonly calls: ActivationRequest[] = []
   constructor(private readonly inner: GiftCardConnectors) {}
   forDefinition(definitionId: string): O.Option<GiftCardConnector> {
-    return O.map(
-      (c: GiftCardConnector): GiftCardConnector => ({
-        activate: (req) => {
-          this.calls.push(req)
-          return c.activate(req)
-        },
-      }),
-    )(this.inner.forDefinition(definitionId))
+    return O.map((c: GiftCardConnector): GiftCardConnector => ({
+      activate: (req) => {
+        this.calls.push(req)
+        return c.activate(req)
+      },
+    }))(this.inner.forDefinition(definitionId))
   }
 }
 
@@ -96,7 +94,10 @@ export const fixedRandom = (fraction: number): Random => ({ fraction: () => frac
 export class ScriptedSender implements WebhookSender {
   readonly requests: WebhookRequest[] = []
   private readonly script: WebhookResponse[]
-  constructor(script: ReadonlyArray<WebhookResponse>, private readonly clock?: ManualClock) {
+  constructor(
+    script: ReadonlyArray<WebhookResponse>,
+    private readonly clock?: ManualClock,
+  ) {
     this.script = [...script]
   }
   send(req: WebhookRequest) {

@@ -53,10 +53,16 @@ const shown = (d: WebhookDeliveryRecord): WebhookDelivery => ({
 })
 
 const delivered = (o: Partial<WebhookDeliveryRecord> = {}) =>
-  aDelivery({ status: 'delivered', attempts: [anAttempt({ response_status: 200, error: null, response_excerpt: 'ok' })], next_attempt_at: null, ...o })
+  aDelivery({
+    status: 'delivered',
+    attempts: [anAttempt({ response_status: 200, error: null, response_excerpt: 'ok' })],
+    next_attempt_at: null,
+    ...o,
+  })
 const failed = (o: Partial<WebhookDeliveryRecord> = {}) =>
   aDelivery({ status: 'failed', attempts: [anAttempt(), anAttempt(), anAttempt()], next_attempt_at: null, retries_used: 2, ...o })
-const pending = (o: Partial<WebhookDeliveryRecord> = {}) => aDelivery({ status: 'pending', attempts: [anAttempt()], next_attempt_at: at(66_000), retries_used: 1, ...o })
+const pending = (o: Partial<WebhookDeliveryRecord> = {}) =>
+  aDelivery({ status: 'pending', attempts: [anAttempt()], next_attempt_at: at(66_000), retries_used: 1, ...o })
 const cancelled = (o: Partial<WebhookDeliveryRecord> = {}) => aDelivery({ status: 'cancelled', attempts: [], next_attempt_at: null, ...o })
 
 type ListQuery = { subscriptionId: string; filter?: DeliveryFilter; limit?: number; cursor?: string; scope?: WebhookScope }
@@ -76,7 +82,9 @@ describe('webhook delivery use cases', () => {
     const box = testBox()
     const webhooks = new MemoryWebhookSubscriptionRepository()
     const dispatch = new RecordingDispatch()
-    await right(webhooks.create(aWebhookRecord({ id: SUB, merchant_account_id: MERCHANT_A, authentication: null, sealed_secret: box.seal('whsec') })))
+    await right(
+      webhooks.create(aWebhookRecord({ id: SUB, merchant_account_id: MERCHANT_A, authentication: null, sealed_secret: box.seal('whsec') })),
+    )
     await right(webhooks.create(aWebhookRecord({ id: INACTIVE, merchant_account_id: MERCHANT_A, active: false })))
     await right(webhooks.create(aWebhookRecord({ id: FOREIGN, merchant_account_id: MERCHANT_B })))
     await right(webhooks.create(aWebhookRecord({ id: INSTANCE_WIDE, merchant_account_id: null })))
@@ -84,12 +92,12 @@ describe('webhook delivery use cases', () => {
     const deps = { webhooks, deliveries, dispatch, clock, box, mac: testMac(), schedule: SCHEDULE }
     return {
       ...deps,
-      list: (q: ListQuery) =>
-        makeListWebhookDeliveries(deps)({ scope: ours, filter: {}, ...q })(),
+      list: (q: ListQuery) => makeListWebhookDeliveries(deps)({ scope: ours, filter: {}, ...q })(),
       page: (q: ListQuery) => right(makeListWebhookDeliveries(deps)({ scope: ours, filter: {}, ...q })),
       redeliver: (subscriptionId: string, deliveryId: string, scope: WebhookScope = ours) =>
         makeRedeliverWebhookDelivery(deps)({ scope, subscriptionId, deliveryId })(),
-      stored: async (subscriptionId: string, deliveryId: string) => O.toNullable(await right(deliveries.findById(subscriptionId, deliveryId))),
+      stored: async (subscriptionId: string, deliveryId: string) =>
+        O.toNullable(await right(deliveries.findById(subscriptionId, deliveryId))),
     }
   }
 
@@ -130,7 +138,9 @@ describe('webhook delivery use cases', () => {
 
     it('lists nothing for a subscription without deliveries', async () => {
       const s = await seeded()
-      expect(await s.list({ subscriptionId: EMPTY })).to.deep.equal(E.right({ items: [], limit: 20, next_cursor: null, previous_cursor: null }))
+      expect(await s.list({ subscriptionId: EMPTY })).to.deep.equal(
+        E.right({ items: [], limit: 20, next_cursor: null, previous_cursor: null }),
+      )
     })
 
     it('pages forward and back through the same pages', async () => {
@@ -159,7 +169,9 @@ describe('webhook delivery use cases', () => {
       expect([first.items, first.previous_cursor]).to.deep.equal([[shown(d4!)], null])
       const second = await s.page({ subscriptionId: SUB, filter: { status: 'failed' }, limit: 1, cursor: first.next_cursor! })
       expect([second.items, second.next_cursor]).to.deep.equal([[shown(d2!)], null])
-      expect(await s.page({ subscriptionId: SUB, filter: { status: 'failed' }, limit: 1, cursor: second.previous_cursor! })).to.deep.equal(first)
+      expect(await s.page({ subscriptionId: SUB, filter: { status: 'failed' }, limit: 1, cursor: second.previous_cursor! })).to.deep.equal(
+        first,
+      )
       // A cursor of the failed deliveries does not page through all of them.
       const other = await s.list({ subscriptionId: SUB, limit: 1, cursor: first.next_cursor! })
       expect(E.isLeft(other) && other.left._tag).to.equal('InvalidRequest')
@@ -195,7 +207,13 @@ describe('webhook delivery use cases', () => {
         await right(s.deliveries.enqueue([d]))
         s.clock.advance(NOW)
 
-        const again = { ...d, status: 'pending' as const, next_attempt_at: at(NOW), retries_used: SCHEDULE.delaysS.length, updated_at: at(NOW) }
+        const again = {
+          ...d,
+          status: 'pending' as const,
+          next_attempt_at: at(NOW),
+          retries_used: SCHEDULE.delaysS.length,
+          updated_at: at(NOW),
+        }
         expect(await s.redeliver(SUB, d.id)).to.deep.equal(E.right(shown(again)))
         expect(await s.stored(SUB, d.id)).to.deep.equal(again)
         expect(s.dispatch.wakes).to.equal(1)
@@ -211,13 +229,18 @@ describe('webhook delivery use cases', () => {
 
       const sender = new ScriptedSender([{ status: 503, error: 'unexpected_status', excerpt: null, durationMs: 40 }], s.clock)
       const attempt = makeAttemptDelivery({ ...s, sender, random: fixedRandom(0.5) })
-      const claim = await right(s.deliveries.claim((await s.stored(SUB, d.id))!, 'worker-1', s.clock.now(), new Date(START.getTime() + NOW + 30_000)))
+      const claim = await right(
+        s.deliveries.claim((await s.stored(SUB, d.id))!, 'worker-1', s.clock.now(), new Date(START.getTime() + NOW + 30_000)),
+      )
       if (O.isNone(claim)) throw new Error('the redelivery could not be claimed')
       expect(await right(attempt(claim.value))).to.equal('failed')
       expect(await s.stored(SUB, d.id)).to.deep.equal({
         ...d,
         status: 'failed',
-        attempts: [...d.attempts, { attempted_at: at(NOW), response_status: 503, duration_ms: 40, error: 'unexpected_status', response_excerpt: null }],
+        attempts: [
+          ...d.attempts,
+          { attempted_at: at(NOW), response_status: 503, duration_ms: 40, error: 'unexpected_status', response_excerpt: null },
+        ],
         next_attempt_at: null,
         retries_used: 2,
         updated_at: at(NOW + 40),
@@ -230,7 +253,12 @@ describe('webhook delivery use cases', () => {
       const d = pending({ id: uuidFor(0xd01), subscription_id: SUB })
       await right(s.deliveries.enqueue([d]))
       expect(await s.redeliver(SUB, d.id)).to.deep.equal(
-        E.left(conflict(d.id, problem('deliveryId', [], 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'))),
+        E.left(
+          conflict(
+            d.id,
+            problem('deliveryId', [], 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'),
+          ),
+        ),
       )
       expect(await s.stored(SUB, d.id)).to.deep.equal(d)
       expect(s.dispatch.wakes).to.equal(0)
@@ -243,7 +271,12 @@ describe('webhook delivery use cases', () => {
       await s.redeliver(SUB, d.id)
       const once = await s.stored(SUB, d.id)
       expect(await s.redeliver(SUB, d.id)).to.deep.equal(
-        E.left(conflict(d.id, problem('deliveryId', [], 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'))),
+        E.left(
+          conflict(
+            d.id,
+            problem('deliveryId', [], 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'),
+          ),
+        ),
       )
       expect(await s.stored(SUB, d.id)).to.deep.equal(once)
       expect(s.dispatch.wakes).to.equal(1)
@@ -257,7 +290,12 @@ describe('webhook delivery use cases', () => {
         E.left(
           conflict(
             d.id,
-            problem('deliveryId', [], 'This delivery was cancelled when its subscription was deactivated; it cannot be sent again', 'delivery_cancelled'),
+            problem(
+              'deliveryId',
+              [],
+              'This delivery was cancelled when its subscription was deactivated; it cannot be sent again',
+              'delivery_cancelled',
+            ),
           ),
         ),
       )
@@ -270,7 +308,12 @@ describe('webhook delivery use cases', () => {
       const d = delivered({ id: uuidFor(0xd01), subscription_id: INACTIVE })
       await right(s.deliveries.enqueue([d]))
       expect(await s.redeliver(INACTIVE, d.id)).to.deep.equal(
-        E.left(conflict(INACTIVE, problem('subscriptionId', [], 'The subscription is inactive: activate it before redelivering', 'subscription_inactive'))),
+        E.left(
+          conflict(
+            INACTIVE,
+            problem('subscriptionId', [], 'The subscription is inactive: activate it before redelivering', 'subscription_inactive'),
+          ),
+        ),
       )
       expect(await s.stored(INACTIVE, d.id)).to.deep.equal(d)
       expect(s.dispatch.wakes).to.equal(0)
@@ -312,9 +355,20 @@ describe('webhook delivery use cases', () => {
       const d = failed({ id: uuidFor(0xd01), subscription_id: SUB })
       await right(s.deliveries.enqueue([d]))
       expect(await s.redeliver(SUB, d.id)).to.deep.equal(
-        E.left(conflict(d.id, problem('deliveryId', [], 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'))),
+        E.left(
+          conflict(
+            d.id,
+            problem('deliveryId', [], 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'),
+          ),
+        ),
       )
-      expect(await s.stored(SUB, d.id)).to.deep.equal({ ...d, status: 'pending', next_attempt_at: at(0), retries_used: 2, updated_at: at(0) })
+      expect(await s.stored(SUB, d.id)).to.deep.equal({
+        ...d,
+        status: 'pending',
+        next_attempt_at: at(0),
+        retries_used: 2,
+        updated_at: at(0),
+      })
       expect(s.dispatch.wakes).to.equal(0)
     })
   })

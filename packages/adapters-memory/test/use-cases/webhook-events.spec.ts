@@ -80,8 +80,11 @@ const recipientsOf = (e: OutboxEntry) => e.deliveries.map((d) => d.subscription_
 
 describe('webhook events raised by use cases', () => {
   describe('buyer.created', () => {
-    const create = (w: World, input: BuyerCreate = { display_name: 'Ada Lovelace', external_identifier: 'crm-000417' }, merchantAccountId = MERCHANT_A) =>
-      makeCreateBuyer(w)({ merchantAccountId, input })()
+    const create = (
+      w: World,
+      input: BuyerCreate = { display_name: 'Ada Lovelace', external_identifier: 'crm-000417' },
+      merchantAccountId = MERCHANT_A,
+    ) => makeCreateBuyer(w)({ merchantAccountId, input })()
 
     it('with no subscriptions, stores no outbox entry and publishes nothing', async () => {
       const w = world()
@@ -105,7 +108,9 @@ describe('webhook events raised by use cases', () => {
     it('fans the event out to the active own-account and instance-wide subscriptions, with the buyer exactly as returned', async () => {
       const w = world()
       await subscribeEveryKind(w)
-      const buyer = await right(makeCreateBuyer(w)({ merchantAccountId: MERCHANT_A, input: { display_name: 'Ada Lovelace', external_identifier: 'crm-000417' } }))
+      const buyer = await right(
+        makeCreateBuyer(w)({ merchantAccountId: MERCHANT_A, input: { display_name: 'Ada Lovelace', external_identifier: 'crm-000417' } }),
+      )
 
       expect(buyer).to.deep.equal({
         type: 'buyer',
@@ -193,8 +198,17 @@ describe('webhook events raised by use cases', () => {
           return TE.left(unavailable(cause))
         }
       })()
-      const events = makeWebhookEvents({ webhooks: w.webhooks, outbox, dispatch: w.dispatch, ids: w.ids, clock: w.clock, environment: 'sandbox' })
-      expect(await makeCreateBuyer({ ...w, events })({ merchantAccountId: MERCHANT_A, input: {} })()).to.deep.equal(E.left(unavailable(cause)))
+      const events = makeWebhookEvents({
+        webhooks: w.webhooks,
+        outbox,
+        dispatch: w.dispatch,
+        ids: w.ids,
+        clock: w.clock,
+        environment: 'sandbox',
+      })
+      expect(await makeCreateBuyer({ ...w, events })({ merchantAccountId: MERCHANT_A, input: {} })()).to.deep.equal(
+        E.left(unavailable(cause)),
+      )
       expect(w.buyers.seenAtWrite).to.deep.equal([])
       expect(await right(w.buyers.findById(MERCHANT_A, id(1)))).to.deep.equal(O.none)
       expect(w.dispatch.published).to.deep.equal([])
@@ -263,7 +277,9 @@ describe('webhook events raised by use cases', () => {
         deliveries: [first, second],
       })
       expect(entry.body).not.to.include(NUMBER).and.not.to.include(PIN)
-      expect(JSON.stringify(await outboxEntries(s.outbox))).not.to.include(NUMBER).and.not.to.include(PIN)
+      expect(JSON.stringify(await outboxEntries(s.outbox)))
+        .not.to.include(NUMBER)
+        .and.not.to.include(PIN)
       expect(await outboxEntries(s.outbox)).to.deep.equal([entry])
     })
 
@@ -293,7 +309,9 @@ describe('webhook events raised by use cases', () => {
 
     it('a declined card raises nothing', async () => {
       const s = await setup()
-      expect(await s.activate({ number: '6036280000000002', pin: PIN, store: true })).to.deep.equal(E.left(cardDeclined('The gift card was declined')))
+      expect(await s.activate({ number: '6036280000000002', pin: PIN, store: true })).to.deep.equal(
+        E.left(cardDeclined('The gift card was declined')),
+      )
       expect(await outboxEntries(s.outbox)).to.deep.equal([])
       expect(s.dispatch.published).to.deep.equal([])
     })
@@ -309,19 +327,20 @@ describe('webhook events raised by use cases', () => {
 
     it('a duplicate found only by the vault insert (a concurrent activation won) removes its entry and publishes nothing', async () => {
       const s = await setup()
-      const rival = aVaultedCard({ card: { id: uuidFor(0xb01), merchant_account_id: MERCHANT_A }, fingerprint: s.mac.mac('card-fingerprint', NUMBER) })
+      const rival = aVaultedCard({
+        card: { id: uuidFor(0xb01), merchant_account_id: MERCHANT_A },
+        fingerprint: s.mac.mac('card-fingerprint', NUMBER),
+      })
       // The rival card lands while this activation is at the provider, after its duplicate check.
       const racing: GiftCardConnectors = {
         forDefinition: (definitionId) =>
-          O.map(
-            (c: GiftCardConnector): GiftCardConnector => ({
-              activate: (req) => async () => {
-                const inserted = await s.vault.insert(rival)()
-                if (E.isLeft(inserted)) throw new Error('rival card not inserted')
-                return c.activate(req)()
-              },
-            }),
-          )(s.connectors.forDefinition(definitionId)),
+          O.map((c: GiftCardConnector): GiftCardConnector => ({
+            activate: (req) => async () => {
+              const inserted = await s.vault.insert(rival)()
+              if (E.isLeft(inserted)) throw new Error('rival card not inserted')
+              return c.activate(req)()
+            },
+          }))(s.connectors.forDefinition(definitionId)),
       }
       const result = await s.activate({ number: NUMBER, pin: PIN, store: true }, null, { connectors: racing })
       expect(result).to.deep.equal(E.left(duplicate('GiftCard', rival.card.id)))

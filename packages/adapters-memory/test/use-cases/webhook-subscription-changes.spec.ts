@@ -71,16 +71,36 @@ describe('changing and deleting webhook subscriptions', () => {
       webhooks,
       deliveries,
       record,
-      update: (input: WebhookSubscriptionUpdate, scope: WebhookScope = ours, subId = SUB) => makeUpdateWebhookSubscription(deps)({ scope, id: subId, input })(),
+      update: (input: WebhookSubscriptionUpdate, scope: WebhookScope = ours, subId = SUB) =>
+        makeUpdateWebhookSubscription(deps)({ scope, id: subId, input })(),
       rotate: (input: WebhookSecretRotation, scope: WebhookScope = ours) => makeRotateWebhookSecret(deps)({ scope, id: SUB, input })(),
       del: (scope: WebhookScope = ours, subId = SUB) => makeDeleteWebhookSubscription(deps)({ scope, id: subId })(),
       get: (scope: WebhookScope = ours) => right(makeGetWebhookSubscription(deps)({ scope, id: SUB })),
       /** Queues deliveries to the subscription in every state, and a pending one to another subscription. */
       queue: async () => {
         const pending = aDelivery({ id: uuidFor(0xd01), subscription_id: SUB })
-        const retrying = aDelivery({ id: uuidFor(0xd02), subscription_id: SUB, attempts: [anAttempt()], next_attempt_at: at(MINUTE), retries_used: 1 })
-        const delivered = aDelivery({ id: uuidFor(0xd03), subscription_id: SUB, status: 'delivered', attempts: [anAttempt({ response_status: 200, error: null })], next_attempt_at: null })
-        const failed = aDelivery({ id: uuidFor(0xd04), subscription_id: SUB, status: 'failed', attempts: [anAttempt()], next_attempt_at: null, retries_used: 2 })
+        const retrying = aDelivery({
+          id: uuidFor(0xd02),
+          subscription_id: SUB,
+          attempts: [anAttempt()],
+          next_attempt_at: at(MINUTE),
+          retries_used: 1,
+        })
+        const delivered = aDelivery({
+          id: uuidFor(0xd03),
+          subscription_id: SUB,
+          status: 'delivered',
+          attempts: [anAttempt({ response_status: 200, error: null })],
+          next_attempt_at: null,
+        })
+        const failed = aDelivery({
+          id: uuidFor(0xd04),
+          subscription_id: SUB,
+          status: 'failed',
+          attempts: [anAttempt()],
+          next_attempt_at: null,
+          retries_used: 2,
+        })
         const elsewhere = aDelivery({ id: uuidFor(0xd05), subscription_id: OTHER_SUB })
         await right(deliveries.enqueue([pending, retrying, delivered, failed, elsewhere]))
         return { pending, retrying, delivered, failed, elsewhere }
@@ -90,7 +110,12 @@ describe('changing and deleting webhook subscriptions', () => {
   }
   type Setup = Awaited<ReturnType<typeof setup>>
 
-  const cancelledAt = (d: WebhookDeliveryRecord, ms: number): WebhookDeliveryRecord => ({ ...d, status: 'cancelled', next_attempt_at: null, updated_at: at(ms) })
+  const cancelledAt = (d: WebhookDeliveryRecord, ms: number): WebhookDeliveryRecord => ({
+    ...d,
+    status: 'cancelled',
+    next_attempt_at: null,
+    updated_at: at(ms),
+  })
 
   /** Runs `change` and checks it left the subscription and its deliveries exactly as they were. */
   const changesNothing = async (s: Setup, change: () => Promise<unknown>) => {
@@ -163,7 +188,13 @@ describe('changing and deleting webhook subscriptions', () => {
       expect(await s.deliveriesOf(SUB)).to.deep.equal([cancelledAt(pending, 5_000), cancelledAt(retrying, 5_000), delivered, failed])
     })
 
-    for (const url of ['http://127.0.0.1/x', 'http://localhost/x', 'https://10.1.2.3/hook', 'http://[::1]/x', 'http://169.254.169.254/latest']) {
+    for (const url of [
+      'http://127.0.0.1/x',
+      'http://localhost/x',
+      'https://10.1.2.3/hook',
+      'http://[::1]/x',
+      'http://169.254.169.254/latest',
+    ]) {
       it(`refuses ${url} with InvalidInput at ['url'], changing nothing`, async () => {
         const s = await setup()
         await s.queue()
@@ -185,16 +216,18 @@ describe('changing and deleting webhook subscriptions', () => {
     it('reports a refused url and token_url together', async () => {
       const s = await setup()
       await changesNothing(s, async () => {
-        expect(await s.update({ url: 'http://localhost/x', authentication: { ...OAUTH, token_url: 'http://localhost/token' } })).to.deep.equal(
-          E.left(invalidInput({ path: ['url'], msg: LOCAL }, { path: ['authentication', 'token_url'], msg: LOCAL })),
-        )
+        expect(
+          await s.update({ url: 'http://localhost/x', authentication: { ...OAUTH, token_url: 'http://localhost/token' } }),
+        ).to.deep.equal(E.left(invalidInput({ path: ['url'], msg: LOCAL }, { path: ['authentication', 'token_url'], msg: LOCAL })))
       })
     })
 
     it('in production refuses plain http, for the url and the token_url', async () => {
       const s = await setup(PRODUCTION)
       await changesNothing(s, async () => {
-        expect(await s.update({ url: 'http://hooks.acme-retail.example/orka' })).to.deep.equal(E.left(invalidInput({ path: ['url'], msg: HTTPS })))
+        expect(await s.update({ url: 'http://hooks.acme-retail.example/orka' })).to.deep.equal(
+          E.left(invalidInput({ path: ['url'], msg: HTTPS })),
+        )
         expect(await s.update({ authentication: { ...OAUTH, token_url: 'http://auth.acme-retail.example/token' } })).to.deep.equal(
           E.left(invalidInput({ path: ['authentication', 'token_url'], msg: HTTPS })),
         )
@@ -220,9 +253,16 @@ describe('changing and deleting webhook subscriptions', () => {
 
     it('changes an instance-wide subscription only through a scope that includes it', async () => {
       const s = await setup()
-      const instanceWide = aWebhookRecord({ id: uuidFor(0xa50), merchant_account_id: null, authentication: null, sealed_secret: s.box.seal('instance') })
+      const instanceWide = aWebhookRecord({
+        id: uuidFor(0xa50),
+        merchant_account_id: null,
+        authentication: null,
+        sealed_secret: s.box.seal('instance'),
+      })
       await right(s.webhooks.create(instanceWide))
-      expect(await s.update({ active: false }, ours, instanceWide.id)).to.deep.equal(E.left(notFound('WebhookSubscription', instanceWide.id)))
+      expect(await s.update({ active: false }, ours, instanceWide.id)).to.deep.equal(
+        E.left(notFound('WebhookSubscription', instanceWide.id)),
+      )
       expect(await s.record(oursAndInstance, instanceWide.id)).to.deep.equal(instanceWide)
       expect(await s.update({ active: false }, oursAndInstance, instanceWide.id)).to.deep.equal(
         E.right({ ...view, id: instanceWide.id, merchant_account_id: null, active: false, authentication: null, secret: 'instance' }),

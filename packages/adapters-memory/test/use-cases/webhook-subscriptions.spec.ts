@@ -119,14 +119,38 @@ describe('webhook subscription use cases', () => {
     s.clock.advance(1000)
     await s.create(oauth, MERCHANT_B)
     s.clock.advance(1000)
-    const instanceWide = aWebhookRecord({ id: id(50), merchant_account_id: null, authentication: null, sealed_secret: s.box.seal('instance'), created_at: s.clock.now().toISOString() })
+    const instanceWide = aWebhookRecord({
+      id: id(50),
+      merchant_account_id: null,
+      authentication: null,
+      sealed_secret: s.box.seal('instance'),
+      created_at: s.clock.now().toISOString(),
+    })
     await right(s.webhooks.ensure(instanceWide))
     s.clock.advance(1000)
     await s.create({ url: 'https://hooks.acme-retail.example/orka/other' })
 
-    const newest = { ...basicView, id: id(7), url: 'https://hooks.acme-retail.example/orka/other', authentication: null, secret: secretFrom(7) }
-    const instanceView = { ...basicView, id: id(50), merchant_account_id: null, url: instanceWide.url, authentication: null, secret: 'instance' }
-    expect(await right(s.list({ scope: ours }))).to.deep.equal({ items: [newest, basicView], limit: 20, next_cursor: null, previous_cursor: null })
+    const newest = {
+      ...basicView,
+      id: id(7),
+      url: 'https://hooks.acme-retail.example/orka/other',
+      authentication: null,
+      secret: secretFrom(7),
+    }
+    const instanceView = {
+      ...basicView,
+      id: id(50),
+      merchant_account_id: null,
+      url: instanceWide.url,
+      authentication: null,
+      secret: 'instance',
+    }
+    expect(await right(s.list({ scope: ours }))).to.deep.equal({
+      items: [newest, basicView],
+      limit: 20,
+      next_cursor: null,
+      previous_cursor: null,
+    })
     expect((await right(s.list({ scope: oursAndInstance }))).items).to.deep.equal([newest, instanceView, basicView])
   })
 

@@ -24,7 +24,8 @@ const ROLES = new Set(ROLE_CATALOGUE.map((r) => r.slug))
 const create = async (args: string[]) => {
   const { values } = parseArgs({ args, options: { 'merchant-account': { type: 'string' }, role: { type: 'string', multiple: true } } })
   const roles = values.role ?? ['administrator']
-  for (const r of roles) if (!ROLES.has(r)) throw new UsageError(`keys create: unknown role '${r}' (roles: ${[...ROLES].join(', ')})`, KEYS_USAGE)
+  for (const r of roles)
+    if (!ROLES.has(r)) throw new UsageError(`keys create: unknown role '${r}' (roles: ${[...ROLES].join(', ')})`, KEYS_USAGE)
   const pair = generateKeyPair()
   const kid = jwkThumbprint(pair.publicKeyPem)
   if (process.env.MONGODB_URI === undefined || process.env.MONGODB_URI === '') {
@@ -47,7 +48,14 @@ const create = async (args: string[]) => {
 const list = () =>
   withStorage('keys list', async (s) => {
     const keys = await runTask(s.ports.keys.list(), 'listing API key pairs')
-    const rows = keys.map((k) => [k.id, k.thumbprint, k.merchant_account_id ?? '*', k.roles.join(','), k.revoked ? 'revoked' : 'active', k.created_at])
+    const rows = keys.map((k) => [
+      k.id,
+      k.thumbprint,
+      k.merchant_account_id ?? '*',
+      k.roles.join(','),
+      k.revoked ? 'revoked' : 'active',
+      k.created_at,
+    ])
     for (const r of [['ID', 'KID', 'MERCHANT ACCOUNT', 'ROLES', 'STATE', 'CREATED'], ...rows]) process.stdout.write(`${r.join('\t')}\n`)
   })
 

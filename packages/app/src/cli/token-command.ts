@@ -31,6 +31,9 @@ export const tokenCommand = (args: string[]): void => {
   } catch (e) {
     throw new UsageError(`token: cannot read ${values.key}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, TOKEN_USAGE)
   }
-  const scopes = (values.scopes ?? '*.read,*.write').split(',').map((s) => s.trim()).filter(Boolean)
+  const scopes = (values.scopes ?? '*.read,*.write')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   console.log(mintToken(pem, { scopes, embed: values.embed ?? false, expiresInS: duration(values.expires ?? '30s') }))
 }

@@ -69,7 +69,8 @@ describe('configuration', () => {
   it('reads retry delays as comma-separated seconds, and refuses a bad list', () => {
     const c = loadConfig({ WEBHOOK_RETRY_DELAYS_S: '0.5, 2,60', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' })
     expect(E.isRight(c) && [c.right.webhookRetryDelaysS, c.right.webhookAllowPrivateAddresses]).to.deep.equal([[0.5, 2, 60], true])
-    for (const bad of ['1,,2', '0', '-1', 'ten', '90000', '1;2']) expect(E.isLeft(loadConfig({ WEBHOOK_RETRY_DELAYS_S: bad })), bad).to.equal(true)
+    for (const bad of ['1,,2', '0', '-1', 'ten', '90000', '1;2'])
+      expect(E.isLeft(loadConfig({ WEBHOOK_RETRY_DELAYS_S: bad })), bad).to.equal(true)
     expect(E.isLeft(loadConfig({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'yes' }))).to.equal(true)
   })
 

@@ -25,7 +25,10 @@ describe('entry points', () => {
 
   it('starts with no configuration: dev key written owner-only, start-up log says how to mint a token', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'orka-main-'))
-    const child = spawn(process.execPath, [join(dist, 'main.js')], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [join(dist, 'main.js')], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let out = ''
     child.stdout.on('data', (d) => (out += d))
     while (!out.includes('Orka listening')) await once(child.stdout, 'data')
@@ -50,7 +53,11 @@ describe('entry points', () => {
     writeFileSync(pem, generateKeyPair().privateKeyPem)
     const r = node('cli.js', ['token', '--key', pem, '--scopes', 'buyers.read,roles.read', '--embed', '--expires', '5m'])
     expect(r.status).to.equal(0)
-    const [h, p] = r.stdout.trim().split('.').slice(0, 2).map((s) => JSON.parse(Buffer.from(s!, 'base64url').toString()))
+    const [h, p] = r.stdout
+      .trim()
+      .split('.')
+      .slice(0, 2)
+      .map((s) => JSON.parse(Buffer.from(s!, 'base64url').toString()))
     expect(h).to.include({ alg: 'ES512', typ: 'JWT' })
     expect(h.kid).to.match(/^[A-Za-z0-9_-]{43}$/)
     expect(p.scopes).to.deep.equal(['buyers.read', 'roles.read', 'embed'])
@@ -64,7 +71,15 @@ describe('entry points', () => {
   })
 
   it('CLI: prints help for every command, exit 0', () => {
-    for (const args of [['--help'], ['token', '--help'], ['keys', '--help'], ['keys', 'list', '--help'], ['seed', '--help'], ['config', '--help'], ['serve', '--help']]) {
+    for (const args of [
+      ['--help'],
+      ['token', '--help'],
+      ['keys', '--help'],
+      ['keys', 'list', '--help'],
+      ['seed', '--help'],
+      ['config', '--help'],
+      ['serve', '--help'],
+    ]) {
       const r = node('cli.js', args)
       expect(r.status, args.join(' ')).to.equal(0)
       expect(r.stdout, args.join(' ')).to.match(/^Usage: orka /)
@@ -87,7 +102,9 @@ describe('entry points', () => {
   it('CLI: storage commands without MONGODB_URI exit 1 saying why', () => {
     const r = node('cli.js', ['keys', 'list'], { MONGODB_URI: '' })
     expect(r.status).to.equal(1)
-    expect(r.stderr).to.equal('orka: keys list needs MONGODB_URI: the embedded store lives inside the server process (provision it with SEED_FILE)\n')
+    expect(r.stderr).to.equal(
+      'orka: keys list needs MONGODB_URI: the embedded store lives inside the server process (provision it with SEED_FILE)\n',
+    )
   })
 
   it('CLI: a usage error exits 2 with the usage text', () => {

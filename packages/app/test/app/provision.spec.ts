@@ -17,9 +17,13 @@ describe('provisioning', () => {
     const p = ports()
     await applyDefaults(p, now)
     expect(await p.roles.list(seek)()).to.deep.equal(E.right([...ROLE_CATALOGUE].sort((a, b) => (a.slug < b.slug ? -1 : 1))))
-    expect(await p.merchantAccounts.find('default')()).to.deep.equal(E.right(O.some({ id: 'default', display_name: 'Default', locked: false })))
+    expect(await p.merchantAccounts.find('default')()).to.deep.equal(
+      E.right(O.some({ id: 'default', display_name: 'Default', locked: false })),
+    )
     const primary = await p.services.findPrimary('default')()
-    expect(E.isRight(primary) && O.isSome(primary.right) && primary.right.value.service.gift_card_service_definition_id).to.equal('mock-gift-card')
+    expect(E.isRight(primary) && O.isSome(primary.right) && primary.right.value.service.gift_card_service_definition_id).to.equal(
+      'mock-gift-card',
+    )
   })
 
   it('applies the same seed twice without duplicating anything', async () => {
@@ -59,7 +63,9 @@ describe('provisioning', () => {
     } catch (e) {
       error = e
     }
-    expect((error as Error).message).to.equal("seed: api key pair role 'webhook-manager' cannot stand alone; give the key one of: 'read-only'")
+    expect((error as Error).message).to.equal(
+      "seed: api key pair role 'webhook-manager' cannot stand alone; give the key one of: 'read-only'",
+    )
     await applySeed(ports(), now, { api_key_pairs: [{ public_key_pem: pem, roles: ['read-only', 'webhook-manager'] }] })
   })
 })

@@ -39,7 +39,8 @@ describe('slow clients', function () {
     // The timeout, plus at most the 1 s interval at which node checks it.
     expect(end.afterMs).to.be.within(900, 3500)
     expect(end.sent).to.be.below(60)
-    if (end.received !== '') expect(end.received).to.match(/^HTTP\/1\.1 408 [\s\S]*\r\n\r\n\{"type":"error","code":"request_timeout","status":408/)
+    if (end.received !== '')
+      expect(end.received).to.match(/^HTTP\/1\.1 408 [\s\S]*\r\n\r\n\{"type":"error","code":"request_timeout","status":408/)
   })
 
   it('cuts a client that trickles its body after REQUEST_TIMEOUT_MS with a 408', async () => {
@@ -49,7 +50,9 @@ describe('slow clients', function () {
     expect(served.status).to.equal(200)
     const end = await slow.ended
     expect(end.afterMs).to.be.within(1500, 4500)
-    expect(end.received).to.match(/^HTTP\/1\.1 408 [\s\S]*\r\n\r\n\{"type":"error","code":"request_timeout","status":408,"message":"Request timed out","details":\[\]\}$/)
+    expect(end.received).to.match(
+      /^HTTP\/1\.1 408 [\s\S]*\r\n\r\n\{"type":"error","code":"request_timeout","status":408,"message":"Request timed out","details":\[\]\}$/,
+    )
   })
 
   it('closes an idle kept-alive connection after KEEP_ALIVE_TIMEOUT_MS', async () => {

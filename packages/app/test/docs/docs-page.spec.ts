@@ -21,14 +21,24 @@ describe('GET /docs in a browser', function () {
 
   before(async function () {
     if (!existsSync(CHROMIUM))
-      throw new Error(`${CHROMIUM} is missing: this test drives Debian's Chromium. Install it with: apt-get update && apt-get install -y chromium`)
+      throw new Error(
+        `${CHROMIUM} is missing: this test drives Debian's Chromium. Install it with: apt-get update && apt-get install -y chromium`,
+      )
     h = await startHarness()
     userDataDir = mkdtempSync(join(tmpdir(), 'orka-chromium-'))
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
       headless: true,
       // Without the background-networking switches Chromium keeps trying to reach Google's hosts.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       viewport: { width: 1440, height: 1000 },
     })
   })
@@ -57,7 +67,11 @@ describe('GET /docs in a browser', function () {
     // Its side menu lists them under their tags, collapsed (Redoc keeps one tag open at a time):
     // open each tag as a reader would and see the operation listed.
     const menu = page.locator('.menu-content')
-    for (const [tag, name] of [['Gift cards', SPEC_OPERATIONS[0]!], ['Roles', SPEC_OPERATIONS[1]!], ['Webhook subscriptions', SPEC_OPERATIONS[2]!]]) {
+    for (const [tag, name] of [
+      ['Gift cards', SPEC_OPERATIONS[0]!],
+      ['Roles', SPEC_OPERATIONS[1]!],
+      ['Webhook subscriptions', SPEC_OPERATIONS[2]!],
+    ]) {
       await menu.getByText(tag!, { exact: true }).click()
       await menu.getByText(name!, { exact: true }).waitFor({ state: 'visible', timeout: 10_000 })
     }
@@ -76,7 +90,12 @@ describe('GET /docs in a browser', function () {
     const origin = new URL(h.url).origin
     const elsewhere = requested.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'))
     expect(elsewhere, 'requests that left this server').to.deep.equal([])
-    expect(requested).to.include.members([`${origin}/docs`, `${origin}/docs/assets/redoc.standalone.js`, `${origin}/docs/assets/docs.js`, `${origin}/openapi.json`])
+    expect(requested).to.include.members([
+      `${origin}/docs`,
+      `${origin}/docs/assets/redoc.standalone.js`,
+      `${origin}/docs/assets/docs.js`,
+      `${origin}/openapi.json`,
+    ])
     expect(problems).to.deep.equal([])
   })
 })

@@ -75,7 +75,8 @@ const conformance = describe('OpenAPI conformance of every response the HTTP sui
         if (schema === undefined) mismatches.push(`${what}: not a documented operation, and ${r.status} has no error schema`)
         else {
           const v = validator(`Error${r.status}`, { $ref: `${DOC_ID}#/$defs/Error${r.status}` })
-          if (!v(r.body)) mismatches.push(`${what}: not an operation; body ${r.text.slice(0, 200)} is not Error${r.status}: ${ajv.errorsText(v.errors)}`)
+          if (!v(r.body))
+            mismatches.push(`${what}: not an operation; body ${r.text.slice(0, 200)} is not Error${r.status}: ${ajv.errorsText(v.errors)}`)
           else count(validated, `(no operation) ${r.status}`)
         }
         continue
@@ -92,22 +93,34 @@ const conformance = describe('OpenAPI conformance of every response the HTTP sui
         if (r.text !== '') mismatches.push(`${what}: documented without a body, sent ${r.text.slice(0, 200)}`)
       } else {
         const v = validator(key, schema)
-        if (!(r.headers['content-type'] ?? '').startsWith('application/json')) mismatches.push(`${what}: content-type ${r.headers['content-type']}, documented application/json`)
+        if (!(r.headers['content-type'] ?? '').startsWith('application/json'))
+          mismatches.push(`${what}: content-type ${r.headers['content-type']}, documented application/json`)
         else if (!v(r.body)) mismatches.push(`${what}: ${ajv.errorsText(v.errors)}; body ${r.text.slice(0, 300)}`)
       }
       const documented = new Set(Object.keys(response['headers'] ?? {}).map((k) => k.toLowerCase()))
       for (const name of DOCUMENTED_HEADERS)
-        if (r.headers[name] !== undefined && !documented.has(name)) mismatches.push(`${what}: sends ${name} (${r.headers[name]}), not documented for ${key}`)
-      if (r.headers['retry-after'] !== undefined && !/^[1-9]\d*$/.test(r.headers['retry-after'])) mismatches.push(`${what}: Retry-After '${r.headers['retry-after']}' is not a positive integer`)
+        if (r.headers[name] !== undefined && !documented.has(name))
+          mismatches.push(`${what}: sends ${name} (${r.headers[name]}), not documented for ${key}`)
+      if (r.headers['retry-after'] !== undefined && !/^[1-9]\d*$/.test(r.headers['retry-after']))
+        mismatches.push(`${what}: Retry-After '${r.headers['retry-after']}' is not a positive integer`)
       if (mismatches.length === before) count(validated, key)
     }
 
     // The validators are not lenient: a body with an unknown property, or another status's code, fails.
     const giftCard = abs['paths']['/gift-cards/activations']['post']['responses']['201']['content']['application/json']['schema']
-    const sample = recorded.find((r) => r.method === 'POST' && r.path === '/gift-cards/activations' && r.status === 201)?.body as Json | undefined
+    const sample = recorded.find((r) => r.method === 'POST' && r.path === '/gift-cards/activations' && r.status === 201)?.body as
+      Json | undefined
     expect(sample, 'no activation was recorded').not.to.equal(undefined)
     expect(validator('activate_gift_card 201', giftCard)({ ...sample, pin: '1234' })).to.equal(false)
-    expect(validator('Error404', { $ref: `${DOC_ID}#/$defs/Error404` })({ type: 'error', code: 'bad_request', status: 404, message: 'm', details: [] })).to.equal(false)
+    expect(
+      validator('Error404', { $ref: `${DOC_ID}#/$defs/Error404` })({
+        type: 'error',
+        code: 'bad_request',
+        status: 404,
+        message: 'm',
+        details: [],
+      }),
+    ).to.equal(false)
 
     const total = [...validated.values()].reduce((a, b) => a + b, 0)
     console.log(

@@ -27,7 +27,10 @@ describe('OpenAPI parameters: documented bounds are the enforced ones', () => {
     if (param['in'] === 'query') return h.request(method, `${path}?${param['name']}=${encodeURIComponent(value)}`)
     if (param['in'] === 'header') {
       // Only the activation takes a documented header with bounds; it needs a body.
-      return h.request(method, path, { headers: { [param['name']]: value }, body: { number: '4123455541234569999', amount: 100, currency: 'USD' } })
+      return h.request(method, path, {
+        headers: { [param['name']]: value },
+        body: { number: '4123455541234569999', amount: 100, currency: 'USD' },
+      })
     }
     throw new Error(`no way to send a ${param['in']} parameter`)
   }

@@ -22,7 +22,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 class ScriptedConnectors implements GiftCardConnectors {
   behaviour: Behaviour = () => TE.right({ expirationDate: '2030-01-01T00:00:00.000Z' })
   private readonly mock = new MockGiftCardConnector({ clock: new SystemClock(), timeoutMs: 300 })
-  private readonly scripted = { activate: (req) => (req.number.endsWith('0504') ? this.mock.activate(req) : this.behaviour()) } as GiftCardConnector
+  private readonly scripted = {
+    activate: (req) => (req.number.endsWith('0504') ? this.mock.activate(req) : this.behaviour()),
+  } as GiftCardConnector
   forDefinition(definitionId: string) {
     return definitionId === MOCK_GIFT_CARD_DEFINITION ? O.some(this.scripted) : O.none
   }
@@ -40,7 +42,10 @@ describe('Faults: the gift card service slow, hanging, failing and answering gar
   })
 
   const activate = (number: string, key?: string) =>
-    h.request('POST', '/gift-cards/activations', { body: { number, pin: PIN, store: true }, headers: key ? { 'idempotency-key': key } : {} })
+    h.request('POST', '/gift-cards/activations', {
+      body: { number, pin: PIN, store: true },
+      headers: key ? { 'idempotency-key': key } : {},
+    })
   const logLines = () => h.logs.map((l) => JSON.parse(l) as Record<string, unknown>)
 
   it('keeps serving other requests while an activation waits on a slow provider, then answers it 201', async () => {
@@ -88,7 +93,12 @@ describe('Faults: the gift card service slow, hanging, failing and answering gar
       ['an HTML error page', () => TE.right('<html><body>502 Bad Gateway</body></html>')],
       ['an error it does not know', () => TE.left({ _tag: 'Teapot', reason: 'short and stout' })],
       ['a rejected promise', () => () => Promise.reject(new Error('socket hang up'))],
-      ['an exception', () => { throw new TypeError("Cannot read properties of undefined (reading 'balance')") }],
+      [
+        'an exception',
+        () => {
+          throw new TypeError("Cannot read properties of undefined (reading 'balance')")
+        },
+      ],
     ]
     for (const [what, behaviour] of cases)
       it(`when it answers ${what}`, async () => {

@@ -77,7 +77,8 @@ export class Contract {
   documentedStatuses(): Set<number> {
     if (this.statuses) return this.statuses
     const all = (this.statuses = new Set<number>())
-    for (const ops of Object.values(this.abs['paths']) as Json[]) for (const op of Object.values(ops) as Json[]) for (const s of Object.keys(op['responses'] ?? {})) all.add(Number(s))
+    for (const ops of Object.values(this.abs['paths']) as Json[])
+      for (const op of Object.values(ops) as Json[]) for (const s of Object.keys(op['responses'] ?? {})) all.add(Number(s))
     return all
   }
 
@@ -92,7 +93,8 @@ export class Contract {
     const ctype = res.headers['content-type'] ?? ''
     const add = (kind: Problem['kind'], detail: string, message: string) => problems.push({ kind, detail, message })
 
-    if (status >= 500 && status !== 502 && status !== 504 && status !== 503) add('server-error', `${status}`, `answered ${status}: ${res.text.slice(0, 300)}`)
+    if (status >= 500 && status !== 502 && status !== 504 && status !== 503)
+      add('server-error', `${status}`, `answered ${status}: ${res.text.slice(0, 300)}`)
     if (status === 503 && !(route?.template === '/readyz')) add('status', `${status}`, `answered 503, documented for /readyz only`)
 
     const errorBody = (what: string) => {
@@ -107,7 +109,8 @@ export class Contract {
 
     // The published contract itself (README, Operations): served, not described in `paths`.
     const bare = path.replace(/\/$/, '')
-    if ((m === 'GET' || m === 'HEAD') && (bare === '/openapi.json' || bare === '/docs' || bare.startsWith('/docs/')) && status === 200) return problems
+    if ((m === 'GET' || m === 'HEAD') && (bare === '/openapi.json' || bare === '/docs' || bare.startsWith('/docs/')) && status === 200)
+      return problems
 
     if (m === 'OPTIONS') {
       // 204 with Allow on a path the API serves (README, HTTP details); anything else is an error.
@@ -131,21 +134,28 @@ export class Contract {
     const opId: string = op['operationId']
     const response: Json | undefined = op['responses'][String(status)]
     if (response === undefined) {
-      add('status', `${status}`, `status ${status} is not documented for ${opId} (documented: ${Object.keys(op['responses']).join(', ')}); body ${res.text.slice(0, 300)}`)
+      add(
+        'status',
+        `${status}`,
+        `status ${status} is not documented for ${opId} (documented: ${Object.keys(op['responses']).join(', ')}); body ${res.text.slice(0, 300)}`,
+      )
       return problems
     }
     const schema: Json | undefined = response['content']?.['application/json']?.['schema']
     if (m === 'HEAD') {
       if (res.body.length > 0) add('json', 'head body', 'HEAD answered with a body')
     } else if (schema === undefined) {
-      if (res.body.length > 0) add('json', 'unexpected body', `${opId} ${status} is documented without a body, sent ${res.text.slice(0, 200)}`)
+      if (res.body.length > 0)
+        add('json', 'unexpected body', `${opId} ${status} is documented without a body, sent ${res.text.slice(0, 200)}`)
     } else this.body(problems, `${opId} ${status}`, schema, res, ctype)
 
     const documented = new Set(Object.keys(response['headers'] ?? {}).map((k) => k.toLowerCase()))
     for (const name of DOCUMENTED_HEADERS)
-      if (res.headers[name] !== undefined && !documented.has(name)) add('header', `sends ${name}`, `sends ${name} (${res.headers[name]}), not documented for ${opId} ${status}`)
+      if (res.headers[name] !== undefined && !documented.has(name))
+        add('header', `sends ${name}`, `sends ${name} (${res.headers[name]}), not documented for ${opId} ${status}`)
     const retryAfter = res.headers['retry-after']
-    if (retryAfter !== undefined && !/^[1-9]\d*$/.test(retryAfter)) add('header', 'retry-after', `Retry-After '${retryAfter}' is not a positive integer`)
+    if (retryAfter !== undefined && !/^[1-9]\d*$/.test(retryAfter))
+      add('header', 'retry-after', `Retry-After '${retryAfter}' is not a positive integer`)
     return problems
   }
 
@@ -157,12 +167,18 @@ export class Contract {
   checkError(res: RawResponse): Problem[] {
     const problems: Problem[] = []
     const status = res.status
-    if (status >= 500 && status !== 502 && status !== 504) problems.push({ kind: 'server-error', detail: `${status}`, message: `answered ${status}: ${res.text.slice(0, 300)}` })
+    if (status >= 500 && status !== 502 && status !== 504)
+      problems.push({ kind: 'server-error', detail: `${status}`, message: `answered ${status}: ${res.text.slice(0, 300)}` })
     if (!this.documentedStatuses().has(status)) {
-      problems.push({ kind: 'status', detail: `${status}`, message: `answered ${status}, documented for no operation; headers ${JSON.stringify(res.headers)}; body ${JSON.stringify(res.text.slice(0, 200))}` })
+      problems.push({
+        kind: 'status',
+        detail: `${status}`,
+        message: `answered ${status}, documented for no operation; headers ${JSON.stringify(res.headers)}; body ${JSON.stringify(res.text.slice(0, 200))}`,
+      })
       return problems
     }
-    if (status === 422) this.body(problems, 'HTTPValidationError', { $ref: `${DOC_ID}#/$defs/HTTPValidationError` }, res, res.headers['content-type'] ?? '')
+    if (status === 422)
+      this.body(problems, 'HTTPValidationError', { $ref: `${DOC_ID}#/$defs/HTTPValidationError` }, res, res.headers['content-type'] ?? '')
     else if (this.abs['components']['schemas'][`Error${status}`] === undefined)
       problems.push({ kind: 'status', detail: `${status}`, message: `answered ${status}, which has no documented error body` })
     else this.body(problems, `Error${status}`, { $ref: `${DOC_ID}#/$defs/Error${status}` }, res, res.headers['content-type'] ?? '')
@@ -171,14 +187,22 @@ export class Contract {
 
   private body(problems: Problem[], key: string, schema: Json, res: RawResponse, ctype: string) {
     if (!ctype.startsWith('application/json')) {
-      problems.push({ kind: 'json', detail: `content-type ${ctype.split(';')[0] || '(none)'}`, message: `${key}: content-type '${ctype}', documented application/json; body ${JSON.stringify(res.text.slice(0, 200))}` })
+      problems.push({
+        kind: 'json',
+        detail: `content-type ${ctype.split(';')[0] || '(none)'}`,
+        message: `${key}: content-type '${ctype}', documented application/json; body ${JSON.stringify(res.text.slice(0, 200))}`,
+      })
       return
     }
     let body: unknown
     try {
       body = JSON.parse(res.text)
     } catch (e) {
-      problems.push({ kind: 'json', detail: 'unparsable body', message: `${key}: the body is not JSON (${(e as Error).message}): ${JSON.stringify(res.text.slice(0, 200))}` })
+      problems.push({
+        kind: 'json',
+        detail: 'unparsable body',
+        message: `${key}: the body is not JSON (${(e as Error).message}): ${JSON.stringify(res.text.slice(0, 200))}`,
+      })
       return
     }
     const v = this.validator(key, schema)

@@ -60,7 +60,8 @@ const envInt = (name: string): number | undefined => {
 }
 
 /** One fast-check seed per property and round, from the run's seed. */
-const seedOf = (base: number, worker: number, round: number) => (base + Math.imul(worker + 1, 0x9e3779b1) + Math.imul(round, 0x85ebca6b)) | 0
+const seedOf = (base: number, worker: number, round: number) =>
+  (base + Math.imul(worker + 1, 0x9e3779b1) + Math.imul(round, 0x85ebca6b)) | 0
 
 const base64url = (s: string) => Buffer.from(s).toString('base64url')
 
@@ -85,16 +86,30 @@ const pollution = (before: Snapshot): Problem[] => {
   const now = prototypeSnapshot()
   now.forEach((n, i) => {
     const b = before[i]!
-    if (n.proto !== b.proto) problems.push({ kind: 'pollution', detail: `${n.name}.prototype's prototype`, message: `${n.name}.prototype's own prototype was replaced` })
+    if (n.proto !== b.proto)
+      problems.push({
+        kind: 'pollution',
+        detail: `${n.name}.prototype's prototype`,
+        message: `${n.name}.prototype's own prototype was replaced`,
+      })
     for (const [k, d] of n.props) {
       const was = b.props.get(k)
-      if (was === undefined) problems.push({ kind: 'pollution', detail: `${n.name}.prototype.${k}`, message: `${n.name}.prototype gained the property ${JSON.stringify(k)}` })
-      else if (was.value !== d?.value || was.get !== d?.get || was.set !== d?.set) problems.push({ kind: 'pollution', detail: `${n.name}.prototype.${k} changed`, message: `${n.name}.prototype.${k} was changed` })
+      if (was === undefined)
+        problems.push({
+          kind: 'pollution',
+          detail: `${n.name}.prototype.${k}`,
+          message: `${n.name}.prototype gained the property ${JSON.stringify(k)}`,
+        })
+      else if (was.value !== d?.value || was.get !== d?.get || was.set !== d?.set)
+        problems.push({ kind: 'pollution', detail: `${n.name}.prototype.${k} changed`, message: `${n.name}.prototype.${k} was changed` })
     }
-    for (const k of b.props.keys()) if (!n.props.has(k)) problems.push({ kind: 'pollution', detail: `${n.name}.prototype.${k} removed`, message: `${n.name}.prototype.${k} was removed` })
+    for (const k of b.props.keys())
+      if (!n.props.has(k))
+        problems.push({ kind: 'pollution', detail: `${n.name}.prototype.${k} removed`, message: `${n.name}.prototype.${k} was removed` })
   })
   const plain = {} as Record<string, unknown>
-  for (const k of POLLUTION_KEYS) if (plain[k] !== undefined) problems.push({ kind: 'pollution', detail: `({}).${k}`, message: `({}).${k} is ${String(plain[k])}` })
+  for (const k of POLLUTION_KEYS)
+    if (plain[k] !== undefined) problems.push({ kind: 'pollution', detail: `({}).${k}`, message: `({}).${k} is ${String(plain[k])}` })
   return problems
 }
 
@@ -203,10 +218,15 @@ const failureText = (e: unknown): string => {
 }
 
 /** Long runs of one character (padding, long ids) cut short in reports. */
-const compact = (text: string) => text.replace(/(.)\1{79,}/gs, (run: string, c: string) => `${c.repeat(16)}…(${run.length} × ${JSON.stringify(c)})…`).replace(/[^\n]{4000,}/g, (line) => `${line.slice(0, 3000)}…(${line.length} characters)`)
+const compact = (text: string) =>
+  text
+    .replace(/(.)\1{79,}/gs, (run: string, c: string) => `${c.repeat(16)}…(${run.length} × ${JSON.stringify(c)})…`)
+    .replace(/[^\n]{4000,}/g, (line) => `${line.slice(0, 3000)}…(${line.length} characters)`)
 
 const describeResponse = (res: RawResponse | undefined) =>
-  res === undefined ? '(no response)' : `${res.status} ${JSON.stringify(res.headers)}\n  ${JSON.stringify(res.text.length > 800 ? `${res.text.slice(0, 800)}…` : res.text)}`
+  res === undefined
+    ? '(no response)'
+    : `${res.status} ${JSON.stringify(res.headers)}\n  ${JSON.stringify(res.text.length > 800 ? `${res.text.slice(0, 800)}…` : res.text)}`
 
 export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptions) =>
   describe(`property-based fuzzing of every endpoint (${storage})`, function () {
@@ -244,7 +264,11 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
         embed: h.token('admin', { scopes: ['embed'] }),
         embed2: h.token('acmeAdmin', { scopes: ['embed'] }),
         narrow: h.token('admin', { scopes: ['roles.read'] }),
-        expired: mintToken(h.pems.admin, { scopes: ['*.read', '*.write'], now: new Date(h.clock.now().getTime() - 7200_000), expiresInS: 60 }),
+        expired: mintToken(h.pems.admin, {
+          scopes: ['*.read', '*.write'],
+          now: new Date(h.clock.now().getTime() - 7200_000),
+          expiresInS: 60,
+        }),
         badSignature: `${head}.${payload}.${flipped}`,
         truncated: admin.slice(0, -12),
         algNone: `${base64url(JSON.stringify({ alg: 'none', typ: 'JWT', kid }))}.${payload}.`,
@@ -256,8 +280,15 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
       for (const sub of [IDS.defaultWebhook, IDS.acmeWebhook, IDS.instanceWebhook]) pools.add('subscription', sub)
       pools.add('buyer', IDS.defaultBuyer)
       pools.add('buyer', IDS.acmeBuyer)
-      for (const [account, active] of [['default', true], ['default', false], ['acme', false]] as const) {
-        const r = await h.request('POST', '/webhook-subscriptions', { merchantAccount: account, body: { url: `https://setup-${account}.hooks.example/h`, active } })
+      for (const [account, active] of [
+        ['default', true],
+        ['default', false],
+        ['acme', false],
+      ] as const) {
+        const r = await h.request('POST', '/webhook-subscriptions', {
+          merchantAccount: account,
+          body: { url: `https://setup-${account}.hooks.example/h`, active },
+        })
         expect(r.status, r.text).to.equal(201)
         pools.add('subscription', r.body.id)
       }
@@ -265,7 +296,12 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
       expect(b.status, b.text).to.equal(201)
       pools.add('buyer', b.body.id)
       pools.add('buyerExternalId', 'fuzz-setup')
-      for (const path of ['/roles?limit=1', '/buyers?limit=1', '/webhook-subscriptions?limit=1', `/webhook-subscriptions/${IDS.defaultWebhook}/deliveries?limit=1`]) {
+      for (const path of [
+        '/roles?limit=1',
+        '/buyers?limit=1',
+        '/webhook-subscriptions?limit=1',
+        `/webhook-subscriptions/${IDS.defaultWebhook}/deliveries?limit=1`,
+      ]) {
         const r = await h.request('GET', path)
         expect(r.status, r.text).to.equal(200)
         if (typeof r.body.next_cursor === 'string') pools.add('cursor', r.body.next_cursor)
@@ -288,15 +324,18 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
         return
       }
       if (body === undefined || typeof body !== 'object' || body === null) return
-      if (res.status === 201 && q.family === 'create_webhook_subscription' && typeof body['id'] === 'string') pools.add('subscription', body['id'])
+      if (res.status === 201 && q.family === 'create_webhook_subscription' && typeof body['id'] === 'string')
+        pools.add('subscription', body['id'])
       if (res.status === 201 && q.family === 'add_buyer' && typeof body['id'] === 'string') {
         pools.add('buyer', body['id'])
-        if (typeof body['external_identifier'] === 'string' && body['external_identifier'].length < 100) pools.add('buyerExternalId', body['external_identifier'])
+        if (typeof body['external_identifier'] === 'string' && body['external_identifier'].length < 100)
+          pools.add('buyerExternalId', body['external_identifier'])
       }
       if (res.status === 200 && Array.isArray(body['items'])) {
         for (const c of [body['next_cursor'], body['previous_cursor']]) if (typeof c === 'string') pools.add('cursor', c)
         if (q.family === 'list_webhook_deliveries')
-          for (const d of body['items'] as Json[]) if (typeof d['subscription_id'] === 'string' && typeof d['id'] === 'string') pools.addDelivery(d['subscription_id'], d['id'])
+          for (const d of body['items'] as Json[])
+            if (typeof d['subscription_id'] === 'string' && typeof d['id'] === 'string') pools.addDelivery(d['subscription_id'], d['id'])
       }
     }
 
@@ -318,7 +357,8 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
         if (!line.includes(requestId) || !line.includes('"err"')) continue
         try {
           const err = (JSON.parse(line) as Json)['err'] as Json | undefined
-          if (err) found.push(`${String(err['type'] ?? '')}: ${String(err['message'] ?? '')}`.replace(/[0-9a-f]{8,}|\d+/g, '#').slice(0, 100))
+          if (err)
+            found.push(`${String(err['type'] ?? '')}: ${String(err['message'] ?? '')}`.replace(/[0-9a-f]{8,}|\d+/g, '#').slice(0, 100))
         } catch {
           // not JSON: ignore
         }
@@ -358,13 +398,25 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
           ...own.filter(([, v]) => v.length >= 8 && everything.includes(v)).map(([k, v]) => `${k} ${v}`),
           ...secrets.scan(everything, secrets.responseDigits).map((v) => `${secrets.kindOf.get(v) ?? 'secret'} ${v}`),
         ])
-        for (const l of leaked) problems.push({ kind: 'leak', detail: `${l.split(' ')[0]} in a ${res.status} response`, message: `the response carries the ${l} sent in this run: ${JSON.stringify(res.text.slice(0, 400))}` })
+        for (const l of leaked)
+          problems.push({
+            kind: 'leak',
+            detail: `${l.split(' ')[0]} in a ${res.status} response`,
+            message: `the response carries the ${l} sent in this run: ${JSON.stringify(res.text.slice(0, 400))}`,
+          })
         harvest(q, send, res)
         stats.status.set(res.status, (stats.status.get(res.status) ?? 0) + 1)
         if (res.status === 500 && res.headers['x-request-id'] !== undefined) served500.add(res.headers['x-request-id'])
       }
       const lines = h.logs.slice(mark).join('')
-      for (const x of send.secrets) for (const v of x.tracked()) if (v.length >= 8 && lines.includes(v)) problems.push({ kind: 'leak', detail: `${x.kind} in a log line`, message: `a log line carries the ${x.kind} ${JSON.stringify(v)}` })
+      for (const x of send.secrets)
+        for (const v of x.tracked())
+          if (v.length >= 8 && lines.includes(v))
+            problems.push({
+              kind: 'leak',
+              detail: `${x.kind} in a log line`,
+              message: `a log line carries the ${x.kind} ${JSON.stringify(v)}`,
+            })
       problems.push(...pollution(prototypes))
       stats.requests++
       stats.family.set(q.family, (stats.family.get(q.family) ?? 0) + 1)
@@ -374,7 +426,14 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
 
     /** Request ids of the 500s clients received (their log lines are reported with them). */
     const served500 = new Set<string>()
-    const stats = { requests: 0, generated: 0, shrinking: 0, status: new Map<number, number>(), family: new Map<string, number>(), ms: new Map<string, number>() }
+    const stats = {
+      requests: 0,
+      generated: 0,
+      shrinking: 0,
+      status: new Map<number, number>(),
+      family: new Map<string, number>(),
+      ms: new Map<string, number>(),
+    }
     /** Distinct failures: signature, how often, the first example. */
     const catalogue = new Map<string, { count: number; example: string }>()
     /** Signatures reported by a finished property, and those a running property is shrinking. */
@@ -421,7 +480,9 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
       })
 
     it(`keeps every invariant over at least ${target} generated requests`, async () => {
-      console.log(`fuzz (${storage}): FUZZ_SEED=${base} (set it to replay this run), at least ${target} requests, ${concurrency} properties in parallel`)
+      console.log(
+        `fuzz (${storage}): FUZZ_SEED=${base} (set it to replay this run), at least ${target} requests, ${concurrency} properties in parallel`,
+      )
       const failures: string[] = []
       const started = performance.now()
       const release = (worker: number) => {
@@ -446,7 +507,9 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
               try {
                 await fc.assert(property(worker, state), { seed, numRuns: share - generated })
               } catch (e) {
-                failures.push(`property ${worker}, round ${round} (fast-check seed ${seed}, FUZZ_REPLAY=${seed}:<path>; this run: FUZZ_SEED=${base}):\n${failureText(e)}`)
+                failures.push(
+                  `property ${worker}, round ${round} (fast-check seed ${seed}, FUZZ_REPLAY=${seed}:<path>; this run: FUZZ_SEED=${base}):\n${failureText(e)}`,
+                )
               } finally {
                 generated += state.generated
                 release(worker)
@@ -464,7 +527,8 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
       for (const line of h.logs) {
         if (!line.includes('"unhandled exception"')) continue
         const id = /"requestId":"([^"]*)"/.exec(line)?.[1]
-        if (id === undefined || !served500.has(id)) after.push(`the server logged an unhandled exception no response showed as a 500: ${line.slice(0, 400)}`)
+        if (id === undefined || !served500.has(id))
+          after.push(`the server logged an unhandled exception no response showed as a 500: ${line.slice(0, 400)}`)
       }
       for (const line of h.logs) {
         const found = secrets.scan(line.replace(/"time":\d+/, ''), secrets.logDigits)
@@ -475,17 +539,28 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
       console.log(
         [
           `fuzz (${storage}): ${stats.requests} requests in ${seconds.toFixed(1)} s (${stats.generated} generated, ${stats.shrinking} while shrinking), ${(stats.requests / seconds).toFixed(0)}/s`,
-          `  statuses: ${[...stats.status.entries()].sort((a, b) => a[0] - b[0]).map(([k, n]) => `${k}: ${n}`).join(', ')}`,
-          `  families (requests, mean ms): ${byCount(stats.family).map(([k, n]) => `${k}: ${n} (${((stats.ms.get(k) ?? 0) / n).toFixed(1)})`).join(', ')}`,
+          `  statuses: ${[...stats.status.entries()]
+            .sort((a, b) => a[0] - b[0])
+            .map(([k, n]) => `${k}: ${n}`)
+            .join(', ')}`,
+          `  families (requests, mean ms): ${byCount(stats.family)
+            .map(([k, n]) => `${k}: ${n} (${((stats.ms.get(k) ?? 0) / n).toFixed(1)})`)
+            .join(', ')}`,
           `  pools: ${pools.subscription.length} subscriptions, ${pools.buyer.length} buyers, ${pools.delivery.length} deliveries, ${pools.card.length} cards, ${pools.cursor.length} cursors`,
           `  distinct failures: ${catalogue.size}`,
-          ...[...catalogue.entries()].sort((a, b) => b[1].count - a[1].count).map(([sig, c]) => `    ${String(c.count).padStart(5)}  ${sig}`),
+          ...[...catalogue.entries()]
+            .sort((a, b) => b[1].count - a[1].count)
+            .map(([sig, c]) => `    ${String(c.count).padStart(5)}  ${sig}`),
         ].join('\n'),
       )
       const report = [
         ...failures,
         ...after.map((a) => `after the run: ${a}`),
-        ...(failures.length === 0 ? [] : [`every distinct failure met (count, signature, first example):\n${[...catalogue.entries()].map(([sig, c]) => `--- ${c.count} × ${sig}\n${c.example}`).join('\n')}`]),
+        ...(failures.length === 0
+          ? []
+          : [
+              `every distinct failure met (count, signature, first example):\n${[...catalogue.entries()].map(([sig, c]) => `--- ${c.count} × ${sig}\n${c.example}`).join('\n')}`,
+            ]),
       ]
       if (report.length > 0) throw new Error(compact(`fuzzing ${storage} (FUZZ_SEED=${base}) found:\n\n${report.join('\n\n')}\n`))
       if (replay === undefined) expect(stats.generated, 'generated requests').to.be.at.least(target)
@@ -527,11 +602,19 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
           await new Promise((resolve) => setTimeout(resolve, 10))
         for (const line of h.logs)
           if (ours(line) && line.includes('"unhandled exception"')) {
-            problems.push({ kind: 'server-error', detail: 'unhandled exception logged', message: `the server logged an unhandled exception: ${line.slice(0, 400)}` })
+            problems.push({
+              kind: 'server-error',
+              detail: 'unhandled exception logged',
+              message: `the server logged an unhandled exception: ${line.slice(0, 400)}`,
+            })
             attributed.add(line)
           }
         problems.push(...pollution(prototypes))
-        const text = [...problems.map((p) => `[malformed HTTP | ${p.kind} | ${p.detail}]\n  ${p.message}`), shown, `response: ${describeResponse(res)}`].join('\n')
+        const text = [
+          ...problems.map((p) => `[malformed HTTP | ${p.kind} | ${p.detail}]\n  ${p.message}`),
+          shown,
+          `response: ${describeResponse(res)}`,
+        ].join('\n')
         const fresh: Problem[] = []
         for (const p of problems) {
           const sig = `${p.kind} | ${p.detail}`
@@ -558,10 +641,18 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
       for (const line of h.logs) {
         if (!line.includes('"unhandled exception"') || attributed.has(line)) continue
         const id = /"requestId":"(fuzz-malformed-\d+)"/.exec(line)?.[1]
-        if (id !== undefined) failures.push(`an unhandled exception was logged (after its check) for ${sentAs.get(id) ?? id}:\n  ${line.slice(0, 400)}`)
+        if (id !== undefined)
+          failures.push(`an unhandled exception was logged (after its check) for ${sentAs.get(id) ?? id}:\n  ${line.slice(0, 400)}`)
       }
-      if (found.size > 0) console.log(`fuzz (${storage}), malformed HTTP, ${done} requests: ${[...found.entries()].map(([k, c]) => `${c.count} × ${k}`).join('; ')}`)
-      expect(after.map((p) => p.message), 'after malformed requests').to.deep.equal([])
-      if (failures.length > 0) throw new Error(compact(`malformed HTTP (FUZZ_SEED=${base}; target ${MALFORMED_TARGET}) found:\n\n${failures.join('\n\n')}\n`))
+      if (found.size > 0)
+        console.log(
+          `fuzz (${storage}), malformed HTTP, ${done} requests: ${[...found.entries()].map(([k, c]) => `${c.count} × ${k}`).join('; ')}`,
+        )
+      expect(
+        after.map((p) => p.message),
+        'after malformed requests',
+      ).to.deep.equal([])
+      if (failures.length > 0)
+        throw new Error(compact(`malformed HTTP (FUZZ_SEED=${base}; target ${MALFORMED_TARGET}) found:\n\n${failures.join('\n\n')}\n`))
     })
   })

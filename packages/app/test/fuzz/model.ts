@@ -116,7 +116,8 @@ export const toJsonText = (v: unknown, escape: Escape, spaced: boolean, r: Resol
     }
     if (x instanceof Secret) return str(x)
     if (x instanceof Raw) return x.text
-    if (x instanceof Obj) return `{${sp}${x.entries.map(([k, val]) => `${str(k)}${sp}:${sp}${go(val, depth + 1)}`).join(`${sp},${sp}`)}${sp}}`
+    if (x instanceof Obj)
+      return `{${sp}${x.entries.map(([k, val]) => `${str(k)}${sp}:${sp}${go(val, depth + 1)}`).join(`${sp},${sp}`)}${sp}}`
     if (Array.isArray(x)) return `[${sp}${x.map((e) => go(e, depth + 1)).join(`${sp},${sp}`)}${sp}]`
     if (typeof x === 'string') return str(x)
     if (x === undefined) return 'null'

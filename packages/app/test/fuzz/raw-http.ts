@@ -126,7 +126,11 @@ export const sendBytes = (url: string, bytes: Buffer, method: string, timeoutMs 
         settled = true
         clearTimeout(timer)
         const got = Buffer.concat(received)
-        reject(new NoResponse(`${why ?? 'connection closed'} ${got.length === 0 ? 'before any response' : `after an incomplete response: ${JSON.stringify(got.subarray(0, 120).toString('latin1'))}`}`))
+        reject(
+          new NoResponse(
+            `${why ?? 'connection closed'} ${got.length === 0 ? 'before any response' : `after an incomplete response: ${JSON.stringify(got.subarray(0, 120).toString('latin1'))}`}`,
+          ),
+        )
       }
     }
     // `halfClose`: the client says it has sent everything (FIN) and waits for the answer.

@@ -92,9 +92,53 @@ const oneof = ((...args: unknown[]) => {
 
 const ASCII = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~ ']
 const NASTY = [
-  '\u0000', '\ud800', '\udbff', '\udc00', '\udfff', '\ud83d', '\ude00', '\u2028', '\u2029', '\ufeff', '\ufffe', '\uffff',
-  '\u202e', '\u0301', '\u00e9', '\u{1f600}', '\u{1d54f}', '\u0007', '\u001f', '\u007f', '\t', '\n', '\r', '"', '\\', '/', '$',
-  '.', '%', '{', '}', '<', '>', "'", '`', '\u00a0', '\u3000', '\u00df', '\u0130', '\ufb03', '\u0085', '\u200b', '+', '&', '=', '?', '#',
+  '\u0000',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
+  '\ud83d',
+  '\ude00',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\ufffe',
+  '\uffff',
+  '\u202e',
+  '\u0301',
+  '\u00e9',
+  '\u{1f600}',
+  '\u{1d54f}',
+  '\u0007',
+  '\u001f',
+  '\u007f',
+  '\t',
+  '\n',
+  '\r',
+  '"',
+  '\\',
+  '/',
+  '$',
+  '.',
+  '%',
+  '{',
+  '}',
+  '<',
+  '>',
+  "'",
+  '`',
+  '\u00a0',
+  '\u3000',
+  '\u00df',
+  '\u0130',
+  '\ufb03',
+  '\u0085',
+  '\u200b',
+  '+',
+  '&',
+  '=',
+  '?',
+  '#',
 ]
 const unit: fc.Arbitrary<string> = oneof(
   { weight: 12, arbitrary: fc.constantFrom(...ASCII) },
@@ -109,15 +153,48 @@ export const nastyString: fc.Arbitrary<string> = oneof(
   {
     weight: 2,
     arbitrary: fc.constantFrom(
-      '', ' ', '\u0000', 'a\u0000b', '\ud800', 'a\udfffb', '\ud83d', '\ude00\ud83d', '$gt', '$where', 'a.b', '__proto__', 'constructor',
-      'prototype', 'null', 'true', '0', '-1', '1e400', 'NaN', '%00', '%ED%A0%80', '../../etc/passwd', '<script>', "' OR 1=1 --",
-      '{"$ne":null}', '${x}', '\r\nX-Injected: 1', '\u{1f600}', '\ufeff', 'default', 'acme', 'buyer-1',
+      '',
+      ' ',
+      '\u0000',
+      'a\u0000b',
+      '\ud800',
+      'a\udfffb',
+      '\ud83d',
+      '\ude00\ud83d',
+      '$gt',
+      '$where',
+      'a.b',
+      '__proto__',
+      'constructor',
+      'prototype',
+      'null',
+      'true',
+      '0',
+      '-1',
+      '1e400',
+      'NaN',
+      '%00',
+      '%ED%A0%80',
+      '../../etc/passwd',
+      '<script>',
+      "' OR 1=1 --",
+      '{"$ne":null}',
+      '${x}',
+      '\r\nX-Injected: 1',
+      '\u{1f600}',
+      '\ufeff',
+      'default',
+      'acme',
+      'buyer-1',
     ),
   },
   {
     weight: 1,
     arbitrary: fc
-      .tuple(fc.constantFrom(1, 100, 199, 200, 201, 254, 255, 256, 320, 321, 1000, 1001, 2048, 2049, 5000), fc.constantFrom('a', '\u00e9', '\u0000', '\u{1f600}', '\ud800', ' '))
+      .tuple(
+        fc.constantFrom(1, 100, 199, 200, 201, 254, 255, 256, 320, 321, 1000, 1001, 2048, 2049, 5000),
+        fc.constantFrom('a', '\u00e9', '\u0000', '\u{1f600}', '\ud800', ' '),
+      )
       .map(([n, c]) => c.repeat(n)),
   },
 )
@@ -125,8 +202,32 @@ export const nastyString: fc.Arbitrary<string> = oneof(
 /** The same, at most a few hundred characters: for the request head, which the HTTP parser caps at 16 KiB. */
 const shortNasty: fc.Arbitrary<string> = oneof(
   { weight: 8, arbitrary: fc.string({ unit, maxLength: 24 }) },
-  { weight: 1, arbitrary: fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\ud800', 'a\udfffb', '\ud83d', '$gt', 'a.b', '__proto__', 'constructor', '%00', '%ED%A0%80', '1e400', '\r\nX-Injected: 1') },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(100, 200, 201, 255, 256), fc.constantFrom('a', '\u00e9', '\u0000', '\u{1f600}', '\ud800')).map(([n, c]) => c.repeat(n)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      '\u0000',
+      'a\u0000b',
+      '\ud800',
+      'a\udfffb',
+      '\ud83d',
+      '$gt',
+      'a.b',
+      '__proto__',
+      'constructor',
+      '%00',
+      '%ED%A0%80',
+      '1e400',
+      '\r\nX-Injected: 1',
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(100, 200, 201, 255, 256), fc.constantFrom('a', '\u00e9', '\u0000', '\u{1f600}', '\ud800'))
+      .map(([n, c]) => c.repeat(n)),
+  },
 )
 
 const alnum = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789']
@@ -172,16 +273,45 @@ export const cardNumber: fc.Arbitrary<string> = fc
 const pinDigits = fc.tuple(entropy, fc.integer({ min: 8, max: 12 })).map(([n, length]) => scramble(n ^ SALT.pin, length, '0123456789'))
 /** Passwords and client secrets: a marker the leak check can find in any text. */
 export const PASSWORD_RE = /Zp[wc][A-Za-z0-9]{13}/g
-const passwordValue = (prefix: 'Zpw' | 'Zpc') => entropy.map((n) => new Secret('password', prefix + scramble(n ^ SALT.password, 13, alnum.join(''))))
+const passwordValue = (prefix: 'Zpw' | 'Zpc') =>
+  entropy.map((n) => new Secret('password', prefix + scramble(n ^ SALT.password, 13, alnum.join(''))))
 
 // ---------------------------------------------------------------------------------------------
 // JSON values
 // ---------------------------------------------------------------------------------------------
 
-const rawNumber = fc.constantFrom(
-  '1e400', '-1e400', '-0', '1.0', '1E2', '1e-400', '5e-324', '0.1', '123456789012345678901234567890', '9007199254740993', '-9007199254740993',
-  '99999999', '100000000', '-1', '0', '1.5', '10080', '10081', '1e1', '0.0000001', '00', '01', '+1', '.5', '5.', '0x10', 'Infinity', 'NaN',
-).map((t) => new Raw(t))
+const rawNumber = fc
+  .constantFrom(
+    '1e400',
+    '-1e400',
+    '-0',
+    '1.0',
+    '1E2',
+    '1e-400',
+    '5e-324',
+    '0.1',
+    '123456789012345678901234567890',
+    '9007199254740993',
+    '-9007199254740993',
+    '99999999',
+    '100000000',
+    '-1',
+    '0',
+    '1.5',
+    '10080',
+    '10081',
+    '1e1',
+    '0.0000001',
+    '00',
+    '01',
+    '+1',
+    '.5',
+    '5.',
+    '0x10',
+    'Infinity',
+    'NaN',
+  )
+  .map((t) => new Raw(t))
 
 const scalar: fc.Arbitrary<unknown> = oneof(
   { weight: 2, arbitrary: fc.constant(null) },
@@ -195,13 +325,38 @@ const scalar: fc.Arbitrary<unknown> = oneof(
 export const POLLUTION_KEYS = ['polluted', 'isAdmin', 'fuzzPolluted'] as const
 const polluter = fc.constantFrom(
   new Obj([['polluted', 'yes']]),
-  new Obj([['isAdmin', true], ['fuzzPolluted', 1]]),
+  new Obj([
+    ['isAdmin', true],
+    ['fuzzPolluted', 1],
+  ]),
   new Obj([['prototype', new Obj([['polluted', 'yes']])]]),
 )
 
 export const specialKey: fc.Arbitrary<string> = fc.constantFrom(
-  '__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', '$gt', '$where', '$set', 'a.b', '',
-  ' ', '\u0000', '\ud800', 'number', 'pin', 'url', 'password', 'store', 'type', 'id', 'merchant_account_id', 'created_at',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__defineGetter__',
+  '$gt',
+  '$where',
+  '$set',
+  'a.b',
+  '',
+  ' ',
+  '\u0000',
+  '\ud800',
+  'number',
+  'pin',
+  'url',
+  'password',
+  'store',
+  'type',
+  'id',
+  'merchant_account_id',
+  'created_at',
 )
 const key: fc.Arbitrary<string> = oneof({ weight: 1, arbitrary: specialKey }, { weight: 2, arbitrary: nastyString })
 
@@ -235,10 +390,21 @@ const inRange = (max: number): fc.Arbitrary<string> =>
   oneof(
     { weight: 1, arbitrary: nastyString.filter((x) => x.length >= 1 && x.length <= max) },
     // A plain word with one odd character in it.
-    { weight: 1, arbitrary: fc.tuple(word(1, 12), fc.constantFrom(...ODD_CHARACTERS), fc.nat(12)).map(([w, c, at]) => w.slice(0, at) + c + w.slice(at)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(word(1, 12), fc.constantFrom(...ODD_CHARACTERS), fc.nat(12))
+        .map(([w, c, at]) => w.slice(0, at) + c + w.slice(at)),
+    },
   )
 const textField = (realistic: fc.Arbitrary<unknown>, max: number): fc.Arbitrary<unknown> =>
-  oneof({ weight: 10, arbitrary: realistic }, { weight: 6, arbitrary: inRange(max) }, { weight: 1, arbitrary: nastyString }, { weight: 1, arbitrary: anyJson }, { weight: 1, arbitrary: fc.constant(null) })
+  oneof(
+    { weight: 10, arbitrary: realistic },
+    { weight: 6, arbitrary: inRange(max) },
+    { weight: 1, arbitrary: nastyString },
+    { weight: 1, arbitrary: anyJson },
+    { weight: 1, arbitrary: fc.constant(null) },
+  )
 
 const ABSENT = Symbol('absent')
 /** The key with probability `present` in 10. */
@@ -294,7 +460,13 @@ const applyMutations = (o: Obj, ms: ReadonlyArray<Mutation>): Obj => {
 /** A realistic object, left alone half the time, else with keys dropped, added, duplicated or replaced. */
 const mutated = (base: fc.Arbitrary<Obj>, extraKey: fc.Arbitrary<string | Secret> = key): fc.Arbitrary<Obj> =>
   fc
-    .tuple(base, oneof({ weight: 3, arbitrary: fc.constant([] as Mutation[]) }, { weight: 2, arbitrary: fc.array(mutation(extraKey), { minLength: 1, maxLength: 3 }) }))
+    .tuple(
+      base,
+      oneof(
+        { weight: 3, arbitrary: fc.constant([] as Mutation[]) },
+        { weight: 2, arbitrary: fc.array(mutation(extraKey), { minLength: 1, maxLength: 3 }) },
+      ),
+    )
     .map(([o, ms]) => applyMutations(o, ms))
 
 // ---------------------------------------------------------------------------------------------
@@ -302,17 +474,65 @@ const mutated = (base: fc.Arbitrary<Obj>, extraKey: fc.Arbitrary<string | Secret
 // ---------------------------------------------------------------------------------------------
 
 const GARBAGE = [
-  '', ' ', '{', '}', '[', ']', 'nul', 'null', 'true', '0', '"x"', '{"a":', '{"a":1,}', '{,}', "{'a':1}", '{"a":1}{"b":2}', '{"a":1} x', 'NaN',
-  'undefined', '\u0000', '{"__proto__":', '\ufeff{}', '{"a":"\\u"}', '{"a":"\\ud800"}', '{"a":"\\x41"}', '[1,2', '<xml/>', 'a=1&b=2', '{"a" 1}',
-  '{"\\u0000":1}', '{"a":"\u0000"}', '{"a":01}', '{"a":.5}', '{"a":-}', '{"a":1e}', '{"a":[}', '\\', '"\\', '{}', '[]', '{"":""}',
+  '',
+  ' ',
+  '{',
+  '}',
+  '[',
+  ']',
+  'nul',
+  'null',
+  'true',
+  '0',
+  '"x"',
+  '{"a":',
+  '{"a":1,}',
+  '{,}',
+  "{'a':1}",
+  '{"a":1}{"b":2}',
+  '{"a":1} x',
+  'NaN',
+  'undefined',
+  '\u0000',
+  '{"__proto__":',
+  '\ufeff{}',
+  '{"a":"\\u"}',
+  '{"a":"\\ud800"}',
+  '{"a":"\\x41"}',
+  '[1,2',
+  '<xml/>',
+  'a=1&b=2',
+  '{"a" 1}',
+  '{"\\u0000":1}',
+  '{"a":"\u0000"}',
+  '{"a":01}',
+  '{"a":.5}',
+  '{"a":-}',
+  '{"a":1e}',
+  '{"a":[}',
+  '\\',
+  '"\\',
+  '{}',
+  '[]',
+  '{"":""}',
 ]
 
 const wrap: fc.Arbitrary<Wrap> = oneof(
   { weight: 40, arbitrary: fc.constant({ k: 'none' as const }) },
   { weight: 1, arbitrary: fc.constant({ k: 'array' as const }) },
   { weight: 1, arbitrary: fc.constant({ k: 'proto' as const }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('nest' as const), depth: fc.integer({ min: 2, max: 40000 }), style: fc.constantFrom('array' as const, 'object' as const) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('whitespace' as const), size: fc.constantFrom(1000, 65000, 65535, 65536, 65537, 70000) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('nest' as const),
+      depth: fc.integer({ min: 2, max: 40000 }),
+      style: fc.constantFrom('array' as const, 'object' as const),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ k: fc.constant('whitespace' as const), size: fc.constantFrom(1000, 65000, 65535, 65536, 65537, 70000) }),
+  },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('padding' as const), size: fc.integer({ min: 100, max: 70000 }) }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('replace' as const), raw: oneof(fc.constantFrom(...GARBAGE), nastyString) }) },
 )
@@ -323,7 +543,17 @@ const byteMutation: fc.Arbitrary<ByteMutation> = oneof(
     arbitrary: fc.record({
       k: fc.constant('insert' as const),
       at: fc.nat(1000),
-      bytes: fc.constantFrom([0xed, 0xa0, 0x80], [0xff], [0xc0, 0x80], [0x00], [0xef, 0xbb, 0xbf], [0xf4, 0x90, 0x80, 0x80], [0x80], [0xc3], [0xfe, 0xff]),
+      bytes: fc.constantFrom(
+        [0xed, 0xa0, 0x80],
+        [0xff],
+        [0xc0, 0x80],
+        [0x00],
+        [0xef, 0xbb, 0xbf],
+        [0xf4, 0x90, 0x80, 0x80],
+        [0x80],
+        [0xc3],
+        [0xfe, 0xff],
+      ),
     }),
   },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('truncate' as const), at: fc.nat(1000) }) },
@@ -334,10 +564,16 @@ const byteMutation: fc.Arbitrary<ByteMutation> = oneof(
 const body = (tree: fc.Arbitrary<unknown>): fc.Arbitrary<BodySpec> =>
   fc.record({
     tree,
-    escape: oneof({ weight: 12, arbitrary: fc.constant('plain' as const) }, { weight: 1, arbitrary: fc.constantFrom('ascii' as const, 'all' as const, 'literal' as const) }),
+    escape: oneof(
+      { weight: 12, arbitrary: fc.constant('plain' as const) },
+      { weight: 1, arbitrary: fc.constantFrom('ascii' as const, 'all' as const, 'literal' as const) },
+    ),
     spaced: oneof({ weight: 8, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
     wrap,
-    bytes: oneof({ weight: 14, arbitrary: fc.constant([] as ByteMutation[]) }, { weight: 1, arbitrary: fc.array(byteMutation, { minLength: 1, maxLength: 2 }) }),
+    bytes: oneof(
+      { weight: 14, arbitrary: fc.constant([] as ByteMutation[]) },
+      { weight: 1, arbitrary: fc.array(byteMutation, { minLength: 1, maxLength: 2 }) },
+    ),
     chunked: oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   })
 
@@ -384,10 +620,23 @@ const currency = oneof(
 const uuidish = oneof(
   { weight: 4, arbitrary: ref('buyer', ['none', 'none', 'none', 'upper', 'tamper', 'suffix']) },
   { weight: 2, arbitrary: fc.uuid({ version: 4 }) },
-  { weight: 1, arbitrary: fc.constantFrom('00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', '{11111111-1111-4111-8111-111111111111}', '11111111111141118111111111111111', 'urn:uuid:11111111-1111-4111-8111-111111111111') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '00000000-0000-0000-0000-000000000000',
+      'ffffffff-ffff-ffff-ffff-ffffffffffff',
+      '{11111111-1111-4111-8111-111111111111}',
+      '11111111111141118111111111111111',
+      'urn:uuid:11111111-1111-4111-8111-111111111111',
+    ),
+  },
   { weight: 1, arbitrary: nastyString },
 )
-const externalId = oneof({ weight: 4, arbitrary: word(1, 16).map((w) => `ext-${w}`) }, { weight: 2, arbitrary: inRange(200) }, { weight: 1, arbitrary: nastyString })
+const externalId = oneof(
+  { weight: 4, arbitrary: word(1, 16).map((w) => `ext-${w}`) },
+  { weight: 2, arbitrary: inRange(200) },
+  { weight: 1, arbitrary: nastyString },
+)
 const buyerExternal = oneof({ weight: 3, arbitrary: ref('buyerExternalId') }, { weight: 2, arbitrary: externalId })
 
 /** Activation bodies: valid ones (with or without the vault), and any combination of the properties. */
@@ -420,11 +669,24 @@ const activation: fc.Arbitrary<Obj> = mutated(
       }),
     },
   ),
-  oneof(key, cardNumber.map((n) => new Secret('card', n)), pinDigits.map((p) => new Secret('pin', p))),
+  oneof(
+    key,
+    cardNumber.map((n) => new Secret('card', n)),
+    pinDigits.map((p) => new Secret('pin', p)),
+  ),
 )
 /** `money: [amount, currency]` to the two properties (they go together). */
 function spreadMoney(o: Obj): Obj {
-  return new Obj(o.entries.flatMap(([k, v]): Array<readonly [string | Secret, unknown]> => (k === 'money' ? [['amount', (v as unknown[])[0]], ['currency', (v as unknown[])[1]]] : [[k, v]])))
+  return new Obj(
+    o.entries.flatMap(([k, v]): Array<readonly [string | Secret, unknown]> =>
+      k === 'money'
+        ? [
+            ['amount', (v as unknown[])[0]],
+            ['currency', (v as unknown[])[1]],
+          ]
+        : [[k, v]],
+    ),
+  )
 }
 
 const text = (min: number, max: number) => textField(word(min, max), max === 20 || max === 30 ? 255 : max)
@@ -462,24 +724,63 @@ const buyerBody: fc.Arbitrary<Obj> = mutated(
 
 /** Webhook URLs: public-looking hosts under `.example` (they never resolve), and every kind of refused address. */
 const webhookUrl = oneof(
-  { weight: 6, arbitrary: fc.tuple(word(1, 12), fc.constantFrom('/hooks', '/', '/a/b?c=d', '/%00', '/\u00e9')).map(([w, p]) => `https://${w.toLowerCase()}.hooks.example${p}`) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(word(1, 12), fc.constantFrom('/hooks', '/', '/a/b?c=d', '/%00', '/\u00e9'))
+      .map(([w, p]) => `https://${w.toLowerCase()}.hooks.example${p}`),
+  },
   {
     weight: 4,
     arbitrary: fc.constantFrom(
-      'http://127.0.0.1:1/hook', 'https://localhost/x', 'http://localhost.:8080/', 'https://[::1]/', 'https://169.254.169.254/latest/meta-data',
-      'https://10.0.0.1/', 'https://192.168.1.1/', 'https://172.16.0.1/', 'https://100.64.0.1/', 'https://0.0.0.0/', 'https://[fe80::1]/',
-      'https://[::ffff:127.0.0.1]/', 'https://2130706433/', 'https://0x7f.1/', 'https://127.1/', 'https://017700000001/', 'https://224.0.0.1/',
-      'https://user:pass@a.hooks.example/', 'ftp://a.hooks.example/', 'https://a.hooks.example:99999/', 'https://a.hooks.example:0/', 'https:/a',
-      'https://', 'https:///x', 'HTTPS://A.HOOKS.EXAMPLE/', 'https://\u4f8b\u3048.example/', 'https://xn--r8jz45g.example/', 'javascript:alert(1)',
-      'https://a.hooks.example/ x', 'https://a.hooks.example\u0000.b.example/', 'https://a.hooks.example#frag', 'https://a..example/', 'https://-a.example/',
-      `https://a.hooks.example/${'a'.repeat(2020)}`, `https://a.hooks.example/${'a'.repeat(2030)}`, 'http://[::]/', 'https://[::1', 'https://a.hooks.example\\@127.0.0.1/',
+      'http://127.0.0.1:1/hook',
+      'https://localhost/x',
+      'http://localhost.:8080/',
+      'https://[::1]/',
+      'https://169.254.169.254/latest/meta-data',
+      'https://10.0.0.1/',
+      'https://192.168.1.1/',
+      'https://172.16.0.1/',
+      'https://100.64.0.1/',
+      'https://0.0.0.0/',
+      'https://[fe80::1]/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://2130706433/',
+      'https://0x7f.1/',
+      'https://127.1/',
+      'https://017700000001/',
+      'https://224.0.0.1/',
+      'https://user:pass@a.hooks.example/',
+      'ftp://a.hooks.example/',
+      'https://a.hooks.example:99999/',
+      'https://a.hooks.example:0/',
+      'https:/a',
+      'https://',
+      'https:///x',
+      'HTTPS://A.HOOKS.EXAMPLE/',
+      'https://\u4f8b\u3048.example/',
+      'https://xn--r8jz45g.example/',
+      'javascript:alert(1)',
+      'https://a.hooks.example/ x',
+      'https://a.hooks.example\u0000.b.example/',
+      'https://a.hooks.example#frag',
+      'https://a..example/',
+      'https://-a.example/',
+      `https://a.hooks.example/${'a'.repeat(2020)}`,
+      `https://a.hooks.example/${'a'.repeat(2030)}`,
+      'http://[::]/',
+      'https://[::1',
+      'https://a.hooks.example\\@127.0.0.1/',
     ),
   },
   { weight: 1, arbitrary: nastyString },
 )
 const webhookAuthentication = oneof(
   { weight: 2, arbitrary: fc.constant(null) },
-  { weight: 2, arbitrary: obj({ kind: field(fc.constant('basic')), username: textField(word(1, 12), 1000), password: field(passwordValue('Zpw')) }) },
+  {
+    weight: 2,
+    arbitrary: obj({ kind: field(fc.constant('basic')), username: textField(word(1, 12), 1000), password: field(passwordValue('Zpw')) }),
+  },
   {
     weight: 2,
     arbitrary: obj({
@@ -502,7 +803,14 @@ const webhookAuthentication = oneof(
       scope: opt(field(fc.constantFrom('read', null))),
     }),
   },
-  { weight: 1, arbitrary: obj({ kind: field(fc.constantFrom('digest', 'Basic', '', 'basic ')), username: opt(field(word(1, 12))), password: opt(field(passwordValue('Zpw'))) }) },
+  {
+    weight: 1,
+    arbitrary: obj({
+      kind: field(fc.constantFrom('digest', 'Basic', '', 'basic ')),
+      username: opt(field(word(1, 12))),
+      password: opt(field(passwordValue('Zpw'))),
+    }),
+  },
 )
 const webhookCreate: fc.Arbitrary<Obj> = mutated(
   obj({
@@ -520,17 +828,67 @@ const webhookUpdate: fc.Arbitrary<Obj> = mutated(
   }),
 )
 const rotation: fc.Arbitrary<Obj> = mutated(
-  obj({ delta: opt(field(oneof(fc.integer({ min: 0, max: 10080 }), fc.constantFrom(-1, 10081, 1.5, '5', 2 ** 31)) as fc.Arbitrary<unknown>), 7) }),
+  obj({
+    delta: opt(field(oneof(fc.integer({ min: 0, max: 10080 }), fc.constantFrom(-1, 10081, 1.5, '5', 2 ** 31)) as fc.Arbitrary<unknown>), 7),
+  }),
 )
 
 // ---------------------------------------------------------------------------------------------
 // Query strings, path ids, headers, tokens
 // ---------------------------------------------------------------------------------------------
 
-const RAW_QUERY = ['%00', '%ED%A0%80', '%', '%zz', '%C0%80', '%FF', '+', '&&', '=', '==', '%26', 'limit[]=1', 'limit[a]=1', '__proto__[x]=1', 'constructor[prototype][x]=1', ';', '%2', 'limit=%00', 'cursor=%ED%A0%80', 'limit=1&limit=2', 'cursor=a&cursor=b', 'external_identifier=%00', 'status=%ED%A0%80', 'limit', 'cursor=', 'limit=']
+const RAW_QUERY = [
+  '%00',
+  '%ED%A0%80',
+  '%',
+  '%zz',
+  '%C0%80',
+  '%FF',
+  '+',
+  '&&',
+  '=',
+  '==',
+  '%26',
+  'limit[]=1',
+  'limit[a]=1',
+  '__proto__[x]=1',
+  'constructor[prototype][x]=1',
+  ';',
+  '%2',
+  'limit=%00',
+  'cursor=%ED%A0%80',
+  'limit=1&limit=2',
+  'cursor=a&cursor=b',
+  'external_identifier=%00',
+  'status=%ED%A0%80',
+  'limit',
+  'cursor=',
+  'limit=',
+]
 const limitValue = oneof(
   { weight: 6, arbitrary: fc.integer({ min: 1, max: 100 }).map(String) },
-  { weight: 3, arbitrary: fc.constantFrom('0', '101', '-1', '1.5', '1e2', 'abc', '', ' 5', '5 ', '0x10', '007', '+5', '99999999999999999999', '1000000000000000', 'NaN', 'Infinity', '\u0968') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '0',
+      '101',
+      '-1',
+      '1.5',
+      '1e2',
+      'abc',
+      '',
+      ' 5',
+      '5 ',
+      '0x10',
+      '007',
+      '+5',
+      '99999999999999999999',
+      '1000000000000000',
+      'NaN',
+      'Infinity',
+      '\u0968',
+    ),
+  },
 )
 const cursorValue = oneof(
   { weight: 5, arbitrary: ref('cursor', ['none', 'none', 'none', 'tamper', 'truncate', 'suffix', 'upper']) },
@@ -545,15 +903,56 @@ const randomParam: fc.Arbitrary<QueryPart> = oneof(
 const query = (specific: ReadonlyArray<fc.Arbitrary<QueryPart>>): fc.Arbitrary<ReadonlyArray<QueryPart>> =>
   oneof(
     { weight: 2, arbitrary: fc.constant([]) },
-    { weight: 6, arbitrary: fc.array(oneof({ weight: 3, arbitrary: param('limit', limitValue) }, { weight: 3, arbitrary: param('cursor', cursorValue) }, ...specific.map((arbitrary) => ({ weight: 3, arbitrary })), { weight: 2, arbitrary: randomParam }), { minLength: 1, maxLength: 4 }) },
+    {
+      weight: 6,
+      arbitrary: fc.array(
+        oneof(
+          { weight: 3, arbitrary: param('limit', limitValue) },
+          { weight: 3, arbitrary: param('cursor', cursorValue) },
+          ...specific.map((arbitrary) => ({ weight: 3, arbitrary })),
+          { weight: 2, arbitrary: randomParam },
+        ),
+        { minLength: 1, maxLength: 4 },
+      ),
+    },
   )
-const noQuery = oneof({ weight: 19, arbitrary: fc.constant([] as QueryPart[]) }, { weight: 1, arbitrary: fc.array(randomParam, { minLength: 1, maxLength: 2 }) })
+const noQuery = oneof(
+  { weight: 19, arbitrary: fc.constant([] as QueryPart[]) },
+  { weight: 1, arbitrary: fc.array(randomParam, { minLength: 1, maxLength: 2 }) },
+)
 
-const RAW_SEGMENTS = ['%00', '%ED%A0%80', '%', '%zz', '%2F', '%2e%2e', '..', '.', '%C0%AF', '%FF', '%20', '+', ';', ':', '@', '!', '*', "'", '(', ')', ',', '$', '&', '=', '~']
+const RAW_SEGMENTS = [
+  '%00',
+  '%ED%A0%80',
+  '%',
+  '%zz',
+  '%2F',
+  '%2e%2e',
+  '..',
+  '.',
+  '%C0%AF',
+  '%FF',
+  '%20',
+  '+',
+  ';',
+  ':',
+  '@',
+  '!',
+  '*',
+  "'",
+  '(',
+  ')',
+  ',',
+  '$',
+  '&',
+  '=',
+  '~',
+]
 /** A path segment from any string: UTF-8 percent-encoded (a lone surrogate becomes U+FFFD's bytes). */
 export const encodeComponent = (s: string): string => {
   let out = ''
-  for (const b of Buffer.from(s, 'utf8')) out += /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`
+  for (const b of Buffer.from(s, 'utf8'))
+    out += /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`
   return out
 }
 const idSegment = (pool: PoolName): fc.Arbitrary<Segment> =>
@@ -562,65 +961,227 @@ const idSegment = (pool: PoolName): fc.Arbitrary<Segment> =>
     { weight: 3, arbitrary: ref(pool, ['upper', 'suffix', 'tamper', 'truncate']) },
     { weight: 2, arbitrary: fc.uuid({ version: 4 }) },
     { weight: 1, arbitrary: fc.uuid({ version: 4 }).map((u) => u.toUpperCase()) },
-    { weight: 1, arbitrary: fc.constantFrom('00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', '11111111111141118111111111111111', '%7B11111111-1111-4111-8111-111111111111%7D', 'null', 'undefined', '__proto__', 'constructor') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '00000000-0000-0000-0000-000000000000',
+        'ffffffff-ffff-ffff-ffff-ffffffffffff',
+        '11111111111141118111111111111111',
+        '%7B11111111-1111-4111-8111-111111111111%7D',
+        'null',
+        'undefined',
+        '__proto__',
+        'constructor',
+      ),
+    },
     { weight: 2, arbitrary: shortNasty.filter((s) => s !== '').map(encodeComponent) },
     { weight: 1, arbitrary: fc.constantFrom(...RAW_SEGMENTS) },
-    { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 37, max: 5000 }), fc.constantFrom('a', '1', '%00', '%E2%82%AC')).map(([n, c]) => c.repeat(Math.ceil(n / c.length))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.integer({ min: 37, max: 5000 }), fc.constantFrom('a', '1', '%00', '%E2%82%AC'))
+        .map(([n, c]) => c.repeat(Math.ceil(n / c.length))),
+    },
     { weight: 1, arbitrary: cardNumber.map((n) => new Secret('card', n, 'log')) },
   )
 
-const TOKENS: ReadonlyArray<TokenName> = ['fresh', 'fresh', 'acmeAdmin', 'readOnly', 'giftCardOperator', 'embed', 'embed2', 'narrow', 'expired', 'badSignature', 'truncated', 'algNone', 'huge']
+const TOKENS: ReadonlyArray<TokenName> = [
+  'fresh',
+  'fresh',
+  'acmeAdmin',
+  'readOnly',
+  'giftCardOperator',
+  'embed',
+  'embed2',
+  'narrow',
+  'expired',
+  'badSignature',
+  'truncated',
+  'algNone',
+  'huge',
+]
 const authArb: fc.Arbitrary<AuthSpec> = oneof(
   { weight: 60, arbitrary: fc.constant({ kind: 'bearer' as const, token: 'admin' as const, scheme: 'Bearer' }) },
   { weight: 12, arbitrary: fc.constantFrom(...TOKENS).map((token) => ({ kind: 'bearer' as const, token, scheme: 'Bearer' })) },
   { weight: 3, arbitrary: fc.constant({ kind: 'none' as const }) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom<TokenName>('admin', 'embed'), fc.constantFrom('bearer', 'BEARER', 'Bearer  ', 'Bearer\t', 'Basic', 'Token', '')).map(([token, scheme]) => ({ kind: 'bearer' as const, token, scheme })) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom<TokenName>('admin', 'readOnly'), fc.constantFrom<TokenName>('admin', 'expired', 'acmeAdmin')).map(([first, second]) => ({ kind: 'twice' as const, first, second })) },
-  { weight: 2, arbitrary: oneof(fc.constantFrom('Bearer', 'Bearer ', 'Bearer a.b.c', 'Bearer ..', 'Basic dXNlcjpwYXNz', 'Bearer eyJhbGciOiJub25lIn0.e30.', 'Bearer \u00ff\u00fe'), shortNasty.map((s) => `Bearer ${s}`)).map((value) => ({ kind: 'raw' as const, value })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom<TokenName>('admin', 'embed'),
+        fc.constantFrom('bearer', 'BEARER', 'Bearer  ', 'Bearer\t', 'Basic', 'Token', ''),
+      )
+      .map(([token, scheme]) => ({ kind: 'bearer' as const, token, scheme })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom<TokenName>('admin', 'readOnly'), fc.constantFrom<TokenName>('admin', 'expired', 'acmeAdmin'))
+      .map(([first, second]) => ({ kind: 'twice' as const, first, second })),
+  },
+  {
+    weight: 2,
+    arbitrary: oneof(
+      fc.constantFrom(
+        'Bearer',
+        'Bearer ',
+        'Bearer a.b.c',
+        'Bearer ..',
+        'Basic dXNlcjpwYXNz',
+        'Bearer eyJhbGciOiJub25lIn0.e30.',
+        'Bearer \u00ff\u00fe',
+      ),
+      shortNasty.map((s) => `Bearer ${s}`),
+    ).map((value) => ({ kind: 'raw' as const, value })),
+  },
 )
 
 const merchantArb: fc.Arbitrary<ReadonlyArray<string>> = oneof(
   { weight: 12, arbitrary: fc.constant([]) },
   { weight: 6, arbitrary: fc.constantFrom(['default'], ['acme']) },
-  { weight: 2, arbitrary: fc.constantFrom(['frozen'], ['nope'], [''], ['DEFAULT'], [' default '], ['acme', 'default'], ['default', 'default'], ['a'.repeat(300)], ['d\u00e9fault'], ['__proto__'], ['constructor'], ['$gt']) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      ['frozen'],
+      ['nope'],
+      [''],
+      ['DEFAULT'],
+      [' default '],
+      ['acme', 'default'],
+      ['default', 'default'],
+      ['a'.repeat(300)],
+      ['d\u00e9fault'],
+      ['__proto__'],
+      ['constructor'],
+      ['$gt'],
+    ),
+  },
   { weight: 1, arbitrary: shortNasty.map((v) => [v]) },
 )
 
 const CONTENT_TYPES = [
-  'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/vnd.api+json', 'application/merge-patch+json', 'application/json; charset=utf-16',
-  'application/json;charset=latin1', 'text/plain', 'text/json', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz', 'application/xml',
-  '*/*', 'json', '', ';', 'application/', 'application/json, text/plain', 'application/json; boundary="', 'application/json; charset="utf-8"',
-  'application/jsonx', 'application/json;;;', 'application/json ; charset=UTF-8', 'application/problem+json', 'application/+json', 'application/json\u00ff',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/vnd.api+json',
+  'application/merge-patch+json',
+  'application/json; charset=utf-16',
+  'application/json;charset=latin1',
+  'text/plain',
+  'text/json',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=xyz',
+  'application/xml',
+  '*/*',
+  'json',
+  '',
+  ';',
+  'application/',
+  'application/json, text/plain',
+  'application/json; boundary="',
+  'application/json; charset="utf-8"',
+  'application/jsonx',
+  'application/json;;;',
+  'application/json ; charset=UTF-8',
+  'application/problem+json',
+  'application/+json',
+  'application/json\u00ff',
 ]
 const contentType: fc.Arbitrary<ReadonlyArray<string>> = oneof(
   { weight: 14, arbitrary: fc.constant(['application/json']) },
   { weight: 3, arbitrary: fc.constant([]) },
   { weight: 4, arbitrary: fc.constantFrom(...CONTENT_TYPES).map((t) => [t]) },
-  { weight: 1, arbitrary: fc.constantFrom(['application/json', 'text/plain'], ['text/plain', 'application/json'], ['application/json', 'application/json']) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      ['application/json', 'text/plain'],
+      ['text/plain', 'application/json'],
+      ['application/json', 'application/json'],
+    ),
+  },
 )
 
 /** A header value the HTTP parser accepts: any string as UTF-8 bytes, control characters replaced (those are the transport property's). */
-export const headerSafe = (s: string): string => Buffer.from(s, 'utf8').toString('latin1').replace(/[\x00-\x08\x0a-\x1f\x7f]/g, '?')
+export const headerSafe = (s: string): string =>
+  Buffer.from(s, 'utf8')
+    .toString('latin1')
+    .replace(/[\x00-\x08\x0a-\x1f\x7f]/g, '?')
 const headerValue = shortNasty.map(headerSafe)
 const headerName = oneof(
-  fc.constantFrom('x-fuzz', 'accept', 'accept-encoding', 'accept-language', 'cookie', 'origin', 'referer', 'user-agent', 'x-forwarded-for', 'x-forwarded-host', 'forwarded', 'x-http-method-override', 'prefer', 'if-none-match', 'range', '__proto__', 'constructor', 'prototype', 'toString', 'x-orka-merchant-account-id', 'idempotency-key', 'authorization', 'content-type', 'x-request-id', 'content-encoding', 'ratelimit', 'x-orka-webhook-signatures'),
+  fc.constantFrom(
+    'x-fuzz',
+    'accept',
+    'accept-encoding',
+    'accept-language',
+    'cookie',
+    'origin',
+    'referer',
+    'user-agent',
+    'x-forwarded-for',
+    'x-forwarded-host',
+    'forwarded',
+    'x-http-method-override',
+    'prefer',
+    'if-none-match',
+    'range',
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'x-orka-merchant-account-id',
+    'idempotency-key',
+    'authorization',
+    'content-type',
+    'x-request-id',
+    'content-encoding',
+    'ratelimit',
+    'x-orka-webhook-signatures',
+  ),
   word(1, 20).map((w) => `x-${w}`),
 )
 const extraHeader: fc.Arbitrary<readonly [string, string]> = oneof(
-  { weight: 2, arbitrary: fc.tuple(fc.constant('x-request-id'), oneof(word(1, 40), fc.constantFrom('a'.repeat(128), 'a'.repeat(129), '', 'a b', '\u00ff', '{"json":1}', 'line\\nbreak'), headerValue)) },
-  { weight: 1, arbitrary: fc.tuple(fc.constant('accept'), fc.constantFrom('application/json', '*/*', 'text/html', 'application/xml', '', 'application/json;q=0')) },
-  { weight: 1, arbitrary: fc.tuple(fc.constant('content-encoding'), fc.constantFrom('gzip', 'identity', 'br', 'deflate, gzip', 'IDENTITY', '', 'x\u00ff')) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(
+      fc.constant('x-request-id'),
+      oneof(word(1, 40), fc.constantFrom('a'.repeat(128), 'a'.repeat(129), '', 'a b', '\u00ff', '{"json":1}', 'line\\nbreak'), headerValue),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(
+      fc.constant('accept'),
+      fc.constantFrom('application/json', '*/*', 'text/html', 'application/xml', '', 'application/json;q=0'),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(
+      fc.constant('content-encoding'),
+      fc.constantFrom('gzip', 'identity', 'br', 'deflate, gzip', 'IDENTITY', '', 'x\u00ff'),
+    ),
+  },
   { weight: 3, arbitrary: fc.tuple(headerName, oneof(headerValue, word(0, 20))) },
 )
-const extraHeaders = oneof({ weight: 6, arbitrary: fc.constant([] as Array<readonly [string, string]>) }, { weight: 2, arbitrary: fc.array(extraHeader, { minLength: 1, maxLength: 3 }) })
+const extraHeaders = oneof(
+  { weight: 6, arbitrary: fc.constant([] as Array<readonly [string, string]>) },
+  { weight: 2, arbitrary: fc.array(extraHeader, { minLength: 1, maxLength: 3 }) },
+)
 const idempotencyKey: fc.Arbitrary<ReadonlyArray<readonly [string, string]>> = oneof(
   { weight: 8, arbitrary: fc.constant([]) },
   { weight: 4, arbitrary: fc.constantFrom('key-1', 'key-2', 'key-3').map((k) => [['idempotency-key', k] as const]) },
   { weight: 4, arbitrary: fc.uuid({ version: 4 }).map((k) => [['idempotency-key', k] as const]) },
-  { weight: 2, arbitrary: oneof(fc.constantFrom('', ' ', 'a'.repeat(255), 'a'.repeat(256), '\u00ff'), headerValue).map((k) => [['idempotency-key', k] as const]) },
+  {
+    weight: 2,
+    arbitrary: oneof(fc.constantFrom('', ' ', 'a'.repeat(255), 'a'.repeat(256), '\u00ff'), headerValue).map((k) => [
+      ['idempotency-key', k] as const,
+    ]),
+  },
   { weight: 1, arbitrary: fc.constant([['idempotency-key', 'key-1'] as const, ['idempotency-key', 'key-2'] as const]) },
 )
-const headerCase = oneof({ weight: 8, arbitrary: fc.constant('lower' as const) }, { weight: 1, arbitrary: fc.constantFrom('title' as const, 'upper' as const, 'mixed' as const) })
+const headerCase = oneof(
+  { weight: 8, arbitrary: fc.constant('lower' as const) },
+  { weight: 1, arbitrary: fc.constantFrom('title' as const, 'upper' as const, 'mixed' as const) },
+)
 
 // ---------------------------------------------------------------------------------------------
 // Requests of each family
@@ -646,22 +1207,66 @@ const request = (p: Parts): fc.Arbitrary<FuzzRequest> =>
       auth: p.auth ?? authArb,
       merchant: merchantArb,
       contentType,
-      headers: fc.tuple(p.headers ?? fc.constant([] as ReadonlyArray<readonly [string, string]>), extraHeaders).map(([a, b]) => [...a, ...b]),
+      headers: fc
+        .tuple(p.headers ?? fc.constant([] as ReadonlyArray<readonly [string, string]>), extraHeaders)
+        .map(([a, b]) => [...a, ...b]),
       headerCase,
       body: p.body ?? oneof({ weight: 15, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: body(anyJson) }),
     })
-    .map((r) => ({ family: p.family, ...r, contentType: r.body === null && r.contentType.length === 1 && r.contentType[0] === 'application/json' ? [] : r.contentType }))
+    .map((r) => ({
+      family: p.family,
+      ...r,
+      contentType: r.body === null && r.contentType.length === 1 && r.contentType[0] === 'application/json' ? [] : r.contentType,
+    }))
 
 const seg = (...s: Array<Segment | fc.Arbitrary<Segment>>): fc.Arbitrary<Segment[]> =>
-  fc.tuple(...s.map((x) => (typeof x === 'string' || x instanceof Ref || x instanceof Secret ? fc.constant(x) : x))) as fc.Arbitrary<Segment[]>
+  fc.tuple(...s.map((x) => (typeof x === 'string' || x instanceof Ref || x instanceof Secret ? fc.constant(x) : x))) as fc.Arbitrary<
+    Segment[]
+  >
 const is = (m: string) => fc.constant(m)
-const optionalBody = (tree: fc.Arbitrary<unknown>) => oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: body(tree) })
+const optionalBody = (tree: fc.Arbitrary<unknown>) =>
+  oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: body(tree) })
 
 const deliverySegments: fc.Arbitrary<Segment[]> = fc
-  .tuple(fc.nat(10000), oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: idSegment('subscription') }), oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: idSegment('delivery') }))
-  .map(([i, sub, del]) => ['webhook-subscriptions', sub ?? new Ref('deliverySubscription', i), 'deliveries', del ?? new Ref('delivery', i), 'redeliver'])
+  .tuple(
+    fc.nat(10000),
+    oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: idSegment('subscription') }),
+    oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: idSegment('delivery') }),
+  )
+  .map(([i, sub, del]) => [
+    'webhook-subscriptions',
+    sub ?? new Ref('deliverySubscription', i),
+    'deliveries',
+    del ?? new Ref('delivery', i),
+    'redeliver',
+  ])
 
-const UNKNOWN_WORDS = ['gift-cards', 'activations', 'roles', 'buyers', 'webhook-subscriptions', 'deliveries', 'redeliver', 'rotate-secret', 'x', 'ROLES', 'api', 'v1', 'transactions', 'balances', 'checkout', 'sessions', 'fields', 'openapi.json', 'healthz', 'docs', 'admin', '.env', 'Roles', 'webhook_subscriptions']
+const UNKNOWN_WORDS = [
+  'gift-cards',
+  'activations',
+  'roles',
+  'buyers',
+  'webhook-subscriptions',
+  'deliveries',
+  'redeliver',
+  'rotate-secret',
+  'x',
+  'ROLES',
+  'api',
+  'v1',
+  'transactions',
+  'balances',
+  'checkout',
+  'sessions',
+  'fields',
+  'openapi.json',
+  'healthz',
+  'docs',
+  'admin',
+  '.env',
+  'Roles',
+  'webhook_subscriptions',
+]
 const unknownPath: fc.Arbitrary<Segment[]> = fc.array(
   oneof(
     { weight: 6, arbitrary: fc.constantFrom(...UNKNOWN_WORDS) },
@@ -708,7 +1313,14 @@ const storedOddText: fc.Arbitrary<FuzzRequest> = oneof(
       display_name: opt(oddText(200), 7),
       external_identifier: opt(oddText(200), 7),
       account_number: opt(oddText(200), 3),
-      billing_details: opt(obj({ first_name: opt(oddText(255)), last_name: opt(oddText(255)), address: opt(obj({ city: opt(oddText(100)), line1: opt(oddText(255)) })) }), 3),
+      billing_details: opt(
+        obj({
+          first_name: opt(oddText(255)),
+          last_name: opt(oddText(255)),
+          address: opt(obj({ city: opt(oddText(100)), line1: opt(oddText(255)) })),
+        }),
+        3,
+      ),
     }),
   ),
   storedText(
@@ -719,39 +1331,111 @@ const storedOddText: fc.Arbitrary<FuzzRequest> = oneof(
         new Obj([
           ['url', `https://${host.toLowerCase()}.hooks.example${p}`],
           ['active', false],
-          ['authentication', new Obj([['kind', 'basic'], ['username', username], ['password', password]])],
+          [
+            'authentication',
+            new Obj([
+              ['kind', 'basic'],
+              ['username', username],
+              ['password', password],
+            ]),
+          ],
         ]),
     ),
   ),
   storedText(
     'activate_gift_card (odd text)',
     ['gift-cards', 'activations'],
-    fc.tuple(cardNumber.filter((n) => n.length >= 16), pinDigits, oddText(200), opt(oddText(200), 3)).map(
-      ([n, p, ext, buyerExt]) =>
-        new Obj([
-          ['number', new Secret('card', n)],
-          ['pin', new Secret('pin', p)],
-          ['store', true],
-          ['external_identifier', ext],
-          ...(buyerExt === ABSENT ? [] : [['buyer_external_identifier', buyerExt] as const]),
-        ]),
-    ),
+    fc
+      .tuple(
+        cardNumber.filter((n) => n.length >= 16),
+        pinDigits,
+        oddText(200),
+        opt(oddText(200), 3),
+      )
+      .map(
+        ([n, p, ext, buyerExt]) =>
+          new Obj([
+            ['number', new Secret('card', n)],
+            ['pin', new Secret('pin', p)],
+            ['store', true],
+            ['external_identifier', ext],
+            ...(buyerExt === ABSENT ? [] : [['buyer_external_identifier', buyerExt] as const]),
+          ]),
+      ),
   ),
 )
 
 /** Every family, weighted roughly by how much there is to find in it. */
 export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
-  { weight: 10, arbitrary: request({ family: 'activate_gift_card', method: is('POST'), path: seg('gift-cards', 'activations'), body: body(activation), headers: idempotencyKey }) },
+  {
+    weight: 10,
+    arbitrary: request({
+      family: 'activate_gift_card',
+      method: is('POST'),
+      path: seg('gift-cards', 'activations'),
+      body: body(activation),
+      headers: idempotencyKey,
+    }),
+  },
   { weight: 4, arbitrary: request({ family: 'add_buyer', method: is('POST'), path: seg('buyers'), body: body(buyerBody) }) },
   { weight: 3, arbitrary: storedOddText },
-  { weight: 3, arbitrary: request({ family: 'list_buyers', method: is('GET'), path: seg('buyers'), query: query([param('external_identifier', oneof(ref('buyerExternalId'), shortNasty))]) }) },
+  {
+    weight: 3,
+    arbitrary: request({
+      family: 'list_buyers',
+      method: is('GET'),
+      path: seg('buyers'),
+      query: query([param('external_identifier', oneof(ref('buyerExternalId'), shortNasty))]),
+    }),
+  },
   { weight: 2, arbitrary: request({ family: 'list_roles', method: is('GET'), path: seg('roles'), query: query([]) }) },
-  { weight: 3, arbitrary: request({ family: 'create_webhook_subscription', method: is('POST'), path: seg('webhook-subscriptions'), body: body(webhookCreate) }) },
-  { weight: 2, arbitrary: request({ family: 'list_webhook_subscription', method: is('GET'), path: seg('webhook-subscriptions'), query: query([]) }) },
-  { weight: 2, arbitrary: request({ family: 'read_webhook_subscription', method: is('GET'), path: seg('webhook-subscriptions', idSegment('subscription')) }) },
-  { weight: 3, arbitrary: request({ family: 'update_webhook_subscription', method: is('PUT'), path: seg('webhook-subscriptions', idSegment('subscription')), body: body(webhookUpdate) }) },
-  { weight: 2, arbitrary: request({ family: 'delete_webhook_subscription', method: is('DELETE'), path: seg('webhook-subscriptions', idSegment('subscription')) }) },
-  { weight: 2, arbitrary: request({ family: 'rotate_webhook_subscription_secret', method: is('POST'), path: seg('webhook-subscriptions', idSegment('subscription'), 'rotate-secret'), body: optionalBody(rotation) }) },
+  {
+    weight: 3,
+    arbitrary: request({
+      family: 'create_webhook_subscription',
+      method: is('POST'),
+      path: seg('webhook-subscriptions'),
+      body: body(webhookCreate),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({ family: 'list_webhook_subscription', method: is('GET'), path: seg('webhook-subscriptions'), query: query([]) }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'read_webhook_subscription',
+      method: is('GET'),
+      path: seg('webhook-subscriptions', idSegment('subscription')),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: request({
+      family: 'update_webhook_subscription',
+      method: is('PUT'),
+      path: seg('webhook-subscriptions', idSegment('subscription')),
+      body: body(webhookUpdate),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'delete_webhook_subscription',
+      method: is('DELETE'),
+      path: seg('webhook-subscriptions', idSegment('subscription')),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'rotate_webhook_subscription_secret',
+      method: is('POST'),
+      path: seg('webhook-subscriptions', idSegment('subscription'), 'rotate-secret'),
+      body: optionalBody(rotation),
+    }),
+  },
   {
     weight: 2,
     arbitrary: request({
@@ -763,14 +1447,24 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
   },
   { weight: 2, arbitrary: request({ family: 'redeliver_webhook_delivery', method: is('POST'), path: deliverySegments }) },
   { weight: 3, arbitrary: request({ family: 'unknown route', method: ANY_METHOD, path: unknownPath }) },
-  { weight: 2, arbitrary: request({ family: 'other method', method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'TRACE'), path: KNOWN_PATHS }) },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'other method',
+      method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'TRACE'),
+      path: KNOWN_PATHS,
+    }),
+  },
   { weight: 1, arbitrary: request({ family: 'HEAD/OPTIONS', method: fc.constantFrom('HEAD', 'OPTIONS'), path: KNOWN_PATHS }) },
   {
     weight: 1,
     arbitrary: request({
       family: 'rate-limited, not served',
       method: is('POST'),
-      path: oneof(fc.constantFrom<Segment[]>(['gift-cards', 'balances'], ['gift-cards'], ['transactions']), idSegment('subscription').map((id) => ['checkout', 'sessions', id, 'fields'])),
+      path: oneof(
+        fc.constantFrom<Segment[]>(['gift-cards', 'balances'], ['gift-cards'], ['transactions']),
+        idSegment('subscription').map((id) => ['checkout', 'sessions', id, 'fields']),
+      ),
       auth: oneof(authArb, fc.constant({ kind: 'bearer' as const, token: 'embed' as const, scheme: 'Bearer' })),
       body: oneof(fc.constant(null), body(oneof(activation, anyJson))),
     }),
@@ -805,7 +1499,7 @@ const cased = (name: string, how: FuzzRequest['headerCase']): string => {
 const applyBytes = (b: Buffer, ms: ReadonlyArray<ByteMutation>, textOf: () => string): Buffer => {
   let out = b
   for (const m of ms) {
-    const at = Math.floor((m.k === 'insert' || m.k === 'truncate' ? m.at : 0) * out.length / 1000)
+    const at = Math.floor(((m.k === 'insert' || m.k === 'truncate' ? m.at : 0) * out.length) / 1000)
     switch (m.k) {
       case 'insert':
         out = Buffer.concat([out.subarray(0, at), Buffer.from(m.bytes), out.subarray(at)])
@@ -824,7 +1518,8 @@ const applyBytes = (b: Buffer, ms: ReadonlyArray<ByteMutation>, textOf: () => st
   return out
 }
 
-const show = (s: string, max = 1500): string => JSON.stringify(s.length > max ? `${s.slice(0, max - 200)}…(${s.length} chars in all)…${s.slice(-150)}` : s)
+const show = (s: string, max = 1500): string =>
+  JSON.stringify(s.length > max ? `${s.slice(0, max - 200)}…(${s.length} chars in all)…${s.slice(-150)}` : s)
 
 /** Builds the bytes of a generated request; `tokens` are the minted tokens by name. */
 export const toSendable = (q: FuzzRequest, r: Resolver, tokenOf: (name: TokenName) => string): Sendable => {
@@ -896,13 +1591,19 @@ export const toSendable = (q: FuzzRequest, r: Resolver, tokenOf: (name: TokenNam
           text = `{"__proto__":${text}}`
           break
         case 'nest':
-          text = b.wrap.style === 'array' ? `${'['.repeat(b.wrap.depth)}${text}${']'.repeat(b.wrap.depth)}` : `${'{"a":'.repeat(b.wrap.depth)}${text}${'}'.repeat(b.wrap.depth)}`
+          text =
+            b.wrap.style === 'array'
+              ? `${'['.repeat(b.wrap.depth)}${text}${']'.repeat(b.wrap.depth)}`
+              : `${'{"a":'.repeat(b.wrap.depth)}${text}${'}'.repeat(b.wrap.depth)}`
           break
         case 'whitespace':
           text = `${' '.repeat(Math.max(0, b.wrap.size - text.length))}${text}`
           break
         case 'padding':
-          text = text.startsWith('{') && text !== '{}' ? `{"padding":"${'x'.repeat(b.wrap.size)}",${text.slice(1)}` : `{"padding":"${'x'.repeat(b.wrap.size)}","value":${text}}`
+          text =
+            text.startsWith('{') && text !== '{}'
+              ? `{"padding":"${'x'.repeat(b.wrap.size)}",${text.slice(1)}`
+              : `{"padding":"${'x'.repeat(b.wrap.size)}","value":${text}}`
           break
         case 'none':
           break
@@ -912,12 +1613,18 @@ export const toSendable = (q: FuzzRequest, r: Resolver, tokenOf: (name: TokenNam
     payload = applyBytes(Buffer.from(text, 'utf8'), b.bytes, () => finalText)
     bodyShown = `\n  body (${payload.length} bytes${b.chunked ? ', chunked' : ''}${b.bytes.length > 0 ? `, bytes mutated: ${JSON.stringify(b.bytes)}` : ''}): ${show(b.bytes.length > 0 ? payload.toString('latin1') : finalText)}`
   }
-  const raw: RawRequest = { method: q.method, target, headers, ...(payload === undefined ? {} : { body: payload, chunked: q.body?.chunked ?? false }) }
+  const raw: RawRequest = {
+    method: q.method,
+    target,
+    headers,
+    ...(payload === undefined ? {} : { body: payload, chunked: q.body?.chunked ?? false }),
+  }
   const hide = (s: string) => labels.reduce((acc, [t, l]) => acc.split(t).join(l), s)
-  const display = [
-    `${q.method} ${show(target, 600)}`,
-    // Header values are bytes: shown decoded as UTF-8, as they were generated.
-    ...headers.map(([n, v]) => `  ${n}: ${show(hide(Buffer.from(v, 'latin1').toString('utf8')), 300)}`),
-  ].join('\n') + bodyShown
+  const display =
+    [
+      `${q.method} ${show(target, 600)}`,
+      // Header values are bytes: shown decoded as UTF-8, as they were generated.
+      ...headers.map(([n, v]) => `  ${n}: ${show(hide(Buffer.from(v, 'latin1').toString('utf8')), 300)}`),
+    ].join('\n') + bodyShown
   return { raw, secrets, display }
 }

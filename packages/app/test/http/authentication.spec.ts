@@ -17,7 +17,11 @@ describe('authentication and authorization', () => {
     const cases: Array<[string, () => string | null]> = [
       ['no Authorization header', () => null],
       ['a token that is not a JWT', () => 'garbage'],
-      ['alg none', () => `${b64({ alg: 'none', typ: 'JWT', kid: jwkThumbprint(publicKeyOf(h.pems.admin)) })}.${b64({ scopes: ['*.read'], exp: 9999999999 })}.`],
+      [
+        'alg none',
+        () =>
+          `${b64({ alg: 'none', typ: 'JWT', kid: jwkThumbprint(publicKeyOf(h.pems.admin)) })}.${b64({ scopes: ['*.read'], exp: 9999999999 })}.`,
+      ],
       [
         'HS512 signed with the public key as the secret',
         () => {
@@ -26,12 +30,18 @@ describe('authentication and authorization', () => {
         },
       ],
       ['an expired token', () => h.token('admin', { now: new Date(h.clock.now().getTime() - 3600_000), expiresInS: 30 })],
-      ['a token signed by a key the instance does not know', () => jwt.sign({ scopes: ['*.read'] }, generateKeyPair().privateKeyPem, { algorithm: 'ES512', keyid: 'unknown', expiresIn: 60 })],
+      [
+        'a token signed by a key the instance does not know',
+        () => jwt.sign({ scopes: ['*.read'] }, generateKeyPair().privateKeyPem, { algorithm: 'ES512', keyid: 'unknown', expiresIn: 60 }),
+      ],
       [
         "a token whose signature is another key's",
         () => {
           const kid = jwkThumbprint(publicKeyOf(h.pems.admin))
-          return jwt.sign({ scopes: ['*.read'], exp: Math.floor(h.clock.now().getTime() / 1000) + 60 }, h.pems.readOnly, { algorithm: 'ES512', keyid: kid })
+          return jwt.sign({ scopes: ['*.read'], exp: Math.floor(h.clock.now().getTime() / 1000) + 60 }, h.pems.readOnly, {
+            algorithm: 'ES512',
+            keyid: kid,
+          })
         },
       ],
       ['a token over 8 KiB', () => h.token('admin', { scopes: Array.from({ length: 700 }, (_, i) => `area${i}.read`) })],
@@ -50,7 +60,10 @@ describe('authentication and authorization', () => {
   })
 
   it('answers 403 when the token lacks the scope', async () => {
-    const r = await h.request('POST', '/gift-cards/activations', { auth: h.token('admin', { scopes: ['roles.read'] }), body: { number: '6000000000000000001' } })
+    const r = await h.request('POST', '/gift-cards/activations', {
+      auth: h.token('admin', { scopes: ['roles.read'] }),
+      body: { number: '6000000000000000001' },
+    })
     expect(r.status).to.equal(403)
     expect(r.body).to.deep.equal(errorBody(403))
   })
@@ -59,7 +72,10 @@ describe('authentication and authorization', () => {
     const r = await h.request('GET', '/roles', { auth: h.token('giftCardOperator', { scopes: ['roles.read'] }) })
     expect(r.status).to.equal(403)
     expect(r.body).to.deep.equal(errorBody(403))
-    const allowed = await h.request('POST', '/gift-cards/activations', { auth: h.token('giftCardOperator', { scopes: ['gift-cards.write'] }), body: { number: '6000000000000000011' } })
+    const allowed = await h.request('POST', '/gift-cards/activations', {
+      auth: h.token('giftCardOperator', { scopes: ['gift-cards.write'] }),
+      body: { number: '6000000000000000011' },
+    })
     expect(allowed.status).to.equal(201)
   })
 

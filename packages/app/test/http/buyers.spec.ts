@@ -12,7 +12,12 @@ describe('buyers', () => {
     const body = {
       display_name: 'Grace Hopper',
       external_identifier: 'buyer-grace',
-      billing_details: { first_name: 'Grace', email_address: 'grace@example.test', phone_number: '+15555550100', address: { country: 'US', city: 'Arlington' } },
+      billing_details: {
+        first_name: 'Grace',
+        email_address: 'grace@example.test',
+        phone_number: '+15555550100',
+        address: { country: 'US', city: 'Arlington' },
+      },
     }
     const r = await h.request('POST', '/buyers', { body })
     expect(r.status).to.equal(201)

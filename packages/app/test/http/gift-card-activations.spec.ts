@@ -10,7 +10,12 @@ const defaultService = {
   gift_card_service_definition_id: 'mock-gift-card',
   display_name: 'Mock gift cards',
 }
-const violation = (loc: Array<string | number>, type: string, msg: string, extra: Record<string, unknown> = {}) => ({ loc, msg, type, ...extra })
+const violation = (loc: Array<string | number>, type: string, msg: string, extra: Record<string, unknown> = {}) => ({
+  loc,
+  msg,
+  type,
+  ...extra,
+})
 
 describe('POST /gift-cards/activations', () => {
   let h: Harness
@@ -18,7 +23,8 @@ describe('POST /gift-cards/activations', () => {
     h = await startHarness()
   })
   after(() => h.close())
-  const activate = (body: unknown, o: { merchantAccount?: string; auth?: string } = {}) => h.request('POST', '/gift-cards/activations', { body, ...o })
+  const activate = (body: unknown, o: { merchantAccount?: string; auth?: string } = {}) =>
+    h.request('POST', '/gift-cards/activations', { body, ...o })
 
   it('activates through the primary service and answers 201 with exactly the GiftCard properties', async () => {
     const r = await activate({ number: NUMBER, amount: 5000, currency: 'USD', external_identifier: 'order-1' })
@@ -64,7 +70,13 @@ describe('POST /gift-cards/activations', () => {
   it('stores the card with store: true and embeds the buyer named by id', async () => {
     const r = await activate({ number: '6000000000000000101', pin: PIN, store: true, buyer_id: IDS.defaultBuyer })
     expect(r.status).to.equal(201)
-    expect(r.body.buyer).to.deep.include({ type: 'buyer', id: IDS.defaultBuyer, merchant_account_id: 'default', external_identifier: 'buyer-1', display_name: 'Ada Lovelace' })
+    expect(r.body.buyer).to.deep.include({
+      type: 'buyer',
+      id: IDS.defaultBuyer,
+      merchant_account_id: 'default',
+      external_identifier: 'buyer-1',
+      display_name: 'Ada Lovelace',
+    })
     expect(r.body.buyer.reconciliation_id).to.be.a('string')
   })
 
@@ -96,7 +108,9 @@ describe('POST /gift-cards/activations', () => {
     const r = await activate({ number: '6000000000000000401', pin: PIN, store: true, buyer_id: '99999999-9999-4999-8999-999999999999' })
     expect(r.status).to.equal(400)
     expect(r.body).to.deep.equal(
-      errorBody(400, [{ location: 'body', pointer: '/buyer_id', message: 'No buyer with this id exists in this merchant account', type: 'unknown_buyer' }]),
+      errorBody(400, [
+        { location: 'body', pointer: '/buyer_id', message: 'No buyer with this id exists in this merchant account', type: 'unknown_buyer' },
+      ]),
     )
   })
 
@@ -111,7 +125,12 @@ describe('POST /gift-cards/activations', () => {
     expect(r.status).to.equal(400)
     expect(r.body).to.deep.equal(
       errorBody(400, [
-        { location: 'body', pointer: '/buyer_external_identifier', message: 'No buyer with this external identifier exists in this merchant account', type: 'unknown_buyer' },
+        {
+          location: 'body',
+          pointer: '/buyer_external_identifier',
+          message: 'No buyer with this external identifier exists in this merchant account',
+          type: 'unknown_buyer',
+        },
       ]),
     )
   })
@@ -119,7 +138,9 @@ describe('POST /gift-cards/activations', () => {
   it('answers 400 with a detail on /number when the service declines the card (test number ending 0002)', async () => {
     const r = await activate({ number: '6000000000000000002' })
     expect(r.status).to.equal(400)
-    expect(r.body).to.deep.equal(errorBody(400, [{ location: 'body', pointer: '/number', message: 'The gift card was declined', type: 'card_declined' }]))
+    expect(r.body).to.deep.equal(
+      errorBody(400, [{ location: 'body', pointer: '/number', message: 'The gift card was declined', type: 'card_declined' }]),
+    )
   })
 
   it('answers 502 when the service fails (0502)', async () => {
@@ -136,27 +157,145 @@ describe('POST /gift-cards/activations', () => {
 
   describe('rejects a body that fails its schema with 422, changing nothing', () => {
     const cases: Array<[string, unknown, unknown[]]> = [
-      ['a number that is too short', { number: '123' }, [violation(['body', 'number'], 'string_too_short', 'String should have at least 16 characters', { ctx: { min_length: 16 } })]],
-      ['a number that is too long', { number: '12345678901234567890' }, [violation(['body', 'number'], 'string_too_long', 'String should have at most 19 characters', { ctx: { max_length: 19 } })]],
-      ['a number with letters', { number: '412345554123456A' }, [violation(['body', 'number'], 'string_pattern_mismatch', "String should match pattern '^\\d+$'", { ctx: { pattern: '^\\d+$' } })]],
-      ['a number sent as a JSON number', { number: 4123455541234560 }, [violation(['body', 'number'], 'string_type', 'Input should be a valid string')]],
+      [
+        'a number that is too short',
+        { number: '123' },
+        [violation(['body', 'number'], 'string_too_short', 'String should have at least 16 characters', { ctx: { min_length: 16 } })],
+      ],
+      [
+        'a number that is too long',
+        { number: '12345678901234567890' },
+        [violation(['body', 'number'], 'string_too_long', 'String should have at most 19 characters', { ctx: { max_length: 19 } })],
+      ],
+      [
+        'a number with letters',
+        { number: '412345554123456A' },
+        [violation(['body', 'number'], 'string_pattern_mismatch', "String should match pattern '^\\d+$'", { ctx: { pattern: '^\\d+$' } })],
+      ],
+      [
+        'a number sent as a JSON number',
+        { number: 4123455541234560 },
+        [violation(['body', 'number'], 'string_type', 'Input should be a valid string')],
+      ],
       ['a missing number', {}, [violation(['body', 'number'], 'missing', 'Field required')]],
-      ['an empty PIN', { number: NUMBER, pin: '' }, [violation(['body', 'pin'], 'string_too_short', 'String should have at least 1 character', { ctx: { min_length: 1 } })]],
-      ['a negative amount', { number: NUMBER, amount: -1, currency: 'USD' }, [violation(['body', 'amount'], 'greater_than_equal', 'Input should be greater than or equal to 0', { input: -1, ctx: { ge: 0 } })]],
-      ['an amount over 99999999', { number: NUMBER, amount: 100000000, currency: 'USD' }, [violation(['body', 'amount'], 'less_than_equal', 'Input should be less than or equal to 99999999', { input: 100000000, ctx: { le: 99999999 } })]],
-      ['a fractional amount', { number: NUMBER, amount: 1.5, currency: 'USD' }, [violation(['body', 'amount'], 'int_type', 'Input should be a valid integer', { input: 1.5 })]],
-      ['a lower-case currency', { number: NUMBER, amount: 1, currency: 'usd' }, [violation(['body', 'currency'], 'string_pattern_mismatch', "String should match pattern '^[A-Z]{3}$'", { input: 'usd', ctx: { pattern: '^[A-Z]{3}$' } })]],
-      ['an empty external identifier', { number: NUMBER, external_identifier: '' }, [violation(['body', 'external_identifier'], 'string_too_short', 'String should have at least 1 character', { input: '', ctx: { min_length: 1 } })]],
-      ['a 201-character buyer external identifier', { number: NUMBER, store: true, pin: PIN, buyer_external_identifier: 'x'.repeat(201) }, [violation(['body', 'buyer_external_identifier'], 'string_too_long', 'String should have at most 200 characters', { input: 'x'.repeat(201), ctx: { max_length: 200 } })]],
-      ['a buyer id that is not a UUID', { number: NUMBER, store: true, pin: PIN, buyer_id: 'nope' }, [violation(['body', 'buyer_id'], 'uuid_parsing', 'Input should be a valid UUID', { input: 'nope' })]],
-      ['store as a string', { number: NUMBER, store: 'yes' }, [violation(['body', 'store'], 'bool_type', 'Input should be a valid boolean', { input: 'yes' })]],
-      ['an unknown property', { number: NUMBER, cvv: '123' }, [violation(['body', 'cvv'], 'extra_forbidden', 'Extra inputs are not permitted')]],
-      ['rule 1: a currency without an amount', { number: NUMBER, currency: 'USD' }, [violation(['body', 'amount'], 'value_error', 'Value error, `amount` is required when `currency` is given')]],
-      ['rule 1: an amount without a currency', { number: NUMBER, amount: 10 }, [violation(['body', 'currency'], 'value_error', 'Value error, `currency` is required when `amount` is given')]],
-      ['rule 2: store without a PIN', { number: NUMBER, store: true }, [violation(['body', 'pin'], 'value_error', 'Value error, `pin` is required when `store` is true')]],
-      ['rule 3: a buyer id without store', { number: NUMBER, buyer_id: IDS.defaultBuyer }, [violation(['body', 'buyer_id'], 'value_error', 'Value error, `buyer_id` is allowed only when `store` is true', { input: IDS.defaultBuyer })]],
-      ['rule 3: a buyer external identifier with store false', { number: NUMBER, store: false, buyer_external_identifier: 'buyer-1' }, [violation(['body', 'buyer_external_identifier'], 'value_error', 'Value error, `buyer_external_identifier` is allowed only when `store` is true', { input: 'buyer-1' })]],
-      ['rule 4: both buyer fields', { number: NUMBER, store: true, pin: PIN, buyer_id: IDS.defaultBuyer, buyer_external_identifier: 'buyer-1' }, [violation(['body', 'buyer_external_identifier'], 'value_error', 'Value error, `buyer_id` and `buyer_external_identifier` must not both be set', { input: 'buyer-1' })]],
+      [
+        'an empty PIN',
+        { number: NUMBER, pin: '' },
+        [violation(['body', 'pin'], 'string_too_short', 'String should have at least 1 character', { ctx: { min_length: 1 } })],
+      ],
+      [
+        'a negative amount',
+        { number: NUMBER, amount: -1, currency: 'USD' },
+        [violation(['body', 'amount'], 'greater_than_equal', 'Input should be greater than or equal to 0', { input: -1, ctx: { ge: 0 } })],
+      ],
+      [
+        'an amount over 99999999',
+        { number: NUMBER, amount: 100000000, currency: 'USD' },
+        [
+          violation(['body', 'amount'], 'less_than_equal', 'Input should be less than or equal to 99999999', {
+            input: 100000000,
+            ctx: { le: 99999999 },
+          }),
+        ],
+      ],
+      [
+        'a fractional amount',
+        { number: NUMBER, amount: 1.5, currency: 'USD' },
+        [violation(['body', 'amount'], 'int_type', 'Input should be a valid integer', { input: 1.5 })],
+      ],
+      [
+        'a lower-case currency',
+        { number: NUMBER, amount: 1, currency: 'usd' },
+        [
+          violation(['body', 'currency'], 'string_pattern_mismatch', "String should match pattern '^[A-Z]{3}$'", {
+            input: 'usd',
+            ctx: { pattern: '^[A-Z]{3}$' },
+          }),
+        ],
+      ],
+      [
+        'an empty external identifier',
+        { number: NUMBER, external_identifier: '' },
+        [
+          violation(['body', 'external_identifier'], 'string_too_short', 'String should have at least 1 character', {
+            input: '',
+            ctx: { min_length: 1 },
+          }),
+        ],
+      ],
+      [
+        'a 201-character buyer external identifier',
+        { number: NUMBER, store: true, pin: PIN, buyer_external_identifier: 'x'.repeat(201) },
+        [
+          violation(['body', 'buyer_external_identifier'], 'string_too_long', 'String should have at most 200 characters', {
+            input: 'x'.repeat(201),
+            ctx: { max_length: 200 },
+          }),
+        ],
+      ],
+      [
+        'a buyer id that is not a UUID',
+        { number: NUMBER, store: true, pin: PIN, buyer_id: 'nope' },
+        [violation(['body', 'buyer_id'], 'uuid_parsing', 'Input should be a valid UUID', { input: 'nope' })],
+      ],
+      [
+        'store as a string',
+        { number: NUMBER, store: 'yes' },
+        [violation(['body', 'store'], 'bool_type', 'Input should be a valid boolean', { input: 'yes' })],
+      ],
+      [
+        'an unknown property',
+        { number: NUMBER, cvv: '123' },
+        [violation(['body', 'cvv'], 'extra_forbidden', 'Extra inputs are not permitted')],
+      ],
+      [
+        'rule 1: a currency without an amount',
+        { number: NUMBER, currency: 'USD' },
+        [violation(['body', 'amount'], 'value_error', 'Value error, `amount` is required when `currency` is given')],
+      ],
+      [
+        'rule 1: an amount without a currency',
+        { number: NUMBER, amount: 10 },
+        [violation(['body', 'currency'], 'value_error', 'Value error, `currency` is required when `amount` is given')],
+      ],
+      [
+        'rule 2: store without a PIN',
+        { number: NUMBER, store: true },
+        [violation(['body', 'pin'], 'value_error', 'Value error, `pin` is required when `store` is true')],
+      ],
+      [
+        'rule 3: a buyer id without store',
+        { number: NUMBER, buyer_id: IDS.defaultBuyer },
+        [
+          violation(['body', 'buyer_id'], 'value_error', 'Value error, `buyer_id` is allowed only when `store` is true', {
+            input: IDS.defaultBuyer,
+          }),
+        ],
+      ],
+      [
+        'rule 3: a buyer external identifier with store false',
+        { number: NUMBER, store: false, buyer_external_identifier: 'buyer-1' },
+        [
+          violation(
+            ['body', 'buyer_external_identifier'],
+            'value_error',
+            'Value error, `buyer_external_identifier` is allowed only when `store` is true',
+            { input: 'buyer-1' },
+          ),
+        ],
+      ],
+      [
+        'rule 4: both buyer fields',
+        { number: NUMBER, store: true, pin: PIN, buyer_id: IDS.defaultBuyer, buyer_external_identifier: 'buyer-1' },
+        [
+          violation(
+            ['body', 'buyer_external_identifier'],
+            'value_error',
+            'Value error, `buyer_id` and `buyer_external_identifier` must not both be set',
+            { input: 'buyer-1' },
+          ),
+        ],
+      ],
       ['a body that is an array', [NUMBER], [violation(['body'], 'model_type', 'Input should be a valid dictionary or object')]],
     ]
     for (const [what, body, detail] of cases)

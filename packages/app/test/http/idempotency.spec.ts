@@ -29,7 +29,12 @@ describe('idempotency-key on POST /gift-cards/activations', () => {
     expect(r.status).to.equal(400)
     expect(r.body).to.deep.equal(
       errorBody(400, [
-        { location: 'header', pointer: '/idempotency-key', message: 'This idempotency key was already used with a different request body', type: 'idempotency_key_reused' },
+        {
+          location: 'header',
+          pointer: '/idempotency-key',
+          message: 'This idempotency key was already used with a different request body',
+          type: 'idempotency_key_reused',
+        },
       ]),
     )
   })

@@ -7,7 +7,8 @@ describe('rate limits for embed tokens', () => {
     h = await startHarness()
   })
   afterEach(() => h.close())
-  const activate = (auth: string, n: number) => h.request('POST', '/gift-cards/activations', { auth, body: { number: `6100000000${String(n).padStart(6, '0')}001` } })
+  const activate = (auth: string, n: number) =>
+    h.request('POST', '/gift-cards/activations', { auth, body: { number: `6100000000${String(n).padStart(6, '0')}001` } })
 
   it('admits 50 requests per rolling 60 s per token, then 429 with Retry-After and RateLimit headers', async () => {
     const embed = h.token('admin', { scopes: ['embed'] })
@@ -75,7 +76,10 @@ describe('rate limits for embed tokens', () => {
 
   it('limits Secure Fields per checkout session id', async () => {
     const embed = h.token('admin', { scopes: ['embed'] })
-    for (let i = 0; i < 50; i++) expect((await h.request('POST', '/checkout/sessions/s-1/fields', { auth: h.token('admin', { scopes: ['embed'] }), body: {} })).status).to.equal(404)
+    for (let i = 0; i < 50; i++)
+      expect(
+        (await h.request('POST', '/checkout/sessions/s-1/fields', { auth: h.token('admin', { scopes: ['embed'] }), body: {} })).status,
+      ).to.equal(404)
     const over = await h.request('POST', '/checkout/sessions/s-1/fields', { auth: embed, body: {} })
     expect(over.status).to.equal(429)
     expect(over.headers.get('ratelimit-policy')).to.equal('"checkout-session";q=50;w=60')
@@ -89,7 +93,10 @@ describe('rate limit configuration', () => {
     try {
       const embed = h.token('admin', { scopes: ['embed'] })
       const statuses = []
-      for (let i = 0; i < 3; i++) statuses.push((await h.request('POST', '/gift-cards/activations', { auth: embed, body: { number: `620000000000000000${i}` } })).status)
+      for (let i = 0; i < 3; i++)
+        statuses.push(
+          (await h.request('POST', '/gift-cards/activations', { auth: embed, body: { number: `620000000000000000${i}` } })).status,
+        )
       expect(statuses).to.deep.equal([201, 201, 429])
     } finally {
       await h.close()

@@ -72,7 +72,14 @@ describe('GET /roles', () => {
       const r = await h.request('GET', `/roles?limit=1&cursor=${encodeURIComponent(bad)}`)
       expect(r.status).to.equal(400)
       expect(r.body).to.deep.equal(
-        errorBody(400, [{ location: 'query', pointer: '/cursor', message: 'The cursor is not valid for this list; use a cursor from the previous response', type: 'invalid_cursor' }]),
+        errorBody(400, [
+          {
+            location: 'query',
+            pointer: '/cursor',
+            message: 'The cursor is not valid for this list; use a cursor from the previous response',
+            type: 'invalid_cursor',
+          },
+        ]),
       )
     }
   })

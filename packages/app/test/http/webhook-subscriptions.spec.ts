@@ -67,11 +67,15 @@ describe('webhook subscriptions', () => {
   it('answers 422 for a subscription id that is not a UUID', async () => {
     const r = await h.request('DELETE', '/webhook-subscriptions/not-a-uuid')
     expect(r.status).to.equal(422)
-    expect(r.body).to.deep.equal({ detail: [{ loc: ['path', 'subscription_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing', input: 'not-a-uuid' }] })
+    expect(r.body).to.deep.equal({
+      detail: [{ loc: ['path', 'subscription_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing', input: 'not-a-uuid' }],
+    })
   })
 
   it('needs webhook-subscriptions.write to delete', async () => {
-    const r = await h.request('DELETE', `/webhook-subscriptions/${IDS.defaultWebhook}`, { auth: h.token('admin', { scopes: ['webhook-subscriptions.read'] }) })
+    const r = await h.request('DELETE', `/webhook-subscriptions/${IDS.defaultWebhook}`, {
+      auth: h.token('admin', { scopes: ['webhook-subscriptions.read'] }),
+    })
     expect(r.status).to.equal(403)
     expect(r.body).to.deep.equal(errorBody(403))
     expect((await h.request('GET', `/webhook-subscriptions/${IDS.defaultWebhook}`)).status).to.equal(200)
@@ -96,7 +100,10 @@ describe('webhook subscriptions', () => {
     expect(p1.body.previous_cursor).to.equal(null)
     const p2 = await h.request('GET', `/webhook-subscriptions?limit=2&cursor=${encodeURIComponent(p1.body.next_cursor)}`)
     // seeded subscriptions share a creation time: the id breaks the tie (descending)
-    expect(p2.body.items.map((w: { url: string }) => w.url)).to.deep.equal(['https://hooks.example.test/0', 'https://hooks.example.test/instance'])
+    expect(p2.body.items.map((w: { url: string }) => w.url)).to.deep.equal([
+      'https://hooks.example.test/0',
+      'https://hooks.example.test/instance',
+    ])
     const p3 = await h.request('GET', `/webhook-subscriptions?limit=2&cursor=${encodeURIComponent(p2.body.next_cursor)}`)
     expect(p3.body.items.map((w: { url: string }) => w.url)).to.deep.equal(['https://hooks.example.test/default'])
     expect(p3.body.next_cursor).to.equal(null)

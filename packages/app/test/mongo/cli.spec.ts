@@ -8,7 +8,11 @@ import { startHarness } from '../support/harness'
 import { freshDatabase } from './support'
 
 const cli = (args: string[], env: Record<string, string>) =>
-  spawnSync(process.execPath, [join(__dirname, '..', '..', 'src', 'cli.js'), ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30000 })
+  spawnSync(process.execPath, [join(__dirname, '..', '..', 'src', 'cli.js'), ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 30000,
+  })
 
 describe('CLI against MongoDB', function () {
   this.timeout(60000)
@@ -34,7 +38,10 @@ describe('CLI against MongoDB', function () {
 
     const listed = cli(['keys', 'list'], db.env)
     expect(listed.status).to.equal(0)
-    const row = listed.stdout.split('\n').find((l) => l.startsWith(id))!.split('\t')
+    const row = listed.stdout
+      .split('\n')
+      .find((l) => l.startsWith(id))!
+      .split('\t')
     expect(row.slice(0, 5)).to.deep.equal([id, kid, 'acme', 'read-only', 'active'])
 
     const h = await startHarness({ env: db.env })

@@ -6,7 +6,6 @@ import { mintToken } from '../../src/mint-token'
 import { makeFixture } from '../support/harness'
 import { freshDatabase, mongoUri, startOrkaProcess } from './support'
 
-
 interface Answer {
   readonly status: number
   readonly text: string
@@ -102,7 +101,10 @@ describe('activations across a kill -9 and retries with the same idempotency key
           `${vaultedAtKill} cards vaulted (${vaultedUnanswered} of them for requests in flight); ` +
           `${claimedAtKill} keys still claimed in flight (the others were completed but not answered)`,
       )
-      expect(answeredBefore.filter((a) => a.status !== 201), 'answers before the kill').to.deep.equal([])
+      expect(
+        answeredBefore.filter((a) => a.status !== 201),
+        'answers before the kill',
+      ).to.deep.equal([])
       expect(inFlight, 'requests in flight at the kill').to.be.above(0)
       expect(vaultedUnanswered, 'requests in flight whose card was already vaulted').to.be.above(0)
 
@@ -127,11 +129,21 @@ describe('activations across a kill -9 and retries with the same idempotency key
           }
         }),
       )
-      console.log(`      restarted ${restartMs} ms after the kill; retries answered ${JSON.stringify(statuses)} (425s waited out: ${waits})`)
+      console.log(
+        `      restarted ${restartMs} ms after the kill; retries answered ${JSON.stringify(statuses)} (425s waited out: ${waits})`,
+      )
 
-      const errors = second.out().split('\n').filter((l) => l.includes('"level":50')).slice(0, 3).join('\n')
+      const errors = second
+        .out()
+        .split('\n')
+        .filter((l) => l.includes('"level":50'))
+        .slice(0, 3)
+        .join('\n')
       const lost = after.map((a, i) => ({ i, a })).filter(({ a }) => a.status !== 201)
-      expect(lost.map(({ i, a }) => `#${i} ${a.status} ${a.text}`), `retries that did not end 201\n${errors}`).to.deep.equal([])
+      expect(
+        lost.map(({ i, a }) => `#${i} ${a.status} ${a.text}`),
+        `retries that did not end 201\n${errors}`,
+      ).to.deep.equal([])
       expect(statuses[409] ?? 0, '409s').to.equal(0)
       const ids = after.map((a) => JSON.parse(a.text).id as string)
       // A request that was answered before the crash gets the identical body again.

@@ -14,7 +14,15 @@ const countingConnectors = (counter: { calls: number }) => (c: DependencyContain
       forDefinition: (id: string) => {
         const found = inner.forDefinition(id)
         if (found._tag === 'None') return found
-        return { ...found, value: { activate: (req: Parameters<typeof found.value.activate>[0]) => { counter.calls++; return found.value.activate(req) } } }
+        return {
+          ...found,
+          value: {
+            activate: (req: Parameters<typeof found.value.activate>[0]) => {
+              counter.calls++
+              return found.value.activate(req)
+            },
+          },
+        }
       },
     } satisfies GiftCardConnectors,
   })
@@ -45,7 +53,10 @@ describe('several instances on one MongoDB database', function () {
     const statuses: number[] = []
     for (let i = 0; i < 70; i++) {
       const h = i % 2 === 0 ? a : b
-      const r = await h.request('POST', '/gift-cards/activations', { auth: token, body: { number: `6300000000${String(i).padStart(6, '0')}001` } })
+      const r = await h.request('POST', '/gift-cards/activations', {
+        auth: token,
+        body: { number: `6300000000${String(i).padStart(6, '0')}001` },
+      })
       statuses.push(r.status)
       a.clock.advance(500)
     }
@@ -59,7 +70,9 @@ describe('several instances on one MongoDB database', function () {
     const headers = { 'idempotency-key': 'scale-out-key' }
     const token = a.token()
     const replies = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).request('POST', '/gift-cards/activations', { auth: token, body, headers })),
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? a : b).request('POST', '/gift-cards/activations', { auth: token, body, headers }),
+      ),
     )
     const created = replies.filter((r) => r.status === 201)
     const early = replies.filter((r) => r.status === 425)
@@ -81,7 +94,9 @@ describe('several instances on one MongoDB database', function () {
 
   it('stores one card for 20 concurrent store: true activations of one number; the rest get 409 with its id', async () => {
     const body = { number: '6500000000000000001', pin: '2468', store: true }
-    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).request('POST', '/gift-cards/activations', { body })))
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).request('POST', '/gift-cards/activations', { body })),
+    )
     const created = replies.filter((r) => r.status === 201)
     expect(created).to.have.length(1)
     const conflicts = replies.filter((r) => r.status === 409)
@@ -120,7 +135,9 @@ describe('restarting on MongoDB', function () {
     let h = await startHarness({ fixture, env })
     try {
       const buyer = await h.request('POST', '/buyers', { body: { external_identifier: 'restart-buyer' } })
-      const card = await h.request('POST', '/gift-cards/activations', { body: { number: '6600000000000000001', pin: '1', store: true, buyer_id: buyer.body.id } })
+      const card = await h.request('POST', '/gift-cards/activations', {
+        body: { number: '6600000000000000001', pin: '1', store: true, buyer_id: buyer.body.id },
+      })
       const sub = await h.request('POST', '/webhook-subscriptions', { body: { url: 'https://hooks.example.test/restart' } })
       expect([buyer.status, card.status, sub.status]).to.deep.equal([201, 201, 201])
       const before = {

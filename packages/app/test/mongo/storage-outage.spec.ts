@@ -55,11 +55,17 @@ const startFerret = async () => {
     await sleep(100)
   }
   const uri = /^MONGODB_URI=(\S+)$/m.exec(out)![1]!
-  const children = execFileSync('pgrep', ['-P', String(script.pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number)
+  const children = execFileSync('pgrep', ['-P', String(script.pid)], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map(Number)
   if (children.length !== 1) throw new Error(`expected one child of mongo-test-server, found ${children.length}`)
   const ferretPid = children[0]!
   // What started it, to start it again on the same address and PostgreSQL database.
-  const argv = readFileSync(`/proc/${ferretPid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '')
+  const argv = readFileSync(`/proc/${ferretPid}/cmdline`, 'utf8')
+    .split('\0')
+    .filter((a) => a !== '')
   if (!existsSync(argv[0]!)) throw new Error(`cannot find the FerretDB binary at ${argv[0]}`)
   return { script, uri, ferretPid, argv }
 }
@@ -93,7 +99,12 @@ describe('storage frozen or down (own FerretDB, STORAGE_TIMEOUT_MS=1000)', funct
     const started = Date.now()
     const res = await fetch(h.url + path, { headers: path === '/readyz' ? {} : { authorization: `Bearer ${token}` } })
     const text = await res.text()
-    return { status: res.status, ms: Date.now() - started, body: text === '' ? undefined : JSON.parse(text), retryAfter: res.headers.get('retry-after') }
+    return {
+      status: res.status,
+      ms: Date.now() - started,
+      body: text === '' ? undefined : JSON.parse(text),
+      retryAfter: res.headers.get('retry-after'),
+    }
   }
 
   /** Polls both routes until they answer 200; how long that took. */
@@ -113,7 +124,13 @@ describe('storage frozen or down (own FerretDB, STORAGE_TIMEOUT_MS=1000)', funct
   /** What every request and probe must answer while storage does not. */
   const expectUnavailable = async (what: string) => {
     // Several at once, as traffic would be: each answers within the bound (plus 1 s of slack).
-    const replies = await Promise.all([call('/buyers'), call('/buyers'), call('/buyers?limit=5'), call('/roles'), call('/webhook-subscriptions')])
+    const replies = await Promise.all([
+      call('/buyers'),
+      call('/buyers'),
+      call('/buyers?limit=5'),
+      call('/roles'),
+      call('/webhook-subscriptions'),
+    ])
     for (const r of replies) {
       expect(r.status, what).to.equal(500)
       expect(r.body, what).to.deep.equal(errorBody(500))
@@ -127,7 +144,9 @@ describe('storage frozen or down (own FerretDB, STORAGE_TIMEOUT_MS=1000)', funct
     const again = await call('/buyers')
     expect([again.status, again.retryAfter]).to.deep.equal([500, '1'])
     expect(again.ms).to.be.below(STORAGE_TIMEOUT_MS + 1000)
-    figures.push(`${what}: 500 in ${Math.min(...replies.map((r) => r.ms))}-${Math.max(...replies.map((r) => r.ms))} ms, then ${again.ms} ms; /readyz 503 in ${ready.ms} ms`)
+    figures.push(
+      `${what}: 500 in ${Math.min(...replies.map((r) => r.ms))}-${Math.max(...replies.map((r) => r.ms))} ms, then ${again.ms} ms; /readyz 503 in ${ready.ms} ms`,
+    )
   }
 
   before(async function () {
@@ -135,7 +154,12 @@ describe('storage frozen or down (own FerretDB, STORAGE_TIMEOUT_MS=1000)', funct
     onExit = leaveNothingBehind(ferret, () => respawned)
     process.once('exit', onExit)
     h = await startHarness({
-      env: { MONGODB_URI: ferret.uri, MONGODB_DATABASE: 'orka_outage', VAULT_KEY: vaultKey, STORAGE_TIMEOUT_MS: String(STORAGE_TIMEOUT_MS) },
+      env: {
+        MONGODB_URI: ferret.uri,
+        MONGODB_DATABASE: 'orka_outage',
+        VAULT_KEY: vaultKey,
+        STORAGE_TIMEOUT_MS: String(STORAGE_TIMEOUT_MS),
+      },
     })
     token = h.token()
   })

@@ -8,7 +8,6 @@ import { eventually, quietFor, Receiver, startReceiver } from '../support/receiv
 import { WEBHOOK_TEST_ENV } from '../webhooks/delivery.suite'
 import { freshDatabase, OrkaProcess, startOrkaProcess } from './support'
 
-
 describe('webhook deliveries across instances and crashes (MongoDB)', function () {
   this.timeout(90000)
   let rx: Receiver
@@ -34,13 +33,21 @@ describe('webhook deliveries across instances and crashes (MongoDB)', function (
       const n = 30
       await Promise.all(
         Array.from({ length: n }, (_, i) =>
-          (i % 2 ? a : b).request('POST', '/buyers', { merchantAccount: 'acme', body: { external_identifier: `two-${i}` } }).then((r) => expect(r.status).to.equal(201)),
+          (i % 2 ? a : b)
+            .request('POST', '/buyers', { merchantAccount: 'acme', body: { external_identifier: `two-${i}` } })
+            .then((r) => expect(r.status).to.equal(201)),
         ),
       )
-      await eventually(() => (new Set(rx.received.map((r) => r.headers['x-orka-webhook-id'])).size === n ? true : undefined), `${n} distinct events`, 20000)
+      await eventually(
+        () => (new Set(rx.received.map((r) => r.headers['x-orka-webhook-id'])).size === n ? true : undefined),
+        `${n} distinct events`,
+        20000,
+      )
       await quietFor(1000)
       expect(rx.received).to.have.length(n)
-      const names = rx.received.map((r) => (JSON.parse(r.body) as { target: { external_identifier: string } }).target.external_identifier).sort()
+      const names = rx.received
+        .map((r) => (JSON.parse(r.body) as { target: { external_identifier: string } }).target.external_identifier)
+        .sort()
       expect(names).to.deep.equal(Array.from({ length: n }, (_, i) => `two-${i}`).sort())
     } finally {
       await Promise.all([a.close(), b.close()])
@@ -84,7 +91,8 @@ describe('webhook deliveries across instances and crashes (MongoDB)', function (
       const sub = await call(first.url, 'POST', '/webhook-subscriptions', { url: `${rx.url}/hook` })
       expect(sub.status).to.equal(201)
       const n = 6
-      for (let i = 0; i < n; i++) expect((await call(first.url, 'POST', '/buyers', { external_identifier: `crash-${i}` })).status).to.equal(201)
+      for (let i = 0; i < n; i++)
+        expect((await call(first.url, 'POST', '/buyers', { external_identifier: `crash-${i}` })).status).to.equal(201)
       await eventually(() => (rx.received.length >= 4 ? true : undefined), 'attempts in flight')
       first.child.kill('SIGKILL')
       await once(first.child, 'exit')

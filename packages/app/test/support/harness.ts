@@ -99,7 +99,10 @@ const KEYS: Record<KeyName, { merchant_account_id: string | null; roles: string[
 
 export const makeFixture = (): Fixture => {
   const dir = mkdtempSync(join(tmpdir(), 'orka-test-'))
-  const pairs = Object.fromEntries(Object.keys(KEYS).map((k) => [k, generateKeyPair()])) as Record<KeyName, ReturnType<typeof generateKeyPair>>
+  const pairs = Object.fromEntries(Object.keys(KEYS).map((k) => [k, generateKeyPair()])) as Record<
+    KeyName,
+    ReturnType<typeof generateKeyPair>
+  >
   const seed: SeedFile = {
     merchant_accounts: [
       { id: 'acme', display_name: 'Acme' },
@@ -107,7 +110,13 @@ export const makeFixture = (): Fixture => {
     ],
     api_key_pairs: (Object.keys(KEYS) as KeyName[]).map((k) => ({ public_key_pem: pairs[k].publicKeyPem, ...KEYS[k] })),
     gift_card_services: [
-      { id: IDS.acmeService, merchant_account_id: 'acme', gift_card_service_definition_id: 'mock-gift-card', display_name: 'Acme cards', primary: true },
+      {
+        id: IDS.acmeService,
+        merchant_account_id: 'acme',
+        gift_card_service_definition_id: 'mock-gift-card',
+        display_name: 'Acme cards',
+        primary: true,
+      },
     ],
     buyers: [
       { id: IDS.defaultBuyer, merchant_account_id: 'default', external_identifier: 'buyer-1', display_name: 'Ada Lovelace' },

@@ -31,7 +31,12 @@ export const startReceiver = async (answer: (r: Received, n: number) => Answer |
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
-      const r: Received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }
+      const r: Received = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      }
       received.push(r)
       const a = receiver.answer(r, received.length)
       if (a === 'hang') return

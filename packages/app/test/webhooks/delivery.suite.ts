@@ -54,7 +54,10 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       return r.body as { id: string; secret: string }
     }
     const addBuyer = async (external: string, account = 'acme') => {
-      const r = await h.request('POST', '/buyers', { merchantAccount: account, body: { display_name: 'Grace Hopper', external_identifier: external } })
+      const r = await h.request('POST', '/buyers', {
+        merchantAccount: account,
+        body: { display_name: 'Grace Hopper', external_identifier: external },
+      })
       expect(r.status, r.text).to.equal(201)
       return r.body as Json
     }
@@ -63,7 +66,8 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       expect(r.status, r.text).to.equal(200)
       return r.body.items as Json[]
     }
-    const received = (n: number) => eventually(() => (rx.received.length >= n ? rx.received.slice(0, n) : undefined), `${n} requests at the receiver`)
+    const received = (n: number) =>
+      eventually(() => (rx.received.length >= n ? rx.received.slice(0, n) : undefined), `${n} requests at the receiver`)
     const settled = (subId: string, status: string, attempts: number) =>
       eventually(async () => {
         const [d] = await deliveries(subId)
@@ -109,7 +113,13 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
         event_name: 'buyer.created',
         status: 'delivered',
         attempts: [
-          { attempted_at: h.clock.now().toISOString(), response_status: 204, duration_ms: d['attempts'][0]['duration_ms'], error: null, response_excerpt: null },
+          {
+            attempted_at: h.clock.now().toISOString(),
+            response_status: 204,
+            duration_ms: d['attempts'][0]['duration_ms'],
+            error: null,
+            response_excerpt: null,
+          },
         ],
         next_attempt_at: null,
         created_at: h.clock.now().toISOString(),
@@ -129,7 +139,14 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       expect(got!.body).not.to.include(number.slice(-12))
       await settled(sub.id, 'delivered', 1)
       // Not stored: no event.
-      expect((await h.request('POST', '/gift-cards/activations', { merchantAccount: 'acme', body: { number: '6000000000000000302', pin: '1234' } })).status).to.equal(201)
+      expect(
+        (
+          await h.request('POST', '/gift-cards/activations', {
+            merchantAccount: 'acme',
+            body: { number: '6000000000000000302', pin: '1234' },
+          })
+        ).status,
+      ).to.equal(201)
       await quietFor(300)
       expect(rx.received).to.have.length(1)
     })
@@ -172,14 +189,23 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       await received(1)
       const first = await settled(sub.id, 'pending', 1)
       expect(first['attempts'][0]).to.deep.include({ response_status: 500, error: 'unexpected_status', response_excerpt: 'try later' })
-      const pending = await h.request('POST', `/webhook-subscriptions/${sub.id}/deliveries/${first['id']}/redeliver`, { merchantAccount: 'acme' })
+      const pending = await h.request('POST', `/webhook-subscriptions/${sub.id}/deliveries/${first['id']}/redeliver`, {
+        merchantAccount: 'acme',
+      })
       expect(pending.status).to.equal(409)
       expect(pending.body).to.deep.equal({
         type: 'error',
         code: 'duplicate_record',
         status: 409,
         message: 'Generic error',
-        details: [{ location: 'path', pointer: '/delivery_id', message: 'This delivery is still pending: its next attempt is already scheduled', type: 'delivery_pending' }],
+        details: [
+          {
+            location: 'path',
+            pointer: '/delivery_id',
+            message: 'This delivery is still pending: its next attempt is already scheduled',
+            type: 'delivery_pending',
+          },
+        ],
         resource_id: first['id'],
       })
       const due = Date.parse(first['next_attempt_at'])
@@ -220,7 +246,8 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       expect(failed!['next_attempt_at']).to.equal(null)
 
       rx.answer = () => ({ status: 202 })
-      const redeliver = () => h.request('POST', `/webhook-subscriptions/${sub.id}/deliveries/${failed!['id']}/redeliver`, { merchantAccount: 'acme' })
+      const redeliver = () =>
+        h.request('POST', `/webhook-subscriptions/${sub.id}/deliveries/${failed!['id']}/redeliver`, { merchantAccount: 'acme' })
       const redo = await redeliver()
       expect(redo.status, redo.text).to.equal(202)
       expect(redo.body).to.deep.equal({ ...failed, status: 'pending', next_attempt_at: h.clock.now().toISOString() })
@@ -229,14 +256,18 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       expect(done['attempts'][3]).to.deep.include({ response_status: 202, error: null })
       expect(rx.received[3]!.headers['x-orka-webhook-id']).to.equal(rx.received[0]!.headers['x-orka-webhook-id'])
       // An inactive subscription is not redelivered to.
-      expect((await h.request('PUT', `/webhook-subscriptions/${sub.id}`, { merchantAccount: 'acme', body: { active: false } })).status).to.equal(200)
+      expect(
+        (await h.request('PUT', `/webhook-subscriptions/${sub.id}`, { merchantAccount: 'acme', body: { active: false } })).status,
+      ).to.equal(200)
       const inactive = await redeliver()
       expect(inactive.status).to.equal(409)
       expect(inactive.body.details[0].type).to.equal('subscription_inactive')
       expect(inactive.body.resource_id).to.equal(sub.id)
       // A redelivery is one attempt: failing, it ends failed with no retry scheduled.
       rx.answer = () => ({ status: 500 })
-      expect((await h.request('PUT', `/webhook-subscriptions/${sub.id}`, { merchantAccount: 'acme', body: { active: true } })).status).to.equal(200)
+      expect(
+        (await h.request('PUT', `/webhook-subscriptions/${sub.id}`, { merchantAccount: 'acme', body: { active: true } })).status,
+      ).to.equal(200)
       expect((await redeliver()).status).to.equal(202)
       const last = await settled(sub.id, 'failed', 5)
       expect(last['next_attempt_at']).to.equal(null)
@@ -272,11 +303,15 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       h.clock.advance(5000)
       await quietFor(300)
       rx.answer = () => ({ status: 204 })
-      expect((await h.request('PUT', `/webhook-subscriptions/${sub.id}`, { merchantAccount: 'acme', body: { active: true } })).status).to.equal(200)
+      expect(
+        (await h.request('PUT', `/webhook-subscriptions/${sub.id}`, { merchantAccount: 'acme', body: { active: true } })).status,
+      ).to.equal(200)
       h.clock.advance(5000)
       await quietFor(300)
       expect(rx.received).to.have.length(1)
-      const redo = await h.request('POST', `/webhook-subscriptions/${sub.id}/deliveries/${cancelled!['id']}/redeliver`, { merchantAccount: 'acme' })
+      const redo = await h.request('POST', `/webhook-subscriptions/${sub.id}/deliveries/${cancelled!['id']}/redeliver`, {
+        merchantAccount: 'acme',
+      })
       expect(redo.status).to.equal(409)
       expect(redo.body.details[0].type).to.equal('delivery_cancelled')
       await addBuyer('inactive-3')
@@ -285,7 +320,10 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
 
     it('signs with the new and the previous secret while a rotation lasts, then with the new one only', async () => {
       const sub = await subscribe()
-      const rot = await h.request('POST', `/webhook-subscriptions/${sub.id}/rotate-secret`, { merchantAccount: 'acme', body: { delta: 60 } })
+      const rot = await h.request('POST', `/webhook-subscriptions/${sub.id}/rotate-secret`, {
+        merchantAccount: 'acme',
+        body: { delta: 60 },
+      })
       expect(rot.status, rot.text).to.equal(200)
       expect(rot.body.rotating).to.equal(true)
       expect(rot.body.secret).not.to.equal(sub.secret)
@@ -319,7 +357,13 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       }))
       try {
         await subscribe({
-          authentication: { kind: 'oauth_client_credentials', client_id: 'orka', client_secret: 's3cret', token_url: `${tokens.url}/oauth/token`, scope: 'hooks' },
+          authentication: {
+            kind: 'oauth_client_credentials',
+            client_id: 'orka',
+            client_secret: 's3cret',
+            token_url: `${tokens.url}/oauth/token`,
+            scope: 'hooks',
+          },
         })
         await addBuyer('oauth-1')
         await addBuyer('oauth-2')
@@ -340,13 +384,24 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       const tokens = await startReceiver(() => ({ status: 401, body: '{"error":"invalid_client"}' }))
       try {
         const sub = await subscribe({
-          authentication: { kind: 'oauth_password', client_id: 'orka', client_secret: 's3cret', token_url: `${tokens.url}/t`, username: 'u', password: 'p' },
+          authentication: {
+            kind: 'oauth_password',
+            client_id: 'orka',
+            client_secret: 's3cret',
+            token_url: `${tokens.url}/t`,
+            username: 'u',
+            password: 'p',
+          },
         })
         await addBuyer('oauth-fail')
         const d = await settled(sub.id, 'pending', 1)
         expect(d['attempts'][0]).to.deep.include({ response_status: null, error: 'authentication_failed', response_excerpt: null })
         expect(rx.received).to.have.length(0)
-        expect(Object.fromEntries(new URLSearchParams(tokens.received[0]!.body))).to.deep.equal({ grant_type: 'password', username: 'u', password: 'p' })
+        expect(Object.fromEntries(new URLSearchParams(tokens.received[0]!.body))).to.deep.equal({
+          grant_type: 'password',
+          username: 'u',
+          password: 'p',
+        })
       } finally {
         await tokens.close()
       }
@@ -358,6 +413,7 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       await settled(sub.id, 'delivered', 1)
       // The dispatcher logs the attempt just after recording it.
       const all = await eventually(() => (h.logs.join('').includes('webhook attempt') ? h.logs.join('') : undefined), 'the attempt logged')
-      for (const secret of [sub.secret, 'log-me-not-42', Buffer.from('orka:log-me-not-42').toString('base64')]) expect(all).not.to.include(secret)
+      for (const secret of [sub.secret, 'log-me-not-42', Buffer.from('orka:log-me-not-42').toString('base64')])
+        expect(all).not.to.include(secret)
     })
   })

@@ -37,21 +37,39 @@ const world = (o: { concurrency: number; perSubscription: number; pollIntervalMs
         }
         running.push(r)
       }),
-    config: { owner: 'test', concurrency: o.concurrency, perSubscription: o.perSubscription, leaseMs: 10_000, pollIntervalMs: o.pollIntervalMs ?? 20, relayEveryMs: 60_000, sweepEveryMs: 60_000, retentionMs: 86_400_000 },
+    config: {
+      owner: 'test',
+      concurrency: o.concurrency,
+      perSubscription: o.perSubscription,
+      leaseMs: 10_000,
+      pollIntervalMs: o.pollIntervalMs ?? 20,
+      relayEveryMs: 60_000,
+      sweepEveryMs: 60_000,
+      retentionMs: 86_400_000,
+    },
   })
   return { clock, deliveries, outbox, running, dispatcher }
 }
 
 const inFlightBySubscription = (running: Array<{ claim: DeliveryClaim; done: boolean }>) =>
-  running.filter((r) => !r.done).reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.claim.delivery.subscription_id]: (acc[r.claim.delivery.subscription_id] ?? 0) + 1 }), {})
+  running
+    .filter((r) => !r.done)
+    .reduce<Record<string, number>>(
+      (acc, r) => ({ ...acc, [r.claim.delivery.subscription_id]: (acc[r.claim.delivery.subscription_id] ?? 0) + 1 }),
+      {},
+    )
 
 describe('WebhookDispatcher', () => {
   it('keeps at most the per-subscription and the total number of attempts in flight', async () => {
     const w = world({ concurrency: 5, perSubscription: 2 })
     const at = w.clock.now().toISOString()
     await w.deliveries.enqueue([
-      ...Array.from({ length: 10 }, (_, i) => aDelivery({ id: uuidFor(100 + i), subscription_id: SUB_A, next_attempt_at: at, created_at: at })),
-      ...Array.from({ length: 3 }, (_, i) => aDelivery({ id: uuidFor(200 + i), subscription_id: SUB_B, next_attempt_at: at, created_at: at })),
+      ...Array.from({ length: 10 }, (_, i) =>
+        aDelivery({ id: uuidFor(100 + i), subscription_id: SUB_A, next_attempt_at: at, created_at: at }),
+      ),
+      ...Array.from({ length: 3 }, (_, i) =>
+        aDelivery({ id: uuidFor(200 + i), subscription_id: SUB_B, next_attempt_at: at, created_at: at }),
+      ),
     ])()
     w.dispatcher.start()
     try {

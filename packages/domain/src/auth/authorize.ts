@@ -34,7 +34,11 @@ export const makeAuthorize =
     pipe(
       deps.roles.findBySlugs(req.principal.key.roles),
       TE.flatMap((roles) => {
-        const check = checkScope(req.principal.scopes, roles.flatMap((r) => r.permissions.allow), req.required)
+        const check = checkScope(
+          req.principal.scopes,
+          roles.flatMap((r) => r.permissions.allow),
+          req.required,
+        )
         return check === 'granted' ? TE.right(undefined) : TE.left<Forbidden | Unavailable>(forbidden(check))
       }),
       TE.flatMap(() => {

@@ -31,15 +31,7 @@ import { canonicalJson, splitNumber } from './gift-card'
 import { ActivationResult, GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from './gift-card.ports'
 import { WebhookEvents } from '../webhooks/raise-event'
 
-export type ActivateError =
-  | InvalidRequest
-  | CardDeclined
-  | Duplicate
-  | InFlight
-  | Replayed
-  | ServiceFailed
-  | ServiceTimeout
-  | Unavailable
+export type ActivateError = InvalidRequest | CardDeclined | Duplicate | InFlight | Replayed | ServiceFailed | ServiceTimeout | Unavailable
 
 export interface ActivateCommand {
   readonly merchantAccountId: string
@@ -83,7 +75,10 @@ type DecidedBy = 'checks' | 'provider' | 'earlier attempt'
 const isRecorded = (outcome: Outcome, decidedBy: DecidedBy): boolean =>
   E.isRight(outcome) || (decidedBy === 'provider' && (outcome.left._tag === 'CardDeclined' || outcome.left._tag === 'Duplicate'))
 
-const ended = (outcome: Outcome, decidedBy: DecidedBy): Attempted<ActivateError, GiftCard> => ({ outcome, recorded: isRecorded(outcome, decidedBy) })
+const ended = (outcome: Outcome, decidedBy: DecidedBy): Attempted<ActivateError, GiftCard> => ({
+  outcome,
+  recorded: isRecorded(outcome, decidedBy),
+})
 
 const ReplayableError = t.union([
   t.type({ _tag: t.literal('CardDeclined'), reason: t.string }),
@@ -106,14 +101,21 @@ const resolveBuyer = (deps: ActivateDeps, cmd: ActivateCommand): TE.TaskEither<A
     buyer_id != null
       ? [deps.buyers.findById(cmd.merchantAccountId, buyer_id), 'buyer_id', 'id']
       : buyer_external_identifier != null
-        ? [deps.buyers.findByExternalIdentifier(cmd.merchantAccountId, buyer_external_identifier), 'buyer_external_identifier', 'external identifier']
+        ? [
+            deps.buyers.findByExternalIdentifier(cmd.merchantAccountId, buyer_external_identifier),
+            'buyer_external_identifier',
+            'external identifier',
+          ]
         : [TE.right(O.none), '', '']
   if (field === '') return TE.right(null)
   return pipe(
     lookup,
     TE.flatMap(
       O.match(
-        () => TE.left<ActivateError>(invalidRequest(problem('input', [field], `No buyer with this ${what} exists in this merchant account`, 'unknown_buyer'))),
+        () =>
+          TE.left<ActivateError>(
+            invalidRequest(problem('input', [field], `No buyer with this ${what} exists in this merchant account`, 'unknown_buyer')),
+          ),
         (b) => TE.right(b),
       ),
     ),
@@ -126,82 +128,95 @@ const resolveBuyer = (deps: ActivateDeps, cmd: ActivateCommand): TE.TaskEither<A
  * of the earlier ids is this request's own (its first attempt died after vaulting it), answered
  * as created rather than as a duplicate.
  */
-const attempt = (deps: ActivateDeps, cmd: ActivateCommand) => async (reservation: Reservation | null): Promise<Attempted<ActivateError, GiftCard>> => {
-  const own = (id: string) => reservation !== null && (id === reservation.reservedId || reservation.earlierIds.includes(id))
-  const { input } = cmd
-  const buyer = await resolveBuyer(deps, cmd)()
-  if (E.isLeft(buyer)) return ended(buyer, 'checks')
-  const primary = await deps.services.findPrimary(cmd.merchantAccountId)()
-  if (E.isLeft(primary)) return ended(primary, 'checks')
-  if (O.isNone(primary.right))
-    return ended(E.left(invalidRequest(problem(null, [], 'This merchant account has no primary gift card service', 'no_gift_card_service'))), 'checks')
-  const service = primary.right.value.service
-  const connector = deps.connectors.forDefinition(service.gift_card_service_definition_id)
-  if (O.isNone(connector)) return ended(E.left(serviceFailed(`no connector for ${service.gift_card_service_definition_id}`)), 'checks')
+const attempt =
+  (deps: ActivateDeps, cmd: ActivateCommand) =>
+  async (reservation: Reservation | null): Promise<Attempted<ActivateError, GiftCard>> => {
+    const own = (id: string) => reservation !== null && (id === reservation.reservedId || reservation.earlierIds.includes(id))
+    const { input } = cmd
+    const buyer = await resolveBuyer(deps, cmd)()
+    if (E.isLeft(buyer)) return ended(buyer, 'checks')
+    const primary = await deps.services.findPrimary(cmd.merchantAccountId)()
+    if (E.isLeft(primary)) return ended(primary, 'checks')
+    if (O.isNone(primary.right))
+      return ended(
+        E.left(invalidRequest(problem(null, [], 'This merchant account has no primary gift card service', 'no_gift_card_service'))),
+        'checks',
+      )
+    const service = primary.right.value.service
+    const connector = deps.connectors.forDefinition(service.gift_card_service_definition_id)
+    if (O.isNone(connector)) return ended(E.left(serviceFailed(`no connector for ${service.gift_card_service_definition_id}`)), 'checks')
 
-  const store = input.store === true
-  const fingerprint = deps.mac.mac('card-fingerprint', input.number)
-  if (store) {
-    const existing = await deps.vault.findByFingerprint(cmd.merchantAccountId, fingerprint)()
-    if (E.isLeft(existing)) return ended(existing, 'checks')
-    if (O.isSome(existing.right)) {
-      const stored = existing.right.value.card
-      // Our own earlier attempt's card: the activation happened, and this is its answer.
-      return own(stored.id) ? ended(E.right(stored), 'earlier attempt') : ended(E.left(duplicate('GiftCard', stored.id)), 'checks')
+    const store = input.store === true
+    const fingerprint = deps.mac.mac('card-fingerprint', input.number)
+    if (store) {
+      const existing = await deps.vault.findByFingerprint(cmd.merchantAccountId, fingerprint)()
+      if (E.isLeft(existing)) return ended(existing, 'checks')
+      if (O.isSome(existing.right)) {
+        const stored = existing.right.value.card
+        // Our own earlier attempt's card: the activation happened, and this is its answer.
+        return own(stored.id) ? ended(E.right(stored), 'earlier attempt') : ended(E.left(duplicate('GiftCard', stored.id)), 'checks')
+      }
     }
-  }
 
-  const secrets = input.pin == null ? [input.number] : [input.number, input.pin]
-  const activated = await askConnector(ActivationResult, secrets, () =>
-    connector.value.activate({
-      service,
-      number: input.number,
-      pin: input.pin ?? null,
-      amount: input.amount ?? null,
-      currency: input.currency ?? null,
-      externalIdentifier: input.external_identifier ?? null,
-      idempotencyKey: cmd.idempotencyKey,
-    }),
-  )()
-  if (E.isLeft(activated)) return ended(activated, 'provider')
+    const secrets = input.pin == null ? [input.number] : [input.number, input.pin]
+    const activated = await askConnector(ActivationResult, secrets, () =>
+      connector.value.activate({
+        service,
+        number: input.number,
+        pin: input.pin ?? null,
+        amount: input.amount ?? null,
+        currency: input.currency ?? null,
+        externalIdentifier: input.external_identifier ?? null,
+        idempotencyKey: cmd.idempotencyKey,
+      }),
+    )()
+    if (E.isLeft(activated)) return ended(activated, 'provider')
 
-  const now = deps.clock.now().toISOString()
-  const card: GiftCard = {
-    type: 'gift-card',
-    id: reservation?.reservedId ?? deps.ids.uuid(),
-    merchant_account_id: cmd.merchantAccountId,
-    gift_card_service: service,
-    ...splitNumber(input.number),
-    expiration_date: activated.right.expirationDate,
-    buyer: buyer.right,
-    created_at: now,
-    updated_at: now,
-    last_used_at: null,
-    usage_count: 0,
-    cit_last_used_at: null,
-    cit_usage_count: 0,
+    const now = deps.clock.now().toISOString()
+    const card: GiftCard = {
+      type: 'gift-card',
+      id: reservation?.reservedId ?? deps.ids.uuid(),
+      merchant_account_id: cmd.merchantAccountId,
+      gift_card_service: service,
+      ...splitNumber(input.number),
+      expiration_date: activated.right.expirationDate,
+      buyer: buyer.right,
+      created_at: now,
+      updated_at: now,
+      last_used_at: null,
+      usage_count: 0,
+      cit_last_used_at: null,
+      cit_usage_count: 0,
+    }
+    if (!store) return ended(E.right(card), 'provider')
+    const event = await deps.events.raise('gift-card.created', cmd.merchantAccountId, card)()
+    if (E.isLeft(event)) return ended(event, 'provider')
+    const kept = await deps.events.record(
+      event.right,
+      deps.vault.insert({
+        card,
+        fingerprint,
+        sealed_number: deps.box.seal(input.number),
+        sealed_pin: input.pin == null ? null : deps.box.seal(input.pin),
+      }),
+    )()
+    // An earlier attempt of this request, still running after its lease ended, vaulted first.
+    if (E.isLeft(kept) && kept.left._tag === 'Duplicate' && own(kept.left.existingId)) {
+      const id = kept.left.existingId
+      const found = await deps.vault.findById(cmd.merchantAccountId, id)()
+      // Gone since the clash: nothing to answer with but the clash.
+      return ended(
+        E.flatMap(
+          O.match(
+            () => E.left(duplicate('GiftCard', id)),
+            (v: { card: GiftCard }) => E.right(v.card),
+          ),
+        )(found),
+        'earlier attempt',
+      )
+    }
+    return ended(E.map(() => card)(kept), 'provider')
   }
-  if (!store) return ended(E.right(card), 'provider')
-  const event = await deps.events.raise('gift-card.created', cmd.merchantAccountId, card)()
-  if (E.isLeft(event)) return ended(event, 'provider')
-  const kept = await deps.events.record(
-    event.right,
-    deps.vault.insert({
-      card,
-      fingerprint,
-      sealed_number: deps.box.seal(input.number),
-      sealed_pin: input.pin == null ? null : deps.box.seal(input.pin),
-    }),
-  )()
-  // An earlier attempt of this request, still running after its lease ended, vaulted first.
-  if (E.isLeft(kept) && kept.left._tag === 'Duplicate' && own(kept.left.existingId)) {
-    const id = kept.left.existingId
-    const found = await deps.vault.findById(cmd.merchantAccountId, id)()
-    // Gone since the clash: nothing to answer with but the clash.
-    return ended(E.flatMap(O.match(() => E.left(duplicate('GiftCard', id)), (v: { card: GiftCard }) => E.right(v.card)))(found), 'earlier attempt')
-  }
-  return ended(E.map(() => card)(kept), 'provider')
-}
 
 /**
  * Activates a physical card through the account's primary gift card service and, with

@@ -14,7 +14,11 @@ const MAX_REASON = 300
  * or is not a short string, is replaced by a generic one.
  */
 export const askConnector =
-  <A>(answer: t.Decoder<unknown, A>, secrets: ReadonlyArray<string>, call: () => TE.TaskEither<unknown, unknown>): TE.TaskEither<ConnectorError, A> =>
+  <A>(
+    answer: t.Decoder<unknown, A>,
+    secrets: ReadonlyArray<string>,
+    call: () => TE.TaskEither<unknown, unknown>,
+  ): TE.TaskEither<ConnectorError, A> =>
   async () => {
     let result: E.Either<unknown, unknown>
     try {

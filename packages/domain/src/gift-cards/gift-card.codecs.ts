@@ -71,11 +71,13 @@ const given = (v: unknown) => v !== undefined && v !== null
 export const ACTIVATION_RULES: ReadonlyArray<{ description: string; check: (a: Fields) => { path: string[]; msg: string } | undefined }> = [
   {
     description: 'When `currency` is given, `amount` is required.',
-    check: (a) => (given(a.currency) && !given(a.amount) ? { path: ['amount'], msg: '`amount` is required when `currency` is given' } : undefined),
+    check: (a) =>
+      given(a.currency) && !given(a.amount) ? { path: ['amount'], msg: '`amount` is required when `currency` is given' } : undefined,
   },
   {
     description: 'When `amount` is given, `currency` is required.',
-    check: (a) => (given(a.amount) && !given(a.currency) ? { path: ['currency'], msg: '`currency` is required when `amount` is given' } : undefined),
+    check: (a) =>
+      given(a.amount) && !given(a.currency) ? { path: ['currency'], msg: '`currency` is required when `amount` is given' } : undefined,
   },
   {
     description: 'When `store` is true, `pin` is required.',
@@ -83,7 +85,8 @@ export const ACTIVATION_RULES: ReadonlyArray<{ description: string; check: (a: F
   },
   {
     description: '`buyer_id` is allowed only when `store` is true.',
-    check: (a) => (a.store !== true && given(a.buyer_id) ? { path: ['buyer_id'], msg: '`buyer_id` is allowed only when `store` is true' } : undefined),
+    check: (a) =>
+      a.store !== true && given(a.buyer_id) ? { path: ['buyer_id'], msg: '`buyer_id` is allowed only when `store` is true' } : undefined,
   },
   {
     description: '`buyer_external_identifier` is allowed only when `store` is true.',

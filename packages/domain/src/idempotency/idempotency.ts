@@ -55,7 +55,8 @@ export const IdempotencyRecord = closed(
 export type IdempotencyRecord = t.TypeOf<typeof IdempotencyRecord>
 
 /** A claim won carries the record as stored: with a takeover, its attempt and earlier ids. */
-export type Claim = { readonly claimed: true; readonly record: IdempotencyRecord } | { readonly claimed: false; readonly existing: IdempotencyRecord }
+export type Claim =
+  { readonly claimed: true; readonly record: IdempotencyRecord } | { readonly claimed: false; readonly existing: IdempotencyRecord }
 
 /** Who may finish a claimed key: the lease token and attempt of the claim that took it. */
 export interface LeaseHolder {
@@ -84,7 +85,9 @@ export const takeOver = (previous: IdempotencyRecord, next: IdempotencyRecord): 
 
 /** Until when a store keeps a record: its expiry, or an in-flight one's `retain_until` if later. */
 export const keptUntil = (r: IdempotencyRecord): string =>
-  r.state === 'in_flight' && r.retain_until !== undefined && Date.parse(r.retain_until) > Date.parse(r.expires_at) ? r.retain_until : r.expires_at
+  r.state === 'in_flight' && r.retain_until !== undefined && Date.parse(r.retain_until) > Date.parse(r.expires_at)
+    ? r.retain_until
+    : r.expires_at
 
 export interface IdempotencyStore {
   /**

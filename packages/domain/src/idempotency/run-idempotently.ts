@@ -106,7 +106,12 @@ export const makeRunIdempotently =
     }
 
     const held = claimed.right.record
-    const holder: LeaseHolder = { merchantAccountId: req.merchantAccountId, key, lease: held.lease ?? claim.lease!, attempt: held.attempt ?? 1 }
+    const holder: LeaseHolder = {
+      merchantAccountId: req.merchantAccountId,
+      key,
+      lease: held.lease ?? claim.lease!,
+      attempt: held.attempt ?? 1,
+    }
     const reservation: Reservation = { reservedId: held.reserved_id ?? reservedId, earlierIds: held.earlier_ids ?? [] }
     const attempted = await work(reservation).catch(async (e: unknown) => {
       // A bug in `work` frees the key before the exception goes on to become a 500.

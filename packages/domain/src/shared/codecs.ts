@@ -58,7 +58,10 @@ const notString: Explanation = { type: 'string_type', msg: 'Input should be a va
  */
 export const INVALID_CHARACTER_TYPES: ReadonlySet<string> = new Set(['string_invalid_characters', 'string_unicode'])
 export const NUL_CHARACTER: Explanation = { type: 'string_invalid_characters', msg: 'String should not contain the NUL character (U+0000)' }
-export const NOT_UNICODE: Explanation = { type: 'string_unicode', msg: 'Input should be a valid string, unable to parse raw data as a unicode string' }
+export const NOT_UNICODE: Explanation = {
+  type: 'string_unicode',
+  msg: 'Input should be a valid string, unable to parse raw data as a unicode string',
+}
 // Without the `u` flag a regular expression sees UTF-16 code units, so lone surrogates are visible.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 /** Why `s` holds a character no accepted string may hold, or undefined when it holds none. */
@@ -125,12 +128,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 export const uuid = new Checked<string>(
   'uuid',
   (u): u is string => isString(u) && UUID_RE.test(u),
-  (u) =>
-    !isString(u)
-      ? notString
-      : UUID_RE.test(u)
-        ? undefined
-        : { type: 'uuid_parsing', msg: 'Input should be a valid UUID' },
+  (u) => (!isString(u) ? notString : UUID_RE.test(u) ? undefined : { type: 'uuid_parsing', msg: 'Input should be a valid UUID' }),
   { type: 'string', format: 'uuid' },
 )
 /**
@@ -205,7 +203,7 @@ type ClosedOutput<R extends Props, O extends Props> = t.OutputOf<t.TypeC<R>> & P
 /** Marks the leaf that reports an unknown property. */
 export const forbiddenExtra = new Checked<never>(
   'never',
-  (u): u is never => false,
+  (_u): _u is never => false,
   () => ({ type: 'extra_forbidden', msg: 'Extra inputs are not permitted' }),
   {},
 )
@@ -246,7 +244,11 @@ export class Closed<R extends Props, O extends Props> extends t.Type<ClosedType<
         if (!objectType.is(u)) return t.failure(u, [...c.slice(0, -1), { ...c[c.length - 1]!, type: objectType }], notObject.msg)
         const errors: t.ValidationError[] = Object.keys(u)
           .filter((k) => !known.has(k))
-          .map((k) => ({ value: u[k], context: [...c, { key: k, type: forbiddenExtra, actual: u[k] }], message: 'Extra inputs are not permitted' }))
+          .map((k) => ({
+            value: u[k],
+            context: [...c, { key: k, type: forbiddenExtra, actual: u[k] }],
+            message: 'Extra inputs are not permitted',
+          }))
         const out: Record<string, unknown> = {}
         for (const [k, codec, req] of all) {
           const v = u[k]
@@ -281,7 +283,12 @@ export interface RuleViolation {
  */
 export class RuleLeaf extends Checked<never> {
   constructor(msg: string) {
-    super('rule', (x): x is never => false, () => ({ type: 'value_error', msg: `Value error, ${msg}` }), {})
+    super(
+      'rule',
+      (_x): _x is never => false,
+      () => ({ type: 'value_error', msg: `Value error, ${msg}` }),
+      {},
+    )
   }
 }
 export class Refined<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.OutputOf<C>, unknown> {
@@ -314,7 +321,11 @@ export class Refined<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.OutputOf<C
  * property, so a failure reports the chosen branch's faults only. `tag` and `branches` stay
  * readable so that documentation is derived from the codec, not restated.
  */
-export class Tagged<K extends string, M extends Record<string, t.Mixed>> extends t.Type<t.TypeOf<M[keyof M]>, t.OutputOf<M[keyof M]>, unknown> {
+export class Tagged<K extends string, M extends Record<string, t.Mixed>> extends t.Type<
+  t.TypeOf<M[keyof M]>,
+  t.OutputOf<M[keyof M]>,
+  unknown
+> {
   readonly _tagged = true
   constructor(
     name: string,
@@ -335,4 +346,5 @@ export class Tagged<K extends string, M extends Record<string, t.Mixed>> extends
     )
   }
 }
-export const tagged = <K extends string, M extends Record<string, t.Mixed>>(name: string, tag: K, branches: M) => new Tagged(name, tag, branches)
+export const tagged = <K extends string, M extends Record<string, t.Mixed>>(name: string, tag: K, branches: M) =>
+  new Tagged(name, tag, branches)

@@ -91,7 +91,8 @@ export const inputFaults = (errors: t.Errors): InputFault[] => {
     }
     const leaf = e.context[e.context.length - 1]
     let why: Explanation
-    if (e.value === undefined && leaf?.type !== forbiddenExtra && !(leaf?.type instanceof RuleLeaf)) why = { type: 'missing', msg: 'Field required' }
+    if (e.value === undefined && leaf?.type !== forbiddenExtra && !(leaf?.type instanceof RuleLeaf))
+      why = { type: 'missing', msg: 'Field required' }
     else if (leaf?.type instanceof Checked) why = leaf.type.explain(e.value) ?? { type: 'value_error', msg: e.message ?? 'Invalid value' }
     else why = explainBuiltin(leaf?.type ?? t.unknown)
     const id = `${JSON.stringify(path)}|${why.type}`

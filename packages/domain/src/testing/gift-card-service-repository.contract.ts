@@ -32,7 +32,9 @@ export const giftCardServiceRepositoryContract = (name: string, setup: () => Pro
 
     it("demotes the account's other primary when a new primary is upserted", async () => {
       const first = aGiftCardServiceRecord()
-      const second = aGiftCardServiceRecord({ service: aGiftCardService({ gift_card_service_definition_id: 'valuelink-gift-card', display_name: 'ValueLink' }) })
+      const second = aGiftCardServiceRecord({
+        service: aGiftCardService({ gift_card_service_definition_id: 'valuelink-gift-card', display_name: 'ValueLink' }),
+      })
       await right(h.port.upsert(first))
       await right(h.port.upsert(second))
       expect(await right(h.port.findPrimary(MERCHANT_A))).to.deep.equal(O.some(second))

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { Claim, EARLIER_IDS_KEPT, IdempotencyRecord, IdempotencyStore, LeaseHolder, StoredOutcome } from '../idempotency/idempotency'
-import { anIdempotencyRecord, dateAt, isoAt, MERCHANT_A, MERCHANT_B } from './fixtures'
+import { anIdempotencyRecord, dateAt, isoAt, MERCHANT_B } from './fixtures'
 import { Harness, right } from './harness'
 
 const KEY = 'POST /gift-cards/activations\u0000b8f2e0f4-3c1a-4d2e-9f10-6a7b8c9d0e1f'
@@ -9,7 +9,12 @@ const claimed = (record: IdempotencyRecord): Claim => ({ claimed: true, record }
 const heldBy = (existing: IdempotencyRecord) => ({ claimed: false, existing })
 const settled = { settled: true }
 const refused = (current: IdempotencyRecord | null) => ({ settled: false, current })
-const holderOf = (r: IdempotencyRecord): LeaseHolder => ({ merchantAccountId: r.merchant_account_id, key: r.key, lease: r.lease!, attempt: r.attempt! })
+const holderOf = (r: IdempotencyRecord): LeaseHolder => ({
+  merchantAccountId: r.merchant_account_id,
+  key: r.key,
+  lease: r.lease!,
+  attempt: r.attempt!,
+})
 /** A claim's answer without the record's attempt, which a sweep of the dead record it replaced resets. */
 const withoutAttempt = (c: Claim) => (c.claimed ? { claimed: true, record: { ...c.record, attempt: undefined } } : c)
 const card: StoredOutcome = { ok: true, value: { id: '5b7d5e2c-0f0e-4a57-9c2b-3d1e4f5a6b7c', bin: '603628', usage_count: 0, buyer: null } }
@@ -68,7 +73,11 @@ export const idempotencyStoreContract = (name: string, setup: () => Promise<Harn
         const taken = await right(h.port.claim(retry(30_000), dateAt(30_000)))
         if (!taken.claimed) throw new Error('not taken over')
         // Attempt 2 with no earlier ids, or (swept first) a fresh attempt 1.
-        expect({ ...taken.record, attempt: undefined, earlier_ids: undefined }).to.deep.equal({ ...retry(30_000), attempt: undefined, earlier_ids: undefined })
+        expect({ ...taken.record, attempt: undefined, earlier_ids: undefined }).to.deep.equal({
+          ...retry(30_000),
+          attempt: undefined,
+          earlier_ids: undefined,
+        })
         expect(taken.record.earlier_ids ?? []).to.deep.equal([])
         expect(await right(h.port.complete(holderOf(taken.record), card, dateAt(DAY)))).to.deep.equal(settled)
       })
@@ -95,7 +104,9 @@ export const idempotencyStoreContract = (name: string, setup: () => Promise<Harn
         const otherKey = second(2, { key: `${KEY}-other` })
         expect(await right(h.port.claim(otherKey, dateAt(2)))).to.deep.equal(claimed(otherKey))
         expect(await right(h.port.claim(second(3), dateAt(3)))).to.deep.equal(heldBy(ours))
-        expect(await right(h.port.claim(second(3, { merchant_account_id: MERCHANT_B, fingerprint: 'x' }), dateAt(3)))).to.deep.equal(heldBy(theirs))
+        expect(await right(h.port.claim(second(3, { merchant_account_id: MERCHANT_B, fingerprint: 'x' }), dateAt(3)))).to.deep.equal(
+          heldBy(theirs),
+        )
       })
 
       it('lets exactly one of 20 concurrent claims of a free key through', async () => {
@@ -126,7 +137,9 @@ export const idempotencyStoreContract = (name: string, setup: () => Promise<Harn
         await right(h.port.claim(first(), dateAt(0)))
         await right(h.port.complete(holderOf(first()), card, dateAt(3_600_000)))
         // Taken over (attempt 2) or swept first (attempt 1): a sweep may drop a dead record.
-        expect(withoutAttempt(await right(h.port.claim(retry(3_600_000), dateAt(3_600_000))))).to.deep.equal(withoutAttempt(claimed(retry(3_600_000))))
+        expect(withoutAttempt(await right(h.port.claim(retry(3_600_000), dateAt(3_600_000))))).to.deep.equal(
+          withoutAttempt(claimed(retry(3_600_000))),
+        )
       })
 
       it(`remembers at most ${EARLIER_IDS_KEPT} earlier ids`, async () => {
@@ -142,7 +155,9 @@ export const idempotencyStoreContract = (name: string, setup: () => Promise<Harn
         await right(h.port.claim(first(), dateAt(0)))
         // An hour after the lease ended, well past any grace period a sweep allows.
         const late = retry(3_600_000)
-        expect(await right(h.port.claim(late, dateAt(3_600_000)))).to.deep.equal(claimed({ ...late, attempt: 2, earlier_ids: ['reserved-first'] }))
+        expect(await right(h.port.claim(late, dateAt(3_600_000)))).to.deep.equal(
+          claimed({ ...late, attempt: 2, earlier_ids: ['reserved-first'] }),
+        )
       })
 
       it('of 20 concurrent retries taking over an expired key, every winner resumes the same ids and one alone may complete', async () => {
@@ -151,7 +166,9 @@ export const idempotencyStoreContract = (name: string, setup: () => Promise<Harn
         // (what they create is recognised as the request's own), and the lease the record ends up
         // naming is the only one whose `complete` is accepted.
         await right(h.port.claim(first(), dateAt(0)))
-        const records = Array.from({ length: 20 }, (_, i) => retry(30_000, { lease: `lease-retry-${i}`, reserved_id: `reserved-retry-${i}` }))
+        const records = Array.from({ length: 20 }, (_, i) =>
+          retry(30_000, { lease: `lease-retry-${i}`, reserved_id: `reserved-retry-${i}` }),
+        )
         const results = await Promise.all(records.map((r) => right(h.port.claim(r, dateAt(30_000)))))
         const winners = results.flatMap((r) => (r.claimed ? [r.record] : []))
         expect(winners.length).to.be.at.least(1)
@@ -177,7 +194,9 @@ export const idempotencyStoreContract = (name: string, setup: () => Promise<Harn
         await right(h.port.claim(record, dateAt(0)))
         const outcome: StoredOutcome = { ok: false, error: { _tag: 'CardDeclined', reason: 'The gift card was declined' } }
         await right(h.port.complete(holderOf(record), outcome, dateAt(3_600_000)))
-        expect(await right(h.port.claim(second(5), dateAt(5)))).to.deep.equal(heldBy({ ...record, state: 'completed', outcome, expires_at: isoAt(3_600_000) }))
+        expect(await right(h.port.claim(second(5), dateAt(5)))).to.deep.equal(
+          heldBy({ ...record, state: 'completed', outcome, expires_at: isoAt(3_600_000) }),
+        )
       })
 
       it('frees a completed key once its replay period is over', async () => {
@@ -218,7 +237,9 @@ export const idempotencyStoreContract = (name: string, setup: () => Promise<Harn
         const takeover = (await right(h.port.claim(retry(30_000), dateAt(30_000)))) as { record: IdempotencyRecord }
         await right(h.port.complete(holderOf(takeover.record), card, dateAt(31_000 + DAY)))
         const completed = { ...takeover.record, state: 'completed' as const, outcome: card, expires_at: isoAt(31_000 + DAY) }
-        expect(await right(h.port.complete(holderOf(first()), { ok: true, value: 'stale' }, dateAt(32_000 + DAY)))).to.deep.equal(refused(completed))
+        expect(await right(h.port.complete(holderOf(first()), { ok: true, value: 'stale' }, dateAt(32_000 + DAY)))).to.deep.equal(
+          refused(completed),
+        )
         expect(await right(h.port.claim(retry(33_000), dateAt(33_000)))).to.deep.equal(heldBy(completed))
       })
 
@@ -226,8 +247,12 @@ export const idempotencyStoreContract = (name: string, setup: () => Promise<Harn
         const record = first()
         await right(h.port.claim(record, dateAt(0)))
         expect(await right(h.port.complete({ ...holderOf(record), attempt: 2 }, card, dateAt(DAY)))).to.deep.equal(refused(record))
-        expect(await right(h.port.complete({ ...holderOf(record), lease: 'lease-other' }, card, dateAt(DAY)))).to.deep.equal(refused(record))
-        expect(await right(h.port.complete({ ...holderOf(record), merchantAccountId: MERCHANT_B }, card, dateAt(DAY)))).to.deep.equal(refused(null))
+        expect(await right(h.port.complete({ ...holderOf(record), lease: 'lease-other' }, card, dateAt(DAY)))).to.deep.equal(
+          refused(record),
+        )
+        expect(await right(h.port.complete({ ...holderOf(record), merchantAccountId: MERCHANT_B }, card, dateAt(DAY)))).to.deep.equal(
+          refused(null),
+        )
         expect(await right(h.port.claim(second(5), dateAt(5)))).to.deep.equal(heldBy(record))
       })
 
@@ -249,7 +274,9 @@ export const idempotencyStoreContract = (name: string, setup: () => Promise<Harn
       it('keeps the reserved id for a retry of the same request', async () => {
         await right(h.port.claim(first(), dateAt(0)))
         await right(h.port.release(holderOf(first()), dateAt(5)))
-        expect(await right(h.port.claim(retry(10), dateAt(10)))).to.deep.equal(claimed({ ...retry(10), attempt: 2, earlier_ids: ['reserved-first'] }))
+        expect(await right(h.port.claim(retry(10), dateAt(10)))).to.deep.equal(
+          claimed({ ...retry(10), attempt: 2, earlier_ids: ['reserved-first'] }),
+        )
       })
 
       it("touches only its own account's key", async () => {

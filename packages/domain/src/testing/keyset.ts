@@ -28,8 +28,25 @@ export const keysetBehaviour = <A>(l: KeysetList<A>) =>
   describe('keyset reads', () => {
     // [sort value index, id number]; the v2 and v5 groups share their sort value.
     const shape: Array<[number, number]> = l.ties
-      ? [[0, 5], [1, 3], [2, 9], [2, 2], [2, 7], [3, 1], [4, 8], [5, 4], [5, 6]]
-      : [[0, 5], [1, 3], [2, 9], [3, 1], [4, 8], [5, 4]]
+      ? [
+          [0, 5],
+          [1, 3],
+          [2, 9],
+          [2, 2],
+          [2, 7],
+          [3, 1],
+          [4, 8],
+          [5, 4],
+          [5, 6],
+        ]
+      : [
+          [0, 5],
+          [1, 3],
+          [2, 9],
+          [3, 1],
+          [4, 8],
+          [5, 4],
+        ]
     const sign = l.order === 'ascending' ? 1 : -1
     const inListOrder = (a: SortKey, b: SortKey) => sign * compareKeys(a, b)
     let expected: A[]
@@ -76,7 +93,11 @@ export const keysetBehaviour = <A>(l: KeysetList<A>) =>
     })
 
     it('seeks from a key that matches no stored item', async () => {
-      for (const key of [[l.sortValue(2), uuidFor(5)], [l.sortValue(6), uuidFor(0)], [l.sortValue(0), uuidFor(0)]] as SortKey[]) {
+      for (const key of [
+        [l.sortValue(2), uuidFor(5)],
+        [l.sortValue(6), uuidFor(0)],
+        [l.sortValue(0), uuidFor(0)],
+      ] as SortKey[]) {
         const after = expected.filter((a) => inListOrder(l.keyOf(a), key) > 0)
         const before = expected.filter((a) => inListOrder(l.keyOf(a), key) < 0).reverse()
         expect(await l.read(forward(O.some(key), 100)), `after ${key.join()}`).to.deep.equal(after)

@@ -73,7 +73,12 @@ export const rateLimitStoreContract = (name: string, setup: () => Promise<Harnes
 
     it('admits exactly `limit` of 20 concurrent requests', async () => {
       const results = await Promise.all(Array.from({ length: 20 }, () => admit('burst', 5, 0)))
-      expect(results.filter((r) => r.admitted).map((r) => r.remaining).sort()).to.deep.equal([0, 1, 2, 3, 4])
+      expect(
+        results
+          .filter((r) => r.admitted)
+          .map((r) => r.remaining)
+          .sort(),
+      ).to.deep.equal([0, 1, 2, 3, 4])
       expect(results.filter((r) => !r.admitted)).to.deep.equal(Array.from({ length: 15 }, () => denied(MINUTE)))
     })
 
@@ -91,7 +96,9 @@ export const rateLimitStoreContract = (name: string, setup: () => Promise<Harnes
           const inWindow = log.filter((t) => t > now - windowMs)
           const expectAdmit = inWindow.length < limit
           const counted = expectAdmit ? [...inWindow, now] : inWindow
-          const expected = expectAdmit ? admitted(limit - counted.length, counted[0]! + windowMs - now) : denied(counted[0]! + windowMs - now)
+          const expected = expectAdmit
+            ? admitted(limit - counted.length, counted[0]! + windowMs - now)
+            : denied(counted[0]! + windowMs - now)
           expect(await admit(`seq-${seed}`, limit, now, windowMs), `request ${i} at ${now} ms`).to.deep.equal(expected)
           if (expectAdmit) log.push(now)
         }

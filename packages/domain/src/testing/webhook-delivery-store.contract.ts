@@ -51,7 +51,7 @@ export const webhookDeliveryStoreContract = (name: string, setup: () => Promise<
       O.toNullable(await right(h.port.claim(d, owner, dateAt(nowMs), dateAt(nowMs + leaseMs))))
 
     describe('storing', () => {
-      it("finds an enqueued delivery by its subscription and id, and never through another subscription", async () => {
+      it('finds an enqueued delivery by its subscription and id, and never through another subscription', async () => {
         const d = aDelivery()
         await right(h.port.enqueue([d]))
         expect(await find(d.id)).to.deep.equal(d)
@@ -199,7 +199,8 @@ export const webhookDeliveryStoreContract = (name: string, setup: () => Promise<
         const theirs = aDelivery({ id: uuidFor(4), subscription_id: OTHER_SUB })
         await right(h.port.enqueue([...mine, delivered, theirs]))
         expect(await right(h.port.cancelPending(SUB, dateAt(10)))).to.equal(2)
-        for (const d of mine) expect(await find(d.id)).to.deep.equal({ ...d, status: 'cancelled', next_attempt_at: null, updated_at: isoAt(10) })
+        for (const d of mine)
+          expect(await find(d.id)).to.deep.equal({ ...d, status: 'cancelled', next_attempt_at: null, updated_at: isoAt(10) })
         expect(await find(delivered.id)).to.deep.equal(delivered)
         expect(await find(theirs.id, OTHER_SUB)).to.deep.equal(theirs)
         expect(await right(h.port.cancelPending(SUB, dateAt(20)))).to.equal(0)
@@ -215,7 +216,9 @@ export const webhookDeliveryStoreContract = (name: string, setup: () => Promise<
         sortValue: (i) => isoAt(i * 60_000),
         store: async (ds) => {
           // Another subscription's deliveries share the instants and never show.
-          await right(h.port.enqueue(ds.map((d, i) => aDelivery({ id: uuidFor(800 + i), subscription_id: OTHER_SUB, created_at: d.created_at }))))
+          await right(
+            h.port.enqueue(ds.map((d, i) => aDelivery({ id: uuidFor(800 + i), subscription_id: OTHER_SUB, created_at: d.created_at }))),
+          )
           await right(h.port.enqueue(ds))
         },
         read: (seek) => right(h.port.list(SUB, {}, seek)),
@@ -241,17 +244,26 @@ export const webhookDeliveryStoreContract = (name: string, setup: () => Promise<
         await right(h.port.enqueue([failed, delivered]))
         for (const d of [failed, delivered]) {
           expect(await right(h.port.redeliver(SUB, d.id, dateAt(9000), 14))).to.equal(true)
-          expect(await find(d.id)).to.deep.equal({ ...d, status: 'pending', next_attempt_at: isoAt(9000), retries_used: 14, updated_at: isoAt(9000) })
+          expect(await find(d.id)).to.deep.equal({
+            ...d,
+            status: 'pending',
+            next_attempt_at: isoAt(9000),
+            retries_used: 14,
+            updated_at: isoAt(9000),
+          })
         }
-        expect(byId(await right(h.port.due(dateAt(9000), 10, [])))).to.deep.equal(byId([(await find(failed.id))!, (await find(delivered.id))!]))
+        expect(byId(await right(h.port.due(dateAt(9000), 10, [])))).to.deep.equal(
+          byId([(await find(failed.id))!, (await find(delivered.id))!]),
+        )
       })
 
-      it('changes nothing for a pending, cancelled, unknown or other subscription\'s delivery', async () => {
+      it("changes nothing for a pending, cancelled, unknown or other subscription's delivery", async () => {
         const pending = aDelivery({ id: uuidFor(1) })
         const gone = aDelivery({ id: uuidFor(2), status: 'cancelled', next_attempt_at: null })
         const theirs = aDelivery({ id: uuidFor(3), subscription_id: OTHER_SUB, status: 'failed', next_attempt_at: null })
         await right(h.port.enqueue([pending, gone, theirs]))
-        for (const id of [pending.id, gone.id, theirs.id, uuidFor(4)]) expect(await right(h.port.redeliver(SUB, id, dateAt(9000), 14))).to.equal(false)
+        for (const id of [pending.id, gone.id, theirs.id, uuidFor(4)])
+          expect(await right(h.port.redeliver(SUB, id, dateAt(9000), 14))).to.equal(false)
         expect(await find(pending.id)).to.deep.equal(pending)
         expect(await find(gone.id)).to.deep.equal(gone)
         expect(await find(theirs.id, OTHER_SUB)).to.deep.equal(theirs)

@@ -40,7 +40,8 @@ export const webhookSubscriptionRepositoryContract = (name: string, setup: () =>
         order: 'descending',
         ties: true,
         // Every other item is instance-wide: both kinds interleave in one order.
-        make: (createdAt, id) => aWebhookRecord({ id, created_at: createdAt, merchant_account_id: Number(id.slice(-1)) % 2 ? null : MERCHANT_A }),
+        make: (createdAt, id) =>
+          aWebhookRecord({ id, created_at: createdAt, merchant_account_id: Number(id.slice(-1)) % 2 ? null : MERCHANT_A }),
         keyOf: webhookSortKey,
         sortValue: (i) => isoAt(i * 60_000),
         store: async (subs) => {
@@ -156,7 +157,13 @@ export const webhookSubscriptionRepositoryContract = (name: string, setup: () =>
     it('update replaces the subscription in scope, and reports whether it did', async () => {
       const sub = aWebhookRecord()
       await right(h.port.create(sub))
-      const changed = { ...sub, url: 'https://elsewhere.example/hook', active: false, authentication: null, sealed_secret: 'v1.bmV3.dGFn.c2VjcmV0' }
+      const changed = {
+        ...sub,
+        url: 'https://elsewhere.example/hook',
+        active: false,
+        authentication: null,
+        sealed_secret: 'v1.bmV3.dGFn.c2VjcmV0',
+      }
       expect(await right(h.port.update(own, changed))).to.equal(true)
       expect(await right(h.port.findById(own, sub.id))).to.deep.equal(O.some(changed))
       expect(await right(h.port.list(own, all))).to.deep.equal([changed])
@@ -178,7 +185,7 @@ export const webhookSubscriptionRepositoryContract = (name: string, setup: () =>
       expect(await right(h.port.update(ownAndInstance, { ...instanceWide, active: false }))).to.equal(true)
     })
 
-    it('findForDelivery finds any account\'s subscription and instance-wide ones, never a deleted one', async () => {
+    it("findForDelivery finds any account's subscription and instance-wide ones, never a deleted one", async () => {
       const theirSub = aWebhookRecord({ merchant_account_id: MERCHANT_B })
       const instanceWide = aWebhookRecord({ merchant_account_id: null })
       const gone = aWebhookRecord()

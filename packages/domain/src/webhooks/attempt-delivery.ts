@@ -42,7 +42,13 @@ export const makeAttemptDelivery =
         authentication: openAuthentication(sub, open),
         subscriptionId: sub.id,
       })()
-      return { attempted_at: at.toISOString(), response_status: r.status, duration_ms: r.durationMs, error: r.error, response_excerpt: r.excerpt }
+      return {
+        attempted_at: at.toISOString(),
+        response_status: r.status,
+        duration_ms: r.durationMs,
+        error: r.error,
+        response_excerpt: r.excerpt,
+      }
     }
 
     return pipe(

@@ -59,7 +59,12 @@ export const makeRecordWithEvent =
     )
     return pipe(
       deps.outbox.add(entry),
-      TE.flatMap((): TE.TaskEither<Err | Unavailable, A> => pipe(write, TE.orElseFirstTaskK(() => forget))),
+      TE.flatMap((): TE.TaskEither<Err | Unavailable, A> =>
+        pipe(
+          write,
+          TE.orElseFirstTaskK(() => forget),
+        ),
+      ),
       TE.tap(() => TE.fromTask(deps.dispatch.publish(entry))),
     )
   }

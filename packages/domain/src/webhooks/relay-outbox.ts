@@ -57,10 +57,17 @@ export const makeRelayOutbox =
         TE.traverseSeqArray((entry) =>
           pipe(
             HAPPENED[entry.event_name](deps, entry),
-            TE.flatMap((happened) => (happened ? TE.map(() => 'handedOver' as const)(handOver(entry)) : TE.map(() => 'dropped' as const)(deps.outbox.remove(entry.event_id)))),
+            TE.flatMap((happened) =>
+              happened
+                ? TE.map(() => 'handedOver' as const)(handOver(entry))
+                : TE.map(() => 'dropped' as const)(deps.outbox.remove(entry.event_id)),
+            ),
           ),
         ),
       ),
-      TE.map((done) => ({ handedOver: done.filter((d) => d === 'handedOver').length, dropped: done.filter((d) => d === 'dropped').length })),
+      TE.map((done) => ({
+        handedOver: done.filter((d) => d === 'handedOver').length,
+        dropped: done.filter((d) => d === 'dropped').length,
+      })),
     )
   }

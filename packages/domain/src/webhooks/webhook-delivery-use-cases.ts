@@ -25,7 +25,9 @@ const visible = (webhooks: WebhookSubscriptionRepository, scope: WebhookScope, i
 
 export const makeListWebhookDeliveries =
   (deps: { webhooks: WebhookSubscriptionRepository; deliveries: WebhookDeliveryStore; mac: Mac }) =>
-  (q: PageQuery & { scope: WebhookScope; subscriptionId: string; filter: DeliveryFilter }): TE.TaskEither<NotFound | InvalidRequest | Unavailable, Page<WebhookDelivery>> =>
+  (
+    q: PageQuery & { scope: WebhookScope; subscriptionId: string; filter: DeliveryFilter },
+  ): TE.TaskEither<NotFound | InvalidRequest | Unavailable, Page<WebhookDelivery>> =>
     pipe(
       visible(deps.webhooks, q.scope, q.subscriptionId),
       TE.flatMap(() =>
@@ -41,14 +43,25 @@ export const makeListWebhookDeliveries =
 
 const refused = (d: WebhookDeliveryRecord, sub: WebhookSubscriptionRecord): Conflict | undefined => {
   if (d.status === 'pending')
-    return conflict(d.id, problem('deliveryId', [], 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'))
+    return conflict(
+      d.id,
+      problem('deliveryId', [], 'This delivery is still pending: its next attempt is already scheduled', 'delivery_pending'),
+    )
   if (d.status === 'cancelled')
     return conflict(
       d.id,
-      problem('deliveryId', [], 'This delivery was cancelled when its subscription was deactivated; it cannot be sent again', 'delivery_cancelled'),
+      problem(
+        'deliveryId',
+        [],
+        'This delivery was cancelled when its subscription was deactivated; it cannot be sent again',
+        'delivery_cancelled',
+      ),
     )
   if (!sub.active)
-    return conflict(sub.id, problem('subscriptionId', [], 'The subscription is inactive: activate it before redelivering', 'subscription_inactive'))
+    return conflict(
+      sub.id,
+      problem('subscriptionId', [], 'The subscription is inactive: activate it before redelivering', 'subscription_inactive'),
+    )
   return undefined
 }
 
@@ -64,7 +77,11 @@ export const makeRedeliverWebhookDelivery =
     clock: Clock
     schedule: RetrySchedule
   }) =>
-  (q: { scope: WebhookScope; subscriptionId: string; deliveryId: string }): TE.TaskEither<NotFound | Conflict | Unavailable, WebhookDelivery> => {
+  (q: {
+    scope: WebhookScope
+    subscriptionId: string
+    deliveryId: string
+  }): TE.TaskEither<NotFound | Conflict | Unavailable, WebhookDelivery> => {
     const read = () =>
       pipe(
         deps.deliveries.findById(q.subscriptionId, q.deliveryId),
@@ -82,7 +99,9 @@ export const makeRedeliverWebhookDelivery =
           read(),
           TE.flatMap((d) => {
             const why = refused(d, sub)
-            return why ? TE.left<NotFound | Conflict | Unavailable, boolean>(why) : deps.deliveries.redeliver(q.subscriptionId, d.id, deps.clock.now(), deps.schedule.delaysS.length)
+            return why
+              ? TE.left<NotFound | Conflict | Unavailable, boolean>(why)
+              : deps.deliveries.redeliver(q.subscriptionId, d.id, deps.clock.now(), deps.schedule.delaysS.length)
           }),
           // Not rescheduled: another request changed it meanwhile (a redelivery of its own), so say what it is now.
           TE.flatMap((rescheduled) =>

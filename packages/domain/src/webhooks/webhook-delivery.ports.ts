@@ -5,7 +5,13 @@ import { Seek } from '../pagination/page'
 import { Unavailable } from '../shared/errors'
 import { token } from '../shared/token'
 import { WebhookAuthenticationCreate } from './webhook-subscription'
-import { DeliveryTransition, WebhookAttemptError, WebhookDeliveryAttempt, WebhookDeliveryRecord, WebhookDeliveryStatus } from './webhook-delivery'
+import {
+  DeliveryTransition,
+  WebhookAttemptError,
+  WebhookDeliveryAttempt,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+} from './webhook-delivery'
 import { OutboxEntry } from './webhook-event'
 
 /**
@@ -57,7 +63,12 @@ export interface WebhookDeliveryStore {
    * still pending (a cancellation that came meanwhile stands), sets `updated_at` to `now`, and
    * frees the claim.
    */
-  settle(claim: DeliveryClaim, attempt: WebhookDeliveryAttempt | null, next: DeliveryTransition, now: Date): TE.TaskEither<Unavailable, void>
+  settle(
+    claim: DeliveryClaim,
+    attempt: WebhookDeliveryAttempt | null,
+    next: DeliveryTransition,
+    now: Date,
+  ): TE.TaskEither<Unavailable, void>
   /** Cancels every pending delivery of the subscription; claimed ones are cancelled too, but their attempt may finish. */
   cancelPending(subscriptionId: string, now: Date): TE.TaskEither<Unavailable, number>
   findById(subscriptionId: string, deliveryId: string): TE.TaskEither<Unavailable, O.Option<WebhookDeliveryRecord>>

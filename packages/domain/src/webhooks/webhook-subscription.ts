@@ -51,7 +51,11 @@ export type WebhookSubscriptionUpdate = t.TypeOf<typeof WebhookSubscriptionUpdat
 /** How long, at most, a previous secret keeps signing after a rotation: 7 days, in minutes. */
 export const MAX_ROTATION_DELTA_MINUTES = 7 * 24 * 60
 /** Body of `rotate-secret`: minutes the previous secret keeps signing (absent, null or 0: none). */
-export const WebhookSecretRotation = closed('WebhookSecretRotation', {}, { delta: nullable(intRange('delta', 0, MAX_ROTATION_DELTA_MINUTES)) })
+export const WebhookSecretRotation = closed(
+  'WebhookSecretRotation',
+  {},
+  { delta: nullable(intRange('delta', 0, MAX_ROTATION_DELTA_MINUTES)) },
+)
 export type WebhookSecretRotation = t.TypeOf<typeof WebhookSecretRotation>
 
 /**
@@ -107,10 +111,7 @@ export const webhookSortKey = (w: WebhookSubscriptionRecord): SortKey => [w.crea
 const SECRET_FIELDS = ['password', 'client_secret'] as const
 
 /** Seals the secrets of an authentication config before it is stored. */
-export const sealAuthentication = (
-  a: WebhookAuthenticationCreate,
-  seal: (s: string) => string,
-): Record<string, string | null> => {
+export const sealAuthentication = (a: WebhookAuthenticationCreate, seal: (s: string) => string): Record<string, string | null> => {
   const out: Record<string, string | null> = { ...(a as Record<string, string | null>) }
   for (const f of SECRET_FIELDS) if (typeof out[f] === 'string') out[f] = seal(out[f] as string)
   return out
@@ -131,7 +132,10 @@ export const openAuthentication = (r: WebhookSubscriptionRecord, open: (s: strin
   r.authentication === null
     ? null
     : (Object.fromEntries(
-        Object.entries(r.authentication).map(([k, v]) => [k, (SECRET_FIELDS as readonly string[]).includes(k) && typeof v === 'string' ? open(v) : v]),
+        Object.entries(r.authentication).map(([k, v]) => [
+          k,
+          (SECRET_FIELDS as readonly string[]).includes(k) && typeof v === 'string' ? open(v) : v,
+        ]),
       ) as WebhookAuthenticationCreate)
 
 /** The response form: secrets of the endpoint's authentication are masked, never returned. */
@@ -187,7 +191,10 @@ export const urlViolations = (
 ): RuleViolation[] => {
   const checked: Array<[ReadonlyArray<string>, string | null | undefined]> = [
     [['url'], input.url],
-    [['authentication', 'token_url'], input.authentication != null && 'token_url' in input.authentication ? input.authentication.token_url : null],
+    [
+      ['authentication', 'token_url'],
+      input.authentication != null && 'token_url' in input.authentication ? input.authentication.token_url : null,
+    ],
   ]
   return checked.flatMap(([path, url]) => {
     const why = url == null ? undefined : urlRefusal(url, policy)

@@ -41,7 +41,11 @@ const found = (id: string) =>
   )
 
 /** Stores the changed subscription; gone meanwhile (deleted by another request) is a 404. */
-const saved = (deps: Deps, scope: WebhookScope, next: WebhookSubscriptionRecord): TE.TaskEither<NotFound | Unavailable, WebhookSubscriptionRecord> =>
+const saved = (
+  deps: Deps,
+  scope: WebhookScope,
+  next: WebhookSubscriptionRecord,
+): TE.TaskEither<NotFound | Unavailable, WebhookSubscriptionRecord> =>
   pipe(
     deps.webhooks.update(scope, next),
     TE.flatMap((updated) => (updated ? TE.right(next) : TE.left(notFound('WebhookSubscription', next.id)))),
@@ -96,7 +100,11 @@ export const makeListWebhookSubscriptions =
  */
 export const makeUpdateWebhookSubscription =
   (deps: Deps & { deliveries: WebhookDeliveryStore; policy: WebhookUrlPolicy }) =>
-  (q: { scope: WebhookScope; id: string; input: WebhookSubscriptionUpdate }): TE.TaskEither<InvalidInput | NotFound | Unavailable, WebhookSubscription> =>
+  (q: {
+    scope: WebhookScope
+    id: string
+    input: WebhookSubscriptionUpdate
+  }): TE.TaskEither<InvalidInput | NotFound | Unavailable, WebhookSubscription> =>
     pipe(
       TE.fromEither(allowed(q.input, deps.policy)),
       TE.flatMap((input) =>

@@ -48,7 +48,7 @@ describe('makeAuthorize', () => {
     lookups.length = 0
   })
 
-  it('grants a scope the token asks for and the key\'s roles allow, on an open account', async () => {
+  it("grants a scope the token asks for and the key's roles allow, on an open account", async () => {
     const p = principal(['gift-cards.write'])
     expect(await authorize({ principal: p, merchantAccountId: 'acme', required: 'gift-cards.write' })()).to.deep.equal(
       E.right({ principal: p, merchantAccount: { id: 'acme', display_name: 'Acme', locked: false } }),
@@ -79,10 +79,12 @@ describe('makeAuthorize', () => {
 
   it('forbids an embed token a scope outside embed with missing_scope', async () => {
     const p = principal(['embed'])
-    expect(await authorize({ principal: p, merchantAccountId: 'acme', required: 'roles.read' })()).to.deep.equal(E.left(forbidden('missing_scope')))
+    expect(await authorize({ principal: p, merchantAccountId: 'acme', required: 'roles.read' })()).to.deep.equal(
+      E.left(forbidden('missing_scope')),
+    )
   })
 
-  it('forbids a token scope that the key\'s roles do not grant as restricted_api_key', async () => {
+  it("forbids a token scope that the key's roles do not grant as restricted_api_key", async () => {
     const p = principal(['gift-cards.write'], { roles: ['read-only'] })
     expect(await authorize({ principal: p, merchantAccountId: 'acme', required: 'gift-cards.write' })()).to.deep.equal(
       E.left(forbidden('restricted_api_key')),
@@ -104,7 +106,7 @@ describe('makeAuthorize', () => {
     expect(lookups).to.deep.equal([])
   })
 
-  it('gives an unknown account the same answer as another account\'s id, so ids cannot be probed', async () => {
+  it("gives an unknown account the same answer as another account's id, so ids cannot be probed", async () => {
     const bound = await authorize({
       principal: principal(['roles.read'], { merchant_account_id: 'globex' }),
       merchantAccountId: 'acme',

@@ -44,7 +44,7 @@ describe('checkScope', () => {
     ['an embed token on an administrator key', ['embed'], ['*.read', '*.write'], 'gift-cards.write', 'granted'],
     ['a scope the token lacks, whatever the key grants', ['roles.read'], ['*.read', '*.write'], 'gift-cards.write', 'missing_scope'],
     ['a scope neither token nor key has', [], [], 'roles.read', 'missing_scope'],
-    ['a scope the token carries but the key\'s roles do not', ['gift-cards.write'], ['*.read'], 'gift-cards.write', 'restricted_api_key'],
+    ["a scope the token carries but the key's roles do not", ['gift-cards.write'], ['*.read'], 'gift-cards.write', 'restricted_api_key'],
     ['a token wildcard beyond a narrow key', ['*.write'], ['gift-cards.write'], 'webhook-subscriptions.write', 'restricted_api_key'],
     ['an embed token on a key without gift card rights', ['embed'], ['roles.read'], 'gift-cards.write', 'restricted_api_key'],
   ]

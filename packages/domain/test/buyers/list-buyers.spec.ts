@@ -24,9 +24,14 @@ const buyerStore = (buyers: Buyer[]): BuyerRepository => {
     findByExternalIdentifier: () => TE.right(O.none),
     list: (acct, filter, seek) => {
       const from = O.toUndefined(seek.from)
-      const mine = desc.filter((b) => b.merchant_account_id === acct && (filter.external_identifier === undefined || b.external_identifier === filter.external_identifier))
+      const mine = desc.filter(
+        (b) =>
+          b.merchant_account_id === acct &&
+          (filter.external_identifier === undefined || b.external_identifier === filter.external_identifier),
+      )
       const at = from && `${from[0]}\u0000${from[1]}`
-      const found = seek.direction === 'forward' ? mine.filter((b) => !at || key(b) < at) : [...mine].reverse().filter((b) => !at || key(b) > at)
+      const found =
+        seek.direction === 'forward' ? mine.filter((b) => !at || key(b) < at) : [...mine].reverse().filter((b) => !at || key(b) > at)
       return TE.right(found.slice(0, seek.limit))
     },
   }
@@ -51,7 +56,9 @@ describe('makeListBuyers', () => {
   it('rejects a cursor issued under another external_identifier filter', async () => {
     const first = await listBuyers({ merchantAccountId: 'acme', filter: { external_identifier: 'x' }, limit: 1 })()
     const cursor = E.isRight(first) ? first.right.next_cursor! : ''
-    expect(await listBuyers({ merchantAccountId: 'acme', filter: { external_identifier: 'y' }, limit: 1, cursor })()).to.deep.equal(badCursor)
+    expect(await listBuyers({ merchantAccountId: 'acme', filter: { external_identifier: 'y' }, limit: 1, cursor })()).to.deep.equal(
+      badCursor,
+    )
     expect(await listBuyers({ merchantAccountId: 'acme', filter: {}, limit: 1, cursor })()).to.deep.equal(badCursor)
   })
 

@@ -25,14 +25,24 @@ describe('askConnector', () => {
   describe('turns a connector that misbehaves into ServiceFailed', () => {
     const shape = serviceFailed('the gift card service answered in an unexpected shape')
     const cases: Array<[string, () => TE.TaskEither<unknown, unknown>, unknown]> = [
-      ['throws while building its task', () => { throw new Error(`boom ${NUMBER}`) }, serviceFailed('the gift card connector threw')],
+      [
+        'throws while building its task',
+        () => {
+          throw new Error(`boom ${NUMBER}`)
+        },
+        serviceFailed('the gift card connector threw'),
+      ],
       ['rejects its promise', () => () => Promise.reject(new Error('socket hang up')), serviceFailed('the gift card connector threw')],
       ['answers a date that is not a date', () => TE.right({ expirationDate: 'next year' }), shape],
       ['answers a number as the date', () => TE.right({ expirationDate: 42 }), shape],
       ['answers nothing', () => TE.right(undefined), shape],
       ['answers an object without the date', () => TE.right({}), shape],
       ['answers a string', () => TE.right('<html>502 Bad Gateway</html>'), shape],
-      ['fails with an error it does not know', () => TE.left({ _tag: 'Teapot' }), serviceFailed('the gift card connector answered an unknown error')],
+      [
+        'fails with an error it does not know',
+        () => TE.left({ _tag: 'Teapot' }),
+        serviceFailed('the gift card connector answered an unknown error'),
+      ],
       ['fails with a bare Error', () => TE.left(new Error('x')), serviceFailed('the gift card connector answered an unknown error')],
       ['fails with null', () => TE.left(null), serviceFailed('the gift card connector answered an unknown error')],
     ]
@@ -53,7 +63,9 @@ describe('askConnector', () => {
     for (const [what, reason] of cases)
       it(`when it ${what}`, async () => {
         expect(await ask(() => TE.left({ _tag: 'CardDeclined', reason }))).to.deep.equal(E.left(cardDeclined('The gift card was declined')))
-        expect(await ask(() => TE.left({ _tag: 'ServiceFailed', reason }))).to.deep.equal(E.left(serviceFailed('the gift card service failed')))
+        expect(await ask(() => TE.left({ _tag: 'ServiceFailed', reason }))).to.deep.equal(
+          E.left(serviceFailed('the gift card service failed')),
+        )
       })
 
     it('keeps a reason that merely contains a PIN shorter than 4 characters (it cannot be told from text)', async () => {

@@ -22,7 +22,10 @@ describe('canonicalJson', () => {
   it('gives the same text for the same object in any key order, at every depth', () => {
     const a = { b: 1, a: { d: [{ y: 1, x: 2 }], c: null } }
     const b = { a: { c: null, d: [{ x: 2, y: 1 }] }, b: 1 }
-    expect([canonicalJson(a), canonicalJson(b)]).to.deep.equal(['{"a":{"c":null,"d":[{"x":2,"y":1}]},"b":1}', '{"a":{"c":null,"d":[{"x":2,"y":1}]},"b":1}'])
+    expect([canonicalJson(a), canonicalJson(b)]).to.deep.equal([
+      '{"a":{"c":null,"d":[{"x":2,"y":1}]},"b":1}',
+      '{"a":{"c":null,"d":[{"x":2,"y":1}]},"b":1}',
+    ])
   })
 
   it('keeps array order: [1,2] and [2,1] differ', () => {

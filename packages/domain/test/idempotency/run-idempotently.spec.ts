@@ -1,7 +1,15 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
-import { Claim, IdempotencyRecord, IdempotencyStore, LeaseHolder, Settlement, StoredOutcome, takeOver } from '../../src/idempotency/idempotency'
+import {
+  Claim,
+  IdempotencyRecord,
+  IdempotencyStore,
+  LeaseHolder,
+  Settlement,
+  StoredOutcome,
+  takeOver,
+} from '../../src/idempotency/idempotency'
 import { Attempted, makeRunIdempotently, OutcomeCodec, Reservation } from '../../src/idempotency/run-idempotently'
 import { inFlight, invalidRequest, problem, unavailable } from '../../src/shared/errors'
 import { fixedClock } from '../helpers'
@@ -13,7 +21,8 @@ const fakeStore = () => {
   const records = new Map<string, IdempotencyRecord>()
   const calls: Call[] = []
   const id = (acct: string, key: string) => `${acct}\u0000${key}`
-  const holds = (r: IdempotencyRecord | undefined, h: LeaseHolder): r is IdempotencyRecord => r !== undefined && r.lease === h.lease && r.attempt === h.attempt
+  const holds = (r: IdempotencyRecord | undefined, h: LeaseHolder): r is IdempotencyRecord =>
+    r !== undefined && r.lease === h.lease && r.attempt === h.attempt
   const refused = (r: IdempotencyRecord | undefined) => TE.right<never, Settlement>({ settled: false, current: r ?? null })
   const store: IdempotencyStore = {
     claim: (record, now) => {
@@ -99,7 +108,11 @@ const record = (over: Partial<IdempotencyRecord>): IdempotencyRecord => ({
 describe('makeRunIdempotently', () => {
   it('claims the key in flight for the lease, with a lease token and a reserved id, runs the work once and records its outcome', async () => {
     const h = setup()
-    const result = await h.run(req, h.work({ outcome: E.right({ n: 1 }), recorded: true }, () => h.clock.set('2025-01-01T00:00:05.000Z')), codec)()
+    const result = await h.run(
+      req,
+      h.work({ outcome: E.right({ n: 1 }), recorded: true }, () => h.clock.set('2025-01-01T00:00:05.000Z')),
+      codec,
+    )()
     expect(result).to.deep.equal(E.right({ value: { n: 1 }, replayed: false }))
     expect(h.reservations).to.deep.equal([{ reservedId: uuid(1), earlierIds: [] }])
     expect(h.calls).to.deep.equal([
@@ -176,9 +189,7 @@ describe('makeRunIdempotently', () => {
 
   it('releases the key when the work marks its outcome not to be recorded, so a retry runs again with the same reserved id', async () => {
     const h = setup()
-    expect(await h.run(req, h.work({ outcome: E.left('unknown buyer'), recorded: false }), codec)()).to.deep.equal(
-      E.left('unknown buyer'),
-    )
+    expect(await h.run(req, h.work({ outcome: E.left('unknown buyer'), recorded: false }), codec)()).to.deep.equal(E.left('unknown buyer'))
     expect(h.calls.map((c) => c[0])).to.deep.equal(['claim', 'release'])
     expect(h.calls[1]).to.deep.equal(['release', firstHolder, T0])
     await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
@@ -193,9 +204,13 @@ describe('makeRunIdempotently', () => {
     const bug = new Error('bug in work')
     let caught: unknown
     try {
-      await h.run(req, async () => {
-        throw bug
-      }, codec)()
+      await h.run(
+        req,
+        async () => {
+          throw bug
+        },
+        codec,
+      )()
     } catch (e) {
       caught = e
     }
@@ -215,7 +230,12 @@ describe('makeRunIdempotently', () => {
   it('passes a failing claim on as Unavailable without running the work', async () => {
     const h = setup()
     const boom = unavailable(new Error('down'))
-    const run = makeRunIdempotently({ store: { ...h.store, claim: () => TE.left(boom) }, clock: h.clock, ids: { uuid: () => uuid(9) }, config })
+    const run = makeRunIdempotently({
+      store: { ...h.store, claim: () => TE.left(boom) },
+      clock: h.clock,
+      ids: { uuid: () => uuid(9) },
+      config,
+    })
     expect(await run(req, h.work({ outcome: E.right({ n: 1 }), recorded: true }), codec)()).to.deep.equal(E.left(boom))
     expect(h.runs()).to.equal(0)
   })
@@ -229,7 +249,13 @@ describe('makeRunIdempotently', () => {
         E.right({ value: { n: 7 }, replayed: false }),
       )
       expect(h.reservations).to.deep.equal([{ reservedId: uuid(1), earlierIds: ['reserved-dead'] }])
-      expect(h.get()).to.deep.include({ state: 'completed', outcome: { ok: true, value: { n: 7 } }, attempt: 2, lease: uuid(2), reserved_id: uuid(1) })
+      expect(h.get()).to.deep.include({
+        state: 'completed',
+        outcome: { ok: true, value: { n: 7 } },
+        attempt: 2,
+        lease: uuid(2),
+        reserved_id: uuid(1),
+      })
       expect(h.get()!.earlier_ids).to.deep.equal(['reserved-dead'])
     })
 
@@ -243,7 +269,10 @@ describe('makeRunIdempotently', () => {
 
   describe('a holder whose lease was taken over', () => {
     /** The first run's work is overtaken: during it, the clock passes the lease and `during` runs. */
-    const overtaken = async (during: (h: ReturnType<typeof setup>) => Promise<void>, settled: Attempted<string, { n: number }> = { outcome: E.right({ n: 1 }), recorded: true }) => {
+    const overtaken = async (
+      during: (h: ReturnType<typeof setup>) => Promise<void>,
+      settled: Attempted<string, { n: number }> = { outcome: E.right({ n: 1 }), recorded: true },
+    ) => {
       const h = setup()
       const result = await h.run(
         req,
@@ -268,7 +297,9 @@ describe('makeRunIdempotently', () => {
 
     it('answers InFlight while the new holder still runs, leaving its claim as it is', async () => {
       const { h, result } = await overtaken(async (h) => {
-        h.put(takeOver(firstClaim, { ...firstClaim, lease: 'lease-new', reserved_id: 'reserved-new', expires_at: '2025-01-01T00:01:01.000Z' }))
+        h.put(
+          takeOver(firstClaim, { ...firstClaim, lease: 'lease-new', reserved_id: 'reserved-new', expires_at: '2025-01-01T00:01:01.000Z' }),
+        )
       })
       expect(result).to.deep.equal(E.left(inFlight(2)))
       expect(h.get()).to.deep.include({ state: 'in_flight', lease: 'lease-new', attempt: 2, outcome: null })

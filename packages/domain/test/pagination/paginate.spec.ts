@@ -33,8 +33,16 @@ const arrayStore = (items: Item[]) => {
 
 /** Ten items with heavy ties on the sort value: only the id orders them within a tie. */
 const TIED: Item[] = [
-  { id: 'j', v: 'b' }, { id: 'a', v: 'b' }, { id: 'c', v: 'a' }, { id: 'h', v: 'b' }, { id: 'b', v: 'c' },
-  { id: 'e', v: 'a' }, { id: 'd', v: 'b' }, { id: 'g', v: 'c' }, { id: 'f', v: 'a' }, { id: 'i', v: 'b' },
+  { id: 'j', v: 'b' },
+  { id: 'a', v: 'b' },
+  { id: 'c', v: 'a' },
+  { id: 'h', v: 'b' },
+  { id: 'b', v: 'c' },
+  { id: 'e', v: 'a' },
+  { id: 'd', v: 'b' },
+  { id: 'g', v: 'c' },
+  { id: 'f', v: 'a' },
+  { id: 'i', v: 'b' },
 ]
 const mac = fakeMac()
 const SCOPE = 'things\u0000acme'
@@ -123,7 +131,7 @@ describe('paginate', () => {
     expect([p3.items, p3.next_cursor]).to.deep.equal([store.sorted.slice(6, 9), null])
   })
 
-  it('seeks from the cursor item in the cursor\'s direction', async () => {
+  it("seeks from the cursor item in the cursor's direction", async () => {
     const store = arrayStore(TIED)
     const list = paginate({ mac }, SCOPE, keyOf, store.read)
     const p1 = await run(list({ limit: 2 }))
@@ -136,7 +144,7 @@ describe('paginate', () => {
     ])
   })
 
-  it('issues cursors within the page envelope\'s 1-1000 characters', async () => {
+  it("issues cursors within the page envelope's 1-1000 characters", async () => {
     const store = arrayStore([{ id: 'fe26475d-ec3e-4884-9553-f7356683f7f9', v: '2025-01-01T00:00:00.000Z' }, ...TIED])
     const page = await run(paginate({ mac }, SCOPE, keyOf, store.read)({ limit: 1 }))
     expect(CursorString.is(page.next_cursor)).to.equal(true)

@@ -25,15 +25,21 @@ const sessionBucket = (id: string) => O.some<Bucket>({ policy: 'checkout-session
 describe('bucketFor', () => {
   // Which operations draw on which policy is declared with each operation in adapters-http.
   const embedOn = (principal: Principal): RateLimitRequest => ({ policy: 'embed', principal })
-  const session = (sessionId: string, principal: Principal = embed): RateLimitRequest => ({ policy: 'checkout-session', principal, sessionId })
+  const session = (sessionId: string, principal: Principal = embed): RateLimitRequest => ({
+    policy: 'checkout-session',
+    principal,
+    sessionId,
+  })
   const cases: Array<[string, RateLimitRequest, O.Option<Bucket>]> = [
     ['limits an embed token on the embed policy', embedOn(embed), embedBucket()],
     ['limits a token carrying embed among other scopes', embedOn(as(['buyers.read', 'embed'])), embedBucket()],
     ['keys the embed bucket by token', embedOn(as(['embed'], 'tok-2')), embedBucket('tok-2')],
     ['never limits a server-to-server token on a card route', embedOn(as(['gift-cards.write'])), O.none],
-    ['never limits a server-to-server token holding every embed scope', embedOn(as([
-      'gift-cards.read', 'gift-cards.write', 'checkout-sessions.write', 'transactions.write',
-    ])), O.none],
+    [
+      'never limits a server-to-server token holding every embed scope',
+      embedOn(as(['gift-cards.read', 'gift-cards.write', 'checkout-sessions.write', 'transactions.write'])),
+      O.none,
+    ],
     ['never limits a wildcard token', embedOn(as(['*.write'])), O.none],
     ['limits Secure Fields per checkout session id', session('cs_123'), sessionBucket('cs_123')],
     ['keys each checkout session by its own id, not by token', session('cs_456', as(['embed'], 'tok-9')), sessionBucket('cs_456')],

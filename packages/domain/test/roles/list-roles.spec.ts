@@ -9,7 +9,8 @@ import { RoleRepository } from '../../src/roles/roles.ports'
 import { invalidRequest, problem } from '../../src/shared/errors'
 import { fakeMac } from '../helpers'
 
-const cmp = (a: readonly [string, string], b: readonly [string, string]) => (a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)
+const cmp = (a: readonly [string, string], b: readonly [string, string]) =>
+  a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0
 const sorted = [...ROLE_CATALOGUE].sort((a, b) => cmp(roleSortKey(a), roleSortKey(b)))
 const roles: RoleRepository = {
   list: (seek) => {
@@ -47,7 +48,11 @@ describe('makeListRoles', () => {
     const first = await listRoles({ merchantAccountId: 'acme', limit: 1 })()
     const cursor = E.isRight(first) ? first.right.next_cursor! : ''
     expect(await listRoles({ merchantAccountId: 'globex', limit: 1, cursor })()).to.deep.equal(
-      E.left(invalidRequest(problem('cursor', [], 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor'))),
+      E.left(
+        invalidRequest(
+          problem('cursor', [], 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor'),
+        ),
+      ),
     )
   })
 })

@@ -4,16 +4,59 @@ import { urlRefusal, urlViolations } from '../../src/webhooks/webhook-subscripti
 
 describe('isBlockedAddress', () => {
   const blocked = [
-    '127.0.0.1', '127.255.255.254', '10.0.0.1', '10.255.255.255', '172.16.0.1', '172.31.255.255', '192.168.1.1',
-    '169.254.169.254', '169.254.0.1', '0.0.0.0', '0.1.2.3', '100.64.0.1', '100.127.255.255', '224.0.0.1', '239.255.255.250',
-    '255.255.255.255', '240.0.0.1', '198.18.0.1', '192.0.0.8',
-    '::', '::1', '[::1]', 'fc00::1', 'fd12:3456:789a::1', 'fe80::1', 'febf::1', 'fec0::1', 'ff02::1',
-    '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:169.254.169.254', '::ffff:10.0.0.1', '::127.0.0.1', '64:ff9b::a9fe:a9fe',
+    '127.0.0.1',
+    '127.255.255.254',
+    '10.0.0.1',
+    '10.255.255.255',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '169.254.0.1',
+    '0.0.0.0',
+    '0.1.2.3',
+    '100.64.0.1',
+    '100.127.255.255',
+    '224.0.0.1',
+    '239.255.255.250',
+    '255.255.255.255',
+    '240.0.0.1',
+    '198.18.0.1',
+    '192.0.0.8',
+    '::',
+    '::1',
+    '[::1]',
+    'fc00::1',
+    'fd12:3456:789a::1',
+    'fe80::1',
+    'febf::1',
+    'fec0::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:169.254.169.254',
+    '::ffff:10.0.0.1',
+    '::127.0.0.1',
+    '64:ff9b::a9fe:a9fe',
   ]
   for (const a of blocked) it(`blocks ${a}`, () => expect(isBlockedAddress(a)).to.equal(true))
 
-  const open = ['8.8.8.8', '1.1.1.1', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1', '169.253.255.255', '11.0.0.1',
-    '2001:4860:4860::8888', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', 'fbff::1', 'fe7f::1']
+  const open = [
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.15.255.255',
+    '172.32.0.1',
+    '100.63.255.255',
+    '100.128.0.1',
+    '169.253.255.255',
+    '11.0.0.1',
+    '2001:4860:4860::8888',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    'fbff::1',
+    'fe7f::1',
+  ]
   for (const a of open) it(`lets ${a} through`, () => expect(isBlockedAddress(a)).to.equal(false))
 
   it('judges nothing that is not an address', () => {
@@ -38,7 +81,8 @@ describe('parseIpv6', () => {
 
 describe('isLocalHostName', () => {
   it('knows the names that always mean this machine', () => {
-    for (const h of ['localhost', 'LOCALHOST', 'localhost.', 'api.localhost', 'localhost.localdomain']) expect(isLocalHostName(h), h).to.equal(true)
+    for (const h of ['localhost', 'LOCALHOST', 'localhost.', 'api.localhost', 'localhost.localdomain'])
+      expect(isLocalHostName(h), h).to.equal(true)
     for (const h of ['localhost.example.com', 'mylocalhost', 'example.com']) expect(isLocalHostName(h), h).to.equal(false)
   })
 })
@@ -54,9 +98,21 @@ describe('urlRefusal', () => {
 
   it('refuses loopback, private, link-local and metadata addresses in any notation, and localhost', () => {
     for (const u of [
-      'http://127.0.0.1/x', 'http://localhost:8080/', 'http://LOCALHOST/', 'http://api.localhost/', 'http://10.1.2.3/', 'http://169.254.169.254/latest/meta-data',
-      'http://[::1]:9000/', 'http://[fd00::1]/', 'http://[::ffff:127.0.0.1]/', 'http://2130706433/', 'http://0x7f.1/', 'http://0177.0.0.1/',
-      'http://0/', 'http://[::]/', 'http://224.0.0.1/',
+      'http://127.0.0.1/x',
+      'http://localhost:8080/',
+      'http://LOCALHOST/',
+      'http://api.localhost/',
+      'http://10.1.2.3/',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]:9000/',
+      'http://[fd00::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://2130706433/',
+      'http://0x7f.1/',
+      'http://0177.0.0.1/',
+      'http://0/',
+      'http://[::]/',
+      'http://224.0.0.1/',
     ])
       expect(urlRefusal(u, strict), u).to.equal(PRIVATE)
   })

@@ -8,7 +8,11 @@ const schedule = { delaysS: [5, 60, 3600], jitter: 0.1 }
 
 describe('afterAttempt', () => {
   it('ends a delivery whose attempt succeeded', () => {
-    expect(afterAttempt({ retries_used: 1 }, true, NOW, schedule, 0.5)).to.deep.equal({ status: 'delivered', next_attempt_at: null, retries_used: 1 })
+    expect(afterAttempt({ retries_used: 1 }, true, NOW, schedule, 0.5)).to.deep.equal({
+      status: 'delivered',
+      next_attempt_at: null,
+      retries_used: 1,
+    })
   })
 
   it('schedules the next retry of the schedule after a failure', () => {
@@ -26,7 +30,11 @@ describe('afterAttempt', () => {
   })
 
   it('fails a delivery once the schedule is spent', () => {
-    expect(afterAttempt({ retries_used: 3 }, false, NOW, schedule, 0)).to.deep.equal({ status: 'failed', next_attempt_at: null, retries_used: 3 })
+    expect(afterAttempt({ retries_used: 3 }, false, NOW, schedule, 0)).to.deep.equal({
+      status: 'failed',
+      next_attempt_at: null,
+      retries_used: 3,
+    })
   })
 
   it('cancels without touching the retries spent', () => {
@@ -81,7 +89,15 @@ describe('deliveriesOf and presentDelivery', () => {
       ...deliveriesOf(entry)[0]!,
       status: 'failed',
       next_attempt_at: null,
-      attempts: [{ attempted_at: '2025-06-01T12:00:00.100Z', response_status: 503, duration_ms: 12, error: 'unexpected_status', response_excerpt: 'busy' }],
+      attempts: [
+        {
+          attempted_at: '2025-06-01T12:00:00.100Z',
+          response_status: 503,
+          duration_ms: 12,
+          error: 'unexpected_status',
+          response_excerpt: 'busy',
+        },
+      ],
     })
     expect(shown).to.deep.equal({
       type: 'webhook-delivery',
@@ -90,7 +106,15 @@ describe('deliveriesOf and presentDelivery', () => {
       event_id: entry.event_id,
       event_name: 'buyer.created',
       status: 'failed',
-      attempts: [{ attempted_at: '2025-06-01T12:00:00.100Z', response_status: 503, duration_ms: 12, error: 'unexpected_status', response_excerpt: 'busy' }],
+      attempts: [
+        {
+          attempted_at: '2025-06-01T12:00:00.100Z',
+          response_status: 503,
+          duration_ms: 12,
+          error: 'unexpected_status',
+          response_excerpt: 'busy',
+        },
+      ],
       next_attempt_at: null,
       created_at: '2025-06-01T12:00:00.000Z',
     })

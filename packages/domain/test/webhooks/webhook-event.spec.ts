@@ -9,7 +9,15 @@ describe('outboxEntryOf', () => {
 
   it('serialises the buyer.created payload once, with the buyer exactly as the API returns it', () => {
     const buyer = aBuyer({ merchant_account_id: 'acme' })
-    const entry = outboxEntryOf({ name: 'buyer.created', merchantAccountId: 'acme', target: buyer, environment: 'sandbox', eventId: '0b9d2a47-5f0e-4c3a-9a8e-2d1f6b7c8e90', at, deliveries })
+    const entry = outboxEntryOf({
+      name: 'buyer.created',
+      merchantAccountId: 'acme',
+      target: buyer,
+      environment: 'sandbox',
+      eventId: '0b9d2a47-5f0e-4c3a-9a8e-2d1f6b7c8e90',
+      at,
+      deliveries,
+    })
     const { body, ...rest } = entry
     expect(rest).to.deep.equal({
       event_id: '0b9d2a47-5f0e-4c3a-9a8e-2d1f6b7c8e90',
@@ -35,7 +43,15 @@ describe('outboxEntryOf', () => {
 
   it('carries a gift card with bin, sub-bin and last four only, valid against its event codec', () => {
     const card = aGiftCard({ bin: '603628', sub_bin: '120', last4: '0042' })
-    const entry = outboxEntryOf({ name: 'gift-card.created', merchantAccountId: card.merchant_account_id, target: card, environment: 'production', eventId: '0b9d2a47-5f0e-4c3a-9a8e-2d1f6b7c8e90', at, deliveries })
+    const entry = outboxEntryOf({
+      name: 'gift-card.created',
+      merchantAccountId: card.merchant_account_id,
+      target: card,
+      environment: 'production',
+      eventId: '0b9d2a47-5f0e-4c3a-9a8e-2d1f6b7c8e90',
+      at,
+      deliveries,
+    })
     const payload = decoded(WEBHOOK_EVENTS['gift-card.created'], JSON.parse(entry.body))
     expect(payload.target).to.deep.equal(card)
     expect(payload.environment).to.equal('production')

@@ -26,7 +26,15 @@ describe('sealAuthentication', () => {
   it('seals client_secret and password of OAuth password authentication, leaving a null scope null', () => {
     expect(
       sealAuthentication(
-        { kind: 'oauth_password', client_id: 'c', client_secret: 's', token_url: 'https://a.example/t', username: 'u', password: 'p', scope: null },
+        {
+          kind: 'oauth_password',
+          client_id: 'c',
+          client_secret: 's',
+          token_url: 'https://a.example/t',
+          username: 'u',
+          password: 'p',
+          scope: null,
+        },
         seal,
       ),
     ).to.deep.equal({
@@ -109,7 +117,13 @@ describe('presentWebhookSubscription', () => {
   it('masks the client_secret of OAuth client credentials', () => {
     expect(
       presentWebhookSubscription(
-        record({ kind: 'oauth_client_credentials', client_id: 'c', client_secret: 'sealed(s)', token_url: 'https://a.example/t', scope: null }),
+        record({
+          kind: 'oauth_client_credentials',
+          client_id: 'c',
+          client_secret: 'sealed(s)',
+          token_url: 'https://a.example/t',
+          scope: null,
+        }),
         open,
         NOW,
       ).authentication,
@@ -172,7 +186,13 @@ describe('secret rotation', () => {
     expect(decoded(WebhookSecretRotation, { delta: null })).to.deep.equal({ delta: null })
     expect(decoded(WebhookSecretRotation, { delta: 10080 })).to.deep.equal({ delta: 10080 })
     expect(faultsOf(WebhookSecretRotation, { delta: 10081 })).to.deep.equal([
-      { path: ['delta'], message: 'Input should be less than or equal to 10080', type: 'less_than_equal', value: 10081, ctx: { le: 10080 } },
+      {
+        path: ['delta'],
+        message: 'Input should be less than or equal to 10080',
+        type: 'less_than_equal',
+        value: 10081,
+        ctx: { le: 10080 },
+      },
     ])
     expect(faultsOf(WebhookSecretRotation, { delta: -1 })[0]!.type).to.equal('greater_than_equal')
     expect(faultsOf(WebhookSecretRotation, { delta: 1.5 })[0]!.type).to.equal('int_type')
@@ -181,7 +201,12 @@ describe('secret rotation', () => {
 
 describe('WebhookSubscriptionUpdate', () => {
   it('accepts any subset, nulls included', () => {
-    for (const body of [{}, { active: false }, { url: null, active: null, authentication: null }, { url: URL, authentication: { kind: 'basic', username: 'u', password: 'p' } }])
+    for (const body of [
+      {},
+      { active: false },
+      { url: null, active: null, authentication: null },
+      { url: URL, authentication: { kind: 'basic', username: 'u', password: 'p' } },
+    ])
       expect(decoded(WebhookSubscriptionUpdate, body)).to.deep.equal(body)
   })
   it('rejects unknown properties and a bad url', () => {

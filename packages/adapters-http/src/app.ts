@@ -62,7 +62,14 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
         authorize(useCases.authorize, log, config, op.scope),
         serve(op, deps),
       ])
-    else register(counted, op.method, koaPath(op.path), [authn, ...limit, async (ctx) => sendErrorResponse(ctx, notFoundResponse())])
+    else
+      register(counted, op.method, koaPath(op.path), [
+        authn,
+        ...limit,
+        async (ctx) => {
+          sendErrorResponse(ctx, notFoundResponse())
+        },
+      ])
   }
 
   const app = new Koa<OrkaState>()
@@ -82,6 +89,8 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
   app.use(counted.routes())
   app.use(notRouted(served))
   // Only errors outside the middleware (e.g. writing to a closed socket) reach Koa's own handler.
-  app.on('error', (err: unknown) => log.error({ err: serializeError(err) }, 'http server error'))
+  app.on('error', (err: unknown) => {
+    log.error({ err: serializeError(err) }, 'http server error')
+  })
   return app
 }

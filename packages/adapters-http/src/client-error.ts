@@ -52,7 +52,7 @@ interface ErrorFields {
   readonly expose?: unknown
   readonly message?: unknown
 }
-const fields = (e: unknown): ErrorFields => (typeof e === 'object' && e !== null ? (e as ErrorFields) : {})
+const fields = (e: unknown): ErrorFields => (typeof e === 'object' && e !== null ? e : {})
 
 /** An error code as Node and raw-body write them; anything else is not logged. */
 const SAFE_CODE = /^[A-Za-z][A-Za-z0-9_.]{0,63}$/
@@ -74,7 +74,7 @@ const GONE_CODES: ReadonlySet<string> = new Set([
 
 /** The request's connection is gone, or its body was cut short. */
 const clientGone = (req: IncomingMessage | undefined): boolean =>
-  req !== undefined && ((req.destroyed && !req.complete) || req.socket?.destroyed === true)
+  req !== undefined && ((req.destroyed && !req.complete) || req.socket?.destroyed)
 
 /**
  * Whether an error that escaped a request was the client's doing: a parser error, a request

@@ -55,6 +55,8 @@ export const closeConnectionAfterResponse = (ctx: ParameterizedContext<unknown>)
     if (socket.writable) socket.end()
     const timer = setTimeout(() => socket.destroy(), LINGER_MS)
     timer.unref()
-    socket.once('close', () => clearTimeout(timer))
+    socket.once('close', () => {
+      clearTimeout(timer)
+    })
   })
 }

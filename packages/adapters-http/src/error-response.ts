@@ -36,13 +36,13 @@ export interface ErrorBody {
   readonly code: string
   readonly status: number
   readonly message: string
-  readonly details: ReadonlyArray<ErrorDetail>
+  readonly details: readonly ErrorDetail[]
   readonly resource_id?: string | null
 }
 
 /** The 422 body: FastAPI/pydantic style `detail[]`, built by `toViolations`. */
 export interface ValidationBody {
-  readonly detail: ReadonlyArray<Violation>
+  readonly detail: readonly Violation[]
 }
 
 export interface ErrorResponse {
@@ -83,7 +83,7 @@ const defaultMessage = (status: ErrorStatus): string => {
   }
 }
 
-export const errorBody = (status: ErrorStatus, details: ReadonlyArray<ErrorDetail> = []): ErrorBody => ({
+export const errorBody = (status: ErrorStatus, details: readonly ErrorDetail[] = []): ErrorBody => ({
   type: 'error',
   code: CODES[status],
   status,
@@ -91,7 +91,7 @@ export const errorBody = (status: ErrorStatus, details: ReadonlyArray<ErrorDetai
   details,
 })
 
-const respond = (status: ErrorStatus, details: ReadonlyArray<ErrorDetail> = [], headers: Record<string, string> = {}): ErrorResponse => ({
+const respond = (status: ErrorStatus, details: readonly ErrorDetail[] = [], headers: Record<string, string> = {}): ErrorResponse => ({
   status,
   body: errorBody(status, details),
   headers,
@@ -158,13 +158,13 @@ export function toErrorResponse(e: DomainError): ErrorResponse {
 }
 
 /** A request that fails its declared schema: 422 with the violations the codecs explained. */
-export const validationErrorResponse = (detail: ReadonlyArray<Violation>): ErrorResponse => ({ status: 422, body: { detail }, headers: {} })
+export const validationErrorResponse = (detail: readonly Violation[]): ErrorResponse => ({ status: 422, body: { detail }, headers: {} })
 
 /** Unknown route. */
 export const notFoundResponse = (): ErrorResponse => respond(404)
 
 /** Known path, method not served there. */
-export const methodNotAllowedResponse = (allow: ReadonlyArray<string>): ErrorResponse => respond(405, [], { Allow: allow.join(', ') })
+export const methodNotAllowedResponse = (allow: readonly string[]): ErrorResponse => respond(405, [], { Allow: allow.join(', ') })
 
 /** An unexpected exception: a body that says nothing about what went wrong. */
 export const serverErrorResponse = (): ErrorResponse => respond(500)

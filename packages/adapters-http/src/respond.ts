@@ -20,7 +20,9 @@ export const sendNoContent = (ctx: AnyCtx): void => {
   ctx.body = null
 }
 
-export const sendErrorResponse = (ctx: AnyCtx, r: ErrorResponse): void => sendJson(ctx, r.status, r.body, r.headers)
+export const sendErrorResponse = (ctx: AnyCtx, r: ErrorResponse): void => {
+  sendJson(ctx, r.status, r.body, r.headers)
+}
 
 /**
  * An error's name, message and stack, for the log; never the request that caused it. A message

@@ -52,7 +52,7 @@ describe('createHttpApp (smoke)', () => {
   let log: CaptureLog
   let server: { url: string; close(): Promise<void> }
   let behaviour: { rolesThrow: boolean; activation: 'fresh' | 'replay' | 'replayed-decline' }
-  let activations: Array<{ idempotencyKey: string | null }>
+  let activations: { idempotencyKey: string | null }[]
   let rotations: unknown[]
   let deliveryFilters: unknown[]
 
@@ -377,7 +377,7 @@ describe('createHttpApp (smoke)', () => {
         body: '{"delta":10081}',
       })
       expect(bad.status).to.equal(422)
-      expect((bad.json as { detail: Array<{ loc: unknown }> }).detail.map((d) => d.loc)).to.deep.equal([['body', 'delta']])
+      expect((bad.json as { detail: { loc: unknown }[] }).detail.map((d) => d.loc)).to.deep.equal([['body', 'delta']])
       expect(rotations).to.have.length(2)
     })
 
@@ -388,7 +388,7 @@ describe('createHttpApp (smoke)', () => {
       expect(ok.json).to.deep.equal({ items: [], limit: 20, next_cursor: null, previous_cursor: null })
       const bad = await call('GET', `/webhook-subscriptions/${SUBSCRIPTION_ID}/deliveries?status=lost`, { token: read })
       expect(bad.status).to.equal(422)
-      expect((bad.json as { detail: Array<{ loc: unknown }> }).detail.map((d) => d.loc)).to.deep.equal([['query', 'status']])
+      expect((bad.json as { detail: { loc: unknown }[] }).detail.map((d) => d.loc)).to.deep.equal([['query', 'status']])
       expect(deliveryFilters).to.deep.equal([{ status: 'failed' }])
     })
 
@@ -415,7 +415,7 @@ describe('createHttpApp (smoke)', () => {
       expect(r.json).to.deep.equal(err(500, 'server_error', 'Request could not be processed'))
       const line = log.lines.find((l) => l.level === 'error')
       expect(line?.msg).to.equal('dependency unavailable')
-      expect((line?.o['err'] as { stack: string }).stack).to.include('webhook store down')
+      expect((line?.o.err as { stack: string }).stack).to.include('webhook store down')
     })
 
     it('turns an exception into the bare 500 body and logs its stack', async () => {
@@ -432,7 +432,7 @@ describe('createHttpApp (smoke)', () => {
       expect(r.text).not.to.include(WILD)
       const line = log.lines.find((l) => l.level === 'error')
       expect(line?.msg).to.equal('unhandled exception')
-      expect((line?.o['err'] as { stack: string }).stack).to.include(WILD)
+      expect((line?.o.err as { stack: string }).stack).to.include(WILD)
     })
   })
 
@@ -470,7 +470,7 @@ describe('createHttpApp (smoke)', () => {
     })
 
     it('draws on the quota its operation declares, and only for the routes declaring one', async () => {
-      const cases: Array<[string, string, string | null]> = [
+      const cases: [string, string, string | null][] = [
         ['POST', '/gift-cards/activations', 'embed'],
         ['POST', '/gift-cards/activations/', 'embed'],
         ['POST', '/gift-cards/balances', 'embed'],
@@ -533,7 +533,7 @@ describe('createHttpApp (smoke)', () => {
 
     it('masks long digit runs of an unmatched path', async () => {
       await call('GET', '/gift-cards/4123456789010001')
-      expect(log.lines.find((l) => l.msg === 'request')?.o['path']).to.equal('/gift-cards/################')
+      expect(log.lines.find((l) => l.msg === 'request')?.o.path).to.equal('/gift-cards/################')
     })
   })
 })

@@ -78,7 +78,7 @@ const exchange = (port: number, script: (s: Socket) => void | Promise<void>, giv
   })
 
 /** Log lines arrive when the server sees the connection go, a moment after the client does. */
-const settle = async (log: CaptureLog, until: (lines: ReadonlyArray<LogLine>) => boolean = () => true): Promise<void> => {
+const settle = async (log: CaptureLog, until: (lines: readonly LogLine[]) => boolean = () => true): Promise<void> => {
   for (let i = 0; i < 100 && !until(log.lines); i++) await sleep(10)
   await sleep(30)
 }
@@ -94,13 +94,19 @@ const startServer = async (handler: Parameters<typeof createServer>[1], options:
   const server: Server = createServer(options, handler)
   if (log) server.on('clientError', clientErrorHandler(log))
   server.listen(0, '127.0.0.1')
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()))
+  await new Promise<void>((resolve) =>
+    server.once('listening', () => {
+      resolve()
+    }),
+  )
   return {
     port: (server.address() as AddressInfo).port,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
-        server.close(() => resolve())
+        server.close(() => {
+          resolve()
+        })
       }),
   }
 }
@@ -176,12 +182,12 @@ describe('malformed, slow and aborted requests', () => {
         msg: 'request',
         o: { method: 'POST', path: '/gift-cards/activations', status: 400, outcome: 'rejected' },
       })
-      expect(access[0]!.o['requestId']).to.match(UUID)
+      expect(access[0]!.o.requestId).to.match(UUID)
       expect(errorLines(log)).to.deep.equal([])
       expect(JSON.stringify(log.lines)).not.to.include('4123455566667777')
     })
 
-    const parseErrors: ReadonlyArray<readonly [string, string, string]> = [
+    const parseErrors: readonly (readonly [string, string, string])[] = [
       ['an invalid header line', 'GET /roles HTTP/1.1\r\nHost: localhost\r\nThis is not a header\r\n\r\n', 'HPE_INVALID_HEADER_TOKEN'],
       [
         'a control character in a header value',
@@ -202,7 +208,7 @@ describe('malformed, slow and aborted requests', () => {
         const r = await exchange(server.port, (s) => void s.write(raw))
         expect(r.status).to.equal(400)
         expect(r.body).to.equal(BAD_REQUEST_BODY)
-        expect(r.headers['connection']).to.equal('close')
+        expect(r.headers.connection).to.equal('close')
         expect(r.closedByServer).to.equal(true)
         await settle(log)
         expect(log.lines).to.deep.equal([{ level: 'warn', msg: 'client connection error', o: { code, status: 400 } }])
@@ -380,7 +386,9 @@ describe('malformed, slow and aborted requests', () => {
         })
         ctx.body = { length: text.length }
       })
-      app.on('error', (err: unknown) => log.error({ err: serializeError(err) }, 'http server error'))
+      app.on('error', (err: unknown) => {
+        log.error({ err: serializeError(err) }, 'http server error')
+      })
       server = await startServer(app.callback(), {}, opts.handler ? log : undefined)
     }
     const post = (body: string) => `POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${body.length}\r\n\r\n${body}`
@@ -390,7 +398,7 @@ describe('malformed, slow and aborted requests', () => {
       const r = await exchange(server.port, (s) => void s.write(post('abc')))
       expect(r.status).to.equal(400)
       expect(r.body).to.equal(BAD_REQUEST_BODY)
-      expect(r.headers['connection']).to.equal('close')
+      expect(r.headers.connection).to.equal('close')
       expect(r.headers['x-request-id']).to.match(UUID)
       expect(r.closedByServer).to.equal(true)
       await settle(log, (ls) => ls.some((l) => l.msg === 'request'))
@@ -461,7 +469,7 @@ describe('malformed, slow and aborted requests', () => {
       ])
     })
 
-    const escaped: ReadonlyArray<{ name: string; error: () => unknown; status: number; body: string; line: LogLine }> = [
+    const escaped: readonly { name: string; error: () => unknown; status: number; body: string; line: LogLine }[] = [
       {
         name: 'a parser error surfaced by the request stream',
         error: () => Object.assign(new Error('Parse Error: Invalid character in chunk size'), { code: 'HPE_INVALID_CHUNK_SIZE' }),
@@ -509,7 +517,7 @@ describe('malformed, slow and aborted requests', () => {
         const r = await exchange(server.port, (s) => void s.write(post('abc')))
         expect(r.status).to.equal(c.status)
         expect(r.body).to.equal(c.body)
-        expect(r.headers['connection']).to.equal('close')
+        expect(r.headers.connection).to.equal('close')
         await settle(log, (ls) => ls.some((l) => l.msg === 'request'))
         expect(log.lines.map((l) => without(l, 'ms', 'requestId'))).to.deep.equal([
           without(c.line),
@@ -518,7 +526,7 @@ describe('malformed, slow and aborted requests', () => {
         expect(JSON.stringify(log.lines)).not.to.include('4123455566667777')
       })
 
-    const serverFaults: ReadonlyArray<{ name: string; error: () => unknown }> = [
+    const serverFaults: readonly { name: string; error: () => unknown }[] = [
       {
         name: 'an ECONNRESET from a dependency while the client is still there',
         error: () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
@@ -546,7 +554,7 @@ describe('malformed, slow and aborted requests', () => {
         expect(r.body).to.equal(SERVER_ERROR_BODY)
         await settle(log, (ls) => ls.some((l) => l.msg === 'request'))
         expect(log.lines.map((l) => `${l.level} ${l.msg}`)).to.deep.equal(['error unhandled exception', 'info request'])
-        expect(log.lines[1]!.o['status']).to.equal(500)
+        expect(log.lines[1]!.o.status).to.equal(500)
       })
   })
 

@@ -24,7 +24,7 @@ const body = (status: number, code: string, message: string, details: unknown[] 
 describe('toErrorResponse', () => {
   const quota: Quota = { policy: 'embed', limit: 50, windowS: 60, remaining: 0, resetS: 17 }
 
-  const cases: ReadonlyArray<[string, DomainError, { status: number; body: unknown; headers: Record<string, string> }]> = [
+  const cases: readonly [string, DomainError, { status: number; body: unknown; headers: Record<string, string> }][] = [
     [
       'Unauthenticated is a 401 that does not say why',
       unauthenticated('bad signature'),

@@ -95,7 +95,7 @@ const spelling = (which: 0 | 1 | 2, label: string, shape: Parameters<typeof mint
   return { token: parts.join('.') }
 }
 
-const CASES: ReadonlyArray<Case> = [
+const CASES: readonly Case[] = [
   // alg
   {
     name: 'alg none, empty signature',
@@ -432,11 +432,11 @@ describe('hostile tokens (through the HTTP app)', () => {
   describe('every case is a 401 with the exact body that never reaches the domain', () => {
     let ran = 0
     beforeEach(() => start())
-    after(() =>
+    after(() => {
       console.log(
         `      hostile tokens: ${ran} requests refused with 401 (${CASES.length} cases x ${ROUTES.length} routes), none reached the domain`,
-      ),
-    )
+      )
+    })
 
     for (const c of CASES) {
       it(c.name, async () => {
@@ -449,7 +449,7 @@ describe('hostile tokens (through the HTTP app)', () => {
           expect(r.headers.get('content-type')).to.match(/^application\/json/)
           expect(calls, `${route.method} ${route.path}: the domain was reached`).to.deep.equal([])
           ran++
-          const reasons = log.lines.filter((l) => l.msg === 'authentication failed').map((l) => String(l.o['reason']))
+          const reasons = log.lines.filter((l) => l.msg === 'authentication failed').map((l) => String(l.o.reason))
           expect(reasons, 'one logged reason').to.have.length(1)
           expect(reasons[0]).to.match(c.why)
           log.lines.length = 0

@@ -149,7 +149,7 @@ interface Exchange {
 const exchange = (
   port: number,
   head: string,
-  body: ReadonlyArray<Buffer | string | number | { stream: number; pauseMs: number }> = [],
+  body: readonly (Buffer | string | number | { stream: number; pauseMs: number })[] = [],
   giveUpMs = 1000,
 ): Promise<Exchange> =>
   new Promise((resolve) => {
@@ -223,7 +223,7 @@ describe('input hygiene at the HTTP edge', () => {
   let url: string
   let port: number
   /** Each server-side socket with its peer's port, taken when it connected (a destroyed socket no longer knows it). */
-  let serverSockets: Array<{ socket: Socket; peerPort: number | undefined }>
+  let serverSockets: { socket: Socket; peerPort: number | undefined }[]
   let calls: Call[]
   let log: CaptureLog
   const start = async (merchantAccountHeader = 'x-orka-merchant-account-id') => {
@@ -233,14 +233,20 @@ describe('input hygiene at the HTTP edge', () => {
     server = createServer(createHttpApp(makeDeps(new FakeKeys(keyPair(key)), calls, log, merchantAccountHeader)).callback())
     server.on('connection', (socket: Socket) => serverSockets.push({ socket, peerPort: socket.remotePort }))
     server.listen(0, '127.0.0.1')
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()))
+    await new Promise<void>((resolve) =>
+      server.once('listening', () => {
+        resolve()
+      }),
+    )
     port = (server.address() as AddressInfo).port
     url = `http://127.0.0.1:${port}`
   }
   const stop = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections()
-      server.close(() => resolve())
+      server.close(() => {
+        resolve()
+      })
     })
   beforeEach(() => start())
   afterEach(() => stop())
@@ -406,7 +412,7 @@ describe('input hygiene at the HTTP edge', () => {
   })
 
   describe('a JSON body that is not UTF-8', () => {
-    const cases: ReadonlyArray<[string, number[]]> = [
+    const cases: readonly [string, number[]][] = [
       ['a byte that is never UTF-8', [0xff]],
       ['an encoded surrogate (CESU-8)', [0xed, 0xa0, 0x80]],
       ['an overlong encoding', [0xc0, 0xaf]],
@@ -526,7 +532,7 @@ describe('input hygiene at the HTTP edge', () => {
       const r = parseResponse(e.response, e.answeredAfterMs)
       expect(r.status).to.equal(422)
       expect(JSON.parse(r.body)).to.deep.equal(TOO_LARGE)
-      expect(r.headers['connection']).to.equal('close')
+      expect(r.headers.connection).to.equal('close')
       expect(e.answeredAfterMs, 'answered promptly').to.be.below(1500)
       expect(e.closedByServer, 'the server closed the connection').to.equal(true)
       expect(e.sent).to.be.below(DECLARED)
@@ -566,7 +572,7 @@ describe('input hygiene at the HTTP edge', () => {
       const r = parseResponse(e.response, e.answeredAfterMs)
       expect(r.status).to.equal(422)
       expect(JSON.parse(r.body)).to.deep.equal(TOO_LARGE)
-      expect(r.headers['connection']).to.equal('close')
+      expect(r.headers.connection).to.equal('close')
       expect(e.closedByServer).to.equal(true)
       expect(reached()).to.deep.equal([])
     })
@@ -585,7 +591,7 @@ describe('input hygiene at the HTTP edge', () => {
     const expectParserRefusal = (e: Exchange) => {
       const r = parseResponse(e.response, e.answeredAfterMs)
       expect(r.status).to.equal(400)
-      expect(r.headers['connection']).to.equal('close')
+      expect(r.headers.connection).to.equal('close')
       expect(e.closedByServer).to.equal(true)
     }
 

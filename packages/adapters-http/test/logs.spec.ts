@@ -40,7 +40,7 @@ const leaks = (text: string, pan: string = PAN): boolean => {
 
 describe('card numbers in logs', () => {
   describe('redactCardNumbers', () => {
-    const masked: ReadonlyArray<readonly [string, string]> = [
+    const masked: readonly (readonly [string, string])[] = [
       ['4123455566667777', '################'],
       ['4123-4555-6666-7777', '####-####-####-####'],
       ['4123 4555 6666 7777', '#### #### #### ####'],
@@ -102,7 +102,7 @@ describe('card numbers in logs', () => {
   describe('redactLogFields and redactJsonLine', () => {
     it('masks every string of a record, keys and nested values included, and keeps the rest', () => {
       const circular: Record<string, unknown> = { n: 'x 4123455566667777' }
-      circular['self'] = circular
+      circular.self = circular
       expect(
         redactLogFields({
           requestId: '4123-4555-6666-7777',
@@ -139,9 +139,9 @@ describe('card numbers in logs', () => {
 
     it('serializeError masks the message and the stack (which repeats the message)', () => {
       const s = serializeError(new Error('cannot parse 4123.4555.6666.7777'))
-      expect(s['type']).to.equal('Error')
-      expect(s['message']).to.equal('cannot parse ####.####.####.####')
-      expect(String(s['stack']).split('\n')[0]).to.equal('Error: cannot parse ####.####.####.####')
+      expect(s.type).to.equal('Error')
+      expect(s.message).to.equal('cannot parse ####.####.####.####')
+      expect(String(s.stack).split('\n')[0]).to.equal('Error: cannot parse ####.####.####.####')
       expect(serializeError('thrown 4123455566667777')).to.deep.equal({ type: 'string', message: 'thrown ################' })
     })
 
@@ -262,17 +262,12 @@ describe('card numbers in logs', () => {
           const r = await call('GET', '/nothing-here', { 'x-request-id': given })
           expect(r.headers.get('x-request-id')).to.equal(given)
         }
-        expect(accessLines().map((l) => l.o['requestId'])).to.deep.equal([
-          'req-7',
-          '41234555666',
-          'order-2027-01-15',
-          'a1b2c3d4e5f6a7b8c9d0',
-        ])
+        expect(accessLines().map((l) => l.o.requestId)).to.deep.equal(['req-7', '41234555666', 'order-2027-01-15', 'a1b2c3d4e5f6a7b8c9d0'])
       })
     })
 
     describe('an unknown route holding a card number is logged masked', () => {
-      const paths: ReadonlyArray<readonly [string, string, string]> = [
+      const paths: readonly (readonly [string, string, string])[] = [
         ['GET', '/gift-cards/4123455566667777', '/gift-cards/################'],
         ['GET', '/gift-cards/4123-4555-6666-7777', '/gift-cards/####-####-####-####'],
         ['GET', '/gift-cards/4123.4555.6666.7777', '/gift-cards/####.####.####.####'],
@@ -304,7 +299,7 @@ describe('card numbers in logs', () => {
       it('masks before cutting a long path, so no part of a run survives the cut', async () => {
         const path = `/x/${'a'.repeat(190)}4123-4555-6666-7777`
         await call('GET', path)
-        expect(accessLines()[0]!.o['path']).to.equal(`/x/${'a'.repeat(190)}####-##`)
+        expect(accessLines()[0]!.o.path).to.equal(`/x/${'a'.repeat(190)}####-##`)
       })
     })
 
@@ -316,9 +311,9 @@ describe('card numbers in logs', () => {
         expect(r.status).to.equal(500)
         const line = log.lines.find((l) => l.msg === 'unhandled exception')!
         expect(line.level).to.equal('error')
-        const err = line.o['err'] as Record<string, string>
-        expect(err['message']).to.equal('no roles for card ####-####-####-####')
-        expect(err['stack']!.split('\n')[0]).to.equal('Error: no roles for card ####-####-####-####')
+        const err = line.o.err as Record<string, string>
+        expect(err.message).to.equal('no roles for card ####-####-####-####')
+        expect(err.stack!.split('\n')[0]).to.equal('Error: no roles for card ####-####-####-####')
         expect(leaks(dump())).to.equal(false)
       })
 
@@ -332,7 +327,7 @@ describe('card numbers in logs', () => {
         expect(r.status).to.equal(502)
         const line = log.lines.find((l) => l.msg === 'gift card service failed')!
         expect(line).to.deep.include({ level: 'warn' })
-        expect(line.o['reason']).to.equal('upstream refused #### #### #### ####')
+        expect(line.o.reason).to.equal('upstream refused #### #### #### ####')
         expect(leaks(dump())).to.equal(false)
         expect(leaks(dump(), '4123455541234561234')).to.equal(false)
       })
@@ -347,7 +342,7 @@ describe('card numbers in logs', () => {
         expect(r.status).to.equal(500)
         const line = log.lines.find((l) => l.msg === 'dependency unavailable')!
         expect(line.level).to.equal('error')
-        expect((line.o['err'] as Record<string, string>)['message']).to.equal('store rejected ####.####.####.####')
+        expect((line.o.err as Record<string, string>).message).to.equal('store rejected ####.####.####.####')
         expect(leaks(dump())).to.equal(false)
       })
     })

@@ -55,9 +55,9 @@ const CONSTRAINTS = [
 ]
 
 const deref = (doc: Json, s: Json, depth = 0): Json => {
-  if (typeof s['$ref'] !== 'string') return s
-  if (depth > 20) throw new Error(`$ref loop at ${String(s['$ref'])}`)
-  const target = (s['$ref'] as string)
+  if (typeof s.$ref !== 'string') return s
+  if (depth > 20) throw new Error(`$ref loop at ${String(s.$ref)}`)
+  const target = s.$ref
     .replace(/^#\//, '')
     .split('/')
     .reduce<unknown>((o, k) => (o as Json)[k], doc) as Json
@@ -68,7 +68,7 @@ const deref = (doc: Json, s: Json, depth = 0): Json => {
 /** The alternatives of a union, nested unions and references flattened. */
 const alternatives = (doc: Json, s: Json): Json[] => {
   const d = deref(doc, s)
-  const union = (d['anyOf'] ?? d['oneOf']) as Json[] | undefined
+  const union = (d.anyOf ?? d.oneOf) as Json[] | undefined
   return union === undefined ? [d] : union.flatMap((a) => alternatives(doc, a))
 }
 
@@ -82,8 +82,8 @@ const isOnlyType = (s: Shape) =>
 
 const shapeOf = (doc: Json, schema: Json): Shape => {
   const alts = alternatives(doc, schema)
-  const nullable = alts.some((a) => a['type'] === 'null')
-  const rest = alts.filter((a) => a['type'] !== 'null')
+  const nullable = alts.some((a) => a.type === 'null')
+  const rest = alts.filter((a) => a.type !== 'null')
   if (rest.length === 1) return { ...single(doc, rest[0]!), nullable: nullable || single(doc, rest[0]!).nullable }
   if (rest.length === 0) return { types: [], nullable, constraints: {} }
   const shapes = rest.map((a) => single(doc, a))
@@ -106,21 +106,21 @@ const shapeOf = (doc: Json, schema: Json): Shape => {
 
 const single = (doc: Json, raw: Json): Shape => {
   const s = deref(doc, raw)
-  if (s['anyOf'] || s['oneOf']) return shapeOf(doc, s)
-  const types = s['type'] === undefined ? [] : ([] as string[]).concat(s['type'] as string | string[])
+  if (s.anyOf || s.oneOf) return shapeOf(doc, s)
+  const types = s.type === undefined ? [] : ([] as string[]).concat(s.type as string | string[])
   const shape: Shape = {
     types: types.filter((t) => t !== 'null').sort(),
     nullable: types.includes('null'),
     constraints: Object.fromEntries(CONSTRAINTS.filter((k) => s[k] !== undefined).map((k) => [k, s[k]])),
   }
-  if (s['const'] !== undefined) shape.enum = [JSON.stringify(s['const'])]
-  else if (Array.isArray(s['enum'])) shape.enum = (s['enum'] as unknown[]).map((v) => JSON.stringify(v)).sort()
-  if (s['properties'])
-    shape.properties = Object.fromEntries(Object.entries(s['properties'] as Json).map(([k, v]) => [k, shapeOf(doc, v as Json)]))
-  if (Array.isArray(s['required'])) shape.required = [...(s['required'] as string[])].sort()
-  if (s['additionalProperties'] === false) shape.additionalProperties = false
-  else if (typeof s['additionalProperties'] === 'object') shape.additionalProperties = shapeOf(doc, s['additionalProperties'] as Json)
-  if (s['items']) shape.items = shapeOf(doc, s['items'] as Json)
+  if (s.const !== undefined) shape.enum = [JSON.stringify(s.const)]
+  else if (Array.isArray(s.enum)) shape.enum = (s.enum as unknown[]).map((v) => JSON.stringify(v)).sort()
+  if (s.properties)
+    shape.properties = Object.fromEntries(Object.entries(s.properties as Json).map(([k, v]) => [k, shapeOf(doc, v as Json)]))
+  if (Array.isArray(s.required)) shape.required = [...(s.required as string[])].sort()
+  if (s.additionalProperties === false) shape.additionalProperties = false
+  else if (typeof s.additionalProperties === 'object') shape.additionalProperties = shapeOf(doc, s.additionalProperties as Json)
+  if (s.items) shape.items = shapeOf(doc, s.items as Json)
   return shape
 }
 
@@ -166,15 +166,15 @@ const compare = (ours: Shape, theirs: Shape, at: Omit<Difference, 'kind' | 'ours
   }
 }
 
-type Op = Json & { parameters?: Json[]; requestBody?: Json; responses: Record<string, Json>; security?: Array<Record<string, string[]>> }
+type Op = Json & { parameters?: Json[]; requestBody?: Json; responses: Record<string, Json>; security?: Record<string, string[]>[] }
 const operations = (doc: Json): Map<string, Op> => {
   const out = new Map<string, Op>()
-  for (const ops of Object.values(doc['paths'] as Record<string, Record<string, Op>>))
-    for (const op of Object.values(ops)) out.set(op['operationId'] as string, op)
+  for (const ops of Object.values(doc.paths as Record<string, Record<string, Op>>))
+    for (const op of Object.values(ops)) out.set(op.operationId as string, op)
   return out
 }
 const bodySchema = (x: Json | undefined): Json | undefined =>
-  ((x?.['content'] as Json | undefined)?.['application/json'] as Json | undefined)?.['schema'] as Json | undefined
+  ((x?.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined
 
 /** Every difference between our document and the excerpt, for the shared operations. */
 const differences = (ours: Json, theirs: Json): Difference[] => {
@@ -201,7 +201,7 @@ const differences = (ours: Json, theirs: Json): Difference[] => {
     for (const s of theirScopes)
       if (!ourScopes.includes(s)) out.push({ operation: id, where: 'security', path: '', kind: 'scope', ours: ourScopes, theirs: s })
     // Parameters, by where and name.
-    const params = (op: Op) => new Map((op.parameters ?? []).map((p) => [`${String(p['in'])} ${String(p['name'])}`, p]))
+    const params = (op: Op) => new Map((op.parameters ?? []).map((p) => [`${String(p.in)} ${String(p.name)}`, p]))
     const ap = params(a)
     const bp = params(b)
     for (const k of new Set([...ap.keys(), ...bp.keys()])) {
@@ -211,9 +211,9 @@ const differences = (ours: Json, theirs: Json): Difference[] => {
         out.push({ operation: id, where: `parameter ${k}`, path: '', kind: 'parameter', ours: !!x, theirs: !!y })
         continue
       }
-      if (!!x['required'] !== !!y['required'])
-        out.push({ operation: id, where: `parameter ${k}`, path: '', kind: 'required', ours: !!x['required'], theirs: !!y['required'] })
-      schemas(id, `parameter ${k}`, x['schema'] as Json, y['schema'] as Json)
+      if (!!x.required !== !!y.required)
+        out.push({ operation: id, where: `parameter ${k}`, path: '', kind: 'required', ours: !!x.required, theirs: !!y.required })
+      schemas(id, `parameter ${k}`, x.schema as Json, y.schema as Json)
     }
     schemas(id, 'request body', bodySchema(a.requestBody), bodySchema(b.requestBody))
     const success = (op: Op) => Object.keys(op.responses).filter((s) => s.startsWith('2'))
@@ -246,7 +246,7 @@ interface Allowed {
   readonly path?: RegExp
   readonly kind?: RegExp
 }
-const ALLOWED: ReadonlyArray<Allowed> = [
+const ALLOWED: readonly Allowed[] = [
   {
     why: "The merchant account header is configurable (MERCHANT_ACCOUNT_HEADER) and defaults to Orka's own name; the excerpt names its vendor's.",
     where: /^parameter header x-(orka|gr4vy)-merchant-account-id$/,
@@ -340,9 +340,9 @@ const readExcerpt = (): Json => {
 describe('OpenAPI document against the reference excerpt', () => {
   it('finds a difference deep in a nested schema, through $refs and nullable unions (the comparison compares)', () => {
     const theirs = readExcerpt()
-    const schemas = (theirs['components'] as Json)['schemas'] as Record<string, Json>
-    ;((schemas['Address']!['properties'] as Record<string, Json>)['city']!['anyOf'] as Json[])[0]!['maxLength'] = 99
-    delete (schemas['TaxId']!['properties'] as Json)['value']
+    const schemas = (theirs.components as Json).schemas as Record<string, Json>
+    ;((schemas.Address!.properties as Record<string, Json>).city!.anyOf as Json[])[0]!.maxLength = 99
+    delete (schemas.TaxId!.properties as Json).value
     const found = differences(ourDocument(), theirs).filter((d) => !isAllowed(d))
     expect(found.map((d) => `${d.operation} ${d.where} ${d.path} ${d.kind}`)).to.have.members([
       'activate_gift_card response 201 .buyer.billing_details.address.city maxLength',

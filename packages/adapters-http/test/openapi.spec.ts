@@ -29,7 +29,7 @@ const ROUTES = OPERATIONS.filter(isServed)
 const ERROR_STATUSES = ['400', '401', '403', '404', '405', '409', '422', '425', '429', '500', '502', '504']
 
 /** Every `$ref` in a value, with where it was found. */
-const refsIn = (u: unknown, at = '#'): Array<{ ref: string; at: string }> => {
+const refsIn = (u: unknown, at = '#'): { ref: string; at: string }[] => {
   if (Array.isArray(u)) return u.flatMap((v, i) => refsIn(v, `${at}/${i}`))
   if (typeof u !== 'object' || u === null) return []
   return Object.entries(u).flatMap(([k, v]) => (k === '$ref' && typeof v === 'string' ? [{ ref: v, at }] : refsIn(v, `${at}/${k}`)))
@@ -83,7 +83,7 @@ describe('OpenAPI document', () => {
     expect(doc.openapi).to.equal('3.1.0')
     expect(doc.info.title).to.equal('Orka API')
     expect(doc.info.version).to.equal('1.0.0')
-    expect(doc['servers']).to.deep.equal([
+    expect(doc.servers).to.deep.equal([
       {
         url: 'https://api.sandbox.{id}.orka.example',
         description: 'Sandbox',
@@ -104,7 +104,7 @@ describe('OpenAPI document', () => {
       publicBaseUrls: { sandbox: 'https://sandbox.{id}.pay.test', production: 'https://pay.test' },
       instanceId: 'acme',
     })
-    expect((custom['servers'] as Array<Record<string, unknown>>).map((s) => [s['url'], s['variables']])).to.deep.equal([
+    expect((custom.servers as Record<string, unknown>[]).map((s) => [s.url, s.variables])).to.deep.equal([
       ['https://sandbox.{id}.pay.test', { id: { default: 'acme', description: 'Your instance: its subdomain.' } }],
       ['https://pay.test', undefined],
     ])
@@ -120,11 +120,11 @@ describe('OpenAPI document', () => {
     )
     const probes = ['GET /healthz healthz', 'GET /readyz readyz']
     expect(documented.sort()).to.deep.equal([...ROUTES.map((r) => `${r.method} ${r.path} ${r.operationId}`), ...probes].sort())
-    for (const probe of ['/healthz', '/readyz']) expect(doc.paths[probe]!['get']!['security'], probe).to.deep.equal([])
+    for (const probe of ['/healthz', '/readyz']) expect(doc.paths[probe]!.get!.security, probe).to.deep.equal([])
     for (const route of ROUTES) {
       const op = doc.paths[route.path]![route.method.toLowerCase()]!
-      expect(op['summary'], route.operationId).to.be.a('string').and.not.equal('')
-      expect(op['security']).to.deep.equal([{ BearerJWT: [route.scope] }])
+      expect(op.summary, route.operationId).to.be.a('string').and.not.equal('')
+      expect(op.security).to.deep.equal([{ BearerJWT: [route.scope] }])
       expect(op['x-scopes']).to.include(route.scope)
       const statuses = Object.keys(op.responses)
       expect(
@@ -137,7 +137,7 @@ describe('OpenAPI document', () => {
         expect(op.responses[s]!.content!['application/json'].schema).to.deep.equal({ $ref: `#/components/schemas/Error${s}` })
       expect(op.parameters.map((p) => `${p.in} ${p.name}`)).to.include('header x-orka-merchant-account-id')
     }
-    expect(doc.components['securitySchemes']).to.deep.include({
+    expect(doc.components.securitySchemes).to.deep.include({
       BearerJWT: {
         type: 'http',
         scheme: 'bearer',
@@ -159,40 +159,40 @@ describe('OpenAPI document', () => {
       header,
     ])
     expect(params('/webhook-subscriptions/{subscription_id}', 'delete')).to.deep.equal([['path', 'subscription_id', true], header])
-    const limit = doc.paths['/roles']!['get']!.parameters[0]!
+    const limit = doc.paths['/roles']!.get!.parameters[0]!
     expect(limit.schema).to.deep.equal({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   })
 
   it('sends the rate-limit headers on the rate-limited operation, Retry-After on 425 and 429, Idempotent-Replayed on replays', () => {
-    const activation = doc.paths['/gift-cards/activations']!['post']!.responses
+    const activation = doc.paths['/gift-cards/activations']!.post!.responses
     expect(Object.keys(activation['201']!.headers!)).to.deep.equal(['X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'Idempotent-Replayed'])
     expect(Object.keys(activation['429']!.headers!)).to.deep.equal(['X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'Retry-After'])
     expect(Object.keys(activation['401']!.headers!)).to.deep.equal(['X-Request-Id', 'WWW-Authenticate'])
-    const roles = doc.paths['/roles']!['get']!.responses
+    const roles = doc.paths['/roles']!.get!.responses
     expect(Object.keys(roles['200']!.headers!)).to.deep.equal(['X-Request-Id'])
     expect(Object.keys(roles['425']!.headers!)).to.deep.equal(['X-Request-Id', 'Retry-After'])
     expect(Object.keys(roles['405']!.headers!)).to.deep.equal(['X-Request-Id', 'Allow'])
   })
 
   it('derives the request and response schemas from the codecs', () => {
-    const activation = doc.paths['/gift-cards/activations']!['post']!
+    const activation = doc.paths['/gift-cards/activations']!.post!
     expect(activation.requestBody!.content['application/json'].schema).to.deep.equal({
       $ref: '#/components/schemas/GiftCardActivationCreate',
     })
     expect(activation.responses['201']!.content!['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/GiftCard' })
-    const body = doc.components.schemas['GiftCardActivationCreate']!
-    expect(body['required']).to.deep.equal(['number'])
-    expect(body['additionalProperties']).to.equal(false)
-    expect(Object.keys(body['properties'] as object)).to.deep.equal(
+    const body = doc.components.schemas.GiftCardActivationCreate!
+    expect(body.required).to.deep.equal(['number'])
+    expect(body.additionalProperties).to.equal(false)
+    expect(Object.keys(body.properties as object)).to.deep.equal(
       Object.keys({ ...GiftCardActivationCreate.inner.required, ...GiftCardActivationCreate.inner.optional }),
     )
-    expect(body['description']).to.include('When `store` is true, `pin` is required.')
-    expect(Object.keys(doc.components.schemas['GiftCard']!['properties'] as object).sort()).to.deep.equal(
+    expect(body.description).to.include('When `store` is true, `pin` is required.')
+    expect(Object.keys(doc.components.schemas.GiftCard!.properties as object).sort()).to.deep.equal(
       Object.keys({ ...GiftCard.required, ...GiftCard.optional }).sort(),
     )
-    const auth = doc.components.schemas['WebhookAuthenticationCreate']!['oneOf'] as Array<{ $ref: string }>
+    const auth = doc.components.schemas.WebhookAuthenticationCreate!.oneOf as { $ref: string }[]
     const branches = auth.map((b) => doc.components.schemas[b.$ref.split('/').pop()!]!)
-    expect(branches.map((b) => [b['title'], b['required']])).to.deep.equal([
+    expect(branches.map((b) => [b.title, b.required])).to.deep.equal([
       ['BasicAuthenticationCreate', ['kind', 'username', 'password']],
       ['CredentialsOAuthAuthenticationCreate', ['kind', 'client_id', 'client_secret', 'token_url']],
       ['PasswordOAuthAuthenticationCreate', ['kind', 'client_id', 'client_secret', 'token_url', 'username', 'password']],
@@ -241,19 +241,19 @@ describe('OpenAPI document', () => {
       })
       const registry = new SchemaRegistry()
       expect(codecToSchema(Shape, registry)).to.deep.equal({ $ref: '#/components/schemas/Shape' })
-      expect(registry.schemas['Shape']).to.deep.equal({
+      expect(registry.schemas.Shape).to.deep.equal({
         title: 'Shape',
         description: 'Told apart by `kind`: `circle`, `label`.',
         oneOf: [{ $ref: '#/components/schemas/Circle' }, { $ref: '#/components/schemas/Label' }],
       })
-      expect(registry.schemas['Circle']).to.deep.equal({
+      expect(registry.schemas.Circle).to.deep.equal({
         type: 'object',
         title: 'Circle',
         properties: { kind: { type: 'string', const: 'circle' }, radius: { type: 'number' } },
         required: ['kind', 'radius'],
         additionalProperties: false,
       })
-      expect(registry.schemas['Label']).to.deep.equal({
+      expect(registry.schemas.Label).to.deep.equal({
         type: 'object',
         title: 'Label',
         properties: {
@@ -319,10 +319,9 @@ describe('GET /openapi.json and GET /docs', () => {
     expect(etag).to.match(/^"[\w-]+"$/)
     // fetch marks a conditional request `cache-control: no-cache`, which rightly forbids a 304: use plain http.
     const status = await new Promise<number | undefined>((resolve, reject) =>
-      get(`${server.url}/openapi.json`, { headers: { 'if-none-match': etag } }, (res) => resolve(res.resume().statusCode)).on(
-        'error',
-        reject,
-      ),
+      get(`${server.url}/openapi.json`, { headers: { 'if-none-match': etag } }, (res) => {
+        resolve(res.resume().statusCode)
+      }).on('error', reject),
     )
     expect(status).to.equal(304)
     const head = await fetch(`${server.url}/openapi.json`, { method: 'HEAD' })
@@ -382,6 +381,6 @@ describe('GET /openapi.json and GET /docs', () => {
 
   it('logs each request in the access log', async () => {
     await fetch(`${server.url}/docs`)
-    expect(log.lines.filter((l) => l.msg === 'request').map((l) => l.o['path'])).to.include('/docs')
+    expect(log.lines.filter((l) => l.msg === 'request').map((l) => l.o.path)).to.include('/docs')
   })
 })

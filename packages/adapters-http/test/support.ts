@@ -120,14 +120,20 @@ export class CaptureLog implements HttpLog {
 
 export const listen = async (app: { listen(port: number): Server }): Promise<{ url: string; close(): Promise<void> }> => {
   const server = app.listen(0)
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()))
+  await new Promise<void>((resolve) =>
+    server.once('listening', () => {
+      resolve()
+    }),
+  )
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections()
-        server.close((e) => (e ? reject(e) : resolve()))
+        server.close((e) => {
+          e ? reject(e) : resolve()
+        })
       }),
   }
 }

@@ -21,7 +21,7 @@ export class MemoryApiKeyPairRepository implements ApiKeyPairRepository {
     })
   }
 
-  list(): TE.TaskEither<Unavailable, ReadonlyArray<ApiKeyPair>> {
+  list(): TE.TaskEither<Unavailable, readonly ApiKeyPair[]> {
     return atomically(() => E.right([...this.keys.values()].map(copy)))
   }
 

@@ -36,7 +36,7 @@ export class MemoryBuyerRepository implements BuyerRepository {
     })
   }
 
-  list(merchantAccountId: string, filter: BuyerFilter, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<Buyer>> {
+  list(merchantAccountId: string, filter: BuyerFilter, seek: Seek): TE.TaskEither<Unavailable, readonly Buyer[]> {
     return atomically(() => {
       const wanted = [...this.buyers.values()].filter(
         (b) =>

@@ -7,11 +7,11 @@ export class MemoryRoleRepository implements RoleRepository {
   /** By slug: the catalogue's natural key. */
   private readonly roles = new Map<string, Role>()
 
-  list(seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<Role>> {
+  list(seek: Seek): TE.TaskEither<Unavailable, readonly Role[]> {
     return atomically(() => E.right(seekIn(this.roles.values(), roleSortKey, 'ascending', seek).map(copy)))
   }
 
-  findBySlugs(slugs: ReadonlyArray<string>): TE.TaskEither<Unavailable, ReadonlyArray<Role>> {
+  findBySlugs(slugs: readonly string[]): TE.TaskEither<Unavailable, readonly Role[]> {
     return atomically(() => E.right([...new Set(slugs)].flatMap((s) => this.roles.get(s) ?? []).map(copy)))
   }
 

@@ -12,7 +12,9 @@ export const copy = <A>(a: A): A => structuredClone(a)
 export const atomically =
   <L, A>(f: () => E.Either<L, A>): TE.TaskEither<L, A> =>
   () =>
-    new Promise((resolve) => resolve(f()))
+    new Promise((resolve) => {
+      resolve(f())
+    })
 
 export const compareKeys = (a: SortKey, b: SortKey): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)
 

@@ -22,14 +22,14 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
   private readonly pending = new Set<string>()
   private readonly claims = new Map<string, { owner: string; leaseUntil: number }>()
 
-  enqueue(deliveries: ReadonlyArray<WebhookDeliveryRecord>): TE.TaskEither<Unavailable, void> {
+  enqueue(deliveries: readonly WebhookDeliveryRecord[]): TE.TaskEither<Unavailable, void> {
     return atomically(() => {
       for (const d of deliveries) if (!this.deliveries.has(d.id)) this.put(copy(d))
       return E.right(undefined)
     })
   }
 
-  due(now: Date, limit: number, excluded: ReadonlyArray<string>): TE.TaskEither<Unavailable, ReadonlyArray<WebhookDeliveryRecord>> {
+  due(now: Date, limit: number, excluded: readonly string[]): TE.TaskEither<Unavailable, readonly WebhookDeliveryRecord[]> {
     const at = now.toISOString()
     const skip = new Set(excluded)
     return atomically(() => {
@@ -104,7 +104,7 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
     })
   }
 
-  list(subscriptionId: string, filter: DeliveryFilter, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<WebhookDeliveryRecord>> {
+  list(subscriptionId: string, filter: DeliveryFilter, seek: Seek): TE.TaskEither<Unavailable, readonly WebhookDeliveryRecord[]> {
     return atomically(() => {
       const mine = [...this.deliveries.values()].filter(
         (d) => d.subscription_id === subscriptionId && (filter.status === undefined || d.status === filter.status),

@@ -20,7 +20,7 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
     })
   }
 
-  olderThan(before: Date, limit: number): TE.TaskEither<Unavailable, ReadonlyArray<OutboxEntry>> {
+  olderThan(before: Date, limit: number): TE.TaskEither<Unavailable, readonly OutboxEntry[]> {
     const cut = before.toISOString()
     return atomically(() =>
       E.right(

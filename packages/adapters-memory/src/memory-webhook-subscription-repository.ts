@@ -43,7 +43,7 @@ export class MemoryWebhookSubscriptionRepository implements WebhookSubscriptionR
     })
   }
 
-  list(scope: WebhookScope, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>> {
+  list(scope: WebhookScope, seek: Seek): TE.TaskEither<Unavailable, readonly WebhookSubscriptionRecord[]> {
     return atomically(() => {
       const visible = [...this.subs.values()].filter((s) => inScope(scope, s))
       return E.right(seekIn(visible, webhookSortKey, 'descending', seek).map(copy))
@@ -72,7 +72,7 @@ export class MemoryWebhookSubscriptionRepository implements WebhookSubscriptionR
     return atomically(() => E.right(O.map(copy)(O.fromNullable(this.subs.get(id)))))
   }
 
-  recipients(merchantAccountId: string): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>> {
+  recipients(merchantAccountId: string): TE.TaskEither<Unavailable, readonly WebhookSubscriptionRecord[]> {
     return atomically(() =>
       E.right(
         [...this.subs.values()]

@@ -31,7 +31,7 @@ import {
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
 describe('testing fixtures', () => {
-  const cases: Array<[string, t.Mixed, () => unknown]> = [
+  const cases: [string, t.Mixed, () => unknown][] = [
     ['aMerchantAccount', MerchantAccount, () => aMerchantAccount()],
     ['anApiKeyPair', ApiKeyPair, () => anApiKeyPair()],
     ['aRole', Role, () => aRole()],

@@ -65,7 +65,7 @@ describe('memory adapters keep their own copies', () => {
     await right(webhooks.create(sub))
     const scope = { merchantAccountId: MERCHANT_A, includeInstanceWide: false }
     const found = await right(webhooks.findById(scope, sub.id))
-    ;(found as O.Some<typeof sub>).value.authentication!['username'] = 'mallory'
+    ;(found as O.Some<typeof sub>).value.authentication!.username = 'mallory'
     expect(await right(webhooks.findById(scope, sub.id))).to.deep.equal(O.some(sub))
 
     const store = new MemoryIdempotencyStore()

@@ -20,7 +20,7 @@ export const toGiftCardServiceDocument = (r: GiftCardServiceRecord, promotedSeq:
 }
 
 export const fromGiftCardServiceDocument = decoder(COLLECTIONS.giftCardServices, GiftCardServiceRecord, (d) => {
-  const service = typeof d['service'] === 'object' && d['service'] !== null ? (d['service'] as Doc) : undefined
+  const service = typeof d.service === 'object' && d.service !== null ? (d.service as Doc) : undefined
   return {
     ...pick(d, ['merchant_account_id', 'primary']),
     service: service === undefined ? undefined : { ...pick(service, fieldsOf(GiftCardService)), id: d._id },

@@ -72,5 +72,5 @@ export const toIdempotencyRecordDocument = (r: IdempotencyRecord): IdempotencyRe
 
 export const fromIdempotencyRecordDocument = decoder(COLLECTIONS.idempotencyRecords, IdempotencyRecord, (d) => {
   const fields = pick(d, fieldsOf(IdempotencyRecord))
-  return { ...fields, key: t.string.is(fields['key']) ? unescapeText(fields['key']) : fields['key'] }
+  return { ...fields, key: t.string.is(fields.key) ? unescapeText(fields.key) : fields.key }
 })

@@ -39,7 +39,7 @@ export class MongoApiKeyPairRepository implements ApiKeyPairRepository {
     })
   }
 
-  list(): TE.TaskEither<Unavailable, ReadonlyArray<ApiKeyPair>> {
+  list(): TE.TaskEither<Unavailable, readonly ApiKeyPair[]> {
     return this.#calls.attempt(async () => (await this.#col.find({}).sort({ _id: 1 }).toArray()).map(fromApiKeyPairDocument))
   }
 

@@ -27,7 +27,7 @@ export interface MongoBuyerRepositoryOptions {
 export const buyerListRead = (merchantAccountId: string, filter: BuyerFilter, seek: Seek): ReadPlan => {
   const k = keysetRead('created_at', 'descending', seek)
   const scope: Record<string, unknown> = { merchant_account_id: merchantAccountId }
-  if (filter.external_identifier !== undefined) scope['external_identifier'] = filter.external_identifier
+  if (filter.external_identifier !== undefined) scope.external_identifier = filter.external_identifier
   return { ...k, filter: { ...scope, ...k.filter } }
 }
 
@@ -97,7 +97,7 @@ export class MongoBuyerRepository implements BuyerRepository {
     )
   }
 
-  list(merchantAccountId: string, filter: BuyerFilter, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<Buyer>> {
+  list(merchantAccountId: string, filter: BuyerFilter, seek: Seek): TE.TaskEither<Unavailable, readonly Buyer[]> {
     return this.#calls.attempt(async () => {
       if (seek.limit < 1) return []
       const { filter: f, sort, limit } = buyerListRead(merchantAccountId, filter, seek)

@@ -184,17 +184,13 @@ class Store implements MongoStore {
     const admin = this.#client.db('admin')
     const hello = await withinBound(() => admin.command({ hello: 1 }), this.operationTimeoutMs)
     const build = await withinBound(() => admin.command({ buildInfo: 1 }), this.operationTimeoutMs)
-    const version = typeof build['version'] === 'string' ? build['version'] : 'unknown'
+    const version = typeof build.version === 'string' ? build.version : 'unknown'
     const ferretdb = Object.keys(build).some((k) => k.toLowerCase().startsWith('ferretdb'))
-    const fv = build['ferretdbVersion'] ?? (build['ferretdb'] as { version?: unknown } | undefined)?.version
+    const fv = build.ferretdbVersion ?? (build.ferretdb as { version?: unknown } | undefined)?.version
     const ferretdbVersion = ferretdb && typeof fv === 'string' && fv !== 'unknown' ? fv : null
     const topology =
-      typeof hello['setName'] === 'string'
-        ? `replica set ${hello['setName']}`
-        : hello['msg'] === 'isdbgrid'
-          ? 'sharded cluster'
-          : 'standalone'
-    const maxWireVersion = typeof hello['maxWireVersion'] === 'number' ? hello['maxWireVersion'] : null
+      typeof hello.setName === 'string' ? `replica set ${hello.setName}` : hello.msg === 'isdbgrid' ? 'sharded cluster' : 'standalone'
+    const maxWireVersion = typeof hello.maxWireVersion === 'number' ? hello.maxWireVersion : null
     const summary = ferretdb
       ? `FerretDB ${ferretdbVersion ?? '(version not reported)'} (MongoDB ${version} wire, ${topology})`
       : `MongoDB ${version} (${topology})`

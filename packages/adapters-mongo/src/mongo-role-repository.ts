@@ -15,7 +15,7 @@ export class MongoRoleRepository implements RoleRepository {
     this.#col = dbOf(store).collection(COLLECTIONS.roles)
   }
 
-  list(seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<Role>> {
+  list(seek: Seek): TE.TaskEither<Unavailable, readonly Role[]> {
     return this.#calls.attempt(async () => {
       if (seek.limit < 1) return []
       const { filter, sort, limit } = keysetRead('slug', 'ascending', seek)
@@ -23,7 +23,7 @@ export class MongoRoleRepository implements RoleRepository {
     })
   }
 
-  findBySlugs(slugs: ReadonlyArray<string>): TE.TaskEither<Unavailable, ReadonlyArray<Role>> {
+  findBySlugs(slugs: readonly string[]): TE.TaskEither<Unavailable, readonly Role[]> {
     return this.#calls.attempt(async () => {
       if (slugs.length === 0) return []
       return (await this.#col.find({ slug: { $in: [...new Set(slugs)] } }).toArray()).map(fromRoleDocument)

@@ -50,7 +50,7 @@ const expiry = (collection: string): IndexSpec => ({
   ttl: { expireAfterSeconds: EXPIRY_GRACE_MS / 1000, fallbackName: 'expiresAt_1' },
 })
 
-export const INDEXES: ReadonlyArray<IndexSpec> = [
+export const INDEXES: readonly IndexSpec[] = [
   { collection: C.apiKeyPairs, name: 'thumbprint_unique', key: { thumbprint: 1 }, unique: true },
   { collection: C.roles, name: 'slug_unique', key: { slug: 1 }, unique: true },
   // Keyset reads in (slug, id) order.

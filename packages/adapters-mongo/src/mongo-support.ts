@@ -3,7 +3,7 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import * as t from 'io-ts'
-import { Collection, Filter, MongoBulkWriteError, WithoutId } from 'mongodb'
+import { Collection, Filter, MongoBulkWriteError } from 'mongodb'
 import { Seek, Unavailable, unavailable } from '@orka/domain'
 
 /** A stored document as the adapters see it: a string `_id` and fields still to be decoded. */
@@ -38,7 +38,9 @@ export const withinBound = <A>(work: () => Promise<A>, timeoutMs: number | undef
   }
   if (timeoutMs === undefined) return running
   return new Promise<A>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new StorageTimeout(timeoutMs)), timeoutMs)
+    const timer = setTimeout(() => {
+      reject(new StorageTimeout(timeoutMs))
+    }, timeoutMs)
     running.then(
       (a) => {
         clearTimeout(timer)
@@ -111,7 +113,7 @@ export class UndecodableDocument extends Error {
   constructor(
     readonly collection: string,
     readonly id: unknown,
-    readonly paths: ReadonlyArray<string>,
+    readonly paths: readonly string[],
   ) {
     super(`${collection} document ${JSON.stringify(id)} does not decode (at ${paths.join(', ')})`)
   }
@@ -143,7 +145,7 @@ export const decoder =
   }
 
 /** The listed fields of `doc` that are present. */
-export const pick = (doc: Doc, fields: ReadonlyArray<string>): Record<string, unknown> => {
+export const pick = (doc: Doc, fields: readonly string[]): Record<string, unknown> => {
   const out: Record<string, unknown> = {}
   for (const f of fields) if (doc[f] !== undefined) out[f] = doc[f]
   return out
@@ -168,7 +170,7 @@ export const escapeText = (s: string): string =>
 export const unescapeText = (s: string): string => s.replace(/%(25|7C|00)/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
 
 /** One `_id` for several key parts, e.g. (merchant account, idempotency key). */
-export const compositeId = (...parts: ReadonlyArray<string>): string => parts.map(escapeText).join('|')
+export const compositeId = (...parts: readonly string[]): string => parts.map(escapeText).join('|')
 
 /** A query's filter, sort and limit. */
 export interface ReadPlan {
@@ -213,7 +215,7 @@ export const BsonDate = new t.Type<Date, Date, unknown>(
 export const replaceById = async <D extends Doc>(col: Collection<D>, doc: D, attempts = 5): Promise<void> => {
   for (let i = 1; ; i++) {
     try {
-      await col.replaceOne({ _id: doc._id } as Filter<D>, doc as WithoutId<D>, { upsert: true })
+      await col.replaceOne({ _id: doc._id } as Filter<D>, doc, { upsert: true })
       return
     } catch (e) {
       if (!isDuplicateKey(e) || i >= attempts) throw e

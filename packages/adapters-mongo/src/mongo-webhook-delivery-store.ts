@@ -51,7 +51,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
   }
 
   /** Unordered, so that one delivery stored already (an entry handed over twice) does not stop the others. */
-  enqueue(deliveries: ReadonlyArray<WebhookDeliveryRecord>): TE.TaskEither<Unavailable, void> {
+  enqueue(deliveries: readonly WebhookDeliveryRecord[]): TE.TaskEither<Unavailable, void> {
     return this.#calls.attempt(async () => {
       if (deliveries.length === 0) return
       try {
@@ -62,12 +62,12 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
     })
   }
 
-  due(now: Date, limit: number, excluded: ReadonlyArray<string>): TE.TaskEither<Unavailable, ReadonlyArray<WebhookDeliveryRecord>> {
+  due(now: Date, limit: number, excluded: readonly string[]): TE.TaskEither<Unavailable, readonly WebhookDeliveryRecord[]> {
     return this.#calls.attempt(async () => {
       // A limit of 0 means "no limit" to the server.
       if (limit < 1) return []
       const filter: Record<string, unknown> = { status: 'pending', next_attempt_at: { $lte: now.toISOString() } }
-      if (excluded.length > 0) filter['subscription_id'] = { $nin: [...excluded] }
+      if (excluded.length > 0) filter.subscription_id = { $nin: [...excluded] }
       return (await this.#deliveries.find(filter).sort({ next_attempt_at: 1, _id: 1 }).limit(limit).toArray()).map(
         fromWebhookDeliveryDocument,
       )
@@ -136,12 +136,12 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
     )
   }
 
-  list(subscriptionId: string, filter: DeliveryFilter, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<WebhookDeliveryRecord>> {
+  list(subscriptionId: string, filter: DeliveryFilter, seek: Seek): TE.TaskEither<Unavailable, readonly WebhookDeliveryRecord[]> {
     return this.#calls.attempt(async () => {
       if (seek.limit < 1) return []
       const k = keysetRead('created_at', 'descending', seek)
       const scope: Record<string, unknown> = { subscription_id: subscriptionId }
-      if (filter.status !== undefined) scope['status'] = filter.status
+      if (filter.status !== undefined) scope.status = filter.status
       return (
         await this.#deliveries
           .find({ ...scope, ...k.filter })

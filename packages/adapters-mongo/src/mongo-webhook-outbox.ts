@@ -30,7 +30,7 @@ export class MongoWebhookOutbox implements WebhookOutbox {
     return this.#calls.attempt(async () => void (await this.#col.deleteOne({ _id: eventId })))
   }
 
-  olderThan(before: Date, limit: number): TE.TaskEither<Unavailable, ReadonlyArray<OutboxEntry>> {
+  olderThan(before: Date, limit: number): TE.TaskEither<Unavailable, readonly OutboxEntry[]> {
     return this.#calls.attempt(async () => {
       // A limit of 0 means "no limit" to the server.
       if (limit < 1) return []

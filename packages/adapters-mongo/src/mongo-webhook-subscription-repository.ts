@@ -49,7 +49,7 @@ export class MongoWebhookSubscriptionRepository implements WebhookSubscriptionRe
     )
   }
 
-  list(scope: WebhookScope, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>> {
+  list(scope: WebhookScope, seek: Seek): TE.TaskEither<Unavailable, readonly WebhookSubscriptionRecord[]> {
     return this.#calls.attempt(async () => {
       if (seek.limit < 1) return []
       const { filter, sort, limit } = keysetRead('created_at', 'descending', seek)
@@ -88,7 +88,7 @@ export class MongoWebhookSubscriptionRepository implements WebhookSubscriptionRe
     return this.#calls.attempt(async () => O.map(fromWebhookSubscriptionDocument)(O.fromNullable(await this.#col.findOne({ _id: id }))))
   }
 
-  recipients(merchantAccountId: string): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>> {
+  recipients(merchantAccountId: string): TE.TaskEither<Unavailable, readonly WebhookSubscriptionRecord[]> {
     return this.#calls.attempt(async () =>
       (await this.#col.find({ merchant_account_id: { $in: [merchantAccountId, null] }, active: true }).toArray()).map(
         fromWebhookSubscriptionDocument,

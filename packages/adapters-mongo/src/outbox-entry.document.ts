@@ -16,7 +16,7 @@ export const toOutboxEntryDocument = ({ event_id, ...rest }: OutboxEntry): Outbo
 const DELIVERY_FIELDS = ['id', 'subscription_id']
 
 export const fromOutboxEntryDocument = decoder(COLLECTIONS.webhookOutbox, OutboxEntry, (d) => {
-  const deliveries = d['deliveries']
+  const deliveries = d.deliveries
   return {
     ...pick(d, fieldsOf(OutboxEntry)),
     event_id: d._id,

@@ -20,9 +20,9 @@ export const toVaultedGiftCardDocument = (v: VaultedGiftCard): VaultedGiftCardDo
 }
 
 export const fromVaultedGiftCardDocument = decoder(COLLECTIONS.vaultedGiftCards, VaultedGiftCard, (d) => {
-  const card = typeof d['card'] === 'object' && d['card'] !== null ? (d['card'] as Doc) : undefined
+  const card = typeof d.card === 'object' && d.card !== null ? (d.card as Doc) : undefined
   return {
     ...pick(d, ['fingerprint', 'sealed_number', 'sealed_pin']),
-    card: card === undefined ? undefined : { ...pick(card, fieldsOf(GiftCard)), id: d._id, merchant_account_id: d['merchant_account_id'] },
+    card: card === undefined ? undefined : { ...pick(card, fieldsOf(GiftCard)), id: d._id, merchant_account_id: d.merchant_account_id },
   }
 })

@@ -16,7 +16,7 @@ export const toWebhookDeliveryDocument = ({ id, ...rest }: WebhookDeliveryRecord
 const ATTEMPT_FIELDS = fieldsOf(WebhookDeliveryAttempt)
 
 export const fromWebhookDeliveryDocument = decoder(COLLECTIONS.webhookDeliveries, WebhookDeliveryRecord, (d) => {
-  const attempts = d['attempts']
+  const attempts = d.attempts
   return {
     ...pick(d, fieldsOf(WebhookDeliveryRecord)),
     id: d._id,

@@ -88,7 +88,7 @@ class Proxy {
   #server: Server | null = null
   #port = 0
   #frozen = false
-  #resumes: Array<() => void> = []
+  #resumes: (() => void)[] = []
   readonly #sockets = new Set<Socket>()
   accepted = 0
 
@@ -102,7 +102,9 @@ class Proxy {
   }
 
   async start(port = 0): Promise<void> {
-    const server = createServer((client) => this.#accept(client))
+    const server = createServer((client) => {
+      this.#accept(client)
+    })
     server.listen(port, '127.0.0.1')
     await once(server, 'listening')
     this.#server = server
@@ -206,16 +208,18 @@ describe('a store with operationTimeoutMs, on a server that freezes or goes down
   })
 
   // A failed test must not leave the next one frozen.
-  afterEach(() => proxy?.thaw())
+  afterEach(() => {
+    proxy?.thaw()
+  })
 
   after(async () => {
     proxy?.thaw()
     if (proxy !== undefined && proxy.port !== 0 && store !== undefined) {
       if (
-        (await store.ping().then(
+        !(await store.ping().then(
           () => true,
           () => false,
-        )) === false
+        ))
       )
         await proxy.start(proxy.port).catch(() => undefined)
       await dbOf(store)
@@ -240,7 +244,7 @@ describe('a store with operationTimeoutMs, on a server that freezes or goes down
     const acceptedBefore = proxy.accepted
     const started = Date.now()
     // Many more calls than the pool has connections, in waves while frozen.
-    const results: Array<[number, E.Either<unknown, unknown>]> = []
+    const results: [number, E.Either<unknown, unknown>][] = []
     for (let wave = 0; wave < 3; wave++) {
       const t0 = Date.now()
       const wave_ = await Promise.all(

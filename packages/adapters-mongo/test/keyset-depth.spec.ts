@@ -20,38 +20,38 @@ const RUNS = 7
 const createdAt = (i: number) => isoAt(Math.floor(i / 4) * 1000)
 const buyerAt = (i: number): Buyer =>
   aBuyer({ id: uuidFor(i), created_at: createdAt(i), updated_at: createdAt(i), external_identifier: `crm-${i}` })
-const ids = (bs: ReadonlyArray<Buyer>) => bs.map((b) => b.id)
+const ids = (bs: readonly Buyer[]) => bs.map((b) => b.id)
 const expectedIds = (from: number, count: number) => Array.from({ length: count }, (_, k) => uuidFor(from - k))
 
 const ms = (x: number) => `${x.toFixed(1)} ms`
 
 /** The plan in a line: MongoDB's winning plan and work counts, or FerretDB's PostgreSQL plan and pushdowns. */
 const planSummary = (explain: Record<string, unknown>): string => {
-  const qp = (explain['queryPlanner'] ?? {}) as Record<string, unknown>
-  if (qp['winningPlan'] !== undefined) {
+  const qp = (explain.queryPlanner ?? {}) as Record<string, unknown>
+  if (qp.winningPlan !== undefined) {
     const stages: string[] = []
     const walk = (p: Record<string, unknown> | undefined): void => {
       if (p === undefined) return
-      stages.push(p['indexName'] ? `${p['stage']}(${p['indexName']})` : String(p['stage']))
-      walk(p['inputStage'] as Record<string, unknown> | undefined)
-      for (const s of (p['inputStages'] as Array<Record<string, unknown>> | undefined) ?? []) walk(s)
+      stages.push(p.indexName ? `${p.stage}(${p.indexName})` : String(p.stage))
+      walk(p.inputStage as Record<string, unknown> | undefined)
+      for (const s of (p.inputStages as Record<string, unknown>[] | undefined) ?? []) walk(s)
     }
     walk(
-      ((qp['winningPlan'] as Record<string, unknown>)['queryPlan'] as Record<string, unknown> | undefined) ??
-        (qp['winningPlan'] as Record<string, unknown>),
+      ((qp.winningPlan as Record<string, unknown>).queryPlan as Record<string, unknown> | undefined) ??
+        (qp.winningPlan as Record<string, unknown>),
     )
-    const st = (explain['executionStats'] ?? {}) as Record<string, unknown>
-    return `MongoDB plan ${stages.join(' < ')}; keys examined ${st['totalKeysExamined']}, documents examined ${st['totalDocsExamined']}, returned ${st['nReturned']}`
+    const st = (explain.executionStats ?? {}) as Record<string, unknown>
+    return `MongoDB plan ${stages.join(' < ')}; keys examined ${st.totalKeysExamined}, documents examined ${st.totalDocsExamined}, returned ${st.nReturned}`
   }
-  if (qp['Plan'] !== undefined) {
+  if (qp.Plan !== undefined) {
     const nodes: string[] = []
     for (
-      let p = qp['Plan'] as Record<string, unknown> | undefined;
+      let p = qp.Plan as Record<string, unknown> | undefined;
       p !== undefined;
-      p = (p['Plans'] as Array<Record<string, unknown>> | undefined)?.[0]
+      p = (p.Plans as Record<string, unknown>[] | undefined)?.[0]
     )
       nodes.push(
-        `${p['Node Type']}${p['Relation Name'] ? ` on ${p['Relation Name']}` : ''}${p['Index Name'] ? ` using ${p['Index Name']}` : ''}${p['Filter'] ? ` [filter ${p['Filter']}]` : ''}`,
+        `${p['Node Type']}${p['Relation Name'] ? ` on ${p['Relation Name']}` : ''}${p['Index Name'] ? ` using ${p['Index Name']}` : ''}${p.Filter ? ` [filter ${p.Filter}]` : ''}`,
       )
     const pushdown = ['filterPushdown', 'sortPushdown', 'limitPushdown'].map((k) => `${k} ${explain[k]}`).join(', ')
     return `FerretDB: PostgreSQL plan ${nodes.join(' > ')}; ${pushdown}`

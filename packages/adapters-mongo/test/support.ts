@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { connectMongo, dbOf, MongoConnectOptions, MongoStore } from '../src/mongo-database'
 
-const uri = process.env['MONGODB_URI']
+const uri = process.env.MONGODB_URI
 if (uri === undefined || uri === '')
   throw new Error(
     'MONGODB_URI is not set. Run these tests through the README test command, which starts scripts/mongo-test-server ' +
@@ -54,7 +54,7 @@ export const freshStore = async (options: MongoConnectOptions = {}): Promise<Fre
 }
 
 /** Median of some timings. */
-export const median = (xs: ReadonlyArray<number>): number => {
+export const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b)
   const mid = Math.floor(s.length / 2)
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2

@@ -31,7 +31,10 @@ export const withTimeout =
 /** Resolves after `ms`, or rejects as soon as `signal` aborts (clearing its timer). */
 export const delay = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason)
+    if (signal.aborted) {
+      reject(signal.reason)
+      return
+    }
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort)
       resolve()
@@ -46,6 +49,15 @@ export const delay = (ms: number, signal: AbortSignal): Promise<void> =>
 /** Never resolves; rejects when `signal` aborts. A provider that does not answer. */
 export const hang = (signal: AbortSignal): Promise<never> =>
   new Promise((_, reject) => {
-    if (signal.aborted) return reject(signal.reason)
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+    if (signal.aborted) {
+      reject(signal.reason)
+      return
+    }
+    signal.addEventListener(
+      'abort',
+      () => {
+        reject(signal.reason)
+      },
+      { once: true },
+    )
   })

@@ -42,13 +42,13 @@ const startService = async (env: Record<string, string>): Promise<{ child: Child
   const child = spawn(process.execPath, [main], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
   const collect = (d: Buffer) => (out += d)
-  child.stdout!.on('data', collect)
+  child.stdout.on('data', collect)
   while (!out.includes('Orka listening')) {
     if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode})`)
-    await once(child.stdout!, 'data')
+    await once(child.stdout, 'data')
   }
   // The rest of its log is read and dropped, so the pipe never fills.
-  child.stdout!.off('data', collect).resume()
+  child.stdout.off('data', collect).resume()
   return { child, url: /Orka listening on (\S+)"/.exec(out)![1]! }
 }
 

@@ -15,14 +15,18 @@ after finishing the requests in flight.
 const run = async (argv: string[]): Promise<void> => {
   const [command, ...rest] = argv
   switch (command) {
-    case 'token':
-      return tokenCommand(rest)
+    case 'token': {
+      tokenCommand(rest)
+      return
+    }
     case 'keys':
       return keysCommand(rest)
     case 'seed':
       return seedCommand(rest)
-    case 'config':
-      return configCommand(rest)
+    case 'config': {
+      configCommand(rest)
+      return
+    }
     case 'serve':
       if (rest.some((a) => HELP.includes(a))) return void process.stdout.write(SERVE_USAGE)
       require('./main')

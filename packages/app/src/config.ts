@@ -256,7 +256,7 @@ export type Config = { readonly [K in keyof Settings]: Value<Settings[K]> }
 export const loadConfig = (env: Record<string, string | undefined>): E.Either<string[], Config> => {
   const errors: string[] = []
   const out: Record<string, unknown> = {}
-  for (const [name, setting] of Object.entries(SETTINGS) as Array<[string, Setting<unknown>]>) {
+  for (const [name, setting] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
     const raw = env[setting.env]
     if (raw === undefined || raw === '') {
       out[name] = setting.default

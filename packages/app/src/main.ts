@@ -25,8 +25,12 @@ const main = async () => {
       },
     )
   }
-  process.once('SIGTERM', () => stop('SIGTERM'))
-  process.once('SIGINT', () => stop('SIGINT'))
+  process.once('SIGTERM', () => {
+    stop('SIGTERM')
+  })
+  process.once('SIGINT', () => {
+    stop('SIGINT')
+  })
 }
 
 main().catch((e: unknown) => {

@@ -4,7 +4,7 @@ import { jwkThumbprint } from '@orka/adapters-http'
 import { publicKeyOf } from './dev-key'
 
 export interface MintOptions {
-  readonly scopes: ReadonlyArray<string>
+  readonly scopes: readonly string[]
   readonly embed?: boolean
   readonly expiresInS?: number
   /** Token issue time; defaults to now. */

@@ -143,7 +143,9 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
       // response); whatever still runs after the timeout is cut. Storage closes last.
       server.close()
       server.closeIdleConnections()
-      const cut = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs)
+      const cut = setTimeout(() => {
+        server.closeAllConnections()
+      }, config.shutdownTimeoutMs)
       await once(server, 'close')
       clearTimeout(cut)
       // Attempts in flight end (each within WEBHOOK_TIMEOUT_MS) and are recorded before storage closes.

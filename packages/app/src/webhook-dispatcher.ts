@@ -165,9 +165,9 @@ export class WebhookDispatcher implements WebhookDispatch {
             'webhook attempt',
           )
       })
-      .catch((e: unknown) =>
-        log.error({ err: e instanceof Error ? e.message : String(e), deliveryId: d.id }, 'webhook attempt failed unexpectedly'),
-      )
+      .catch((e: unknown) => {
+        log.error({ err: e instanceof Error ? e.message : String(e), deliveryId: d.id }, 'webhook attempt failed unexpectedly')
+      })
       .finally(() => {
         this.inFlight.delete(d.id)
         this.wake()

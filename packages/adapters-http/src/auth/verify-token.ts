@@ -57,7 +57,7 @@ interface Claims {
   readonly exp: number
   readonly nbf: number | undefined
   readonly iat: number | undefined
-  readonly scopes: ReadonlyArray<string>
+  readonly scopes: readonly string[]
   readonly jti: string | undefined
 }
 interface Verified {
@@ -111,11 +111,11 @@ const parse = (token: string, nowS: number, maxLifetimeS: number): Check<Parsed>
   const header = jsonObject(headerBytes)
   if (!header) return fail('header is not a JSON object')
   // Exactly ES512: `none`, HS* (the public key used as an HMAC secret) and RS* never get near a key.
-  if (header['alg'] !== 'ES512') return fail(`alg ${String(JSON.stringify(header['alg'])).slice(0, 32)} is not ES512`)
+  if (header.alg !== 'ES512') return fail(`alg ${String(JSON.stringify(header.alg)).slice(0, 32)} is not ES512`)
   // We understand no extension, so any `crit` is one we must refuse (RFC 7515 §4.1.11).
   if ('crit' in header) return fail('crit header present')
   // `jku`, `x5u`, `jwk`, `x5c` are ignored on purpose: the key comes only from our own store.
-  const kid = header['kid']
+  const kid = header.kid
   if (typeof kid !== 'string' || kid.length === 0 || kid.length > 256) return fail('kid missing or not a string of 1 to 256 characters')
   const payload = jsonObject(payloadBytes)
   if (!payload) return fail('payload is not a JSON object')
@@ -131,7 +131,7 @@ const checkClaims = (kid: string, payload: Record<string, unknown>, nowS: number
   if (nbf !== undefined && !isNumericDate(nbf)) return fail('nbf not a number')
   if (iat !== undefined && !isNumericDate(iat)) return fail('iat not a number')
   if (!Array.isArray(scopes) || !scopes.every((x) => typeof x === 'string')) return fail('scopes is not an array of strings')
-  const claims: Claims = { kid, exp, nbf, iat, scopes: scopes as string[], jti: typeof jti === 'string' && jti !== '' ? jti : undefined }
+  const claims: Claims = { kid, exp, nbf, iat, scopes: scopes, jti: typeof jti === 'string' && jti !== '' ? jti : undefined }
   const times = checkTimes(claims, nowS, maxLifetimeS)
   return times === undefined ? E.right(claims) : fail(times)
 }
@@ -152,7 +152,9 @@ const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('bas
 const verifyEs512 = (key: KeyObject, data: string, signature: Buffer): Promise<boolean> =>
   new Promise((resolve) => {
     try {
-      verify('sha512', Buffer.from(data, 'ascii'), { key, dsaEncoding: 'ieee-p1363' }, signature, (err, ok) => resolve(err === null && ok))
+      verify('sha512', Buffer.from(data, 'ascii'), { key, dsaEncoding: 'ieee-p1363' }, signature, (err, ok) => {
+        resolve(err === null && ok)
+      })
     } catch {
       resolve(false)
     }

@@ -4,20 +4,20 @@ import type { IncomingMessage } from 'node:http'
 import { NOT_UNICODE } from '@orka/domain'
 import { InputRoot, Violation, violationsOfErrors } from './violations'
 
-export type Decoded<A> = E.Either<ReadonlyArray<Violation>, A>
+export type Decoded<A> = E.Either<readonly Violation[], A>
 
 /** Decodes with a domain codec and explains failures in the 422 vocabulary, rooted at `root`. */
 export const decodeWith =
   <C extends t.Mixed>(codec: C, root: InputRoot) =>
   (u: unknown): Decoded<t.TypeOf<C>> =>
-    E.mapLeft((errors: t.Errors): ReadonlyArray<Violation> => violationsOfErrors(root, errors))(codec.decode(u))
+    E.mapLeft((errors: t.Errors): readonly Violation[] => violationsOfErrors(root, errors))(codec.decode(u))
 
 /** Query parameters arrive as strings: integer ones are parsed here, their limits stay in the codec. */
 export const integerParam = (v: string | string[] | undefined): unknown =>
   typeof v === 'string' && /^[+-]?\d{1,15}$/.test(v) ? Number(v) : v
 
 /** Violations of every part of a request together, or all the parts' values. */
-export const violationsOf = (...parts: ReadonlyArray<Decoded<unknown>>): ReadonlyArray<Violation> =>
+export const violationsOf = (...parts: readonly Decoded<unknown>[]): readonly Violation[] =>
   parts.flatMap((p) => (E.isLeft(p) ? p.left : []))
 
 /** `+` as a space, and a `%` not followed by two hex digits kept literal, as URLSearchParams reads them. */

@@ -72,13 +72,23 @@ const readBytes = (req: IncomingMessage, limit: number, length: number | undefin
       f()
     }
     const onClose = () =>
-      setImmediate(() =>
-        settle(() => reject(Object.assign(new Error('request closed before its body was read'), { type: 'request.aborted' }))),
-      )
+      setImmediate(() => {
+        settle(() => {
+          reject(Object.assign(new Error('request closed before its body was read'), { type: 'request.aborted' }))
+        })
+      })
     req.once('close', onClose)
     getRawBody(req, { limit, ...(length === undefined ? {} : { length }) }).then(
-      (b) => settle(() => resolve(b)),
-      (e: unknown) => settle(() => reject(e)),
+      (b) => {
+        settle(() => {
+          resolve(b)
+        })
+      },
+      (e: unknown) => {
+        settle(() => {
+          reject(e)
+        })
+      },
     )
   })
 
@@ -108,7 +118,7 @@ export const readJsonBody = async (ctx: ParameterizedContext<OrkaState>, maxByte
     closeConnectionAfterResponse(ctx)
     return readFailure(e, maxBytes)
   }
-  if (bytes.length === 0) return E.left<ReadonlyArray<Violation>>([{ loc: ['body'], msg: 'Field required', type: 'missing' }])
+  if (bytes.length === 0) return E.left<readonly Violation[]>([{ loc: ['body'], msg: 'Field required', type: 'missing' }])
   const contentType = ctx.get('content-type')
   if (contentType !== '' && !JSON_TYPE.test(ctx.request.type))
     return fault('model_attributes_type', 'Request body must be JSON: send it with Content-Type: application/json')

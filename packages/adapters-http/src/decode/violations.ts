@@ -6,7 +6,7 @@ export type InputRoot = 'body' | 'query' | 'path' | 'header'
 
 /** One entry of the 422 body's `detail[]`. */
 export interface Violation {
-  readonly loc: ReadonlyArray<string | number>
+  readonly loc: readonly (string | number)[]
   readonly msg: string
   readonly type: string
   readonly input?: unknown
@@ -33,7 +33,7 @@ const echoes = (f: InputFault): boolean =>
   isScalar(f.value)
 
 /** Faults inside an input as the API's 422 `detail[]`, prefixed with where the input came from. */
-export const toViolations = (root: InputRoot, faults: ReadonlyArray<InputFault>): Violation[] =>
+export const toViolations = (root: InputRoot, faults: readonly InputFault[]): Violation[] =>
   faults.map((f) => ({
     loc: [root, ...f.path],
     msg: f.message,

@@ -51,25 +51,29 @@ export const accessLog =
       const line: Record<string, unknown> = {
         requestId: ctx.state.requestId,
         method: ctx.method,
-        path: loggedPath(ctx as { path: string; _matchedRoute?: unknown }),
+        path: loggedPath(ctx),
         status: res.statusCode,
         ms: Math.round((performance.now() - started) * 10) / 10,
       }
       if (!finished) {
         const answer = rejectedWith(socket)
         if (answer !== undefined) {
-          line['status'] = answer
-          line['outcome'] = 'rejected'
+          line.status = answer
+          line.outcome = 'rejected'
         } else {
-          line['status'] = res.headersSent ? res.statusCode : null
-          line['outcome'] = req.complete ? 'closed' : 'aborted'
+          line.status = res.headersSent ? res.statusCode : null
+          line.outcome = req.complete ? 'closed' : 'aborted'
         }
       }
       // Probes poll health every few seconds: at info they would drown the log.
       if (HEALTH_PATHS.has(ctx.path)) log.debug?.(redactLogFields(line), 'request')
       else log.info(redactLogFields(line), 'request')
     }
-    res.once('finish', () => write(true))
-    res.once('close', () => write(res.writableFinished))
+    res.once('finish', () => {
+      write(true)
+    })
+    res.once('close', () => {
+      write(res.writableFinished)
+    })
     await next()
   }

@@ -7,7 +7,7 @@ import type { RouteMiddleware } from '../context'
 import { sendDomainError } from '../respond'
 
 /** How many `Authorization` header lines the client sent (Node keeps only the first in `req.headers`). */
-const authorizationHeaders = (rawHeaders: ReadonlyArray<string>): number => {
+const authorizationHeaders = (rawHeaders: readonly string[]): number => {
   let n = 0
   for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'authorization') n++
   return n
@@ -25,7 +25,8 @@ export const authenticate =
     if (E.isLeft(r)) {
       // The body of a refused request is worthless: answered without being read.
       if (r.left._tag === 'Unauthenticated') closeConnectionAfterResponse(ctx)
-      return sendDomainError(ctx, log, r.left)
+      sendDomainError(ctx, log, r.left)
+      return
     }
     ctx.state.principal = r.right
     await next()

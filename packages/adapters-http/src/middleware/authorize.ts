@@ -35,10 +35,16 @@ export const authorize =
   (check: ReturnType<typeof makeAuthorize>, log: HttpLog, config: MerchantAccountSelection, required: Scope): RouteMiddleware =>
   async (ctx, next) => {
     const header = merchantAccountHeader(ctx, config.merchantAccountHeader)
-    if (E.isLeft(header)) return sendErrorResponse(ctx, validationErrorResponse(header.left))
+    if (E.isLeft(header)) {
+      sendErrorResponse(ctx, validationErrorResponse(header.left))
+      return
+    }
     const merchantAccountId = header.right || config.defaultMerchantAccountId
     const r = await check({ principal: principalOf(ctx), merchantAccountId, required })()
-    if (E.isLeft(r)) return sendDomainError(ctx, log, r.left)
+    if (E.isLeft(r)) {
+      sendDomainError(ctx, log, r.left)
+      return
+    }
     ctx.state.access = r.right
     await next()
   }

@@ -33,7 +33,10 @@ const quietClientFaults = (ctx: Ctx, log: HttpLog): void => {
   const koaOnError = ctx.onerror
   ctx.onerror = (err: Error): void => {
     if (err === null || err === undefined) return
-    if (!isClientFault(err, ctx.req)) return koaOnError.call(ctx, err)
+    if (!isClientFault(err, ctx.req)) {
+      koaOnError.call(ctx, err)
+      return
+    }
     noteConnectionFault(ctx.req.socket, err)
     log[clientFaultLevel(err)](
       redactLogFields({ requestId: ctx.state.requestId, method: ctx.method, status: null, err: clientFaultSummary(err) }),

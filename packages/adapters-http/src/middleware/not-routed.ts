@@ -27,7 +27,10 @@ export const notRouted =
   (router: Router<OrkaState>): Middleware<OrkaState> =>
   async (ctx) => {
     const allow = allowedMethods(router, ctx.path)
-    if (allow.length === 0) return sendErrorResponse(ctx, notFoundResponse())
+    if (allow.length === 0) {
+      sendErrorResponse(ctx, notFoundResponse())
+      return
+    }
     if (ctx.method === 'OPTIONS') {
       ctx.set('Allow', allow.join(', '))
       ctx.status = 204

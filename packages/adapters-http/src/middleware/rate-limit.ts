@@ -31,7 +31,10 @@ export const rateLimit =
   (check: ReturnType<typeof makeCheckRateLimit>, log: HttpLog, policy: RateLimitPolicy): RouteMiddleware =>
   async (ctx, next) => {
     const r = await check(rateLimitRequest(policy, ctx))()
-    if (E.isLeft(r)) return sendDomainError(ctx, log, r.left)
+    if (E.isLeft(r)) {
+      sendDomainError(ctx, log, r.left)
+      return
+    }
     if (O.isSome(r.right)) ctx.set(rateLimitHeaders(r.right.value))
     await next()
   }

@@ -3,7 +3,7 @@ import * as t from 'io-ts'
 import { Checked, Closed, Nullable, Refined, Tagged } from '@orka/domain'
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
-export type JsonSchema = { [keyword: string]: unknown }
+export type JsonSchema = Record<string, unknown>
 
 const COMPONENT_NAME = /^[A-Za-z][A-Za-z0-9._-]*$/
 
@@ -50,7 +50,7 @@ export const codecToSchema = (codec: t.Mixed, registry: SchemaRegistry): JsonSch
     const schema = { ...(codec.schema as JsonSchema) }
     if (Object.keys(schema).length === 0) throw new Error(`Codec '${codec.name}' matches nothing and cannot be documented`)
     // Named enums (`GiftCardServiceProvider`, `TaxIdKind`) are types clients generate code for.
-    return Array.isArray(schema['enum']) && COMPONENT_NAME.test(codec.name) && /^[A-Z]/.test(codec.name)
+    return Array.isArray(schema.enum) && COMPONENT_NAME.test(codec.name) && /^[A-Z]/.test(codec.name)
       ? registry.ref(codec.name, codec, () => ({ title: codec.name, ...schema }))
       : schema
   }

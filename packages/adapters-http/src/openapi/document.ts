@@ -26,28 +26,28 @@ export interface OpenApiConfig {
   readonly webhookHeaderPrefix?: string
 }
 
-export type OpenApiDocument = {
+export interface OpenApiDocument {
   readonly openapi: '3.1.0'
   readonly info: { readonly title: string; readonly version: string; readonly description: string }
   readonly paths: Record<string, Record<string, Operation>>
   readonly components: { readonly schemas: Record<string, JsonSchema>; readonly [k: string]: unknown }
   readonly [k: string]: unknown
 }
-export type Operation = {
+export interface Operation {
   readonly operationId: string
-  readonly parameters: ReadonlyArray<Parameter>
+  readonly parameters: readonly Parameter[]
   readonly requestBody?: { readonly required: boolean; readonly content: { readonly 'application/json': { readonly schema: JsonSchema } } }
   readonly responses: Record<string, Response>
   readonly [k: string]: unknown
 }
-export type Parameter = {
+export interface Parameter {
   readonly name: string
   readonly in: string
   readonly required: boolean
   readonly schema: JsonSchema
   readonly [k: string]: unknown
 }
-export type Response = {
+export interface Response {
   readonly description: string
   readonly headers?: Record<string, unknown>
   readonly content?: { readonly 'application/json': { readonly schema: JsonSchema } }
@@ -207,7 +207,7 @@ const operation = (op: ServedOperation, config: OpenApiConfig, registry: SchemaR
 }
 
 /** Each tag once, where an operation first uses it. */
-const tagsOf = (ops: ReadonlyArray<ServedOperation>): Tag[] => [...new Map(ops.map((op) => [op.doc.tag.name, op.doc.tag])).values()]
+const tagsOf = (ops: readonly ServedOperation[]): Tag[] => [...new Map(ops.map((op) => [op.doc.tag.name, op.doc.tag])).values()]
 
 /**
  * The OpenAPI 3.1 document of every served operation, its schemas derived from the codecs the

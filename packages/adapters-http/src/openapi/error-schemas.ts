@@ -2,7 +2,7 @@ import { errorBody, ErrorStatus } from '../error-response'
 import type { JsonSchema } from './codec-to-schema'
 
 /** Every status the spec's error table gives a body for, in its order; 422 has its own body. */
-export const ERROR_STATUSES: ReadonlyArray<ErrorStatus> = [400, 401, 403, 404, 405, 409, 425, 429, 500, 502, 504]
+export const ERROR_STATUSES: readonly ErrorStatus[] = [400, 401, 403, 404, 405, 409, 425, 429, 500, 502, 504]
 
 /** Each documented response's description, in the reference document's words. */
 export const ERROR_DESCRIPTIONS: Record<ErrorStatus | 422, string> = {

@@ -54,13 +54,13 @@ export interface OperationSpec<P extends ParameterDocs, Q extends ParameterDocs,
   readonly doc: { readonly tag: Tag; readonly summary: string; readonly description: string }
   readonly params?: P
   readonly query?: Q
-  readonly body?: t.Type<B, unknown, unknown>
+  readonly body?: t.Type<B, unknown>
   /** The body may be left out: then it decodes as `{}`. */
   readonly optionalBody?: boolean
   /** Takes the `idempotency-key` header; the handler says whether it replayed (`Idempotent-Replayed`). */
   readonly idempotent?: I
   /** A `204` has no codec and no body. */
-  readonly success: { readonly status: 200 | 201 | 202 | 204; readonly codec?: t.Type<S, unknown, unknown>; readonly description: string }
+  readonly success: { readonly status: 200 | 201 | 202 | 204; readonly codec?: t.Type<S, unknown>; readonly description: string }
   readonly handle: (
     useCases: UseCases,
   ) => (req: OperationRequest<P, Q, B>) => TE.TaskEither<DomainError, I extends true ? Replayable<S> : S>

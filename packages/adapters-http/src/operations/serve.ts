@@ -45,15 +45,30 @@ export const serve = (op: ServedOperation, deps: Pick<HttpDeps, 'log' | 'config'
   return async (ctx) => {
     const access = accessOf(ctx)
     const params = path ? decodeWith(path, 'path')(ctx.params) : NONE
-    if (E.isLeft(params)) return sendErrorResponse(ctx, validationErrorResponse(params.left))
+    if (E.isLeft(params)) {
+      sendErrorResponse(ctx, validationErrorResponse(params.left))
+      return
+    }
     const q = query ? decodeQuery(query.codec, ctx, query.pick) : NONE
-    if (E.isLeft(q)) return sendErrorResponse(ctx, validationErrorResponse(q.left))
+    if (E.isLeft(q)) {
+      sendErrorResponse(ctx, validationErrorResponse(q.left))
+      return
+    }
     const key = op.idempotent ? idempotencyKeyOf(ctx) : E.right(null)
     const body = op.body ? E.chain(decodeWith(op.body, 'body'))(await readBody(ctx)) : E.right(undefined)
-    if (E.isLeft(key) || E.isLeft(body)) return sendErrorResponse(ctx, validationErrorResponse(violationsOf(key, body)))
+    if (E.isLeft(key) || E.isLeft(body)) {
+      sendErrorResponse(ctx, validationErrorResponse(violationsOf(key, body)))
+      return
+    }
     const r = await handle({ access, params: params.right, query: sent(q.right), body: body.right, idempotencyKey: key.right })()
-    if (E.isLeft(r)) return sendDomainError(ctx, deps.log, r.left)
-    if (op.success.codec === undefined) return sendNoContent(ctx)
+    if (E.isLeft(r)) {
+      sendDomainError(ctx, deps.log, r.left)
+      return
+    }
+    if (op.success.codec === undefined) {
+      sendNoContent(ctx)
+      return
+    }
     const { value, replayed } = op.idempotent ? (r.right as Replayable<unknown>) : { value: r.right, replayed: false }
     sendJson(ctx, op.success.status, op.success.codec.encode(value), replayed ? { 'Idempotent-Replayed': 'true' } : {})
   }

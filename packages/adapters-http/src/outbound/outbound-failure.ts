@@ -18,8 +18,15 @@ export class OutboundFailure extends Error {
  */
 export const orAbort = <T>(p: Promise<T>, signal: AbortSignal): Promise<T> =>
   new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new OutboundFailure('timeout'))
-    if (signal.aborted) return onAbort()
+    const onAbort = () => {
+      reject(new OutboundFailure('timeout'))
+    }
+    if (signal.aborted) {
+      onAbort()
+      return
+    }
     signal.addEventListener('abort', onAbort, { once: true })
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+    p.then(resolve, reject).finally(() => {
+      signal.removeEventListener('abort', onAbort)
+    })
   })

@@ -77,21 +77,26 @@ const exchange = (secure: boolean, options: https.RequestOptions, payload: Buffe
       settled = true
       f()
     }
-    const fail = (e?: NodeJS.ErrnoException) =>
-      settle(() =>
+    const fail = (e?: NodeJS.ErrnoException) => {
+      settle(() => {
         reject(
           o.signal.aborted
             ? new OutboundFailure('timeout')
             : !answered && req.reusedSocket && (e?.code === 'ECONNRESET' || e?.code === 'EPIPE')
               ? new StaleConnection()
               : new OutboundFailure('connection_failed'),
-        ),
-      )
+        )
+      })
+    }
     const req = (secure ? https : http).request(options, (res) => {
       answered = true
       const chunks: Buffer[] = []
       let size = 0
-      const done = () => settle(() => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks, Math.min(size, o.maxRead)) }))
+      const done = () => {
+        settle(() => {
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks, Math.min(size, o.maxRead)) })
+        })
+      }
       res.on('data', (c: Buffer) => {
         if (settled) return
         chunks.push(c)
@@ -105,7 +110,9 @@ const exchange = (secure: boolean, options: https.RequestOptions, payload: Buffe
       res.on('end', done)
       res.on('error', fail)
       // Closed before the end (reset, or destroyed by the timeout): no complete answer.
-      res.on('close', () => (res.complete ? done() : fail()))
+      res.on('close', () => {
+        res.complete ? done() : fail()
+      })
     })
     req.on('error', fail)
     req.end(payload)

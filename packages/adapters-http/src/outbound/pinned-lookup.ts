@@ -4,10 +4,14 @@ import { isBlockedAddress, isLocalHostName, parseIpv4, parseIpv6 } from '@orka/d
 import { OutboundFailure, orAbort } from './outbound-failure'
 
 /** Every address a host name resolves to; injectable so tests need no DNS. */
-export type HostLookup = (host: string) => Promise<ReadonlyArray<LookupAddress>>
+export type HostLookup = (host: string) => Promise<readonly LookupAddress[]>
 
 export const systemLookup: HostLookup = (host) =>
-  new Promise((resolve, reject) => dnsLookup(host, { all: true }, (e, addresses) => (e ? reject(e) : resolve(addresses))))
+  new Promise((resolve, reject) => {
+    dnsLookup(host, { all: true }, (e, addresses) => {
+      e ? reject(e) : resolve(addresses)
+    })
+  })
 
 export interface AddressPolicy {
   readonly allowPrivateAddresses: boolean
@@ -35,7 +39,7 @@ export const vetHost = async (host: string, policy: AddressPolicy, signal: Abort
   }
   // `localhost` names are this machine whatever DNS says (RFC 6761): not even looked up.
   if (strict && isLocalHostName(host)) throw new OutboundFailure('blocked_address')
-  let addresses: ReadonlyArray<LookupAddress>
+  let addresses: readonly LookupAddress[]
   try {
     addresses = await orAbort(policy.lookup(host), signal)
   } catch (e) {
@@ -54,6 +58,6 @@ export const vetHost = async (host: string, policy: AddressPolicy, signal: Abort
  */
 export const pinnedLookup =
   (a: LookupAddress): LookupFunction =>
-  (_host, options, callback) =>
-    // Node asks with `all: true` when it may try several families (autoSelectFamily).
+  (_host, options, callback) => {
     options.all ? callback(null, [a]) : callback(null, a.address, a.family)
+  }

@@ -53,7 +53,9 @@ export class NodeWebhookSender implements WebhookSender {
     return async () => {
       const started = performance.now()
       const abort = new AbortController()
-      const timer = setTimeout(() => abort.abort(), this.config.timeoutMs)
+      const timer = setTimeout(() => {
+        abort.abort()
+      }, this.config.timeoutMs)
       const end = (status: number | null, error: WebhookAttemptError | null, body: Buffer | null = null): WebhookResponse => ({
         status,
         error,
@@ -79,10 +81,10 @@ export class NodeWebhookSender implements WebhookSender {
         }
         const a = req.authentication
         let tokenKey: string | null = null
-        if (a?.kind === 'basic') headers['Authorization'] = `Basic ${Buffer.from(`${a.username}:${a.password}`, 'utf8').toString('base64')}`
+        if (a?.kind === 'basic') headers.Authorization = `Basic ${Buffer.from(`${a.username}:${a.password}`, 'utf8').toString('base64')}`
         else if (a) {
           tokenKey = this.tokens.key(req.subscriptionId, a)
-          headers['Authorization'] = `Bearer ${await this.tokens.get(tokenKey, a, o)}`
+          headers.Authorization = `Bearer ${await this.tokens.get(tokenKey, a, o)}`
         }
         const answer = await postOnce(req.url, headers, req.body, o)
         // A refused token is not used again: the next attempt fetches a new one (not this one).

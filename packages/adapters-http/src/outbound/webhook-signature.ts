@@ -8,5 +8,5 @@ export const signWebhook = (secret: string, timestamp: number, body: string): st
   createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.${body}`, 'utf8').digest('hex')
 
 /** One signature per secret, newest first, comma-separated without spaces. */
-export const signatureHeader = (secrets: ReadonlyArray<string>, timestamp: number, body: string): string =>
+export const signatureHeader = (secrets: readonly string[], timestamp: number, body: string): string =>
   secrets.map((s) => signWebhook(s, timestamp, body)).join(',')

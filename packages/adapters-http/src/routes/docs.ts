@@ -144,10 +144,14 @@ export const docsRouter = (config: OpenApiConfig): Router<OrkaState> => {
     'docs.js': once(() => asset('application/javascript; charset=utf-8', START_SCRIPT)),
   }
   const router = new Router<OrkaState>({ sensitive: true })
-  router.get('/openapi.json', (ctx) => send(ctx, document(), 'no-cache'))
-  router.get('/docs', (ctx) => send(ctx, html(), 'no-cache', { 'Content-Security-Policy': CONTENT_SECURITY_POLICY }))
+  router.get('/openapi.json', (ctx) => {
+    send(ctx, document(), 'no-cache')
+  })
+  router.get('/docs', (ctx) => {
+    send(ctx, html(), 'no-cache', { 'Content-Security-Policy': CONTENT_SECURITY_POLICY })
+  })
   router.get('/docs/assets/:file', async (ctx, next) => {
-    const file = ctx.params['file'] ?? ''
+    const file = ctx.params.file ?? ''
     // Anything else under /docs/assets is an unknown route like any other.
     if (!Object.hasOwn(assets, file)) return next()
     send(ctx, assets[file]!(), 'public, max-age=3600')

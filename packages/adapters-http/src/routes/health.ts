@@ -15,7 +15,9 @@ export const READY_TIMEOUT_MS = 2000
 /** `ready()`, or a rejection after `ms`; the timer is cleared once it settles, and a late rejection is consumed. */
 const readyWithin = (ready: () => Promise<string>, ms: number): Promise<string> =>
   new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`storage did not answer within ${ms} ms`)), ms)
+    const timer = setTimeout(() => {
+      reject(new Error(`storage did not answer within ${ms} ms`))
+    }, ms)
     const settle =
       <A>(f: (a: A) => void) =>
       (a: A) => {

@@ -57,8 +57,8 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
  * Spellings of a segment that Node's lenient base64url decoder turns into the very same bytes,
  * each labelled. Every one must be refused: accepting it would give one signed content two names.
  */
-export const sameBytesSpellings = (seg: string): Array<{ label: string; spelling: string }> => {
-  const out: Array<{ label: string; spelling: string }> = []
+export const sameBytesSpellings = (seg: string): { label: string; spelling: string }[] => {
+  const out: { label: string; spelling: string }[] = []
   const rest = seg.length % 4
   if (rest === 0) out.push({ label: 'one extra trailing character', spelling: `${seg}A` })
   if (rest !== 0) {
@@ -87,7 +87,7 @@ export const mintShaped = (
     for (let j = 0; j < 8; j++) {
       for (let tries = 0; tries < 64; tries++) {
         const header = { alg: 'ES512', kid: k.thumbprint, ...(j === 0 ? {} : { hpad: 'x'.repeat(j) }) }
-        const token = mint(k, { ...claims, ...(i === 0 ? {} : { pad: 'x'.repeat(i) }) }, { header: header as never })
+        const token = mint(k, { ...claims, ...(i === 0 ? {} : { pad: 'x'.repeat(i) }) }, { header: header })
         const [h, p, s] = segments(token)
         if (shape.payloadRest !== undefined && p.length % 4 !== shape.payloadRest) break
         if (shape.headerRest !== undefined && h.length % 4 !== shape.headerRest) break

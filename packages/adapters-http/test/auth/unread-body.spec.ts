@@ -77,14 +77,20 @@ describe('a 401 answers without reading the request body, and closes the connect
     server = createServer(createHttpApp(r.deps).callback())
     server.on('connection', (s: Socket) => serverSockets.push(s))
     server.listen(0, '127.0.0.1')
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()))
+    await new Promise<void>((resolve) =>
+      server.once('listening', () => {
+        resolve()
+      }),
+    )
     port = (server.address() as AddressInfo).port
   })
   afterEach(
     () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
-        server.close(() => resolve())
+        server.close(() => {
+          resolve()
+        })
       }),
   )
 
@@ -97,7 +103,7 @@ describe('a 401 answers without reading the request body, and closes the connect
 
   const badSignature = () => `Bearer ${mint(newP521Key(), { scopes: ['gift-cards.write'], exp: T0 + 60 }, { keyid: key.thumbprint })}`
 
-  const cases: ReadonlyArray<{ name: string; authorization: () => string | undefined; pauseMs: number }> = [
+  const cases: readonly { name: string; authorization: () => string | undefined; pauseMs: number }[] = [
     { name: 'no token, body streamed as fast as the socket takes it', authorization: () => undefined, pauseMs: 0 },
     { name: 'a malformed token, body streamed as fast as the socket takes it', authorization: () => 'Bearer not.a.token', pauseMs: 0 },
     { name: 'a bad signature (checked on the thread pool), body streamed fast', authorization: badSignature, pauseMs: 0 },
@@ -111,7 +117,7 @@ describe('a 401 answers without reading the request body, and closes the connect
       expect(r.status).to.equal(401)
       expect(r.body).to.equal(UNAUTHORIZED_BODY)
       expect(r.headers['www-authenticate']).to.equal('Bearer')
-      expect(r.headers['connection']).to.equal('close')
+      expect(r.headers.connection).to.equal('close')
       expect(u.closedByServer, 'the connection was closed (by the server, or by the client on its end)').to.equal(true)
       // The 401 is there at once, while the upload is held back (not read) until the close.
       expect(u.firstByteMs).to.be.within(0, 1000)

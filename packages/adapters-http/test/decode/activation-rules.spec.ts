@@ -14,7 +14,7 @@ const rule = (field: string, msg: string, input?: unknown): Violation => ({
 })
 
 describe('GiftCardActivationCreate: rules 1-4', () => {
-  const rejected: Array<[string, Record<string, unknown>, Violation[]]> = [
+  const rejected: [string, Record<string, unknown>, Violation[]][] = [
     // Rule 1
     [
       'a currency without an amount with a value_error on /amount',
@@ -107,7 +107,7 @@ describe('GiftCardActivationCreate: rules 1-4', () => {
     ])
   })
 
-  const accepted: Array<[string, Record<string, unknown>]> = [
+  const accepted: [string, Record<string, unknown>][] = [
     ['amount and currency together', { number: N, amount: 1000, currency: 'USD' }],
     ['amount and currency both null', { number: N, amount: null, currency: null }],
     ['store true with a pin', { number: N, store: true, pin: '0000' }],

@@ -22,7 +22,7 @@ describe('BuyerCreate with billing details', () => {
     expect(TAX_ID_KINDS.join(', ')).to.equal(SPEC_TAX_ID_KINDS)
   })
 
-  const accepted: Array<[string, unknown]> = [
+  const accepted: [string, unknown][] = [
     ['an empty buyer', {}],
     [
       'a full buyer',
@@ -63,7 +63,7 @@ describe('BuyerCreate with billing details', () => {
       expect(decoded(BuyerCreate, body)).to.deep.equal(body)
     })
 
-  const rejected: Array<[string, unknown, Violation[]]> = [
+  const rejected: [string, unknown, Violation[]][] = [
     ['a phone number without + against the E.164 pattern', bd({ phone_number: '14155550100' }), [phone('14155550100')]],
     ['a phone number starting +0 against the E.164 pattern', bd({ phone_number: '+04155550100' }), [phone('+04155550100')]],
     ['a phone number of 16 digits against the E.164 pattern', bd({ phone_number: '+1234567890123456' }), [phone('+1234567890123456')]],

@@ -27,7 +27,7 @@ const one = (codec: t.Mixed) => closed('One', { v: codec })
 const at = (v: Omit<Violation, 'loc'>): Violation => ({ loc: ['body', 'v'], ...v })
 
 describe('string codecs refuse NUL and lone surrogates', () => {
-  const refused: Array<[string, string, typeof NUL]> = [
+  const refused: [string, string, typeof NUL][] = [
     ['NUL alone', '\u0000', NUL],
     ['NUL inside', 'ab\u0000cd', NUL],
     ['NUL at the end', 'abc\u0000', NUL],
@@ -41,7 +41,7 @@ describe('string codecs refuse NUL and lone surrogates', () => {
     ['a lone surrogate from a JSON escape', JSON.parse('"a\\ud800b"') as string, UNICODE],
     ['a NUL from a JSON escape', JSON.parse('"a\\u0000b"') as string, NUL],
   ]
-  const codecs: Array<[string, t.Mixed]> = [
+  const codecs: [string, t.Mixed][] = [
     ['inputStr', inputStr],
     ['a bounded string', boundedString('b', { min: 1, max: 200 })],
     ['a nullable bounded string', nullable(boundedString('b', { min: 1, max: 200 }))],
@@ -57,7 +57,7 @@ describe('string codecs refuse NUL and lone surrogates', () => {
     expect(violationsOf(one(boundedString('c', { max: 1 })), { v: 'ab\ud800' })).to.deep.equal([at(UNICODE)])
   })
 
-  const accepted: Array<[string, string]> = [
+  const accepted: [string, string][] = [
     ['an emoji (a surrogate pair)', '\ud83d\ude00'],
     ['text around an emoji', 'a😀b'],
     ['several pairs in a row', '𝄞😀👍🏽'],
@@ -165,7 +165,7 @@ describe('toViolations loc items', () => {
     ])
   })
 
-  const hidden: Array<[string, string]> = [
+  const hidden: [string, string][] = [
     ['short digits', '7'],
     ['a PIN', '0042'],
     ['digits with spaces', '4111 1111 1111 1111'],

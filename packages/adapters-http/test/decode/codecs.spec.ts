@@ -9,7 +9,7 @@ const one = (codec: Parameters<typeof nullable>[0]) => closed('One', { v: codec 
 describe('codec primitives', () => {
   describe('boundedString', () => {
     const code = boundedString('code', { min: 2, max: 4, pattern: /^[A-Z]+$/ })
-    const cases: Array<[string, unknown, Violation[] | 'ok']> = [
+    const cases: [string, unknown, Violation[] | 'ok'][] = [
       ['accepts a string at the lower bound', 'AB', 'ok'],
       ['accepts a string at the upper bound', 'ABCD', 'ok'],
       [
@@ -59,7 +59,7 @@ describe('codec primitives', () => {
 
   describe('intRange', () => {
     const n = intRange('n', 0, 10)
-    const cases: Array<[string, unknown, Violation[] | 'ok']> = [
+    const cases: [string, unknown, Violation[] | 'ok'][] = [
       ['accepts the minimum', 0, 'ok'],
       ['accepts the maximum', 10, 'ok'],
       ['rejects a fraction as int_type', 0.5, [at({ msg: 'Input should be a valid integer', type: 'int_type', input: 0.5 })]],
@@ -89,7 +89,7 @@ describe('codec primitives', () => {
   })
 
   describe('uuid, bool, literal, oneOf', () => {
-    const cases: Array<[string, Parameters<typeof nullable>[0], unknown, Violation[] | 'ok']> = [
+    const cases: [string, Parameters<typeof nullable>[0], unknown, Violation[] | 'ok'][] = [
       ['uuid accepts a lower-case UUID', uuid, 'fe26475d-ec3e-4884-9553-f7356683f7f9', 'ok'],
       ['uuid accepts an upper-case UUID', uuid, 'FE26475D-EC3E-4884-9553-F7356683F7F9', 'ok'],
       [

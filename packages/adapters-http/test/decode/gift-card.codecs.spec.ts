@@ -38,7 +38,7 @@ const notString = (field: string, input?: unknown): Violation => ({
 const notInt = (input: unknown): Violation => ({ loc: ['body', 'amount'], msg: 'Input should be a valid integer', type: 'int_type', input })
 
 describe('GiftCardActivationCreate: field constraints', () => {
-  const accepted: Array<[string, Record<string, unknown>]> = [
+  const accepted: [string, Record<string, unknown>][] = [
     ['a 16-digit number alone', { number: N16 }],
     ['a 19-digit number alone', { number: N19 }],
     [
@@ -75,7 +75,7 @@ describe('GiftCardActivationCreate: field constraints', () => {
       expect(decoded(GiftCardActivationCreate, body)).to.deep.equal(body)
     })
 
-  const rejected: Array<[string, unknown, Violation[]]> = [
+  const rejected: [string, unknown, Violation[]][] = [
     ['a missing number as missing', {}, [{ loc: ['body', 'number'], msg: 'Field required', type: 'missing' }]],
     ['a 15-digit number as string_too_short, without echoing it', { number: '411111111111111' }, [tooShort('number', 16)]],
     ['a 20-digit number as string_too_long, without echoing it', { number: '41111111111111111111' }, [tooLong('number', 19)]],
@@ -264,7 +264,7 @@ describe('GiftCard codec', () => {
         },
       },
     }
-    expect(GiftCard.encode(polluted as typeof card)).to.deep.equal(card)
+    expect(GiftCard.encode(polluted)).to.deep.equal(card)
   })
 
   it('rejects a gift card with an unknown property when decoding', () => {

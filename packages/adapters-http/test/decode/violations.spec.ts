@@ -9,7 +9,7 @@ const PIN = '987654'
 
 describe('toViolations', () => {
   describe('never echoes a card number or PIN, whatever it was sent as', () => {
-    const cases: Array<[string, unknown, string]> = [
+    const cases: [string, unknown, string][] = [
       ['a number one digit short', { number: N.slice(1) }, N.slice(1)],
       ['a number one digit long', { number: `${N}0000` }, `${N}0000`],
       ['a number with dashes', { number: '4111-1111-1111-1111' }, '4111-1111-1111-1111'],

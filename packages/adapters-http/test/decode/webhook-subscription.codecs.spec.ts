@@ -7,7 +7,7 @@ const URL = 'https://merchant.example/hooks/orka'
 const URL_RE = '^https?:\\/\\/[^\\s/?#]+[^\\s]*$'
 
 describe('WebhookSubscriptionCreate', () => {
-  const accepted: Array<[string, unknown]> = [
+  const accepted: [string, unknown][] = [
     ['a url alone', { url: URL }],
     ['an inactive subscription without authentication', { url: 'http://localhost:9000/x', active: false, authentication: null }],
     ['basic authentication', { url: URL, authentication: { kind: 'basic', username: 'u', password: 'p' } }],
@@ -45,7 +45,7 @@ describe('WebhookSubscriptionCreate', () => {
       expect(decoded(WebhookSubscriptionCreate, body)).to.deep.equal(body)
     })
 
-  const rejected: Array<[string, unknown, Violation[]]> = [
+  const rejected: [string, unknown, Violation[]][] = [
     ['a missing url', {}, [{ loc: ['body', 'url'], msg: 'Field required', type: 'missing' }]],
     [
       'a url that is not http(s)',

@@ -26,7 +26,7 @@ interface Got {
 }
 type Handler = (g: Got, res: ServerResponse) => void
 
-const closers: Array<() => Promise<void> | void> = []
+const closers: (() => Promise<void> | void)[] = []
 
 /** A local endpoint on 127.0.0.1 that records every request it reads in full, and its connections. */
 const serve = async (handler: Handler) => {
@@ -82,7 +82,9 @@ const request = (url: string, o: Partial<WebhookRequest> = {}): WebhookRequest =
 /** A sender closed after the test, so no kept-alive connection outlives it. */
 const sender = (config: WebhookSenderConfig = CONFIG, deps: WebhookSenderDeps = {}) => {
   const s = new NodeWebhookSender(config, deps)
-  closers.push(() => s.close())
+  closers.push(() => {
+    s.close()
+  })
   return s
 }
 /** A resolver that answers `addresses` for any name, counting the questions. */
@@ -134,7 +136,7 @@ describe('NodeWebhookSender', function () {
         'x-orka-webhook-timestamp': '1744018920',
         'x-orka-webhook-signatures': `${rfc2104('new-secret', `1744018920.${BODY}`)},${rfc2104('old-secret', `1744018920.${BODY}`)}`,
       })
-      expect(g.headers['authorization']).to.equal(undefined)
+      expect(g.headers.authorization).to.equal(undefined)
     })
 
     it('names the headers with the configured prefix, and sends the configured User-Agent', async () => {
@@ -153,7 +155,7 @@ describe('NodeWebhookSender', function () {
     it('sends basic credentials', async () => {
       const s = await serve(status(200))
       await sender().send(request(s.url, { authentication: { kind: 'basic', username: 'orka', password: 'pä:ss' } }))()
-      expect(s.got[0]!.headers['authorization']).to.equal(`Basic ${Buffer.from('orka:pä:ss', 'utf8').toString('base64')}`)
+      expect(s.got[0]!.headers.authorization).to.equal(`Basic ${Buffer.from('orka:pä:ss', 'utf8').toString('base64')}`)
     })
 
     it('resolves the host once and connects to that address, keeping the name in Host', async () => {
@@ -161,7 +163,7 @@ describe('NodeWebhookSender', function () {
       const dns = resolving('127.0.0.1')
       expect((await sender(CONFIG, { lookup: dns.lookup }).send(request(`http://hooks.merchant.test:${s.port}/x`))()).status).to.equal(204)
       expect(dns.asked).to.deep.equal(['hooks.merchant.test'])
-      expect(s.got[0]!.headers['host']).to.equal(`hooks.merchant.test:${s.port}`)
+      expect(s.got[0]!.headers.host).to.equal(`hooks.merchant.test:${s.port}`)
     })
 
     it('keeps the connection alive between attempts to one host', async () => {
@@ -198,7 +200,14 @@ describe('NodeWebhookSender', function () {
       tls.on('tlsClientError', () => undefined)
       tls.listen(0, '127.0.0.1')
       await once(tls, 'listening')
-      closers.push(() => new Promise<void>((r) => tls.close(() => r())))
+      closers.push(
+        () =>
+          new Promise<void>((r) =>
+            tls.close(() => {
+              r()
+            }),
+          ),
+      )
       const port = (tls.address() as AddressInfo).port
       const r = await sender(CONFIG, { lookup: resolving('127.0.0.1').lookup }).send(request(`https://hooks.merchant.test:${port}/`))()
       expect(r).to.deep.include({ status: null, error: 'connection_failed', excerpt: null })
@@ -319,7 +328,7 @@ describe('NodeWebhookSender', function () {
 
     it('refuses private addresses without connecting: literal, resolved (any of them), and localhost names', async () => {
       const s = await serve(status(200))
-      const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+      const cases: readonly (readonly [string, readonly string[]])[] = [
         [s.url, []],
         [`http://[::1]:${s.port}/`, []],
         [`http://[::ffff:127.0.0.1]:${s.port}/`, []],
@@ -356,7 +365,7 @@ describe('NodeWebhookSender', function () {
 
     it('never rejects, whatever it is given', async () => {
       const s = await serve(status(200))
-      const cases: ReadonlyArray<readonly [WebhookRequest, string]> = [
+      const cases: readonly (readonly [WebhookRequest, string])[] = [
         [request('not a url'), 'connection_failed'],
         [request('ftp://example.test/'), 'connection_failed'],
         [request(s.url, { eventId: 'a\r\nX-Injected: 1' }), 'connection_failed'], // node refuses the header
@@ -383,15 +392,15 @@ describe('NodeWebhookSender', function () {
       const one = sender()
       for (let i = 0; i < 2; i++)
         expect((await one.send(request(s.url, { authentication: credentials(`${tokens.url}/token`) }))()).error).to.equal(null)
-      expect(s.got.map((g) => g.headers['authorization'])).to.deep.equal(['Bearer tok-1', 'Bearer tok-1'])
+      expect(s.got.map((g) => g.headers.authorization)).to.deep.equal(['Bearer tok-1', 'Bearer tok-1'])
       expect(tokens.got).to.have.length(1)
       const t = tokens.got[0]!
       expect(t.method).to.equal('POST')
       expect(t.path).to.equal('/token')
       expect(t.headers['content-type']).to.equal('application/x-www-form-urlencoded')
-      expect(t.headers['accept']).to.equal('application/json')
+      expect(t.headers.accept).to.equal('application/json')
       // RFC 6749 §2.3.1: each form-urlencoded, then base64 of `id:secret`.
-      expect(t.headers['authorization']).to.equal(`Basic ${Buffer.from('orka+id:s3cr%3Aet').toString('base64')}`)
+      expect(t.headers.authorization).to.equal(`Basic ${Buffer.from('orka+id:s3cr%3Aet').toString('base64')}`)
       expect(t.body).to.equal('grant_type=client_credentials&scope=hooks')
     })
 
@@ -414,35 +423,43 @@ describe('NodeWebhookSender', function () {
       for (const t of tokens.got)
         expect(Object.fromEntries(new URLSearchParams(t.body))).to.deep.equal({ grant_type: 'password', username: 'u@x', password: 'p w&' })
       const t = tokens.got[0]!
-      expect(t.headers['authorization']).to.equal(`Basic ${Buffer.from('c:s').toString('base64')}`)
-      expect(s.got[0]!.headers['authorization']).to.equal('Bearer tok-p')
+      expect(t.headers.authorization).to.equal(`Basic ${Buffer.from('c:s').toString('base64')}`)
+      expect(s.got[0]!.headers.authorization).to.equal('Bearer tok-p')
     })
 
     it('does not keep a token without expires_in', async () => {
       let n = 0
-      const tokens = await serve((g, res) => json(200, { access_token: `tok-${++n}` })(g, res))
+      const tokens = await serve((g, res) => {
+        json(200, { access_token: `tok-${++n}` })(g, res)
+      })
       const s = await serve(status(204))
       const one = sender()
       for (let i = 0; i < 2; i++) await one.send(request(s.url, { authentication: credentials(tokens.url) }))()
-      expect(s.got.map((g) => g.headers['authorization'])).to.deep.equal(['Bearer tok-1', 'Bearer tok-2'])
+      expect(s.got.map((g) => g.headers.authorization)).to.deep.equal(['Bearer tok-1', 'Bearer tok-2'])
     })
 
     it('drops a kept token the endpoint refused with 401, without sending again at once', async () => {
       let n = 0
-      const tokens = await serve((g, res) => json(200, { access_token: `tok-${++n}`, expires_in: 3600 })(g, res))
-      const s = await serve((g, res) => status(g.headers['authorization'] === 'Bearer tok-1' ? 401 : 204)(g, res))
+      const tokens = await serve((g, res) => {
+        json(200, { access_token: `tok-${++n}`, expires_in: 3600 })(g, res)
+      })
+      const s = await serve((g, res) => {
+        status(g.headers.authorization === 'Bearer tok-1' ? 401 : 204)(g, res)
+      })
       const one = sender()
       const send = () => one.send(request(s.url, { authentication: credentials(tokens.url) }))()
       expect(await send()).to.deep.include({ status: 401, error: 'unexpected_status' })
       expect(s.got).to.have.length(1)
       expect(await send()).to.deep.include({ status: 204, error: null })
       expect(await send()).to.deep.include({ status: 204, error: null })
-      expect(s.got.map((g) => g.headers['authorization'])).to.deep.equal(['Bearer tok-1', 'Bearer tok-2', 'Bearer tok-2'])
+      expect(s.got.map((g) => g.headers.authorization)).to.deep.equal(['Bearer tok-1', 'Bearer tok-2', 'Bearer tok-2'])
     })
 
     it('renews a token shortly before it expires', async () => {
       let n = 0
-      const tokens = await serve((g, res) => json(200, { access_token: `tok-${++n}`, expires_in: 100 })(g, res))
+      const tokens = await serve((g, res) => {
+        json(200, { access_token: `tok-${++n}`, expires_in: 100 })(g, res)
+      })
       const s = await serve(status(204))
       let now = 1_000_000
       const one = sender(CONFIG, { now: () => now })
@@ -452,18 +469,20 @@ describe('NodeWebhookSender', function () {
       await send()
       now += 2_000
       await send()
-      expect(s.got.map((g) => g.headers['authorization'])).to.deep.equal(['Bearer tok-1', 'Bearer tok-1', 'Bearer tok-2'])
+      expect(s.got.map((g) => g.headers.authorization)).to.deep.equal(['Bearer tok-1', 'Bearer tok-1', 'Bearer tok-2'])
     })
 
     it('keeps a token per subscription and credentials: changed credentials fetch a new one', async () => {
       let n = 0
-      const tokens = await serve((g, res) => json(200, { access_token: `tok-${++n}`, expires_in: 3600 })(g, res))
+      const tokens = await serve((g, res) => {
+        json(200, { access_token: `tok-${++n}`, expires_in: 3600 })(g, res)
+      })
       const s = await serve(status(204))
       const one = sender()
       await one.send(request(s.url, { authentication: credentials(tokens.url) }))()
       await one.send(request(s.url, { authentication: credentials(tokens.url, { client_secret: 'rotated' }) }))()
       await one.send(request(s.url, { authentication: credentials(tokens.url), subscriptionId: '7a3f0c52-9d4e-4b1a-8c6d-00000000000b' }))()
-      expect(s.got.map((g) => g.headers['authorization'])).to.deep.equal(['Bearer tok-1', 'Bearer tok-2', 'Bearer tok-3'])
+      expect(s.got.map((g) => g.headers.authorization)).to.deep.equal(['Bearer tok-1', 'Bearer tok-2', 'Bearer tok-3'])
     })
 
     it('shares one token fetch between attempts that need it at once', async () => {

@@ -100,7 +100,7 @@ const settle = () => new Promise((r) => setTimeout(r, 20))
 
 describe('an activation retried after its process died (kill -9)', () => {
   const body = { number: NUMBER, pin: PIN, store: true }
-  const points: ReadonlyArray<[CrashPoint, { providerCalls: number; firstCard: boolean; replayed: boolean }]> = [
+  const points: readonly [CrashPoint, { providerCalls: number; firstCard: boolean; replayed: boolean }][] = [
     ['after the claim', { providerCalls: 1, firstCard: false, replayed: false }],
     ['after the provider activated the card', { providerCalls: 2, firstCard: false, replayed: false }],
     ['after the event went to the outbox', { providerCalls: 2, firstCard: false, replayed: false }],

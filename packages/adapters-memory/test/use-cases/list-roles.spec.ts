@@ -33,7 +33,7 @@ describe('makeListRoles', () => {
 
   it('walks forward then back through identical pages', async () => {
     const list = await setup()
-    const forward: Array<Page<Role>> = [await right(list({ merchantAccountId: MERCHANT_A, limit: 3 }))]
+    const forward: Page<Role>[] = [await right(list({ merchantAccountId: MERCHANT_A, limit: 3 }))]
     while (forward[forward.length - 1]!.next_cursor !== null)
       forward.push(await right(list({ merchantAccountId: MERCHANT_A, limit: 3, cursor: forward[forward.length - 1]!.next_cursor! })))
 
@@ -41,7 +41,7 @@ describe('makeListRoles', () => {
     expect(forward[0]!.previous_cursor).to.equal(null)
     expect(forward[3]!.next_cursor).to.equal(null)
 
-    const back: Array<Page<Role>> = [forward[3]!]
+    const back: Page<Role>[] = [forward[3]!]
     while (back[back.length - 1]!.previous_cursor !== null)
       back.push(await right(list({ merchantAccountId: MERCHANT_A, limit: 3, cursor: back[back.length - 1]!.previous_cursor! })))
     // Walking back from page 4 returns pages 3, 2 and 1, cursors included.

@@ -77,11 +77,11 @@ export const activationWorld = (o: { timeoutMs?: number; slowMs?: number } = {})
 }
 
 /** Every entry the outbox holds, oldest first. */
-export const outboxEntries = (outbox: WebhookOutbox): Promise<ReadonlyArray<OutboxEntry>> =>
+export const outboxEntries = (outbox: WebhookOutbox): Promise<readonly OutboxEntry[]> =>
   right(outbox.olderThan(new Date('9999-12-31T23:59:59.999Z'), 1000))
 
 /** All of one subscription's deliveries, newest first. */
-export const deliveriesTo = (deliveries: WebhookDeliveryStore, subscriptionId: string): Promise<ReadonlyArray<WebhookDeliveryRecord>> =>
+export const deliveriesTo = (deliveries: WebhookDeliveryStore, subscriptionId: string): Promise<readonly WebhookDeliveryRecord[]> =>
   right(deliveries.list(subscriptionId, {}, { direction: 'forward', from: O.none, limit: 1000 }))
 
 /** Randomness that always draws the same fraction. */
@@ -95,7 +95,7 @@ export class ScriptedSender implements WebhookSender {
   readonly requests: WebhookRequest[] = []
   private readonly script: WebhookResponse[]
   constructor(
-    script: ReadonlyArray<WebhookResponse>,
+    script: readonly WebhookResponse[],
     private readonly clock?: ManualClock,
   ) {
     this.script = [...script]

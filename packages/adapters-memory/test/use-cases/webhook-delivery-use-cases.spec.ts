@@ -65,7 +65,13 @@ const pending = (o: Partial<WebhookDeliveryRecord> = {}) =>
   aDelivery({ status: 'pending', attempts: [anAttempt()], next_attempt_at: at(66_000), retries_used: 1, ...o })
 const cancelled = (o: Partial<WebhookDeliveryRecord> = {}) => aDelivery({ status: 'cancelled', attempts: [], next_attempt_at: null, ...o })
 
-type ListQuery = { subscriptionId: string; filter?: DeliveryFilter; limit?: number; cursor?: string; scope?: WebhookScope }
+interface ListQuery {
+  subscriptionId: string
+  filter?: DeliveryFilter
+  limit?: number
+  cursor?: string
+  scope?: WebhookScope
+}
 
 /** A store where a concurrent redelivery of the same delivery always gets in first. */
 class RacedDeliveryStore extends MemoryWebhookDeliveryStore {
@@ -145,7 +151,7 @@ describe('webhook delivery use cases', () => {
 
     it('pages forward and back through the same pages', async () => {
       const s = await seeded()
-      const ids = (p: { items: ReadonlyArray<WebhookDelivery> }) => p.items.map((d) => d.id)
+      const ids = (p: { items: readonly WebhookDelivery[] }) => p.items.map((d) => d.id)
       const p1 = await s.page({ subscriptionId: SUB, limit: 2 })
       expect([ids(p1), p1.previous_cursor]).to.deep.equal([[uuidFor(0xd05), uuidFor(0xd04)], null])
       const p2 = await s.page({ subscriptionId: SUB, limit: 2, cursor: p1.next_cursor! })

@@ -36,10 +36,10 @@ const KEY = 'c0d7a3e4-5b6f-4a1e-9c8d-7e6f5a4b3c2d'
 
 /** A buyer repository that notes what the outbox and the dispatch held when each write ran. */
 class WatchedBuyers extends MemoryBuyerRepository {
-  readonly seenAtWrite: Array<{ outbox: ReadonlyArray<OutboxEntry>; published: number }> = []
+  readonly seenAtWrite: { outbox: readonly OutboxEntry[]; published: number }[] = []
   constructor(
     private readonly outbox: MemoryWebhookOutbox,
-    private readonly published: ReadonlyArray<OutboxEntry>,
+    private readonly published: readonly OutboxEntry[],
   ) {
     super()
   }

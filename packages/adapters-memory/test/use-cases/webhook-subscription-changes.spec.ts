@@ -164,7 +164,7 @@ describe('changing and deleting webhook subscriptions', () => {
       )
       const stored = (await s.record())!.authentication!
       expect(JSON.stringify(stored)).not.to.include('client-s3cr3t')
-      expect({ ...stored, client_secret: s.box.open(stored['client_secret']!) }).to.deep.equal(OAUTH)
+      expect({ ...stored, client_secret: s.box.open(stored.client_secret!) }).to.deep.equal(OAUTH)
     })
 
     it('removes the authentication with null', async () => {

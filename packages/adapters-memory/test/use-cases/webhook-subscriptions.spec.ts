@@ -78,7 +78,7 @@ describe('webhook subscription use cases', () => {
     if (O.isNone(stored)) throw new Error('not stored')
     const auth = stored.value.authentication!
     expect(JSON.stringify(stored.value)).not.to.include('client-s3cr3t').and.not.to.include(secretFrom(1))
-    expect({ ...auth, client_secret: s.box.open(auth['client_secret']!) }).to.deep.equal(oauth.authentication)
+    expect({ ...auth, client_secret: s.box.open(auth.client_secret!) }).to.deep.equal(oauth.authentication)
     expect(s.box.open(stored.value.sealed_secret)).to.equal(secretFrom(1))
     expect(stored.value.created_at).to.equal(START.toISOString())
   })

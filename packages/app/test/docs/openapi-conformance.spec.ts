@@ -42,14 +42,14 @@ const conformance = describe('OpenAPI conformance of every response the HTTP sui
     const abs = absolute(doc)
     const ajv = new Ajv2020({ strict: true, allErrors: true })
     addFormats(ajv)
-    ajv.addSchema({ $id: DOC_ID, $defs: abs['components']['schemas'] })
+    ajv.addSchema({ $id: DOC_ID, $defs: abs.components.schemas })
     const compiled = new Map<string, ValidateFunction>()
     const validator = (key: string, schema: Json) => {
       let v = compiled.get(key)
       if (v === undefined) compiled.set(key, (v = ajv.compile(schema)))
       return v
     }
-    const routes: Route[] = Object.keys(abs['paths']).map((template) => ({
+    const routes: Route[] = Object.keys(abs.paths).map((template) => ({
       template,
       pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`),
     }))
@@ -68,10 +68,10 @@ const conformance = describe('OpenAPI conformance of every response the HTTP sui
         continue
       }
       const route = routes.find((x) => x.pattern.test(path))
-      const op: Json | undefined = route ? abs['paths'][route.template][method.toLowerCase()] : undefined
+      const op: Json | undefined = route ? abs.paths[route.template][method.toLowerCase()] : undefined
       if (op === undefined) {
         // Not an operation: only an error body can answer it.
-        const schema = abs['components']['schemas'][`Error${r.status}`]
+        const schema = abs.components.schemas[`Error${r.status}`]
         if (schema === undefined) mismatches.push(`${what}: not a documented operation, and ${r.status} has no error schema`)
         else {
           const v = validator(`Error${r.status}`, { $ref: `${DOC_ID}#/$defs/Error${r.status}` })
@@ -81,14 +81,14 @@ const conformance = describe('OpenAPI conformance of every response the HTTP sui
         }
         continue
       }
-      const key = `${op['operationId']} ${r.status}`
-      const response: Json | undefined = op['responses'][String(r.status)]
+      const key = `${op.operationId} ${r.status}`
+      const response: Json | undefined = op.responses[String(r.status)]
       if (response === undefined) {
-        mismatches.push(`${what}: status ${r.status} is not documented for ${op['operationId']}`)
+        mismatches.push(`${what}: status ${r.status} is not documented for ${op.operationId}`)
         continue
       }
       const before = mismatches.length
-      const schema: Json | undefined = response['content']?.['application/json']?.['schema']
+      const schema: Json | undefined = response.content?.['application/json']?.schema
       if (schema === undefined) {
         if (r.text !== '') mismatches.push(`${what}: documented without a body, sent ${r.text.slice(0, 200)}`)
       } else {
@@ -97,7 +97,7 @@ const conformance = describe('OpenAPI conformance of every response the HTTP sui
           mismatches.push(`${what}: content-type ${r.headers['content-type']}, documented application/json`)
         else if (!v(r.body)) mismatches.push(`${what}: ${ajv.errorsText(v.errors)}; body ${r.text.slice(0, 300)}`)
       }
-      const documented = new Set(Object.keys(response['headers'] ?? {}).map((k) => k.toLowerCase()))
+      const documented = new Set(Object.keys(response.headers ?? {}).map((k) => k.toLowerCase()))
       for (const name of DOCUMENTED_HEADERS)
         if (r.headers[name] !== undefined && !documented.has(name))
           mismatches.push(`${what}: sends ${name} (${r.headers[name]}), not documented for ${key}`)
@@ -107,7 +107,7 @@ const conformance = describe('OpenAPI conformance of every response the HTTP sui
     }
 
     // The validators are not lenient: a body with an unknown property, or another status's code, fails.
-    const giftCard = abs['paths']['/gift-cards/activations']['post']['responses']['201']['content']['application/json']['schema']
+    const giftCard = abs.paths['/gift-cards/activations'].post.responses['201'].content['application/json'].schema
     const sample = recorded.find((r) => r.method === 'POST' && r.path === '/gift-cards/activations' && r.status === 201)?.body as
       Json | undefined
     expect(sample, 'no activation was recorded').not.to.equal(undefined)
@@ -133,10 +133,10 @@ const conformance = describe('OpenAPI conformance of every response the HTTP sui
     expect(mismatches, `responses that do not match the document:\n${mismatches.join('\n')}`).to.deep.equal([])
     expect(total, 'too few responses were recorded: did the HTTP suites run before this one?').to.be.greaterThan(100)
     // Every operation was seen succeeding at least once.
-    for (const ops of Object.values(abs['paths']) as Json[])
+    for (const ops of Object.values(abs.paths) as Json[])
       for (const op of Object.values(ops) as Json[]) {
-        const success = Object.keys(op['responses']).find((s) => s.startsWith('2'))
-        expect(validated.get(`${op['operationId']} ${success}`) ?? 0, `${op['operationId']} ${success}`).to.be.greaterThan(0)
+        const success = Object.keys(op.responses).find((s) => s.startsWith('2'))
+        expect(validated.get(`${op.operationId} ${success}`) ?? 0, `${op.operationId} ${success}`).to.be.greaterThan(0)
       }
   })
 })

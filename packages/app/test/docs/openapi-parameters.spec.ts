@@ -20,39 +20,39 @@ describe('OpenAPI parameters: documented bounds are the enforced ones', () => {
   let serial = 0
   /** A value of the parameter's type at `size` (a length for strings, the value for integers). */
   const valueOf = (schema: Json, size: number): string =>
-    schema['type'] === 'integer' ? String(size) : `${String(++serial).padStart(6, '0')}${'k'.repeat(Math.max(0, size - 6))}`.slice(0, size)
+    schema.type === 'integer' ? String(size) : `${String(++serial).padStart(6, '0')}${'k'.repeat(Math.max(0, size - 6))}`.slice(0, size)
 
   const call = (method: string, template: string, param: Json, value: string) => {
     const path = template.replace('{subscription_id}', IDS.defaultWebhook)
-    if (param['in'] === 'query') return h.request(method, `${path}?${param['name']}=${encodeURIComponent(value)}`)
-    if (param['in'] === 'header') {
+    if (param.in === 'query') return h.request(method, `${path}?${param.name}=${encodeURIComponent(value)}`)
+    if (param.in === 'header') {
       // Only the activation takes a documented header with bounds; it needs a body.
       return h.request(method, path, {
-        headers: { [param['name']]: value },
+        headers: { [param.name]: value },
         body: { number: '4123455541234569999', amount: 100, currency: 'USD' },
       })
     }
-    throw new Error(`no way to send a ${param['in']} parameter`)
+    throw new Error(`no way to send a ${param.in} parameter`)
   }
 
   it('refuses with 422 exactly the values outside each documented bound', async () => {
     const checked: string[] = []
-    for (const [template, ops] of Object.entries(doc['paths']) as Array<[string, Json]>)
-      for (const [method, op] of Object.entries(ops) as Array<[string, Json]>)
-        for (const p of op['parameters'] as Json[]) {
-          const s = p['schema'] as Json
-          const [lo, hi] = s['type'] === 'integer' ? [s['minimum'], s['maximum']] : [s['minLength'], s['maxLength']]
+    for (const [template, ops] of Object.entries(doc.paths) as [string, Json][])
+      for (const [method, op] of Object.entries(ops) as [string, Json][])
+        for (const p of op.parameters as Json[]) {
+          const s = p.schema as Json
+          const [lo, hi] = s.type === 'integer' ? [s.minimum, s.maximum] : [s.minLength, s.maxLength]
           for (const [bound, inside, outside] of [
             [lo, lo, lo - 1],
             [hi, hi, hi + 1],
-          ] as Array<[number | undefined, number, number]>) {
+          ] as [number | undefined, number, number][]) {
             if (bound === undefined || outside < 0) continue
             const ok = await call(method.toUpperCase(), template, p, valueOf(s, inside))
             const refused = await call(method.toUpperCase(), template, p, valueOf(s, outside))
-            const what = `${method.toUpperCase()} ${template} ${p['in']} ${p['name']}`
+            const what = `${method.toUpperCase()} ${template} ${p.in} ${p.name}`
             expect(ok.status, `${what} = ${inside} (inside): ${ok.text}`).not.to.equal(422)
             expect(refused.status, `${what} = ${outside} (outside): ${refused.text}`).to.equal(422)
-            expect(refused.body.detail[0].loc.slice(0, 2), what).to.deep.equal([p['in'], p['name']])
+            expect(refused.body.detail[0].loc.slice(0, 2), what).to.deep.equal([p.in, p.name])
             checked.push(`${what} ${inside}/${outside}`)
           }
         }
@@ -61,8 +61,8 @@ describe('OpenAPI parameters: documented bounds are the enforced ones', () => {
   })
 
   it('refuses a path id that is not the documented UUID with 422', async () => {
-    const templates = Object.keys(doc['paths']).filter((t) => t.includes('{subscription_id}'))
-    expect(doc['paths'][templates[0]!]['get']['parameters'][0]['schema']).to.deep.equal({ type: 'string', format: 'uuid' })
+    const templates = Object.keys(doc.paths).filter((t) => t.includes('{subscription_id}'))
+    expect(doc.paths[templates[0]!].get.parameters[0].schema).to.deep.equal({ type: 'string', format: 'uuid' })
     for (const method of ['GET', 'DELETE']) {
       const r = await h.request(method, '/webhook-subscriptions/not-a-uuid')
       expect([method, r.status]).to.deep.equal([method, 422])

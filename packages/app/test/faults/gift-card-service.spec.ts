@@ -65,8 +65,8 @@ describe('Faults: the gift card service slow, hanging, failing and answering gar
     const roles = h.request('GET', '/roles').then((r) => (finished.push('roles'), r))
     const [a, b] = await Promise.all([hung, roles])
     expect([a.status, a.body, b.status, finished]).to.deep.equal([504, errorBody(504), 200, ['roles', 'activation']])
-    const warning = logLines().find((l) => l['msg'] === 'gift card service timed out' && l['requestId'] === a.headers.get('x-request-id'))
-    expect(warning?.['level']).to.equal(40)
+    const warning = logLines().find((l) => l.msg === 'gift card service timed out' && l.requestId === a.headers.get('x-request-id'))
+    expect(warning?.level).to.equal(40)
     expect(h.logs.join('\n')).not.to.include(number)
   })
 
@@ -86,7 +86,7 @@ describe('Faults: the gift card service slow, hanging, failing and answering gar
   })
 
   describe('answers 502 in the envelope, vaults nothing and logs no exception when the provider answers garbage', () => {
-    const cases: Array<[string, Behaviour]> = [
+    const cases: [string, Behaviour][] = [
       ['a date that is not a date', () => TE.right({ expirationDate: 'in three years' })],
       ['a number for the date', () => TE.right({ expirationDate: 1893456000 })],
       ['nothing at all', () => TE.right(undefined)],
@@ -109,8 +109,8 @@ describe('Faults: the gift card service slow, hanging, failing and answering gar
         // Nothing was vaulted or recorded: the same request completes once the provider behaves.
         const again = await activate(number, `garbage-${number}`)
         expect([r.status, r.body, again.status]).to.deep.equal([502, errorBody(502), 201])
-        const lines = logLines().filter((l) => l['requestId'] === r.headers.get('x-request-id'))
-        expect(lines.map((l) => [l['level'], l['msg']])).to.deep.equal([
+        const lines = logLines().filter((l) => l.requestId === r.headers.get('x-request-id'))
+        expect(lines.map((l) => [l.level, l.msg])).to.deep.equal([
           [40, 'gift card service failed'],
           [30, 'request'],
         ])

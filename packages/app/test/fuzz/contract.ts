@@ -44,8 +44,8 @@ export class Contract {
     this.abs = absolute(doc)
     this.ajv = new Ajv2020({ strict: true, allErrors: false })
     addFormats(this.ajv)
-    this.ajv.addSchema({ $id: DOC_ID, $defs: this.abs['components']['schemas'] })
-    this.routes = Object.keys(this.abs['paths']).map((template) => ({
+    this.ajv.addSchema({ $id: DOC_ID, $defs: this.abs.components.schemas })
+    this.routes = Object.keys(this.abs.paths).map((template) => ({
       template,
       pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`),
     }))
@@ -66,19 +66,19 @@ export class Contract {
     const path = target.split('?')[0]!
     const route = this.route(path)
     if (route === undefined) return '(unknown route)'
-    const ops: Json = this.abs['paths'][route.template]
+    const ops: Json = this.abs.paths[route.template]
     const m = method.toUpperCase()
-    if (m === 'HEAD' && ops['get']) return `HEAD ${ops['get']['operationId']}`
+    if (m === 'HEAD' && ops.get) return `HEAD ${ops.get.operationId}`
     if (m === 'OPTIONS') return `OPTIONS ${route.template}`
-    return ops[m.toLowerCase()]?.['operationId'] ?? `${m} ${route.template} (other method)`
+    return ops[m.toLowerCase()]?.operationId ?? `${m} ${route.template} (other method)`
   }
 
   /** Every documented status of every operation, for the report. */
   documentedStatuses(): Set<number> {
     if (this.statuses) return this.statuses
     const all = (this.statuses = new Set<number>())
-    for (const ops of Object.values(this.abs['paths']) as Json[])
-      for (const op of Object.values(ops) as Json[]) for (const s of Object.keys(op['responses'] ?? {})) all.add(Number(s))
+    for (const ops of Object.values(this.abs.paths) as Json[])
+      for (const op of Object.values(ops) as Json[]) for (const s of Object.keys(op.responses ?? {})) all.add(Number(s))
     return all
   }
 
@@ -88,7 +88,7 @@ export class Contract {
     const m = method.toUpperCase()
     const path = target.split('?')[0]!
     const route = this.route(path)
-    const ops: Json | undefined = route ? this.abs['paths'][route.template] : undefined
+    const ops: Json | undefined = route ? this.abs.paths[route.template] : undefined
     const status = res.status
     const ctype = res.headers['content-type'] ?? ''
     const add = (kind: Problem['kind'], detail: string, message: string) => problems.push({ kind, detail, message })
@@ -98,7 +98,7 @@ export class Contract {
     if (status === 503 && !(route?.template === '/readyz')) add('status', `${status}`, `answered 503, documented for /readyz only`)
 
     const errorBody = (what: string) => {
-      const schema = this.abs['components']['schemas'][`Error${status}`]
+      const schema = this.abs.components.schemas[`Error${status}`]
       if (schema === undefined) {
         add('status', `${status}`, `${what}: answered ${status}, which has no documented error schema`)
         return
@@ -115,7 +115,7 @@ export class Contract {
     if (m === 'OPTIONS') {
       // 204 with Allow on a path the API serves (README, HTTP details); anything else is an error.
       if (status === 204) {
-        if (!res.headers['allow']) add('header', 'allow', 'OPTIONS 204 without Allow')
+        if (!res.headers.allow) add('header', 'allow', 'OPTIONS 204 without Allow')
         if (res.body.length > 0) add('json', 'options body', `OPTIONS 204 with a body: ${res.text.slice(0, 200)}`)
       } else errorBody(`OPTIONS ${route?.template ?? 'on an unknown path'}`)
       return problems
@@ -125,23 +125,23 @@ export class Contract {
     if (op === undefined) {
       // Not an operation (an unknown route, another method on a known path): only a documented
       // error can answer, as in the conformance suite; a 405 names what the path accepts.
-      if (status === 405 && !res.headers['allow']) add('header', 'allow', '405 without Allow')
+      if (status === 405 && !res.headers.allow) add('header', 'allow', '405 without Allow')
       errorBody(`${m} ${route?.template ?? 'on an unknown route'}`)
       if (m === 'HEAD' && res.body.length > 0) add('json', 'head body', 'HEAD answered with a body')
       return problems
     }
 
-    const opId: string = op['operationId']
-    const response: Json | undefined = op['responses'][String(status)]
+    const opId: string = op.operationId
+    const response: Json | undefined = op.responses[String(status)]
     if (response === undefined) {
       add(
         'status',
         `${status}`,
-        `status ${status} is not documented for ${opId} (documented: ${Object.keys(op['responses']).join(', ')}); body ${res.text.slice(0, 300)}`,
+        `status ${status} is not documented for ${opId} (documented: ${Object.keys(op.responses).join(', ')}); body ${res.text.slice(0, 300)}`,
       )
       return problems
     }
-    const schema: Json | undefined = response['content']?.['application/json']?.['schema']
+    const schema: Json | undefined = response.content?.['application/json']?.schema
     if (m === 'HEAD') {
       if (res.body.length > 0) add('json', 'head body', 'HEAD answered with a body')
     } else if (schema === undefined) {
@@ -149,7 +149,7 @@ export class Contract {
         add('json', 'unexpected body', `${opId} ${status} is documented without a body, sent ${res.text.slice(0, 200)}`)
     } else this.body(problems, `${opId} ${status}`, schema, res, ctype)
 
-    const documented = new Set(Object.keys(response['headers'] ?? {}).map((k) => k.toLowerCase()))
+    const documented = new Set(Object.keys(response.headers ?? {}).map((k) => k.toLowerCase()))
     for (const name of DOCUMENTED_HEADERS)
       if (res.headers[name] !== undefined && !documented.has(name))
         add('header', `sends ${name}`, `sends ${name} (${res.headers[name]}), not documented for ${opId} ${status}`)
@@ -179,7 +179,7 @@ export class Contract {
     }
     if (status === 422)
       this.body(problems, 'HTTPValidationError', { $ref: `${DOC_ID}#/$defs/HTTPValidationError` }, res, res.headers['content-type'] ?? '')
-    else if (this.abs['components']['schemas'][`Error${status}`] === undefined)
+    else if (this.abs.components.schemas[`Error${status}`] === undefined)
       problems.push({ kind: 'status', detail: `${status}`, message: `answered ${status}, which has no documented error body` })
     else this.body(problems, `Error${status}`, { $ref: `${DOC_ID}#/$defs/Error${status}` }, res, res.headers['content-type'] ?? '')
     return problems

@@ -66,7 +66,7 @@ const seedOf = (base: number, worker: number, round: number) =>
 const base64url = (s: string) => Buffer.from(s).toString('base64url')
 
 /** Every built-in prototype's own properties and their values, to tell whether a request changed one. */
-const PROTOTYPES: ReadonlyArray<[string, object]> = [
+const PROTOTYPES: readonly [string, object][] = [
   ['Object', Object.prototype],
   ['Array', Array.prototype],
   ['String', String.prototype],
@@ -116,7 +116,7 @@ const pollution = (before: Snapshot): Problem[] => {
 /** Where the server's answers are kept, so that later requests can name them. */
 class Pools implements Resolver {
   readonly subscription: string[] = []
-  readonly delivery: Array<readonly [string, string]> = []
+  readonly delivery: (readonly [string, string])[] = []
   readonly buyer: string[] = []
   readonly card: Secret[] = []
   readonly cursor: string[] = []
@@ -143,7 +143,7 @@ class Pools implements Resolver {
   }
 
   resolve(r: Ref): string | Secret {
-    const pick = <T>(xs: ReadonlyArray<T>, fallback: T): T => (xs.length === 0 ? fallback : xs[r.index % xs.length]!)
+    const pick = <T>(xs: readonly T[], fallback: T): T => (xs.length === 0 ? fallback : xs[r.index % xs.length]!)
     if (r.pool === 'card') return pick(this.card, new Secret('card', '4929173025910471'))
     const v =
       r.pool === 'delivery'
@@ -243,7 +243,7 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
     const target = envInt('FUZZ_REQUESTS') ?? o.requests
     const concurrency = envInt('FUZZ_CONCURRENCY') ?? 8
     const shrinkMs = (envInt('FUZZ_SHRINK_S') ?? 30) * 1000
-    const replay = process.env['FUZZ_REPLAY']
+    const replay = process.env.FUZZ_REPLAY
 
     before(async function () {
       this.timeout(60000)
@@ -305,7 +305,7 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
         const r = await h.request('GET', path)
         expect(r.status, r.text).to.equal(200)
         if (typeof r.body.next_cursor === 'string') pools.add('cursor', r.body.next_cursor)
-        for (const d of path.includes('deliveries') ? (r.body.items as Json[]) : []) pools.addDelivery(d['subscription_id'], d['id'])
+        for (const d of path.includes('deliveries') ? (r.body.items as Json[]) : []) pools.addDelivery(d.subscription_id, d.id)
       }
     })
 
@@ -324,18 +324,18 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
         return
       }
       if (body === undefined || typeof body !== 'object' || body === null) return
-      if (res.status === 201 && q.family === 'create_webhook_subscription' && typeof body['id'] === 'string')
-        pools.add('subscription', body['id'])
-      if (res.status === 201 && q.family === 'add_buyer' && typeof body['id'] === 'string') {
-        pools.add('buyer', body['id'])
-        if (typeof body['external_identifier'] === 'string' && body['external_identifier'].length < 100)
-          pools.add('buyerExternalId', body['external_identifier'])
+      if (res.status === 201 && q.family === 'create_webhook_subscription' && typeof body.id === 'string')
+        pools.add('subscription', body.id)
+      if (res.status === 201 && q.family === 'add_buyer' && typeof body.id === 'string') {
+        pools.add('buyer', body.id)
+        if (typeof body.external_identifier === 'string' && body.external_identifier.length < 100)
+          pools.add('buyerExternalId', body.external_identifier)
       }
-      if (res.status === 200 && Array.isArray(body['items'])) {
-        for (const c of [body['next_cursor'], body['previous_cursor']]) if (typeof c === 'string') pools.add('cursor', c)
+      if (res.status === 200 && Array.isArray(body.items)) {
+        for (const c of [body.next_cursor, body.previous_cursor]) if (typeof c === 'string') pools.add('cursor', c)
         if (q.family === 'list_webhook_deliveries')
-          for (const d of body['items'] as Json[])
-            if (typeof d['subscription_id'] === 'string' && typeof d['id'] === 'string') pools.addDelivery(d['subscription_id'], d['id'])
+          for (const d of body.items as Json[])
+            if (typeof d.subscription_id === 'string' && typeof d.id === 'string') pools.addDelivery(d.subscription_id, d.id)
       }
     }
 
@@ -356,9 +356,8 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
         const line = h.logs[i]!
         if (!line.includes(requestId) || !line.includes('"err"')) continue
         try {
-          const err = (JSON.parse(line) as Json)['err'] as Json | undefined
-          if (err)
-            found.push(`${String(err['type'] ?? '')}: ${String(err['message'] ?? '')}`.replace(/[0-9a-f]{8,}|\d+/g, '#').slice(0, 100))
+          const err = (JSON.parse(line) as Json).err as Json | undefined
+          if (err) found.push(`${String(err.type ?? '')}: ${String(err.message ?? '')}`.replace(/[0-9a-f]{8,}|\d+/g, '#').slice(0, 100))
         } catch {
           // not JSON: ignore
         }
@@ -440,7 +439,7 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
     const reported = new Set<string>()
     const claimed = new Map<string, number>()
     const signature = (operation: string, p: Problem) => `${operation} | ${p.kind} | ${p.detail}`
-    const format = (out: Outcome, problems: ReadonlyArray<Problem>) =>
+    const format = (out: Outcome, problems: readonly Problem[]) =>
       [
         ...problems.map((p) => `[${signature(out.operation, p)}]\n  ${p.message}`),
         `request:\n${out.send.display}`,

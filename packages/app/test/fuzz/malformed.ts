@@ -11,7 +11,7 @@ import * as fc from 'fast-check'
 export interface Malformed {
   readonly what: string
   readonly method: string
-  readonly head: ReadonlyArray<string>
+  readonly head: readonly string[]
   readonly body: string
   /** The client closes its side (FIN) once it has written the bytes. */
   readonly halfClose?: boolean
@@ -106,22 +106,18 @@ export const malformedRequest: fc.Arbitrary<Malformed> = fc.oneof(
         ...(c.halfClose === undefined ? {} : { halfClose: c.halfClose }),
       })),
   },
-  fc
-    .constantFrom(17000, 40000, 70000)
-    .map((n) => ({
-      what: `a ${n}-byte header`,
-      method: 'GET',
-      head: [`GET ${MALFORMED_TARGET} HTTP/1.1`, `X-Fuzz: ${'a'.repeat(n)}`],
-      body: '',
-    })),
-  fc
-    .constantFrom(17000, 40000)
-    .map((n) => ({
-      what: `a ${n}-byte request target`,
-      method: 'GET',
-      head: [`GET ${MALFORMED_TARGET}?q=${'a'.repeat(n)} HTTP/1.1`],
-      body: '',
-    })),
+  fc.constantFrom(17000, 40000, 70000).map((n) => ({
+    what: `a ${n}-byte header`,
+    method: 'GET',
+    head: [`GET ${MALFORMED_TARGET} HTTP/1.1`, `X-Fuzz: ${'a'.repeat(n)}`],
+    body: '',
+  })),
+  fc.constantFrom(17000, 40000).map((n) => ({
+    what: `a ${n}-byte request target`,
+    method: 'GET',
+    head: [`GET ${MALFORMED_TARGET}?q=${'a'.repeat(n)} HTTP/1.1`],
+    body: '',
+  })),
   fc.constantFrom(120, 300).map((n) => ({
     what: `${n} headers`,
     method: 'GET',

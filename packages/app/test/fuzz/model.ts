@@ -10,7 +10,7 @@ import * as fc from 'fast-check'
 
 /** A JSON object as the ordered list of its members, duplicates included. */
 export class Obj {
-  constructor(readonly entries: ReadonlyArray<readonly [Key, unknown]>) {}
+  constructor(readonly entries: readonly (readonly [Key, unknown])[]) {}
   [fc.toStringMethod](): string {
     return `Obj{${this.entries.map(([k, v]) => `${fc.stringify(k)}: ${fc.stringify(v)}`).join(', ')}}`
   }

@@ -11,7 +11,7 @@ export interface RawRequest {
   /** The request target as written: path and query string, already percent-encoded. */
   readonly target: string
   /** Name/value pairs in order, duplicates included; each character of a value is one byte (latin1). */
-  readonly headers: ReadonlyArray<readonly [string, string]>
+  readonly headers: readonly (readonly [string, string])[]
   readonly body?: Buffer
   /** `Transfer-Encoding: chunked` instead of `Content-Length` (the body is sent in a few chunks). */
   readonly chunked?: boolean
@@ -143,6 +143,10 @@ export const sendBytes = (url: string, bytes: Buffer, method: string, timeoutMs 
       received.push(d)
       finish(false)
     })
-    socket.on('error', (e: NodeJS.ErrnoException) => finish(true, `connection error ${e.code ?? e.message}`))
-    socket.on('close', () => finish(true))
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      finish(true, `connection error ${e.code ?? e.message}`)
+    })
+    socket.on('close', () => {
+      finish(true)
+    })
   })

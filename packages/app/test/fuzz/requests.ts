@@ -45,7 +45,7 @@ export type Wrap =
   | { readonly k: 'replace'; readonly raw: string }
 
 export type ByteMutation =
-  | { readonly k: 'insert'; readonly at: number; readonly bytes: ReadonlyArray<number> }
+  | { readonly k: 'insert'; readonly at: number; readonly bytes: readonly number[] }
   | { readonly k: 'truncate'; readonly at: number }
   | { readonly k: 'bom' }
   | { readonly k: 'utf16' }
@@ -55,7 +55,7 @@ export interface BodySpec {
   readonly escape: Escape
   readonly spaced: boolean
   readonly wrap: Wrap
-  readonly bytes: ReadonlyArray<ByteMutation>
+  readonly bytes: readonly ByteMutation[]
   readonly chunked: boolean
 }
 
@@ -63,13 +63,13 @@ export interface FuzzRequest {
   /** Which generator made it (for the histogram): usually the operation it aims at. */
   readonly family: string
   readonly method: string
-  readonly path: ReadonlyArray<Segment>
+  readonly path: readonly Segment[]
   readonly trailingSlash: boolean
-  readonly query: ReadonlyArray<QueryPart>
+  readonly query: readonly QueryPart[]
   readonly auth: AuthSpec
-  readonly merchant: ReadonlyArray<string>
-  readonly contentType: ReadonlyArray<string>
-  readonly headers: ReadonlyArray<readonly [string, string]>
+  readonly merchant: readonly string[]
+  readonly contentType: readonly string[]
+  readonly headers: readonly (readonly [string, string])[]
   readonly headerCase: 'lower' | 'title' | 'upper' | 'mixed'
   readonly body: BodySpec | null
 }
@@ -82,7 +82,7 @@ const oneof = ((...args: unknown[]) => {
   const first = args[0]
   const isConstraints = typeof first === 'object' && first !== null && !('generate' in first) && !('arbitrary' in first)
   return isConstraints
-    ? (fc.oneof as (...a: unknown[]) => unknown)({ withCrossShrink: true, ...(first as object) }, ...args.slice(1))
+    ? (fc.oneof as (...a: unknown[]) => unknown)({ withCrossShrink: true, ...first }, ...args.slice(1))
     : (fc.oneof as (...a: unknown[]) => unknown)({ withCrossShrink: true }, ...args)
 }) as typeof fc.oneof
 
@@ -429,7 +429,7 @@ const mutation = (extraKey: fc.Arbitrary<string | Secret>): fc.Arbitrary<Mutatio
     fc.record({ k: fc.constant('proto' as const), value: polluter }),
   )
 
-const applyMutations = (o: Obj, ms: ReadonlyArray<Mutation>): Obj => {
+const applyMutations = (o: Obj, ms: readonly Mutation[]): Obj => {
   let e = [...o.entries]
   for (const m of ms) {
     const n = e.length
@@ -581,7 +581,7 @@ const body = (tree: fc.Arbitrary<unknown>): fc.Arbitrary<BodySpec> =>
 // Bodies of each operation, from realistic shapes
 // ---------------------------------------------------------------------------------------------
 
-const ref = (pool: PoolName, transforms: ReadonlyArray<Ref['transform']> = ['none']) =>
+const ref = (pool: PoolName, transforms: readonly Ref['transform'][] = ['none']) =>
   fc.tuple(fc.nat(10000), fc.constantFrom(...transforms)).map(([i, t]) => new Ref(pool, i, t))
 
 const card: fc.Arbitrary<unknown> = oneof(
@@ -678,7 +678,7 @@ const activation: fc.Arbitrary<Obj> = mutated(
 /** `money: [amount, currency]` to the two properties (they go together). */
 function spreadMoney(o: Obj): Obj {
   return new Obj(
-    o.entries.flatMap(([k, v]): Array<readonly [string | Secret, unknown]> =>
+    o.entries.flatMap(([k, v]): (readonly [string | Secret, unknown])[] =>
       k === 'money'
         ? [
             ['amount', (v as unknown[])[0]],
@@ -900,7 +900,7 @@ const randomParam: fc.Arbitrary<QueryPart> = oneof(
   fc.tuple(oneof(specialKey, shortNasty), shortNasty).map(([name, value]) => ({ name, value })),
   fc.constantFrom(...RAW_QUERY).map((raw) => ({ raw })),
 )
-const query = (specific: ReadonlyArray<fc.Arbitrary<QueryPart>>): fc.Arbitrary<ReadonlyArray<QueryPart>> =>
+const query = (specific: readonly fc.Arbitrary<QueryPart>[]): fc.Arbitrary<readonly QueryPart[]> =>
   oneof(
     { weight: 2, arbitrary: fc.constant([]) },
     {
@@ -985,7 +985,7 @@ const idSegment = (pool: PoolName): fc.Arbitrary<Segment> =>
     { weight: 1, arbitrary: cardNumber.map((n) => new Secret('card', n, 'log')) },
   )
 
-const TOKENS: ReadonlyArray<TokenName> = [
+const TOKENS: readonly TokenName[] = [
   'fresh',
   'fresh',
   'acmeAdmin',
@@ -1036,7 +1036,7 @@ const authArb: fc.Arbitrary<AuthSpec> = oneof(
   },
 )
 
-const merchantArb: fc.Arbitrary<ReadonlyArray<string>> = oneof(
+const merchantArb: fc.Arbitrary<readonly string[]> = oneof(
   { weight: 12, arbitrary: fc.constant([]) },
   { weight: 6, arbitrary: fc.constantFrom(['default'], ['acme']) },
   {
@@ -1086,7 +1086,7 @@ const CONTENT_TYPES = [
   'application/+json',
   'application/json\u00ff',
 ]
-const contentType: fc.Arbitrary<ReadonlyArray<string>> = oneof(
+const contentType: fc.Arbitrary<readonly string[]> = oneof(
   { weight: 14, arbitrary: fc.constant(['application/json']) },
   { weight: 3, arbitrary: fc.constant([]) },
   { weight: 4, arbitrary: fc.constantFrom(...CONTENT_TYPES).map((t) => [t]) },
@@ -1163,10 +1163,10 @@ const extraHeader: fc.Arbitrary<readonly [string, string]> = oneof(
   { weight: 3, arbitrary: fc.tuple(headerName, oneof(headerValue, word(0, 20))) },
 )
 const extraHeaders = oneof(
-  { weight: 6, arbitrary: fc.constant([] as Array<readonly [string, string]>) },
+  { weight: 6, arbitrary: fc.constant([] as (readonly [string, string])[]) },
   { weight: 2, arbitrary: fc.array(extraHeader, { minLength: 1, maxLength: 3 }) },
 )
-const idempotencyKey: fc.Arbitrary<ReadonlyArray<readonly [string, string]>> = oneof(
+const idempotencyKey: fc.Arbitrary<readonly (readonly [string, string])[]> = oneof(
   { weight: 8, arbitrary: fc.constant([]) },
   { weight: 4, arbitrary: fc.constantFrom('key-1', 'key-2', 'key-3').map((k) => [['idempotency-key', k] as const]) },
   { weight: 4, arbitrary: fc.uuid({ version: 4 }).map((k) => [['idempotency-key', k] as const]) },
@@ -1190,10 +1190,10 @@ const headerCase = oneof(
 interface Parts {
   readonly family: string
   readonly method: fc.Arbitrary<string>
-  readonly path: fc.Arbitrary<ReadonlyArray<Segment>>
-  readonly query?: fc.Arbitrary<ReadonlyArray<QueryPart>>
+  readonly path: fc.Arbitrary<readonly Segment[]>
+  readonly query?: fc.Arbitrary<readonly QueryPart[]>
   readonly body?: fc.Arbitrary<BodySpec | null>
-  readonly headers?: fc.Arbitrary<ReadonlyArray<readonly [string, string]>>
+  readonly headers?: fc.Arbitrary<readonly (readonly [string, string])[]>
   readonly auth?: fc.Arbitrary<AuthSpec>
 }
 
@@ -1207,9 +1207,7 @@ const request = (p: Parts): fc.Arbitrary<FuzzRequest> =>
       auth: p.auth ?? authArb,
       merchant: merchantArb,
       contentType,
-      headers: fc
-        .tuple(p.headers ?? fc.constant([] as ReadonlyArray<readonly [string, string]>), extraHeaders)
-        .map(([a, b]) => [...a, ...b]),
+      headers: fc.tuple(p.headers ?? fc.constant([] as readonly (readonly [string, string])[]), extraHeaders).map(([a, b]) => [...a, ...b]),
       headerCase,
       body: p.body ?? oneof({ weight: 15, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: body(anyJson) }),
     })
@@ -1219,7 +1217,7 @@ const request = (p: Parts): fc.Arbitrary<FuzzRequest> =>
       contentType: r.body === null && r.contentType.length === 1 && r.contentType[0] === 'application/json' ? [] : r.contentType,
     }))
 
-const seg = (...s: Array<Segment | fc.Arbitrary<Segment>>): fc.Arbitrary<Segment[]> =>
+const seg = (...s: (Segment | fc.Arbitrary<Segment>)[]): fc.Arbitrary<Segment[]> =>
   fc.tuple(...s.map((x) => (typeof x === 'string' || x instanceof Ref || x instanceof Secret ? fc.constant(x) : x))) as fc.Arbitrary<
     Segment[]
   >
@@ -1292,7 +1290,7 @@ const ANY_METHOD = fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEA
  */
 const oddText = (max: number) => oneof({ weight: 3, arbitrary: inRange(max) }, { weight: 1, arbitrary: word(1, 12) })
 const storedText = (family: string, path: Segment[], tree: fc.Arbitrary<Obj>): fc.Arbitrary<FuzzRequest> =>
-  fc.tuple(tree, fc.constantFrom<ReadonlyArray<string>>([], ['acme'])).map(([t, merchant]) => ({
+  fc.tuple(tree, fc.constantFrom<readonly string[]>([], ['acme'])).map(([t, merchant]) => ({
     family,
     method: 'POST',
     path,
@@ -1496,7 +1494,7 @@ const cased = (name: string, how: FuzzRequest['headerCase']): string => {
   }
 }
 
-const applyBytes = (b: Buffer, ms: ReadonlyArray<ByteMutation>, textOf: () => string): Buffer => {
+const applyBytes = (b: Buffer, ms: readonly ByteMutation[], textOf: () => string): Buffer => {
   let out = b
   for (const m of ms) {
     const at = Math.floor(((m.k === 'insert' || m.k === 'truncate' ? m.at : 0) * out.length) / 1000)
@@ -1547,8 +1545,8 @@ export const toSendable = (q: FuzzRequest, r: Resolver, tokenOf: (name: TokenNam
   })
   if (qs.length > 0) target += `?${qs.join('&')}`
 
-  const headers: Array<[string, string]> = []
-  const labels: Array<[string, string]> = []
+  const headers: [string, string][] = []
+  const labels: [string, string][] = []
   const bearer = (name: TokenName, scheme: string) => {
     const token = tokenOf(name)
     labels.push([token, `<token:${name}>`])

@@ -14,7 +14,7 @@ describe('authentication and authorization', () => {
   after(() => h.close())
 
   describe('401 for a token that cannot be used', () => {
-    const cases: Array<[string, () => string | null]> = [
+    const cases: [string, () => string | null][] = [
       ['no Authorization header', () => null],
       ['a token that is not a JWT', () => 'garbage'],
       [

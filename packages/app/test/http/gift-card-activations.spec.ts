@@ -10,7 +10,7 @@ const defaultService = {
   gift_card_service_definition_id: 'mock-gift-card',
   display_name: 'Mock gift cards',
 }
-const violation = (loc: Array<string | number>, type: string, msg: string, extra: Record<string, unknown> = {}) => ({
+const violation = (loc: (string | number)[], type: string, msg: string, extra: Record<string, unknown> = {}) => ({
   loc,
   msg,
   type,
@@ -156,7 +156,7 @@ describe('POST /gift-cards/activations', () => {
   })
 
   describe('rejects a body that fails its schema with 422, changing nothing', () => {
-    const cases: Array<[string, unknown, unknown[]]> = [
+    const cases: [string, unknown, unknown[]][] = [
       [
         'a number that is too short',
         { number: '123' },

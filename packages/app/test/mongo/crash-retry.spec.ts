@@ -71,7 +71,7 @@ describe('activations across a kill -9 and retries with the same idempotency key
       const database = client.db(db.env.MONGODB_DATABASE)
 
       // --- 100 concurrent activations; the process is killed once a few have been answered ---
-      const before: Array<Answer | null> = Array.from({ length: n }, () => null)
+      const before: (Answer | null)[] = Array.from({ length: n }, () => null)
       let answered = 0
       const firedAt = Date.now()
       const fired = Array.from({ length: n }, (_, i) =>

@@ -46,8 +46,8 @@ const startFerret = async () => {
   const script = spawn(process.execPath, [join(ROOT, 'scripts', 'mongo-test-server')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
-  script.stdout!.on('data', (d) => (out += d))
-  script.stderr!.on('data', (d) => (err += d))
+  script.stdout.on('data', (d) => (out += d))
+  script.stderr.on('data', (d) => (err += d))
   const deadline = Date.now() + 120_000
   while (!/^MONGODB_URI=\S+$/m.test(out)) {
     if (script.exitCode !== null) throw new Error(`mongo-test-server exited with ${script.exitCode}: ${err.slice(-2000)}`)

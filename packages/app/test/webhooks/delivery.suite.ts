@@ -71,7 +71,7 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
     const settled = (subId: string, status: string, attempts: number) =>
       eventually(async () => {
         const [d] = await deliveries(subId)
-        return d?.['status'] === status && d['attempts'].length === attempts ? d : undefined
+        return d?.status === status && d.attempts.length === attempts ? d : undefined
       }, `a ${status} delivery with ${attempts} attempts`)
 
     it('delivers buyer.created, signed, with the buyer exactly as the API returned it', async () => {
@@ -84,15 +84,15 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       const event = JSON.parse(r!.body) as Json
       expect(event).to.deep.equal({
         type: 'event',
-        id: event['id'],
+        id: event.id,
         name: 'buyer.created',
         created_at: h.clock.now().toISOString(),
         merchant_account_id: 'acme',
         environment: 'sandbox',
         target: buyer,
       })
-      expect(event['id']).to.match(UUID_RE)
-      expect(r!.headers['x-orka-webhook-id']).to.equal(event['id'])
+      expect(event.id).to.match(UUID_RE)
+      expect(r!.headers['x-orka-webhook-id']).to.equal(event.id)
       expect(r!.headers['x-orka-webhook-timestamp']).to.equal(String(Math.floor(h.clock.now().getTime() / 1000)))
       expect(r!.headers['x-orka-webhook-signatures']).to.equal(expectedSignatures(r!, [sub.secret]))
 
@@ -100,23 +100,23 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       const ajv = new Ajv2020({ strict: false })
       addFormats(ajv)
       const abs = JSON.parse(JSON.stringify(doc).replace(/"#\/components\/schemas\//g, '"urn:orka:openapi#/$defs/')) as Json
-      ajv.addSchema({ $id: 'urn:orka:openapi', $defs: abs['components']['schemas'] })
-      const schema = abs['webhooks']['buyer.created']['post']['requestBody']['content']['application/json']['schema'] as Json
+      ajv.addSchema({ $id: 'urn:orka:openapi', $defs: abs.components.schemas })
+      const schema = abs.webhooks['buyer.created'].post.requestBody.content['application/json'].schema as Json
       expect(ajv.validate(schema, event), JSON.stringify(ajv.errors)).to.equal(true)
 
       const d = await settled(sub.id, 'delivered', 1)
       expect(d).to.deep.equal({
         type: 'webhook-delivery',
-        id: d['id'],
+        id: d.id,
         subscription_id: sub.id,
-        event_id: event['id'],
+        event_id: event.id,
         event_name: 'buyer.created',
         status: 'delivered',
         attempts: [
           {
             attempted_at: h.clock.now().toISOString(),
             response_status: 204,
-            duration_ms: d['attempts'][0]['duration_ms'],
+            duration_ms: d.attempts[0].duration_ms,
             error: null,
             response_excerpt: null,
           },
@@ -133,8 +133,8 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       expect(r.status, r.text).to.equal(201)
       const [got] = await received(1)
       const event = JSON.parse(got!.body) as Json
-      expect(event['name']).to.equal('gift-card.created')
-      expect(event['target']).to.deep.equal(r.body)
+      expect(event.name).to.equal('gift-card.created')
+      expect(event.target).to.deep.equal(r.body)
       expect(got!.body).not.to.include(number)
       expect(got!.body).not.to.include(number.slice(-12))
       await settled(sub.id, 'delivered', 1)
@@ -188,8 +188,8 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       await addBuyer('retry')
       await received(1)
       const first = await settled(sub.id, 'pending', 1)
-      expect(first['attempts'][0]).to.deep.include({ response_status: 500, error: 'unexpected_status', response_excerpt: 'try later' })
-      const pending = await h.request('POST', `/webhook-subscriptions/${sub.id}/deliveries/${first['id']}/redeliver`, {
+      expect(first.attempts[0]).to.deep.include({ response_status: 500, error: 'unexpected_status', response_excerpt: 'try later' })
+      const pending = await h.request('POST', `/webhook-subscriptions/${sub.id}/deliveries/${first.id}/redeliver`, {
         merchantAccount: 'acme',
       })
       expect(pending.status).to.equal(409)
@@ -206,9 +206,9 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
             type: 'delivery_pending',
           },
         ],
-        resource_id: first['id'],
+        resource_id: first.id,
       })
-      const due = Date.parse(first['next_attempt_at'])
+      const due = Date.parse(first.next_attempt_at)
       const delay = due - h.clock.now().getTime()
       expect(delay).to.be.within(1000, 1100)
       // Not before it is due.
@@ -220,7 +220,7 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       h.clock.advance(1100)
       await received(3)
       const done = await settled(sub.id, 'delivered', 3)
-      expect(done['attempts'].map((a: Json) => [a['response_status'], a['error'], a['response_excerpt']])).to.deep.equal([
+      expect(done.attempts.map((a: Json) => [a.response_status, a.error, a.response_excerpt])).to.deep.equal([
         [500, 'unexpected_status', 'try later'],
         [500, 'unexpected_status', 'try later'],
         [200, null, '{"ok":true}'],
@@ -243,17 +243,17 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       await quietFor(300)
       expect(rx.received).to.have.length(3)
       const [failed] = await deliveries(sub.id, 'acme', '?status=failed')
-      expect(failed!['next_attempt_at']).to.equal(null)
+      expect(failed!.next_attempt_at).to.equal(null)
 
       rx.answer = () => ({ status: 202 })
       const redeliver = () =>
-        h.request('POST', `/webhook-subscriptions/${sub.id}/deliveries/${failed!['id']}/redeliver`, { merchantAccount: 'acme' })
+        h.request('POST', `/webhook-subscriptions/${sub.id}/deliveries/${failed!.id}/redeliver`, { merchantAccount: 'acme' })
       const redo = await redeliver()
       expect(redo.status, redo.text).to.equal(202)
       expect(redo.body).to.deep.equal({ ...failed, status: 'pending', next_attempt_at: h.clock.now().toISOString() })
       await received(4)
       const done = await settled(sub.id, 'delivered', 4)
-      expect(done['attempts'][3]).to.deep.include({ response_status: 202, error: null })
+      expect(done.attempts[3]).to.deep.include({ response_status: 202, error: null })
       expect(rx.received[3]!.headers['x-orka-webhook-id']).to.equal(rx.received[0]!.headers['x-orka-webhook-id'])
       // An inactive subscription is not redelivered to.
       expect(
@@ -270,7 +270,7 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       ).to.equal(200)
       expect((await redeliver()).status).to.equal(202)
       const last = await settled(sub.id, 'failed', 5)
-      expect(last['next_attempt_at']).to.equal(null)
+      expect(last.next_attempt_at).to.equal(null)
     })
 
     it('stops at delete: queued retries are cancelled and nothing more is sent', async () => {
@@ -309,7 +309,7 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       h.clock.advance(5000)
       await quietFor(300)
       expect(rx.received).to.have.length(1)
-      const redo = await h.request('POST', `/webhook-subscriptions/${sub.id}/deliveries/${cancelled!['id']}/redeliver`, {
+      const redo = await h.request('POST', `/webhook-subscriptions/${sub.id}/deliveries/${cancelled!.id}/redeliver`, {
         merchantAccount: 'acme',
       })
       expect(redo.status).to.equal(409)
@@ -346,7 +346,7 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       await subscribe({ authentication: { kind: 'basic', username: 'orka', password: 'p@ss:word' } })
       await addBuyer('basic')
       const [r] = await received(1)
-      expect(r!.headers['authorization']).to.equal(`Basic ${Buffer.from('orka:p@ss:word').toString('base64')}`)
+      expect(r!.headers.authorization).to.equal(`Basic ${Buffer.from('orka:p@ss:word').toString('base64')}`)
     })
 
     it('fetches an OAuth token from the token endpoint, reuses it until it expires, and sends it as Bearer', async () => {
@@ -368,13 +368,13 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
         await addBuyer('oauth-1')
         await addBuyer('oauth-2')
         const got = await received(2)
-        expect(got.map((r) => r.headers['authorization'])).to.deep.equal(['Bearer token-1', 'Bearer token-1'])
+        expect(got.map((r) => r.headers.authorization)).to.deep.equal(['Bearer token-1', 'Bearer token-1'])
         expect(tokens.received).to.have.length(1)
         const t = tokens.received[0]!
         expect(t.method).to.equal('POST')
         expect(t.headers['content-type']).to.match(/^application\/x-www-form-urlencoded/)
         expect(Object.fromEntries(new URLSearchParams(t.body))).to.deep.equal({ grant_type: 'client_credentials', scope: 'hooks' })
-        expect(t.headers['authorization']).to.equal(`Basic ${Buffer.from('orka:s3cret').toString('base64')}`)
+        expect(t.headers.authorization).to.equal(`Basic ${Buffer.from('orka:s3cret').toString('base64')}`)
       } finally {
         await tokens.close()
       }
@@ -395,7 +395,7 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
         })
         await addBuyer('oauth-fail')
         const d = await settled(sub.id, 'pending', 1)
-        expect(d['attempts'][0]).to.deep.include({ response_status: null, error: 'authentication_failed', response_excerpt: null })
+        expect(d.attempts[0]).to.deep.include({ response_status: null, error: 'authentication_failed', response_excerpt: null })
         expect(rx.received).to.have.length(0)
         expect(Object.fromEntries(new URLSearchParams(tokens.received[0]!.body))).to.deep.equal({
           grant_type: 'password',

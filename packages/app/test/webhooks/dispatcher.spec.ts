@@ -15,7 +15,7 @@ const world = (o: { concurrency: number; perSubscription: number; pollIntervalMs
   const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'))
   const deliveries = new MemoryWebhookDeliveryStore()
   const outbox = new MemoryWebhookOutbox()
-  const running: Array<{ claim: DeliveryClaim; done: boolean; finish: () => void }> = []
+  const running: { claim: DeliveryClaim; done: boolean; finish: () => void }[] = []
   const dispatcher = new WebhookDispatcher({
     deliveries,
     clock,
@@ -32,7 +32,9 @@ const world = (o: { concurrency: number; perSubscription: number; pollIntervalMs
             r.done = true
             void deliveries
               .settle(claim, null, { status: 'delivered', next_attempt_at: null, retries_used: 0 }, clock.now())()
-              .then(() => resolve({ _tag: 'Right', right: 'delivered' as WebhookDeliveryStatus }))
+              .then(() => {
+                resolve({ _tag: 'Right', right: 'delivered' as WebhookDeliveryStatus })
+              })
           },
         }
         running.push(r)
@@ -51,7 +53,7 @@ const world = (o: { concurrency: number; perSubscription: number; pollIntervalMs
   return { clock, deliveries, outbox, running, dispatcher }
 }
 
-const inFlightBySubscription = (running: Array<{ claim: DeliveryClaim; done: boolean }>) =>
+const inFlightBySubscription = (running: { claim: DeliveryClaim; done: boolean }[]) =>
   running
     .filter((r) => !r.done)
     .reduce<Record<string, number>>(
@@ -85,7 +87,9 @@ describe('WebhookDispatcher', () => {
       // Everything drains, each delivery attempted once.
       for (;;) {
         const before = w.running.length
-        w.running.forEach((r) => r.finish())
+        w.running.forEach((r) => {
+          r.finish()
+        })
         await quietFor(80)
         if (w.running.length === before) break
       }

@@ -26,7 +26,7 @@ export interface ApiKeyPairRepository {
   findByThumbprint(thumbprint: string): TE.TaskEither<Unavailable, O.Option<ApiKeyPair>>
   /** Creates or replaces the key with this id. Thumbprints are unique. */
   upsert(key: ApiKeyPair): TE.TaskEither<Unavailable, void>
-  list(): TE.TaskEither<Unavailable, ReadonlyArray<ApiKeyPair>>
+  list(): TE.TaskEither<Unavailable, readonly ApiKeyPair[]>
   /** Marks the key revoked; false when there is no such key. */
   revoke(id: string): TE.TaskEither<Unavailable, boolean>
 }

@@ -10,7 +10,7 @@ import { checkScope, EMBED, Scope } from './scopes'
 /** Who is calling, once the token's signature and claims have been checked by the transport. */
 export interface Principal {
   readonly key: ApiKeyPair
-  readonly scopes: ReadonlyArray<Scope>
+  readonly scopes: readonly Scope[]
   /** `jti` when the token has one, else a hash of the token: the rate-limit identity. */
   readonly tokenId: string
 }

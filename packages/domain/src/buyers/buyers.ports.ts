@@ -15,6 +15,6 @@ export interface BuyerRepository {
   findById(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<Buyer>>
   findByExternalIdentifier(merchantAccountId: string, externalIdentifier: string): TE.TaskEither<Unavailable, O.Option<Buyer>>
   /** Keyset read of one account's buyers in descending (created_at, id) order: newest first. */
-  list(merchantAccountId: string, filter: BuyerFilter, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<Buyer>>
+  list(merchantAccountId: string, filter: BuyerFilter, seek: Seek): TE.TaskEither<Unavailable, readonly Buyer[]>
 }
 export const BuyerRepository = token<BuyerRepository>('BuyerRepository')

@@ -16,7 +16,7 @@ const MAX_REASON = 300
 export const askConnector =
   <A>(
     answer: t.Decoder<unknown, A>,
-    secrets: ReadonlyArray<string>,
+    secrets: readonly string[],
     call: () => TE.TaskEither<unknown, unknown>,
   ): TE.TaskEither<ConnectorError, A> =>
   async () => {
@@ -31,7 +31,7 @@ export const askConnector =
     return E.isRight(decoded) ? decoded : E.left(serviceFailed('the gift card service answered in an unexpected shape'))
   }
 
-const knownError = (e: unknown, secrets: ReadonlyArray<string>): ConnectorError => {
+const knownError = (e: unknown, secrets: readonly string[]): ConnectorError => {
   const tag = typeof e === 'object' && e !== null ? (e as { _tag?: unknown })._tag : undefined
   const reason = typeof e === 'object' && e !== null ? (e as { reason?: unknown }).reason : undefined
   const safe = (fallback: string) => (isSafeReason(reason, secrets) ? reason : fallback)
@@ -48,7 +48,7 @@ const knownError = (e: unknown, secrets: ReadonlyArray<string>): ConnectorError 
 }
 
 // PINs shorter than 4 characters cannot be told from ordinary text, so only longer ones are looked for.
-const isSafeReason = (reason: unknown, secrets: ReadonlyArray<string>): reason is string =>
+const isSafeReason = (reason: unknown, secrets: readonly string[]): reason is string =>
   typeof reason === 'string' &&
   reason.trim() !== '' &&
   reason.length <= MAX_REASON &&

@@ -68,7 +68,7 @@ type Fields = t.TypeOf<typeof ActivationFields>
 const given = (v: unknown) => v !== undefined && v !== null
 
 /** Rules 1-4 of the spec, as checks on an otherwise well-typed body. */
-export const ACTIVATION_RULES: ReadonlyArray<{ description: string; check: (a: Fields) => { path: string[]; msg: string } | undefined }> = [
+export const ACTIVATION_RULES: readonly { description: string; check: (a: Fields) => { path: string[]; msg: string } | undefined }[] = [
   {
     description: 'When `currency` is given, `amount` is required.',
     check: (a) =>

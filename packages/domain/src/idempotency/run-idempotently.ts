@@ -24,7 +24,7 @@ export interface IdempotentRequest {
 export interface Reservation {
   readonly reservedId: string
   /** What carries one of these ids was created by an earlier, unfinished attempt of this very request. */
-  readonly earlierIds: ReadonlyArray<string>
+  readonly earlierIds: readonly string[]
 }
 
 /** What the work ended with, and whether that is kept under the key (replayed) or frees it for a retry. */

@@ -26,7 +26,7 @@ export const pageOf = <C extends t.Mixed>(name: string, item: C) =>
   closed(name, { items: t.readonlyArray(item), limit: Limit, next_cursor: nullable(CursorString), previous_cursor: nullable(CursorString) })
 
 export interface Page<A> {
-  readonly items: ReadonlyArray<A>
+  readonly items: readonly A[]
   readonly limit: number
   readonly next_cursor: string | null
   readonly previous_cursor: string | null

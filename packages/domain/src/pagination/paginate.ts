@@ -18,7 +18,7 @@ export interface PageQuery {
  * forward then back gives the same pages because both directions seek from an item's key.
  */
 export const paginate =
-  <A, Err>(deps: { mac: Mac }, scope: string, keyOf: (a: A) => SortKey, read: (seek: Seek) => TE.TaskEither<Err, ReadonlyArray<A>>) =>
+  <A, Err>(deps: { mac: Mac }, scope: string, keyOf: (a: A) => SortKey, read: (seek: Seek) => TE.TaskEither<Err, readonly A[]>) =>
   (q: PageQuery): TE.TaskEither<Err | InvalidRequest, Page<A>> => {
     const limit = q.limit ?? DEFAULT_LIMIT
     return pipe(

@@ -4,7 +4,7 @@ import { Role } from './role'
  * The catalogue every instance starts with. Ids are fixed so that every instance and
  * every restart agree on them (seeding is idempotent).
  */
-export const ROLE_CATALOGUE: ReadonlyArray<Role> = [
+export const ROLE_CATALOGUE: readonly Role[] = [
   {
     type: 'role',
     id: '0b4f2a4e-5a0e-4a43-9a3e-2f3c1d9e7a01',

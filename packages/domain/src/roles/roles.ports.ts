@@ -6,9 +6,9 @@ import { Role } from './role'
 
 export interface RoleRepository {
   /** Keyset read in ascending (slug, id) order; see `Seek`. */
-  list(seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<Role>>
+  list(seek: Seek): TE.TaskEither<Unavailable, readonly Role[]>
   /** The roles with these slugs; unknown slugs are skipped. */
-  findBySlugs(slugs: ReadonlyArray<string>): TE.TaskEither<Unavailable, ReadonlyArray<Role>>
+  findBySlugs(slugs: readonly string[]): TE.TaskEither<Unavailable, readonly Role[]>
   /** Creates or replaces the role with this slug, keeping the stored id if there is one. */
   upsert(role: Role): TE.TaskEither<Unavailable, void>
 }

@@ -13,7 +13,7 @@ export interface Explanation {
 }
 
 /** A leaf codec whose failures explain themselves. */
-export class Checked<A> extends t.Type<A, A, unknown> {
+export class Checked<A> extends t.Type<A, A> {
   readonly _checked = true
   constructor(
     name: string,
@@ -168,7 +168,7 @@ export const literal = <L extends string>(value: L): Checked<L> =>
     { type: 'string', const: value },
   )
 
-export const oneOf = <L extends string>(name: string, values: ReadonlyArray<L>): Checked<L> => {
+export const oneOf = <L extends string>(name: string, values: readonly L[]): Checked<L> => {
   const set = new Set<string>(values)
   return new Checked<L>(
     name,
@@ -182,7 +182,7 @@ export const oneOf = <L extends string>(name: string, values: ReadonlyArray<L>):
 }
 
 /** `T | null` whose failures are the inner codec's (a union would report both branches). */
-export class Nullable<C extends t.Mixed> extends t.Type<t.TypeOf<C> | null, t.OutputOf<C> | null, unknown> {
+export class Nullable<C extends t.Mixed> extends t.Type<t.TypeOf<C> | null, t.OutputOf<C> | null> {
   readonly _nullable = true
   constructor(readonly inner: C) {
     super(
@@ -221,7 +221,7 @@ export const objectType = new Checked<Record<string, unknown>>(
  * through it is a whitelist. Properties are validated one by one so that every failure's
  * context is exactly the path to the faulty property.
  */
-export class Closed<R extends Props, O extends Props> extends t.Type<ClosedType<R, O>, ClosedOutput<R, O>, unknown> {
+export class Closed<R extends Props, O extends Props> extends t.Type<ClosedType<R, O>, ClosedOutput<R, O>> {
   readonly _closed = true
   constructor(
     name: string,
@@ -229,7 +229,7 @@ export class Closed<R extends Props, O extends Props> extends t.Type<ClosedType<
     readonly optional: O,
   ) {
     // `type` leads, as in the spec's resource tables, so responses read naturally.
-    const all: Array<[string, t.Mixed, boolean]> = [
+    const all: [string, t.Mixed, boolean][] = [
       ...Object.entries(required).map(([k, v]): [string, t.Mixed, boolean] => [k, v, true]),
       ...Object.entries(optional).map(([k, v]): [string, t.Mixed, boolean] => [k, v, false]),
     ].sort(([a], [b]) => Number(b === 'type') - Number(a === 'type'))
@@ -273,7 +273,7 @@ export const closed = <R extends Props, O extends Props = {}>(name: string, requ
 
 /** Cross-field rule: a pure check returning the faulty fields, rendered as 422 `value_error`s. */
 export interface RuleViolation {
-  readonly path: ReadonlyArray<string>
+  readonly path: readonly string[]
   readonly msg: string
 }
 /**
@@ -291,10 +291,10 @@ export class RuleLeaf extends Checked<never> {
     )
   }
 }
-export class Refined<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.OutputOf<C>, unknown> {
+export class Refined<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.OutputOf<C>> {
   constructor(
     readonly inner: C,
-    readonly rules: ReadonlyArray<{ readonly description: string; readonly check: (a: t.TypeOf<C>) => RuleViolation | undefined }>,
+    readonly rules: readonly { readonly description: string; readonly check: (a: t.TypeOf<C>) => RuleViolation | undefined }[],
   ) {
     super(
       inner.name,
@@ -321,18 +321,14 @@ export class Refined<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.OutputOf<C
  * property, so a failure reports the chosen branch's faults only. `tag` and `branches` stay
  * readable so that documentation is derived from the codec, not restated.
  */
-export class Tagged<K extends string, M extends Record<string, t.Mixed>> extends t.Type<
-  t.TypeOf<M[keyof M]>,
-  t.OutputOf<M[keyof M]>,
-  unknown
-> {
+export class Tagged<K extends string, M extends Record<string, t.Mixed>> extends t.Type<t.TypeOf<M[keyof M]>, t.OutputOf<M[keyof M]>> {
   readonly _tagged = true
   constructor(
     name: string,
     readonly tag: K,
     readonly branches: M,
   ) {
-    const tags = oneOf(`${name}.${tag}`, Object.keys(branches) as Array<keyof M & string>)
+    const tags = oneOf(`${name}.${tag}`, Object.keys(branches) as (keyof M & string)[])
     super(
       name,
       (u): u is t.TypeOf<M[keyof M]> => objectType.is(u) && tags.is(u[tag]) && branches[u[tag] as keyof M]!.is(u),

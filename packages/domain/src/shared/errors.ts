@@ -12,28 +12,58 @@ export interface Problem {
   /** `null` when the problem is no input's but the state the request meets (no gift card service). */
   readonly field: CommandField | null
   /** Where inside the field, e.g. `['buyer_id']` inside `input`. */
-  readonly path: ReadonlyArray<string>
+  readonly path: readonly string[]
   readonly message: string
   readonly type: string
 }
 
 export type ForbiddenReason = 'missing_scope' | 'restricted_api_key' | 'merchant_account' | 'locked'
 
-export type Unauthenticated = { readonly _tag: 'Unauthenticated'; readonly reason: string }
-export type Forbidden = { readonly _tag: 'Forbidden'; readonly reason: ForbiddenReason }
-export type NotFound = { readonly _tag: 'NotFound'; readonly entity: string; readonly id: string }
+export interface Unauthenticated {
+  readonly _tag: 'Unauthenticated'
+  readonly reason: string
+}
+export interface Forbidden {
+  readonly _tag: 'Forbidden'
+  readonly reason: ForbiddenReason
+}
+export interface NotFound {
+  readonly _tag: 'NotFound'
+  readonly entity: string
+  readonly id: string
+}
 /** A well-formed request that is wrong given the current state (unknown buyer, bad cursor, ...). */
-export type InvalidRequest = { readonly _tag: 'InvalidRequest'; readonly problems: ReadonlyArray<Problem> }
+export interface InvalidRequest {
+  readonly _tag: 'InvalidRequest'
+  readonly problems: readonly Problem[]
+}
 /**
  * Input that matches its schema but breaks a rule the codec cannot know (one that depends on
  * configuration, such as where webhooks may be sent). `path` lies inside the request body.
  */
-export type InvalidInput = { readonly _tag: 'InvalidInput'; readonly violations: ReadonlyArray<RuleViolation> }
+export interface InvalidInput {
+  readonly _tag: 'InvalidInput'
+  readonly violations: readonly RuleViolation[]
+}
 /** The request conflicts with the state of an existing resource, which `resourceId` names. */
-export type Conflict = { readonly _tag: 'Conflict'; readonly resourceId: string; readonly problem: Problem }
-export type CardDeclined = { readonly _tag: 'CardDeclined'; readonly reason: string }
-export type Duplicate = { readonly _tag: 'Duplicate'; readonly entity: string; readonly existingId: string }
-export type InFlight = { readonly _tag: 'InFlight'; readonly retryAfterS: number }
+export interface Conflict {
+  readonly _tag: 'Conflict'
+  readonly resourceId: string
+  readonly problem: Problem
+}
+export interface CardDeclined {
+  readonly _tag: 'CardDeclined'
+  readonly reason: string
+}
+export interface Duplicate {
+  readonly _tag: 'Duplicate'
+  readonly entity: string
+  readonly existingId: string
+}
+export interface InFlight {
+  readonly _tag: 'InFlight'
+  readonly retryAfterS: number
+}
 /** The state of one rate-limit quota, for the RateLimit-Policy / RateLimit headers. */
 export interface Quota {
   readonly policy: string
@@ -43,13 +73,28 @@ export interface Quota {
   /** Seconds until the oldest counted request leaves the window. */
   readonly resetS: number
 }
-export type RateLimited = { readonly _tag: 'RateLimited'; readonly retryAfterS: number; readonly quota: Quota }
+export interface RateLimited {
+  readonly _tag: 'RateLimited'
+  readonly retryAfterS: number
+  readonly quota: Quota
+}
 /** Replay of a recorded failure for a reused idempotency key. */
-export type Replayed = { readonly _tag: 'Replayed'; readonly error: CardDeclined | Duplicate }
-export type ServiceFailed = { readonly _tag: 'ServiceFailed'; readonly reason: string }
-export type ServiceTimeout = { readonly _tag: 'ServiceTimeout' }
+export interface Replayed {
+  readonly _tag: 'Replayed'
+  readonly error: CardDeclined | Duplicate
+}
+export interface ServiceFailed {
+  readonly _tag: 'ServiceFailed'
+  readonly reason: string
+}
+export interface ServiceTimeout {
+  readonly _tag: 'ServiceTimeout'
+}
 /** Storage or another dependency of ours failed: a 500, with the cause kept for the log. */
-export type Unavailable = { readonly _tag: 'Unavailable'; readonly cause: unknown }
+export interface Unavailable {
+  readonly _tag: 'Unavailable'
+  readonly cause: unknown
+}
 
 /**
  * The closed union of everything a use case can report. Plain tagged values, no HTTP:
@@ -75,7 +120,7 @@ export const unauthenticated = (reason: string): Unauthenticated => ({ _tag: 'Un
 export const forbidden = (reason: ForbiddenReason): Forbidden => ({ _tag: 'Forbidden', reason })
 export const notFound = (entity: string, id: string): NotFound => ({ _tag: 'NotFound', entity, id })
 export const invalidRequest = (...problems: Problem[]): InvalidRequest => ({ _tag: 'InvalidRequest', problems })
-export const problem = (field: CommandField | null, path: ReadonlyArray<string>, message: string, type = 'value_error'): Problem => ({
+export const problem = (field: CommandField | null, path: readonly string[], message: string, type = 'value_error'): Problem => ({
   field,
   path,
   message,

@@ -7,7 +7,7 @@ import { Checked, Closed, Explanation, forbiddenExtra, Nullable, Refined, RuleLe
  */
 export interface InputFault {
   /** Property names and array positions from the input's root (see `UNNAMED_PROPERTY`). */
-  readonly path: ReadonlyArray<string | number>
+  readonly path: readonly (string | number)[]
   readonly message: string
   readonly type: string
   readonly value: unknown
@@ -84,7 +84,7 @@ export const inputFaults = (errors: t.Errors): InputFault[] => {
   const seen = new Set<string>()
   for (const e of errors) {
     // The first entry is the root value itself (key ''); each later one is a step into its parent.
-    const path: Array<string | number> = []
+    const path: (string | number)[] = []
     for (let i = 1; i < e.context.length; i++) {
       const item = pathItem(e.context[i - 1]!.type as Decoder, e.context[i]!)
       if (item !== undefined) path.push(item)

@@ -44,4 +44,4 @@ export const STORAGE_PORT_TOKENS: { readonly [K in keyof StoragePorts]: Token<St
   deliveries: WebhookDeliveryStore,
 }
 
-export const STORAGE_PORT_NAMES = Object.keys(STORAGE_PORT_TOKENS) as ReadonlyArray<keyof StoragePorts>
+export const STORAGE_PORT_NAMES = Object.keys(STORAGE_PORT_TOKENS) as readonly (keyof StoragePorts)[]

@@ -33,5 +33,5 @@ export const left = async <L>(te: TE.TaskEither<L, unknown>): Promise<L> => {
 /** Ascending by the given string, for comparing sets whose order the port leaves open. */
 export const sortedBy =
   <A>(key: (a: A) => string) =>
-  (as: ReadonlyArray<A>): A[] =>
+  (as: readonly A[]): A[] =>
     [...as].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))

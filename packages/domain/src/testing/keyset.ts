@@ -14,8 +14,8 @@ export interface KeysetList<A> {
   keyOf(a: A): SortKey
   /** The i-th sort value: increasing in i under plain string comparison. */
   sortValue(i: number): string
-  store(items: ReadonlyArray<A>): Promise<void>
-  read(seek: Seek): Promise<ReadonlyArray<A>>
+  store(items: readonly A[]): Promise<void>
+  read(seek: Seek): Promise<readonly A[]>
 }
 
 const compareKeys = (a: SortKey, b: SortKey) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)
@@ -27,7 +27,7 @@ const compareKeys = (a: SortKey, b: SortKey) => (a[0] < b[0] ? -1 : a[0] > b[0] 
 export const keysetBehaviour = <A>(l: KeysetList<A>) =>
   describe('keyset reads', () => {
     // [sort value index, id number]; the v2 and v5 groups share their sort value.
-    const shape: Array<[number, number]> = l.ties
+    const shape: [number, number][] = l.ties
       ? [
           [0, 5],
           [1, 3],

@@ -44,7 +44,9 @@ export const storageContracts = (name: string, setup: StorageSetup): void => {
       const { port, teardown } = await setup(options)
       return { port: port[key], teardown }
     }
-  const run = <K extends keyof StoragePorts>(key: K) => CONTRACTS[key](name, portOf(key))
+  const run = <K extends keyof StoragePorts>(key: K) => {
+    CONTRACTS[key](name, portOf(key))
+  }
   for (const key of STORAGE_PORT_NAMES) run(key)
   // Sweeping on every call puts the sweep under the same contract.
   idempotencyStoreContract(`${name}, sweeping every claim`, portOf('idempotency', { sweepEvery: 1 }))

@@ -26,7 +26,7 @@ interface Sources {
 }
 
 /** How the relay tells, for each kind of event, that the write which raised it happened. */
-const HAPPENED: { readonly [N in WebhookEventName]: (s: Sources, e: OutboxEntry) => TE.TaskEither<Unavailable, boolean> } = {
+const HAPPENED: Readonly<Record<WebhookEventName, (s: Sources, e: OutboxEntry) => TE.TaskEither<Unavailable, boolean>>> = {
   'buyer.created': (s, e) => TE.map((b: O.Option<unknown>) => O.isSome(b))(s.buyers.findById(e.merchant_account_id, e.target_id)),
   'gift-card.created': (s, e) => TE.map((c: O.Option<unknown>) => O.isSome(c))(s.vault.findById(e.merchant_account_id, e.target_id)),
 }

@@ -38,7 +38,7 @@ export const parseIpv6 = (s: string): bigint | undefined => {
 type Range = readonly [bits: bigint, prefix: number]
 
 const v4 = (dotted: string, prefix: number): Range => [parseIpv4(dotted)!, prefix]
-const BLOCKED_V4: ReadonlyArray<Range> = [
+const BLOCKED_V4: readonly Range[] = [
   v4('0.0.0.0', 8), // unspecified, "this network"
   v4('10.0.0.0', 8), // RFC 1918
   v4('100.64.0.0', 10), // shared address space (carrier-grade NAT)
@@ -53,7 +53,7 @@ const BLOCKED_V4: ReadonlyArray<Range> = [
 ]
 
 const v6 = (text: string, prefix: number): Range => [parseIpv6(text)!, prefix]
-const BLOCKED_V6: ReadonlyArray<Range> = [
+const BLOCKED_V6: readonly Range[] = [
   v6('::', 128), // unspecified
   v6('::1', 128), // loopback
   v6('fc00::', 7), // unique local
@@ -62,7 +62,7 @@ const BLOCKED_V6: ReadonlyArray<Range> = [
   v6('ff00::', 8), // multicast
 ]
 /** Prefixes that carry an IPv4 address in their last 32 bits: judged by that address. */
-const EMBEDDING_V4: ReadonlyArray<Range> = [
+const EMBEDDING_V4: readonly Range[] = [
   v6('::ffff:0:0', 96), // IPv4-mapped
   v6('::', 96), // IPv4-compatible (deprecated)
   v6('64:ff9b::', 96), // NAT64

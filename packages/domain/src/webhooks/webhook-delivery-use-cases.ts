@@ -115,7 +115,11 @@ export const makeRedeliverWebhookDelivery =
           ),
         ),
       ),
-      TE.tap(() => TE.fromIO(() => deps.dispatch.wake())),
+      TE.tap(() =>
+        TE.fromIO(() => {
+          deps.dispatch.wake()
+        }),
+      ),
       TE.map(presentDelivery),
     )
   }

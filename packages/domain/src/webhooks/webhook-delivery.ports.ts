@@ -24,7 +24,7 @@ export interface WebhookOutbox {
   /** Removes the entry; removing an absent one is not an error. */
   remove(eventId: string): TE.TaskEither<Unavailable, void>
   /** Entries created before `before`, oldest first, at most `limit`. */
-  olderThan(before: Date, limit: number): TE.TaskEither<Unavailable, ReadonlyArray<OutboxEntry>>
+  olderThan(before: Date, limit: number): TE.TaskEither<Unavailable, readonly OutboxEntry[]>
 }
 export const WebhookOutbox = token<WebhookOutbox>('WebhookOutbox')
 
@@ -48,9 +48,9 @@ export interface DeliveryFilter {
  */
 export interface WebhookDeliveryStore {
   /** Stores new deliveries; one whose id exists already is left as it is (an entry handed over twice). */
-  enqueue(deliveries: ReadonlyArray<WebhookDeliveryRecord>): TE.TaskEither<Unavailable, void>
+  enqueue(deliveries: readonly WebhookDeliveryRecord[]): TE.TaskEither<Unavailable, void>
   /** Pending deliveries due at `now`, soonest due first, at most `limit`, none to a subscription in `excluded`. */
-  due(now: Date, limit: number, excluded: ReadonlyArray<string>): TE.TaskEither<Unavailable, ReadonlyArray<WebhookDeliveryRecord>>
+  due(now: Date, limit: number, excluded: readonly string[]): TE.TaskEither<Unavailable, readonly WebhookDeliveryRecord[]>
   /**
    * Takes the delivery's next attempt for `owner` until `leaseUntil`. None when a live claim of
    * another owner holds it, or when the delivery is no longer pending and due with as many
@@ -73,7 +73,7 @@ export interface WebhookDeliveryStore {
   cancelPending(subscriptionId: string, now: Date): TE.TaskEither<Unavailable, number>
   findById(subscriptionId: string, deliveryId: string): TE.TaskEither<Unavailable, O.Option<WebhookDeliveryRecord>>
   /** Keyset read of one subscription's deliveries in descending (created_at, id) order: newest first. */
-  list(subscriptionId: string, filter: DeliveryFilter, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<WebhookDeliveryRecord>>
+  list(subscriptionId: string, filter: DeliveryFilter, seek: Seek): TE.TaskEither<Unavailable, readonly WebhookDeliveryRecord[]>
   /**
    * Makes a delivered or failed delivery pending again, due at `now`, with no scheduled retries
    * left (one attempt). False, changing nothing, when it is not delivered or failed.
@@ -93,7 +93,7 @@ export interface WebhookRequest {
   /** Unix seconds: signed with the body, sent in the timestamp header. */
   readonly timestamp: number
   /** Signing secrets, newest first: one signature each. */
-  readonly secrets: ReadonlyArray<string>
+  readonly secrets: readonly string[]
   readonly authentication: WebhookAuthenticationCreate | null
   /** Whose credentials these are: a token fetched for them may be reused for the same subscription. */
   readonly subscriptionId: string

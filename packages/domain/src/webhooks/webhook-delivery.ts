@@ -113,7 +113,7 @@ export type DeliveryTransition = Pick<WebhookDeliveryRecord, 'status' | 'next_at
 
 export interface RetrySchedule {
   /** Delays before each retry, in seconds: retry `i` waits `delaysS[i]`. */
-  readonly delaysS: ReadonlyArray<number>
+  readonly delaysS: readonly number[]
   /** At most this fraction is added to a delay (0.1: up to 10 % later), spreading retries out. */
   readonly jitter: number
 }

@@ -56,7 +56,7 @@ export interface RaisedEvent<N extends WebhookEventName> {
   readonly eventId: string
   readonly at: Date
   /** One delivery id per subscription the event goes to. */
-  readonly deliveries: ReadonlyArray<{ readonly id: string; readonly subscription_id: string }>
+  readonly deliveries: readonly { readonly id: string; readonly subscription_id: string }[]
 }
 
 /** The outbox entry of an event: its payload as the subscribers will receive it. */

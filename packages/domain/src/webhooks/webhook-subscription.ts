@@ -113,7 +113,7 @@ const SECRET_FIELDS = ['password', 'client_secret'] as const
 /** Seals the secrets of an authentication config before it is stored. */
 export const sealAuthentication = (a: WebhookAuthenticationCreate, seal: (s: string) => string): Record<string, string | null> => {
   const out: Record<string, string | null> = { ...(a as Record<string, string | null>) }
-  for (const f of SECRET_FIELDS) if (typeof out[f] === 'string') out[f] = seal(out[f] as string)
+  for (const f of SECRET_FIELDS) if (typeof out[f] === 'string') out[f] = seal(out[f])
   return out
 }
 
@@ -189,7 +189,7 @@ export const urlViolations = (
   input: { readonly url?: string | null; readonly authentication?: WebhookAuthenticationCreate | null },
   policy: WebhookUrlPolicy,
 ): RuleViolation[] => {
-  const checked: Array<[ReadonlyArray<string>, string | null | undefined]> = [
+  const checked: [readonly string[], string | null | undefined][] = [
     [['url'], input.url],
     [
       ['authentication', 'token_url'],

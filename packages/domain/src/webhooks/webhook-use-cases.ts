@@ -22,7 +22,11 @@ import {
 } from './webhook-subscription'
 import { WebhookScope, WebhookSubscriptionRepository } from './webhooks.ports'
 
-type Deps = { webhooks: WebhookSubscriptionRepository; box: SecretBox; clock: Clock }
+interface Deps {
+  webhooks: WebhookSubscriptionRepository
+  box: SecretBox
+  clock: Clock
+}
 const present = (deps: Deps) => (r: WebhookSubscriptionRecord) => presentWebhookSubscription(r, (s) => deps.box.open(s), deps.clock.now())
 
 /** A signing secret for notifications: 32 random bytes as hex, from the id generator's randomness. */

@@ -23,7 +23,7 @@ export interface WebhookSubscriptionRepository {
   ensure(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void>
   findById(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, O.Option<WebhookSubscriptionRecord>>
   /** Keyset read in descending (created_at, id) order: newest first. */
-  list(scope: WebhookScope, seek: Seek): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>>
+  list(scope: WebhookScope, seek: Seek): TE.TaskEither<Unavailable, readonly WebhookSubscriptionRecord[]>
   /** Deletes for good; false when nothing in scope has this id (unknown, already deleted, another account's). */
   delete(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, boolean>
   /** Replaces the stored subscription with `sub` (same id); false when none in scope has its id (a deleted one stays deleted). */
@@ -31,6 +31,6 @@ export interface WebhookSubscriptionRepository {
   /** The subscription with this id whatever its account: for the dispatcher, which acts for no caller. */
   findForDelivery(id: string): TE.TaskEither<Unavailable, O.Option<WebhookSubscriptionRecord>>
   /** Who receives an event of this account: its active subscriptions and the active instance-wide ones, in no particular order. */
-  recipients(merchantAccountId: string): TE.TaskEither<Unavailable, ReadonlyArray<WebhookSubscriptionRecord>>
+  recipients(merchantAccountId: string): TE.TaskEither<Unavailable, readonly WebhookSubscriptionRecord[]>
 }
 export const WebhookSubscriptionRepository = token<WebhookSubscriptionRepository>('WebhookSubscriptionRepository')

@@ -132,7 +132,7 @@ describe('makeAuthorize', () => {
 })
 
 describe('isEmbedToken', () => {
-  const cases: Array<[string[], boolean]> = [
+  const cases: [string[], boolean][] = [
     [['embed'], true],
     [['embed', 'buyers.read'], true],
     [['gift-cards.write', 'gift-cards.read', 'checkout-sessions.write', 'transactions.write'], false],

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { checkScope, EMBED_SCOPES, grants, isScope, ScopeCheck } from '../../src/auth/scopes'
 
 describe('grants', () => {
-  const cases: Array<[string[], string, boolean]> = [
+  const cases: [string[], string, boolean][] = [
     [['gift-cards.write'], 'gift-cards.write', true],
     [['gift-cards.read'], 'gift-cards.write', false],
     [['gift-cards.write'], 'gift-cards.read', false],
@@ -38,7 +38,7 @@ describe('grants', () => {
 })
 
 describe('checkScope', () => {
-  const cases: Array<[string, string[], string[], string, ScopeCheck]> = [
+  const cases: [string, string[], string[], string, ScopeCheck][] = [
     ['a token scope the key grants', ['gift-cards.write'], ['gift-cards.write'], 'gift-cards.write', 'granted'],
     ['a token wildcard within the key wildcard', ['*.read'], ['*.read', '*.write'], 'roles.read', 'granted'],
     ['an embed token on an administrator key', ['embed'], ['*.read', '*.write'], 'gift-cards.write', 'granted'],
@@ -55,7 +55,7 @@ describe('checkScope', () => {
 })
 
 describe('isScope', () => {
-  const cases: Array<[string, boolean]> = [
+  const cases: [string, boolean][] = [
     ['gift-cards.read', true],
     ['gift-cards.write', true],
     ['webhook-subscriptions.write', true],

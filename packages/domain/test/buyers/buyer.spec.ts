@@ -15,7 +15,7 @@ const toHex = (b62: string): string => {
 }
 
 describe('reconciliationId', () => {
-  const known: Array<[string, string]> = [
+  const known: [string, string][] = [
     ['fe26475d-ec3e-4884-9553-f7356683f7f9', '7jZXl4gBUNl0CnaLEnfXbt'],
     ['00000000-0000-0000-0000-000000000000', '0'],
     ['00000000-0000-0000-0000-00000000003d', 'z'],

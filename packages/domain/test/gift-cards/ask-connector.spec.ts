@@ -24,7 +24,7 @@ describe('askConnector', () => {
 
   describe('turns a connector that misbehaves into ServiceFailed', () => {
     const shape = serviceFailed('the gift card service answered in an unexpected shape')
-    const cases: Array<[string, () => TE.TaskEither<unknown, unknown>, unknown]> = [
+    const cases: [string, () => TE.TaskEither<unknown, unknown>, unknown][] = [
       [
         'throws while building its task',
         () => {
@@ -53,7 +53,7 @@ describe('askConnector', () => {
   })
 
   describe('replaces a reason that must not be shown or logged', () => {
-    const cases: Array<[string, unknown]> = [
+    const cases: [string, unknown][] = [
       ['quotes the card number', `card ${NUMBER} is blocked`],
       ['quotes the PIN', `wrong pin ${PIN}`],
       ['is empty', '  '],

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { canonicalJson, splitNumber } from '../../src/gift-cards/gift-card'
 
 describe('splitNumber', () => {
-  const cases: Array<[string, { bin: string; sub_bin: string; last4: string }]> = [
+  const cases: [string, { bin: string; sub_bin: string; last4: string }][] = [
     ['1234567890123456', { bin: '123456', sub_bin: '789', last4: '3456' }],
     ['12345678901234567', { bin: '123456', sub_bin: '789', last4: '4567' }],
     ['1234567890123456789', { bin: '123456', sub_bin: '789', last4: '6789' }],

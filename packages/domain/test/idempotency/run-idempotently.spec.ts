@@ -110,7 +110,9 @@ describe('makeRunIdempotently', () => {
     const h = setup()
     const result = await h.run(
       req,
-      h.work({ outcome: E.right({ n: 1 }), recorded: true }, () => h.clock.set('2025-01-01T00:00:05.000Z')),
+      h.work({ outcome: E.right({ n: 1 }), recorded: true }, () => {
+        h.clock.set('2025-01-01T00:00:05.000Z')
+      }),
       codec,
     )()
     expect(result).to.deep.equal(E.right({ value: { n: 1 }, replayed: false }))

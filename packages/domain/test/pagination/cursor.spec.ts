@@ -14,7 +14,7 @@ const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url')
 const signed = (body: string) => `${body}.${mac.mac('cursor', `${SCOPE}\u0000${body}`)}`
 
 describe('cursors', () => {
-  const positions: Array<[string, CursorPosition]> = [
+  const positions: [string, CursorPosition][] = [
     ['a forward position', { direction: 'forward', key: ['administrator', '0b4f2a4e-5a0e-4a43-9a3e-2f3c1d9e7a01'] }],
     ['a backward position', { direction: 'backward', key: ['2025-01-01T00:00:00.000Z', 'fe26475d-ec3e-4884-9553-f7356683f7f9'] }],
     ['a key with quotes, dots and non-ASCII', { direction: 'forward', key: ['a."b".ç', 'ü.x'] }],
@@ -35,7 +35,7 @@ describe('cursors', () => {
     expect(encodeCursor(mac, SCOPE, p)).to.not.equal(encodeCursor(mac, 'roles\u0000globex', p))
   })
 
-  const rejected: Array<[string, string]> = [
+  const rejected: [string, string][] = [
     ['an empty cursor', ''],
     ['a cursor without a dot', 'abc'],
     ['a cursor with an empty body', `.${mac.mac('cursor', `${SCOPE}\u0000`)}`],

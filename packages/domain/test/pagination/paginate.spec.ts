@@ -19,7 +19,7 @@ const cmp = (a: SortKey, b: SortKey) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[
 const arrayStore = (items: Item[]) => {
   const sorted = [...items].sort((a, b) => cmp(keyOf(a), keyOf(b)))
   const seeks: Seek[] = []
-  const read = (seek: Seek): TE.TaskEither<never, ReadonlyArray<Item>> => {
+  const read = (seek: Seek): TE.TaskEither<never, readonly Item[]> => {
     seeks.push(seek)
     const from = seek.from
     const found =
@@ -153,7 +153,7 @@ describe('paginate', () => {
   describe('rejects a cursor it did not issue for this list with InvalidRequest at query /cursor', () => {
     const valid = encodeCursor(mac, SCOPE, { direction: 'forward', key: ['b', 'd'] })
     const [body, sig] = valid.split('.') as [string, string]
-    const cases: Array<[string, string]> = [
+    const cases: [string, string][] = [
       ['a cursor with an edited body', `${Buffer.from(JSON.stringify(['f', 'b', 'e'])).toString('base64url')}.${sig}`],
       ['a cursor with an edited MAC', `${body}.${sig.replace(/.$/, (c) => (c === '0' ? '1' : '0'))}`],
       ['a cursor issued for another merchant account', encodeCursor(mac, 'things\u0000globex', { direction: 'forward', key: ['b', 'd'] })],

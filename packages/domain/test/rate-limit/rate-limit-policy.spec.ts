@@ -30,7 +30,7 @@ describe('bucketFor', () => {
     principal,
     sessionId,
   })
-  const cases: Array<[string, RateLimitRequest, O.Option<Bucket>]> = [
+  const cases: [string, RateLimitRequest, O.Option<Bucket>][] = [
     ['limits an embed token on the embed policy', embedOn(embed), embedBucket()],
     ['limits a token carrying embed among other scopes', embedOn(as(['buyers.read', 'embed'])), embedBucket()],
     ['keys the embed bucket by token', embedOn(as(['embed'], 'tok-2')), embedBucket('tok-2')],

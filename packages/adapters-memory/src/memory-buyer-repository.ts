@@ -49,6 +49,6 @@ export class MemoryBuyerRepository implements BuyerRepository {
 
   private find(merchantAccountId: string, id: string): O.Option<Buyer> {
     const b = this.buyers.get(id)
-    return b !== undefined && b.merchant_account_id === merchantAccountId ? O.some(copy(b)) : O.none
+    return b?.merchant_account_id === merchantAccountId ? O.some(copy(b)) : O.none
   }
 }

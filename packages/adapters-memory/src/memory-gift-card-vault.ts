@@ -15,7 +15,7 @@ export class MemoryGiftCardVault implements GiftCardVault {
     return atomically(() => {
       const at = this.slotById.get(id)
       const c = at === undefined ? undefined : this.cards.get(at)
-      return E.right(c !== undefined && c.card.merchant_account_id === merchantAccountId ? O.some(copy(c)) : O.none)
+      return E.right(c?.card.merchant_account_id === merchantAccountId ? O.some(copy(c)) : O.none)
     })
   }
 

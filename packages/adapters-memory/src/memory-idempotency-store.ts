@@ -17,8 +17,9 @@ const slot = (merchantAccountId: string, key: string) => `${merchantAccountId}\u
 const live = (r: IdempotencyRecord, nowMs: number) => Date.parse(r.expires_at) > nowMs
 /** Past its lease (or replay) and its retention: nothing will ever read it again. */
 const dead = (r: IdempotencyRecord, nowMs: number) => Date.parse(keptUntil(r)) <= nowMs
-const holds = (r: IdempotencyRecord | undefined, h: LeaseHolder): r is IdempotencyRecord =>
-  r !== undefined && r.lease === h.lease && r.attempt === h.attempt
+/** The record when `h` holds its current lease, else undefined (no record, or another holder's). */
+const heldBy = (r: IdempotencyRecord | undefined, h: LeaseHolder): IdempotencyRecord | undefined =>
+  r?.lease === h.lease && r.attempt === h.attempt ? r : undefined
 
 export interface MemoryIdempotencyStoreOptions {
   /** Expired records are swept every this many claims, so memory stays bounded. */
@@ -57,9 +58,10 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     return atomically((): E.Either<Unavailable, Settlement> => {
       const at = slot(holder.merchantAccountId, holder.key)
       const existing = this.records.get(at)
+      const held = heldBy(existing, holder)
       // Only the holder of the current lease records an outcome; a released key stays released.
-      if (!holds(existing, holder)) return E.right({ settled: false, current: existing === undefined ? null : copy(existing) })
-      this.records.set(at, { ...existing, state: 'completed', outcome: copy(outcome), expires_at: expiresAt.toISOString() })
+      if (held === undefined) return E.right({ settled: false, current: existing === undefined ? null : copy(existing) })
+      this.records.set(at, { ...held, state: 'completed', outcome: copy(outcome), expires_at: expiresAt.toISOString() })
       return E.right({ settled: true })
     })
   }
@@ -68,10 +70,10 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     return atomically((): E.Either<Unavailable, Settlement> => {
       const at = slot(holder.merchantAccountId, holder.key)
       const existing = this.records.get(at)
-      if (!holds(existing, holder) || existing.state !== 'in_flight')
-        return E.right({ settled: false, current: existing === undefined ? null : copy(existing) })
+      const held = heldBy(existing, holder)
+      if (held?.state !== 'in_flight') return E.right({ settled: false, current: existing === undefined ? null : copy(existing) })
       // The lease ends now; the record stays, so a retry of the request learns its reserved id.
-      this.records.set(at, { ...existing, expires_at: now.toISOString() })
+      this.records.set(at, { ...held, expires_at: now.toISOString() })
       return E.right({ settled: true })
     })
   }

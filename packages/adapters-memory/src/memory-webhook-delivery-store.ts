@@ -33,13 +33,11 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
     const at = now.toISOString()
     const skip = new Set(excluded)
     return atomically(() => {
-      const due: WebhookDeliveryRecord[] = []
-      for (const id of this.pending) {
-        const d = this.deliveries.get(id)!
-        if (d.next_attempt_at !== null && d.next_attempt_at <= at && !skip.has(d.subscription_id)) due.push(d)
-      }
-      due.sort((a, b) => compareKeys([a.next_attempt_at!, a.id], [b.next_attempt_at!, b.id]))
-      return E.right(due.slice(0, limit).map(copy))
+      const due: [nextAttemptAt: string, delivery: WebhookDeliveryRecord][] = []
+      for (const d of this.pendingDeliveries())
+        if (d.next_attempt_at !== null && d.next_attempt_at <= at && !skip.has(d.subscription_id)) due.push([d.next_attempt_at, d])
+      due.sort(([a, da], [b, db]) => compareKeys([a, da.id], [b, db.id]))
+      return E.right(due.slice(0, limit).map(([, d]) => copy(d)))
     })
   }
 
@@ -51,11 +49,7 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
       if (held !== undefined && held.leaseUntil >= now.getTime()) return E.right(O.none)
       const d = this.deliveries.get(delivery.id)
       const runnable =
-        d !== undefined &&
-        d.status === 'pending' &&
-        d.attempts.length === attempt - 1 &&
-        d.next_attempt_at !== null &&
-        d.next_attempt_at <= now.toISOString()
+        d?.status === 'pending' && d.attempts.length === attempt - 1 && d.next_attempt_at !== null && d.next_attempt_at <= now.toISOString()
       if (!runnable) return E.right(O.none)
       this.claims.set(key, { owner, leaseUntil: leaseUntil.getTime() })
       return E.right(O.some({ delivery: copy(d), attempt, owner }))
@@ -87,8 +81,8 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
   cancelPending(subscriptionId: string, now: Date): TE.TaskEither<Unavailable, number> {
     return atomically(() => {
       let n = 0
-      for (const id of [...this.pending]) {
-        const d = this.deliveries.get(id)!
+      // Listed first: `put` takes a cancelled delivery out of `pending`.
+      for (const d of [...this.pendingDeliveries()]) {
         if (d.subscription_id !== subscriptionId) continue
         this.put({ ...d, status: 'cancelled', next_attempt_at: null, updated_at: now.toISOString() })
         n++
@@ -100,7 +94,7 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
   findById(subscriptionId: string, deliveryId: string): TE.TaskEither<Unavailable, O.Option<WebhookDeliveryRecord>> {
     return atomically(() => {
       const d = this.deliveries.get(deliveryId)
-      return E.right(d !== undefined && d.subscription_id === subscriptionId ? O.some(copy(d)) : O.none)
+      return E.right(d?.subscription_id === subscriptionId ? O.some(copy(d)) : O.none)
     })
   }
 
@@ -116,8 +110,7 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
   redeliver(subscriptionId: string, deliveryId: string, now: Date, retriesUsed: number): TE.TaskEither<Unavailable, boolean> {
     return atomically(() => {
       const d = this.deliveries.get(deliveryId)
-      if (d === undefined || d.subscription_id !== subscriptionId || (d.status !== 'delivered' && d.status !== 'failed'))
-        return E.right(false)
+      if (d?.subscription_id !== subscriptionId || (d.status !== 'delivered' && d.status !== 'failed')) return E.right(false)
       const at = now.toISOString()
       this.put({ ...d, status: 'pending', next_attempt_at: at, retries_used: retriesUsed, updated_at: at })
       return E.right(true)
@@ -136,6 +129,15 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
       for (const [key, c] of this.claims) if (c.leaseUntil < before.getTime()) this.claims.delete(key)
       return E.right(n)
     })
+  }
+
+  /** The pending deliveries themselves: `put` keeps every id in `pending` a key of `deliveries`. */
+  private *pendingDeliveries(): Generator<WebhookDeliveryRecord> {
+    for (const id of this.pending) {
+      const d = this.deliveries.get(id)
+      if (d === undefined) throw new Error(`Pending delivery ${id} is not stored`)
+      yield d
+    }
   }
 
   private put(d: WebhookDeliveryRecord): void {

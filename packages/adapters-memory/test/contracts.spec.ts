@@ -1,4 +1,6 @@
 import { storageContracts } from '@orka/domain/testing'
 import { makeMemoryAdapters } from '../src'
 
-storageContracts('memory', async (o) => ({ port: makeMemoryAdapters({ idempotency: o, rateLimits: o }), teardown: async () => {} }))
+storageContracts('memory', (o) =>
+  Promise.resolve({ port: makeMemoryAdapters({ idempotency: o, rateLimits: o }), teardown: () => Promise.resolve() }),
+)

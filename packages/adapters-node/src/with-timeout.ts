@@ -1,6 +1,12 @@
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
 
+/** `value` itself when it is an Error (an AbortError is one); otherwise an Error that carries it as its cause. */
+const asError = (value: unknown, message: string): Error => (value instanceof Error ? value : new Error(message, { cause: value }))
+
+/** Why `signal` aborted, as an Error (the default reason, an AbortError DOMException, already is one). */
+const abortReason = (signal: AbortSignal): Error => asError(signal.reason, 'The operation was aborted')
+
 /**
  * Settles with `onTimeout()` if `work` has not settled within `ms`. The work gets a signal
  * that aborts at that moment, so it can drop its own timers and sockets; the timer here is
@@ -23,7 +29,7 @@ export const withTimeout =
         (error: unknown) => {
           clearTimeout(timer)
           // After a timeout the work failing is expected (it was aborted) and already answered.
-          if (!abort.signal.aborted) reject(error)
+          if (!abort.signal.aborted) reject(asError(error, 'The work failed with a value that is not an Error'))
         },
       )
     })
@@ -32,7 +38,7 @@ export const withTimeout =
 export const delay = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
     if (signal.aborted) {
-      reject(signal.reason)
+      reject(abortReason(signal))
       return
     }
     const timer = setTimeout(() => {
@@ -41,7 +47,7 @@ export const delay = (ms: number, signal: AbortSignal): Promise<void> =>
     }, ms)
     const onAbort = () => {
       clearTimeout(timer)
-      reject(signal.reason)
+      reject(abortReason(signal))
     }
     signal.addEventListener('abort', onAbort, { once: true })
   })
@@ -50,13 +56,13 @@ export const delay = (ms: number, signal: AbortSignal): Promise<void> =>
 export const hang = (signal: AbortSignal): Promise<never> =>
   new Promise((_, reject) => {
     if (signal.aborted) {
-      reject(signal.reason)
+      reject(abortReason(signal))
       return
     }
     signal.addEventListener(
       'abort',
       () => {
-        reject(signal.reason)
+        reject(abortReason(signal))
       },
       { once: true },
     )

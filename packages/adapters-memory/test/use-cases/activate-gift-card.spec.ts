@@ -295,8 +295,9 @@ describe('makeActivateGiftCard', () => {
       const body = { number: NUMBER, pin: PIN, store: true }
       /** The first attempt runs until it would record its outcome, and its process dies there. */
       const diesBeforeRecording = async (s: ReturnType<typeof setup>) => {
-        const complete = s.idempotency.complete
-        s.idempotency.complete = () => () => new Promise(() => {})
+        const complete = s.idempotency.complete.bind(s.idempotency)
+        // Never settles: the process is gone before it records.
+        s.idempotency.complete = () => () => new Promise(() => undefined)
         void s.run(body, KEY)
         await new Promise((r) => setTimeout(r, 20))
         s.idempotency.complete = complete

@@ -18,7 +18,9 @@ const at = (ms: number) => new Date(START.getTime() + ms).toISOString()
 const MINUTE = 60_000
 
 const EVENT_ID = uuidFor(0xe01)
-const BODY = `{"type":"event","id":"${EVENT_ID}","name":"buyer.created","created_at":"2025-01-15T10:00:00.000Z","merchant_account_id":"${MERCHANT_A}","environment":"sandbox","target":{"type":"buyer"}}`
+const BODY =
+  `{"type":"event","id":"${EVENT_ID}","name":"buyer.created","created_at":"2025-01-15T10:00:00.000Z",` +
+  `"merchant_account_id":"${MERCHANT_A}","environment":"sandbox","target":{"type":"buyer"}}`
 /** Two retries, after 60 s and 10 min, each up to 20 % later. */
 const SCHEDULE: RetrySchedule = { delaysS: [60, 600], jitter: 0.2 }
 /** The jitter drawn: half of the most, so every delay is 10 % longer. */

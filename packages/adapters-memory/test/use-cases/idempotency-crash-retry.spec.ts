@@ -25,7 +25,7 @@ const KEY = 'c0d7a3e4-5b6f-4a1e-9c8d-7e6f5a4b3c2d'
 const LEASE_MS = 30_000
 
 /** A process killed at this point: what it started finishes, then nothing more ever happens. */
-const dies = <A>(): Promise<A> => new Promise<A>(() => {})
+const dies = <A>(): Promise<A> => new Promise<A>(() => undefined)
 const diesAfter =
   <L, A>(te: TE.TaskEither<L, A>): TE.TaskEither<L, A> =>
   async () => {

@@ -101,12 +101,12 @@ export class ScriptedSender implements WebhookSender {
     this.script = [...script]
   }
   send(req: WebhookRequest) {
-    return async (): Promise<WebhookResponse> => {
+    return (): Promise<WebhookResponse> => {
       this.requests.push(req)
       const answer = this.script.shift()
-      if (answer === undefined) throw new Error(`ScriptedSender: no answer left for request ${this.requests.length}`)
+      if (answer === undefined) return Promise.reject(new Error(`ScriptedSender: no answer left for request ${this.requests.length}`))
       this.clock?.advance(answer.durationMs)
-      return answer
+      return Promise.resolve(answer)
     }
   }
 }

@@ -47,7 +47,7 @@ export const reconciliationId = (id: string): string => {
   let n = BigInt(`0x${id.replace(/-/g, '')}`)
   let out = ''
   do {
-    out = BASE62[Number(n % 62n)] + out
+    out = BASE62.charAt(Number(n % 62n)) + out
     n /= 62n
   } while (n > 0n)
   return out

@@ -77,6 +77,7 @@ export const makeRunIdempotently =
     const key = `${req.operation}\u0000${req.key}`
     // The reserved id first: it becomes the id of what the work creates.
     const reservedId = deps.ids.uuid()
+    const lease = deps.ids.uuid()
     const claim: IdempotencyRecord = {
       merchant_account_id: req.merchantAccountId,
       key,
@@ -85,7 +86,7 @@ export const makeRunIdempotently =
       outcome: null,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + deps.config.leaseS * 1000).toISOString(),
-      lease: deps.ids.uuid(),
+      lease,
       attempt: 1,
       reserved_id: reservedId,
       // A retry within the replay period still learns what this attempt may have created.
@@ -109,7 +110,7 @@ export const makeRunIdempotently =
     const holder: LeaseHolder = {
       merchantAccountId: req.merchantAccountId,
       key,
-      lease: held.lease ?? claim.lease!,
+      lease: held.lease ?? lease,
       attempt: held.attempt ?? 1,
     }
     const reservation: Reservation = { reservedId: held.reserved_id ?? reservedId, earlierIds: held.earlier_ids ?? [] }
@@ -131,6 +132,6 @@ export const makeRunIdempotently =
     // records (a 425 until it has). With the record gone, or taken by another request body,
     // nobody else answers for this request: its own outcome stands.
     const s = settled.right
-    if (s.settled || s.current === null || s.current.fingerprint !== req.fingerprint) return fresh(attempted.outcome)
+    if (s.settled || s.current?.fingerprint !== req.fingerprint) return fresh(attempted.outcome)
     return replayOf(s.current)
   }

@@ -181,6 +181,15 @@ export const oneOf = <L extends string>(name: string, values: readonly L[]): Che
   )
 }
 
+/**
+ * The context with its last entry's codec replaced by `type`: a wrapper hands its own entry to
+ * the codec it validates through, so that failures explain themselves as that codec.
+ */
+const standingAs = (c: t.Context, type: t.Decoder<unknown, unknown>): t.Context => {
+  const last = c[c.length - 1]
+  return last === undefined ? [{ key: '', type }] : [...c.slice(0, -1), { ...last, type }]
+}
+
 /** `T | null` whose failures are the inner codec's (a union would report both branches). */
 export class Nullable<C extends t.Mixed> extends t.Type<t.TypeOf<C> | null, t.OutputOf<C> | null> {
   readonly _nullable = true
@@ -189,8 +198,8 @@ export class Nullable<C extends t.Mixed> extends t.Type<t.TypeOf<C> | null, t.Ou
       `${inner.name} | null`,
       (u): u is t.TypeOf<C> | null => u === null || inner.is(u),
       // The inner codec takes this one's place in the context, so failures explain themselves as it.
-      (u, c) => (u === null ? t.success(null) : inner.validate(u, [...c.slice(0, -1), { ...c[c.length - 1]!, type: inner }])),
-      (a) => (a === null ? null : inner.encode(a)),
+      (u, c) => (u === null ? t.success(null) : inner.validate(u, standingAs(c, inner))),
+      (a) => (a === null ? null : (inner.encode(a) as t.OutputOf<C>)),
     )
   }
 }
@@ -203,7 +212,7 @@ type ClosedOutput<R extends Props, O extends Props> = t.OutputOf<t.TypeC<R>> & P
 /** Marks the leaf that reports an unknown property. */
 export const forbiddenExtra = new Checked<never>(
   'never',
-  (_u): _u is never => false,
+  t.never.is,
   () => ({ type: 'extra_forbidden', msg: 'Extra inputs are not permitted' }),
   {},
 )
@@ -241,7 +250,7 @@ export class Closed<R extends Props, O extends Props> extends t.Type<ClosedType<
         Object.keys(u).every((k) => known.has(k)) &&
         all.every(([k, codec, req]) => (u[k] === undefined ? !req : codec.is(u[k]))),
       (u, c) => {
-        if (!objectType.is(u)) return t.failure(u, [...c.slice(0, -1), { ...c[c.length - 1]!, type: objectType }], notObject.msg)
+        if (!objectType.is(u)) return t.failure(u, standingAs(c, objectType), notObject.msg)
         const errors: t.ValidationError[] = Object.keys(u)
           .filter((k) => !known.has(k))
           .map((k) => ({
@@ -268,6 +277,7 @@ export class Closed<R extends Props, O extends Props> extends t.Type<ClosedType<
     )
   }
 }
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no optional properties: `{}` adds nothing to the decoded type
 export const closed = <R extends Props, O extends Props = {}>(name: string, required: R, optional: O = {} as O) =>
   new Closed(name, required, optional)
 
@@ -283,12 +293,7 @@ export interface RuleViolation {
  */
 export class RuleLeaf extends Checked<never> {
   constructor(msg: string) {
-    super(
-      'rule',
-      (_x): _x is never => false,
-      () => ({ type: 'value_error', msg: `Value error, ${msg}` }),
-      {},
-    )
+    super('rule', t.never.is, () => ({ type: 'value_error', msg: `Value error, ${msg}` }), {})
   }
 }
 export class Refined<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.OutputOf<C>> {
@@ -329,16 +334,23 @@ export class Tagged<K extends string, M extends Record<string, t.Mixed>> extends
     readonly branches: M,
   ) {
     const tags = oneOf(`${name}.${tag}`, Object.keys(branches) as (keyof M & string)[])
+    const byTag = new Map<unknown, t.Mixed>(Object.entries(branches))
+    /** The branch for a tag `tags` admits (or an encoded value carries), which `branches` always holds. */
+    const branch = (k: unknown): t.Mixed => {
+      const b = byTag.get(k)
+      if (b === undefined) throw new Error(`${name}: no branch for ${tag} ${String(k)}`)
+      return b
+    }
     super(
       name,
-      (u): u is t.TypeOf<M[keyof M]> => objectType.is(u) && tags.is(u[tag]) && branches[u[tag] as keyof M]!.is(u),
+      (u): u is t.TypeOf<M[keyof M]> => objectType.is(u) && tags.is(u[tag]) && branch(u[tag]).is(u),
       (u, c) => {
-        if (!objectType.is(u)) return t.failure(u, [...c.slice(0, -1), { ...c[c.length - 1]!, type: objectType }], notObject.msg)
+        if (!objectType.is(u)) return t.failure(u, standingAs(c, objectType), notObject.msg)
         const k = u[tag]
         if (!tags.is(k)) return t.failure(k, [...c, { key: tag, type: tags, actual: k }])
-        return branches[k]!.validate(u, c)
+        return branch(k).validate(u, c)
       },
-      (a) => branches[(a as Record<string, string>)[tag] as keyof M]!.encode(a),
+      (a) => branch((a as Record<string, unknown>)[tag]).encode(a) as t.OutputOf<M[keyof M]>,
     )
   }
 }

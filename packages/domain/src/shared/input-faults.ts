@@ -48,9 +48,9 @@ const unwrap = (d: Decoder): Decoder => {
 /** The property names a codec declares: ours, not the client's, hence always echoed as they are. */
 const declares = (codec: Decoder, key: string): boolean => {
   const d = unwrap(codec)
-  if (d instanceof Closed) return Object.hasOwn(d.required, key) || Object.hasOwn(d.optional, key)
+  if (d instanceof Closed) return Object.hasOwn(d.required as object, key) || Object.hasOwn(d.optional as object, key)
   // A tagged union validates with its branch, in its own context entry.
-  if (d instanceof Tagged) return key === d.tag || Object.values(d.branches).some((b) => declares(b as Decoder, key))
+  if (d instanceof Tagged) return key === d.tag || Object.values(d.branches as Record<string, t.Mixed>).some((b) => declares(b, key))
   if (d instanceof t.InterfaceType || d instanceof t.PartialType) return Object.hasOwn(d.props as object, key)
   return false
 }
@@ -85,9 +85,11 @@ export const inputFaults = (errors: t.Errors): InputFault[] => {
   for (const e of errors) {
     // The first entry is the root value itself (key ''); each later one is a step into its parent.
     const path: (string | number)[] = []
-    for (let i = 1; i < e.context.length; i++) {
-      const item = pathItem(e.context[i - 1]!.type as Decoder, e.context[i]!)
+    let parent: t.ContextEntry | undefined
+    for (const entry of e.context) {
+      const item = parent === undefined ? undefined : pathItem(parent.type as Decoder, entry)
       if (item !== undefined) path.push(item)
+      parent = entry
     }
     const leaf = e.context[e.context.length - 1]
     let why: Explanation

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as O from 'fp-ts/Option'
 import { ApiKeyPairRepository } from '../auth/api-key-pair'
 import { anApiKeyPair, MERCHANT_A } from './fixtures'
-import { Harness, right, sortedBy } from './harness'
+import { Harness, right, sortedBy, teardownHarness } from './harness'
 
 const byId = sortedBy((k: { id: string }) => k.id)
 
@@ -12,7 +12,7 @@ export const apiKeyPairRepositoryContract = (name: string, setup: () => Promise<
     beforeEach(async () => {
       h = await setup()
     })
-    afterEach(async () => h?.teardown())
+    afterEach(() => teardownHarness(h))
 
     it('finds nothing for an unknown thumbprint', async () => {
       expect(await right(h.port.findByThumbprint('xDtMgRupxC5qA6BN7yB6I08mEV6ST1Ec0LXMfCZbj_Y'))).to.deep.equal(O.none)

@@ -5,7 +5,7 @@ import { BuyerRepository } from '../buyers/buyers.ports'
 import { Seek } from '../pagination/page'
 import { duplicate } from '../shared/errors'
 import { aBuyer, isoAt, MERCHANT_A, MERCHANT_B } from './fixtures'
-import { Harness, left, right } from './harness'
+import { at, Harness, left, right, teardownHarness } from './harness'
 import { keysetBehaviour } from './keyset'
 
 const all: Seek = { direction: 'forward', from: O.none, limit: 100 }
@@ -16,7 +16,7 @@ export const buyerRepositoryContract = (name: string, setup: () => Promise<Harne
     beforeEach(async () => {
       h = await setup()
     })
-    afterEach(async () => h?.teardown())
+    afterEach(() => teardownHarness(h))
 
     describe('one account', () => {
       keysetBehaviour({
@@ -90,10 +90,10 @@ export const buyerRepositoryContract = (name: string, setup: () => Promise<Harne
     it('admits exactly one of concurrent creations with the same external identifier', async () => {
       const attempts = Array.from({ length: 20 }, () => aBuyer({ external_identifier: 'crm-race' }))
       const results = await Promise.all(attempts.map((b) => h.port.create(b)()))
-      const won = attempts.filter((_, i) => results[i]!._tag === 'Right')
+      const won = attempts.filter((_, i) => at(results, i)._tag === 'Right')
       expect(won).to.have.length(1)
       const lost = results.filter((r) => r._tag === 'Left')
-      expect(lost).to.deep.equal(Array.from({ length: 19 }, () => ({ _tag: 'Left', left: duplicate('Buyer', won[0]!.id) })))
+      expect(lost).to.deep.equal(Array.from({ length: 19 }, () => ({ _tag: 'Left', left: duplicate('Buyer', at(won, 0).id) })))
     })
 
     it('lists only the buyers with the external identifier filtered on', async () => {

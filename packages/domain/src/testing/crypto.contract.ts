@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { Mac, MacPurpose, SecretBox } from '../shared/crypto.ports'
-import { Harness } from './harness'
+import { at, Harness, teardownHarness } from './harness'
 
 /** `port` and `otherKey` are the same implementation under two different keys. */
 export type MacHarness = Harness<Mac, { readonly otherKey: Mac }>
@@ -15,7 +15,7 @@ export const macContract = (name: string, setup: () => Promise<MacHarness>) =>
     beforeEach(async () => {
       h = await setup()
     })
-    afterEach(async () => h?.teardown())
+    afterEach(() => teardownHarness(h))
 
     it('is deterministic for a purpose and data', () => {
       for (const p of PURPOSES) expect(h.port.mac(p, '6036280000001234')).to.equal(h.port.mac(p, '6036280000001234'))
@@ -47,13 +47,15 @@ export const macContract = (name: string, setup: () => Promise<MacHarness>) =>
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
 /** Replaces the character at `i` with one that differs in its high bits as base64url. */
 const flip = (s: string, i: number) => {
-  const k = ALPHABET.indexOf(s[i]!)
-  const c = k >= 0 ? ALPHABET[k ^ 32]! : s[i] === 'A' ? 'B' : 'A'
+  const k = ALPHABET.indexOf(s.charAt(i))
+  const c = k >= 0 ? ALPHABET.charAt(k ^ 32) : s.charAt(i) === 'A' ? 'B' : 'A'
   return s.slice(0, i) + c + s.slice(i + 1)
 }
 /** Indexes strictly inside the sealed value whose neighbours are ordinary characters. */
 const innerIndexes = (s: string) =>
-  [...s].map((_, i) => i).filter((i) => i > 0 && i < s.length - 1 && ![s[i - 1], s[i], s[i + 1]].some((c) => !ALPHABET.includes(c!)))
+  Array.from({ length: s.length }, (_, i) => i).filter(
+    (i) => i > 0 && i < s.length - 1 && [i - 1, i, i + 1].every((j) => ALPHABET.includes(s.charAt(j))),
+  )
 
 export const secretBoxContract = (name: string, setup: () => Promise<SecretBoxHarness>) =>
   describe(`SecretBox: ${name}`, () => {
@@ -61,7 +63,7 @@ export const secretBoxContract = (name: string, setup: () => Promise<SecretBoxHa
     beforeEach(async () => {
       h = await setup()
     })
-    afterEach(async () => h?.teardown())
+    afterEach(() => teardownHarness(h))
 
     it('opens what it sealed', () => {
       for (const secret of ['6036280000001234', '8142', '', 'pässwörd with spaces & symbols \u{1F511}', 'x'.repeat(5000)])
@@ -85,9 +87,9 @@ export const secretBoxContract = (name: string, setup: () => Promise<SecretBoxHa
       const sealed = h.port.seal('6036280000001234')
       const inner = innerIndexes(sealed)
       expect(inner.length).to.be.greaterThan(0)
-      for (const i of [inner[0]!, inner[Math.floor(inner.length / 2)]!, inner[inner.length - 1]!])
+      for (const i of [at(inner, 0), at(inner, Math.floor(inner.length / 2)), at(inner, inner.length - 1)])
         expect(() => h.port.open(flip(sealed, i)), `flipped at ${i}`).to.throw()
-      const mid = inner[Math.floor(inner.length / 2)]!
+      const mid = at(inner, Math.floor(inner.length / 2))
       expect(() => h.port.open(`${sealed.slice(0, mid)}!${sealed.slice(mid)}`), 'character inserted').to.throw()
       expect(() => h.port.open(sealed.slice(0, -4)), 'truncated').to.throw()
       expect(() => h.port.open(`${sealed}AAAA`), 'extended').to.throw()

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as O from 'fp-ts/Option'
 import { GiftCardServiceRepository } from '../gift-cards/gift-card.ports'
 import { aGiftCardService, aGiftCardServiceRecord, MERCHANT_A, MERCHANT_B } from './fixtures'
-import { Harness, right } from './harness'
+import { Harness, right, teardownHarness } from './harness'
 
 export const giftCardServiceRepositoryContract = (name: string, setup: () => Promise<Harness<GiftCardServiceRepository>>) =>
   describe(`GiftCardServiceRepository: ${name}`, () => {
@@ -10,7 +10,7 @@ export const giftCardServiceRepositoryContract = (name: string, setup: () => Pro
     beforeEach(async () => {
       h = await setup()
     })
-    afterEach(async () => h?.teardown())
+    afterEach(() => teardownHarness(h))
 
     it('finds no primary for an account without services', async () => {
       await right(h.port.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_B })))

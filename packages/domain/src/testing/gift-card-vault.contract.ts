@@ -3,7 +3,7 @@ import * as O from 'fp-ts/Option'
 import { GiftCardVault } from '../gift-cards/gift-card.ports'
 import { duplicate } from '../shared/errors'
 import { aBuyer, aVaultedCard, MERCHANT_A, MERCHANT_B } from './fixtures'
-import { Harness, left, right } from './harness'
+import { at, Harness, left, right, teardownHarness } from './harness'
 
 export const giftCardVaultContract = (name: string, setup: () => Promise<Harness<GiftCardVault>>) =>
   describe(`GiftCardVault: ${name}`, () => {
@@ -11,7 +11,7 @@ export const giftCardVaultContract = (name: string, setup: () => Promise<Harness
     beforeEach(async () => {
       h = await setup()
     })
-    afterEach(async () => h?.teardown())
+    afterEach(() => teardownHarness(h))
 
     it('finds nothing for an unknown fingerprint', async () => {
       await right(h.port.insert(aVaultedCard()))
@@ -66,9 +66,9 @@ export const giftCardVaultContract = (name: string, setup: () => Promise<Harness
       const fingerprint = aVaultedCard().fingerprint
       const cards = Array.from({ length: 20 }, () => aVaultedCard({ fingerprint }))
       const results = await Promise.all(cards.map((c) => h.port.insert(c)()))
-      const winners = cards.filter((_, i) => results[i]!._tag === 'Right')
+      const winners = cards.filter((_, i) => at(results, i)._tag === 'Right')
       expect(winners).to.have.length(1)
-      const winner = winners[0]!
+      const winner = at(winners, 0)
       expect(results.filter((r) => r._tag === 'Left')).to.deep.equal(
         Array.from({ length: 19 }, () => ({ _tag: 'Left', left: duplicate('GiftCard', winner.card.id) })),
       )

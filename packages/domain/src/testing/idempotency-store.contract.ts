@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { Claim, EARLIER_IDS_KEPT, IdempotencyRecord, IdempotencyStore, LeaseHolder, StoredOutcome } from '../idempotency/idempotency'
 import { anIdempotencyRecord, dateAt, isoAt, MERCHANT_B } from './fixtures'
-import { Harness, right } from './harness'
+import { at, Harness, present, right, teardownHarness } from './harness'
 
 const KEY = 'POST /gift-cards/activations\u0000b8f2e0f4-3c1a-4d2e-9f10-6a7b8c9d0e1f'
 const DAY = 86_400_000
@@ -12,8 +12,8 @@ const refused = (current: IdempotencyRecord | null) => ({ settled: false, curren
 const holderOf = (r: IdempotencyRecord): LeaseHolder => ({
   merchantAccountId: r.merchant_account_id,
   key: r.key,
-  lease: r.lease!,
-  attempt: r.attempt!,
+  lease: present(r.lease, 'a lease'),
+  attempt: present(r.attempt, 'an attempt'),
 })
 /** A claim's answer without the record's attempt, which a sweep of the dead record it replaced resets. */
 const withoutAttempt = (c: Claim) => (c.claimed ? { claimed: true, record: { ...c.record, attempt: undefined } } : c)
@@ -25,7 +25,7 @@ export const idempotencyStoreContract = (name: string, setup: () => Promise<Harn
     beforeEach(async () => {
       h = await setup()
     })
-    afterEach(async () => h?.teardown())
+    afterEach(() => teardownHarness(h))
 
     // A claim made at t=0 whose lease ends at t=30 s, kept for a day for its retries.
     const first = (o: Partial<IdempotencyRecord> = {}) =>
@@ -112,9 +112,9 @@ export const idempotencyStoreContract = (name: string, setup: () => Promise<Harn
       it('lets exactly one of 20 concurrent claims of a free key through', async () => {
         const records = Array.from({ length: 20 }, (_, i) => second(0, { fingerprint: `request-${i}`, lease: `lease-${i}` }))
         const results = await Promise.all(records.map((r) => right(h.port.claim(r, dateAt(0)))))
-        const winners = records.filter((_, i) => results[i]!.claimed)
+        const winners = records.filter((_, i) => at(results, i).claimed)
         expect(winners).to.have.length(1)
-        expect(results.filter((r) => !r.claimed)).to.deep.equal(Array.from({ length: 19 }, () => heldBy(winners[0]!)))
+        expect(results.filter((r) => !r.claimed)).to.deep.equal(Array.from({ length: 19 }, () => heldBy(at(winners, 0))))
       })
     })
 

@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import * as O from 'fp-ts/Option'
 import { Seek, SortKey } from '../pagination/page'
 import { uuidFor } from './fixtures'
+import { at } from './harness'
 
 /** How one list of a port is ordered and read, for the shared keyset cases. */
 export interface KeysetList<A> {
@@ -77,16 +78,16 @@ export const keysetBehaviour = <A>(l: KeysetList<A>) =>
     })
 
     it('forward from a key returns only items strictly after it, nearest first, up to the limit', async () => {
-      for (let i = 0; i < expected.length; i++) {
-        const key = O.some(l.keyOf(expected[i]!))
+      for (const [i, item] of expected.entries()) {
+        const key = O.some(l.keyOf(item))
         expect(await l.read(forward(key, 100)), `after item ${i}`).to.deep.equal(expected.slice(i + 1))
         expect(await l.read(forward(key, 2)), `2 after item ${i}`).to.deep.equal(expected.slice(i + 1, i + 3))
       }
     })
 
     it('backward from a key returns only items strictly before it, nearest first, up to the limit', async () => {
-      for (let i = 0; i < expected.length; i++) {
-        const key = O.some(l.keyOf(expected[i]!))
+      for (const [i, item] of expected.entries()) {
+        const key = O.some(l.keyOf(item))
         expect(await l.read(backward(key, 100)), `before item ${i}`).to.deep.equal(expected.slice(0, i).reverse())
         expect(await l.read(backward(key, 2)), `2 before item ${i}`).to.deep.equal(expected.slice(Math.max(0, i - 2), i).reverse())
       }
@@ -106,8 +107,8 @@ export const keysetBehaviour = <A>(l: KeysetList<A>) =>
     })
 
     it('reads nothing past either end', async () => {
-      expect(await l.read(forward(O.some(l.keyOf(expected[expected.length - 1]!)), 10))).to.deep.equal([])
-      expect(await l.read(backward(O.some(l.keyOf(expected[0]!)), 10))).to.deep.equal([])
+      expect(await l.read(forward(O.some(l.keyOf(at(expected, expected.length - 1))), 10))).to.deep.equal([])
+      expect(await l.read(backward(O.some(l.keyOf(at(expected, 0))), 10))).to.deep.equal([])
     })
 
     if (l.ties)

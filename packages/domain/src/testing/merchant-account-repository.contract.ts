@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as O from 'fp-ts/Option'
 import { MerchantAccountRepository } from '../merchant-accounts/merchant-account'
 import { aMerchantAccount } from './fixtures'
-import { Harness, right } from './harness'
+import { Harness, right, teardownHarness } from './harness'
 
 export const merchantAccountRepositoryContract = (name: string, setup: () => Promise<Harness<MerchantAccountRepository>>) =>
   describe(`MerchantAccountRepository: ${name}`, () => {
@@ -10,7 +10,7 @@ export const merchantAccountRepositoryContract = (name: string, setup: () => Pro
     beforeEach(async () => {
       h = await setup()
     })
-    afterEach(async () => h?.teardown())
+    afterEach(() => teardownHarness(h))
 
     it('finds nothing for an unknown id', async () => {
       expect(await right(h.port.find('no-such-account'))).to.deep.equal(O.none)

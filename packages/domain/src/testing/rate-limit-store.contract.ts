@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { Admission, RateLimitStore } from '../rate-limit/rate-limit.ports'
 import { dateAt } from './fixtures'
-import { Harness, right } from './harness'
+import { at, Harness, right, teardownHarness } from './harness'
 
 const MINUTE = 60_000
 const admitted = (remaining: number, resetMs: number): Admission => ({ admitted: true, remaining, resetMs })
@@ -22,7 +22,7 @@ export const rateLimitStoreContract = (name: string, setup: () => Promise<Harnes
     beforeEach(async () => {
       h = await setup()
     })
-    afterEach(async () => h?.teardown())
+    afterEach(() => teardownHarness(h))
 
     const admit = (key: string, limit: number, at: number, windowMs = MINUTE) => right(h.port.admit(key, limit, windowMs, dateAt(at)))
 
@@ -97,8 +97,8 @@ export const rateLimitStoreContract = (name: string, setup: () => Promise<Harnes
           const expectAdmit = inWindow.length < limit
           const counted = expectAdmit ? [...inWindow, now] : inWindow
           const expected = expectAdmit
-            ? admitted(limit - counted.length, counted[0]! + windowMs - now)
-            : denied(counted[0]! + windowMs - now)
+            ? admitted(limit - counted.length, at(counted, 0) + windowMs - now)
+            : denied(at(counted, 0) + windowMs - now)
           expect(await admit(`seq-${seed}`, limit, now, windowMs), `request ${i} at ${now} ms`).to.deep.equal(expected)
           if (expectAdmit) log.push(now)
         }

@@ -3,7 +3,7 @@ import * as O from 'fp-ts/Option'
 import { roleSortKey } from '../roles/role'
 import { RoleRepository } from '../roles/roles.ports'
 import { aRole, nextUuid } from './fixtures'
-import { Harness, right, sortedBy } from './harness'
+import { Harness, right, sortedBy, teardownHarness } from './harness'
 import { keysetBehaviour } from './keyset'
 
 const bySlug = sortedBy((r: { slug: string }) => r.slug)
@@ -14,7 +14,7 @@ export const roleRepositoryContract = (name: string, setup: () => Promise<Harnes
     beforeEach(async () => {
       h = await setup()
     })
-    afterEach(async () => h?.teardown())
+    afterEach(() => teardownHarness(h))
 
     keysetBehaviour({
       order: 'ascending',

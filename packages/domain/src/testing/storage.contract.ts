@@ -41,9 +41,10 @@ export const storageContracts = (name: string, setup: StorageSetup): void => {
   const portOf =
     <K extends keyof StoragePorts>(key: K, options: StorageOptions = {}) =>
     async (): Promise<Harness<StoragePorts[K]>> => {
-      const { port, teardown } = await setup(options)
-      return { port: port[key], teardown }
+      const h = await setup(options)
+      return { port: h.port[key], teardown: () => h.teardown() }
     }
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- K ties CONTRACTS[key] to portOf(key) for each key
   const run = <K extends keyof StoragePorts>(key: K) => {
     CONTRACTS[key](name, portOf(key))
   }

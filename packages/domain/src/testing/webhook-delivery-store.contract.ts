@@ -4,7 +4,7 @@ import { Seek } from '../pagination/page'
 import { deliverySortKey, WebhookDeliveryAttempt, WebhookDeliveryRecord } from '../webhooks/webhook-delivery'
 import { WebhookDeliveryStore } from '../webhooks/webhook-delivery.ports'
 import { dateAt, isoAt, MERCHANT_A, uuidFor } from './fixtures'
-import { Harness, right, sortedBy } from './harness'
+import { Harness, present, right, sortedBy, teardownHarness } from './harness'
 import { keysetBehaviour } from './keyset'
 
 const SUB = uuidFor(500)
@@ -44,7 +44,7 @@ export const webhookDeliveryStoreContract = (name: string, setup: () => Promise<
     beforeEach(async () => {
       h = await setup()
     })
-    afterEach(async () => h?.teardown())
+    afterEach(() => teardownHarness(h))
 
     const find = async (id: string, sub = SUB) => O.toNullable(await right(h.port.findById(sub, id)))
     const claimOf = async (d: WebhookDeliveryRecord, owner: string, nowMs: number, leaseMs = 10_000) =>
@@ -62,7 +62,7 @@ export const webhookDeliveryStoreContract = (name: string, setup: () => Promise<
       it('enqueuing a delivery again leaves the stored one as it is', async () => {
         const d = aDelivery()
         await right(h.port.enqueue([d]))
-        const c = (await claimOf(d, 'a', 0))!
+        const c = present(await claimOf(d, 'a', 0), 'a claim')
         await right(h.port.settle(c, anAttempt(), { status: 'pending', next_attempt_at: isoAt(60_000), retries_used: 1 }, dateAt(1000)))
         const settled = await find(d.id)
         await right(h.port.enqueue([d, aDelivery({ id: uuidFor(601) })]))
@@ -134,10 +134,10 @@ export const webhookDeliveryStoreContract = (name: string, setup: () => Promise<
       it('refuses a claim made from a stale read: the attempt it would run was run', async () => {
         const d = aDelivery()
         await right(h.port.enqueue([d]))
-        const c = (await claimOf(d, 'a', 0))!
+        const c = present(await claimOf(d, 'a', 0), 'a claim')
         await right(h.port.settle(c, anAttempt(), { status: 'pending', next_attempt_at: isoAt(0), retries_used: 1 }, dateAt(1000)))
         expect(await claimOf(d, 'b', 2000)).to.equal(null)
-        const fresh = (await find(d.id))!
+        const fresh = present(await find(d.id), 'the delivery')
         expect((await claimOf(fresh, 'b', 2000))?.attempt).to.equal(2)
       })
     })
@@ -146,14 +146,14 @@ export const webhookDeliveryStoreContract = (name: string, setup: () => Promise<
       it('appends the attempt, applies the transition and frees the claim', async () => {
         const d = aDelivery()
         await right(h.port.enqueue([d]))
-        const c = (await claimOf(d, 'a', 0))!
+        const c = present(await claimOf(d, 'a', 0), 'a claim')
         const next = { status: 'pending', next_attempt_at: isoAt(60_000), retries_used: 1 } as const
         await right(h.port.settle(c, anAttempt(), next, dateAt(1000)))
         const settled = await find(d.id)
         expect(settled).to.deep.equal({ ...d, ...next, attempts: [anAttempt()], updated_at: isoAt(1000) })
         expect(await right(h.port.due(dateAt(59_999), 10, []))).to.deep.equal([])
         expect(await right(h.port.due(dateAt(60_000), 10, []))).to.deep.equal([settled])
-        const again = (await claimOf(settled!, 'a', 60_000))!
+        const again = present(await claimOf(present(settled, 'the delivery'), 'a', 60_000), 'a claim')
         expect(again.attempt).to.equal(2)
         const ok = anAttempt({ attempted_at: isoAt(60_000), response_status: 204, error: null, response_excerpt: null })
         await right(h.port.settle(again, ok, { status: 'delivered', next_attempt_at: null, retries_used: 1 }, dateAt(61_000)))
@@ -170,7 +170,7 @@ export const webhookDeliveryStoreContract = (name: string, setup: () => Promise<
       it('settles without an attempt (the subscription was gone)', async () => {
         const d = aDelivery()
         await right(h.port.enqueue([d]))
-        const c = (await claimOf(d, 'a', 0))!
+        const c = present(await claimOf(d, 'a', 0), 'a claim')
         await right(h.port.settle(c, null, { status: 'cancelled', next_attempt_at: null, retries_used: 0 }, dateAt(5)))
         expect(await find(d.id)).to.deep.equal({ ...d, status: 'cancelled', next_attempt_at: null, updated_at: isoAt(5) })
       })
@@ -178,7 +178,7 @@ export const webhookDeliveryStoreContract = (name: string, setup: () => Promise<
       it('keeps a cancellation that came while the attempt ran, and records the attempt', async () => {
         const d = aDelivery()
         await right(h.port.enqueue([d]))
-        const c = (await claimOf(d, 'a', 0))!
+        const c = present(await claimOf(d, 'a', 0), 'a claim')
         expect(await right(h.port.cancelPending(SUB, dateAt(500)))).to.equal(1)
         await right(h.port.settle(c, anAttempt(), { status: 'pending', next_attempt_at: isoAt(60_000), retries_used: 1 }, dateAt(1000)))
         expect(await find(d.id)).to.deep.equal({
@@ -253,7 +253,7 @@ export const webhookDeliveryStoreContract = (name: string, setup: () => Promise<
           })
         }
         expect(byId(await right(h.port.due(dateAt(9000), 10, [])))).to.deep.equal(
-          byId([(await find(failed.id))!, (await find(delivered.id))!]),
+          byId([present(await find(failed.id)), present(await find(delivered.id))]),
         )
       })
 

@@ -1,4 +1,5 @@
 import * as O from 'fp-ts/Option'
+import * as T from 'fp-ts/Task'
 import * as TE from 'fp-ts/TaskEither'
 import { WebhookEvents } from '../webhooks/raise-event'
 import { WebhookDispatch } from '../webhooks/webhook-delivery.ports'
@@ -14,9 +15,10 @@ export const noWebhookEvents: WebhookEvents = {
 export class RecordingDispatch implements WebhookDispatch {
   readonly published: OutboxEntry[] = []
   wakes = 0
-  publish(entry: OutboxEntry) {
-    return async () => {
+  publish(entry: OutboxEntry): T.Task<void> {
+    return () => {
       this.published.push(entry)
+      return Promise.resolve()
     }
   }
   wake() {

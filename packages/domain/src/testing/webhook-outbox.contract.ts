@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { WebhookOutbox } from '../webhooks/webhook-delivery.ports'
 import { OutboxEntry } from '../webhooks/webhook-event'
 import { dateAt, isoAt, MERCHANT_A, uuidFor } from './fixtures'
-import { Harness, right } from './harness'
+import { Harness, right, teardownHarness } from './harness'
 
 export const anOutboxEntry = (o: Partial<OutboxEntry> = {}): OutboxEntry => ({
   event_id: uuidFor(900),
@@ -21,7 +21,7 @@ export const webhookOutboxContract = (name: string, setup: () => Promise<Harness
     beforeEach(async () => {
       h = await setup()
     })
-    afterEach(async () => h?.teardown())
+    afterEach(() => teardownHarness(h))
 
     const at = (n: number) => anOutboxEntry({ event_id: uuidFor(n), created_at: isoAt(n * 1000) })
 

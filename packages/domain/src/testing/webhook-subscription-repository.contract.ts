@@ -4,7 +4,7 @@ import { Seek } from '../pagination/page'
 import { WebhookScope, WebhookSubscriptionRepository } from '../webhooks/webhooks.ports'
 import { webhookSortKey, WebhookSubscriptionRecord } from '../webhooks/webhook-subscription'
 import { aWebhookRecord, isoAt, MERCHANT_A, MERCHANT_B } from './fixtures'
-import { Harness, right, sortedBy } from './harness'
+import { Harness, right, sortedBy, teardownHarness } from './harness'
 import { keysetBehaviour } from './keyset'
 
 const all: Seek = { direction: 'forward', from: O.none, limit: 100 }
@@ -18,7 +18,7 @@ export const webhookSubscriptionRepositoryContract = (name: string, setup: () =>
     beforeEach(async () => {
       h = await setup()
     })
-    afterEach(async () => h?.teardown())
+    afterEach(() => teardownHarness(h))
 
     describe('one account', () => {
       keysetBehaviour({

@@ -26,8 +26,9 @@ export const parseIpv6 = (s: string): bigint | undefined => {
   const halves = text.split('::')
   if (halves.length > 2) return undefined
   const groups = (h: string) => (h === '' ? [] : h.split(':'))
-  const head = groups(halves[0]!)
-  const rest = halves.length === 2 ? groups(halves[1]!) : []
+  const [before = '', after] = halves
+  const head = groups(before)
+  const rest = after === undefined ? [] : groups(after)
   if (![...head, ...rest].every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return undefined
   const given = head.length + rest.length
   if (halves.length === 1 ? given !== 8 : given > 7) return undefined
@@ -37,7 +38,13 @@ export const parseIpv6 = (s: string): bigint | undefined => {
 
 type Range = readonly [bits: bigint, prefix: number]
 
-const v4 = (dotted: string, prefix: number): Range => [parseIpv4(dotted)!, prefix]
+/** A blocked range's address, which is written right below: one that does not parse is a bug here. */
+const parsed = (bits: bigint | undefined, text: string): bigint => {
+  if (bits === undefined) throw new Error(`Blocked address range ${text} does not parse`)
+  return bits
+}
+
+const v4 = (dotted: string, prefix: number): Range => [parsed(parseIpv4(dotted), dotted), prefix]
 const BLOCKED_V4: readonly Range[] = [
   v4('0.0.0.0', 8), // unspecified, "this network"
   v4('10.0.0.0', 8), // RFC 1918
@@ -52,7 +59,7 @@ const BLOCKED_V4: readonly Range[] = [
   v4('240.0.0.0', 4), // reserved, broadcast
 ]
 
-const v6 = (text: string, prefix: number): Range => [parseIpv6(text)!, prefix]
+const v6 = (text: string, prefix: number): Range => [parsed(parseIpv6(text), text), prefix]
 const BLOCKED_V6: readonly Range[] = [
   v6('::', 128), // unspecified
   v6('::1', 128), // loopback

@@ -122,10 +122,10 @@ export const isRotating = (r: WebhookSubscriptionRecord, now: Date): boolean =>
   r.previous_sealed_secret !== null && r.previous_secret_expires_at !== null && Date.parse(r.previous_secret_expires_at) > now.getTime()
 
 /** The secrets that sign a delivery at `now`: the current one first, then the previous one while it lives. */
-export const signingSecrets = (r: WebhookSubscriptionRecord, open: (s: string) => string, now: Date): string[] => [
-  open(r.sealed_secret),
-  ...(isRotating(r, now) ? [open(r.previous_sealed_secret!)] : []),
-]
+export const signingSecrets = (r: WebhookSubscriptionRecord, open: (s: string) => string, now: Date): string[] => {
+  const previous = r.previous_sealed_secret
+  return [open(r.sealed_secret), ...(previous !== null && isRotating(r, now) ? [open(previous)] : [])]
+}
 
 /** The authentication as the endpoint needs it, secrets opened; only ever handed to the sender. */
 export const openAuthentication = (r: WebhookSubscriptionRecord, open: (s: string) => string): WebhookAuthenticationCreate | null =>

@@ -21,8 +21,9 @@ const fakeStore = () => {
   const records = new Map<string, IdempotencyRecord>()
   const calls: Call[] = []
   const id = (acct: string, key: string) => `${acct}\u0000${key}`
-  const holds = (r: IdempotencyRecord | undefined, h: LeaseHolder): r is IdempotencyRecord =>
-    r !== undefined && r.lease === h.lease && r.attempt === h.attempt
+  /** The record when `h` holds its current lease, else undefined (no record, or another holder's). */
+  const heldBy = (r: IdempotencyRecord | undefined, h: LeaseHolder): IdempotencyRecord | undefined =>
+    r?.lease === h.lease && r.attempt === h.attempt ? r : undefined
   const refused = (r: IdempotencyRecord | undefined) => TE.right<never, Settlement>({ settled: false, current: r ?? null })
   const store: IdempotencyStore = {
     claim: (record, now) => {
@@ -36,15 +37,17 @@ const fakeStore = () => {
     complete: (holder, outcome, expiresAt) => {
       calls.push(['complete', holder, outcome, expiresAt.toISOString()])
       const r = records.get(id(holder.merchantAccountId, holder.key))
-      if (!holds(r, holder)) return refused(r)
-      records.set(id(holder.merchantAccountId, holder.key), { ...r, state: 'completed', outcome, expires_at: expiresAt.toISOString() })
+      const held = heldBy(r, holder)
+      if (held === undefined) return refused(r)
+      records.set(id(holder.merchantAccountId, holder.key), { ...held, state: 'completed', outcome, expires_at: expiresAt.toISOString() })
       return TE.right({ settled: true })
     },
     release: (holder, now) => {
       calls.push(['release', holder, now.toISOString()])
       const r = records.get(id(holder.merchantAccountId, holder.key))
-      if (!holds(r, holder) || r.state !== 'in_flight') return refused(r)
-      records.set(id(holder.merchantAccountId, holder.key), { ...r, expires_at: now.toISOString() })
+      const held = heldBy(r, holder)
+      if (held?.state !== 'in_flight') return refused(r)
+      records.set(id(holder.merchantAccountId, holder.key), { ...held, expires_at: now.toISOString() })
       return TE.right({ settled: true })
     },
   }
@@ -206,13 +209,7 @@ describe('makeRunIdempotently', () => {
     const bug = new Error('bug in work')
     let caught: unknown
     try {
-      await h.run(
-        req,
-        async () => {
-          throw bug
-        },
-        codec,
-      )()
+      await h.run(req, () => Promise.reject(bug), codec)()
     } catch (e) {
       caught = e
     }
@@ -272,7 +269,7 @@ describe('makeRunIdempotently', () => {
   describe('a holder whose lease was taken over', () => {
     /** The first run's work is overtaken: during it, the clock passes the lease and `during` runs. */
     const overtaken = async (
-      during: (h: ReturnType<typeof setup>) => Promise<void>,
+      during: (h: ReturnType<typeof setup>) => void | Promise<void>,
       settled: Attempted<string, { n: number }> = { outcome: E.right({ n: 1 }), recorded: true },
     ) => {
       const h = setup()
@@ -298,7 +295,7 @@ describe('makeRunIdempotently', () => {
     })
 
     it('answers InFlight while the new holder still runs, leaving its claim as it is', async () => {
-      const { h, result } = await overtaken(async (h) => {
+      const { h, result } = await overtaken((h) => {
         h.put(
           takeOver(firstClaim, { ...firstClaim, lease: 'lease-new', reserved_id: 'reserved-new', expires_at: '2025-01-01T00:01:01.000Z' }),
         )
@@ -309,7 +306,7 @@ describe('makeRunIdempotently', () => {
 
     it('keeps its own outcome when the key now holds another request body, which it leaves alone', async () => {
       const other = record({ fingerprint: 'fp-other', outcome: { ok: true, value: { n: 9 } }, lease: 'lease-other', attempt: 2 })
-      const { h, result } = await overtaken(async (h) => {
+      const { h, result } = await overtaken((h) => {
         h.put(other)
       })
       expect(result).to.deep.equal(E.right({ value: { n: 1 }, replayed: false }))
@@ -317,7 +314,7 @@ describe('makeRunIdempotently', () => {
     })
 
     it('keeps its own outcome when the record is gone', async () => {
-      const { h, result } = await overtaken(async (h) => {
+      const { h, result } = await overtaken((h) => {
         h.records.clear()
       })
       expect(result).to.deep.equal(E.right({ value: { n: 1 }, replayed: false }))
@@ -326,7 +323,7 @@ describe('makeRunIdempotently', () => {
 
     it("cannot release the new holder's claim", async () => {
       const { h, result } = await overtaken(
-        async (h) => {
+        (h) => {
           h.put(takeOver(firstClaim, { ...firstClaim, lease: 'lease-new', expires_at: '2025-01-01T00:01:01.000Z' }))
         },
         { outcome: E.left('provider down'), recorded: false },

@@ -29,7 +29,7 @@ const run = async (argv: string[]): Promise<void> => {
     }
     case 'serve':
       if (rest.some((a) => HELP.includes(a))) return void process.stdout.write(SERVE_USAGE)
-      require('./main')
+      await import('./main.js')
       return
     case undefined:
     case 'help':

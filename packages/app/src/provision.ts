@@ -57,8 +57,8 @@ export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile)
     for (const r of roles) if (!known.has(r)) throw new Error(`seed: api key pair role '${r}' is not in the role catalogue`)
     // An add-on role (not standalone-assignable) needs one of the roles it applies to beside it.
     for (const r of roles) {
-      const role = known.get(r)!
-      if (role.is_standalone_assignable) continue
+      const role = known.get(r)
+      if (role === undefined || role.is_standalone_assignable) continue
       if (!role.applies_to.some((base) => roles.includes(base)))
         throw new Error(
           `seed: api key pair role '${r}' cannot stand alone; give the key one of: ${role.applies_to.map((b) => `'${b}'`).join(', ')}`,

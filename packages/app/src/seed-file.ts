@@ -55,7 +55,7 @@ export const readSeedFile = (path: string): SeedFile => {
   try {
     json = JSON.parse(readFileSync(path, 'utf8'))
   } catch (e) {
-    throw new Error(`SEED_FILE ${path}: ${(e as Error).message}`)
+    throw new Error(`SEED_FILE ${path}: ${(e as Error).message}`, { cause: e })
   }
   const seed = SeedFile.decode(json)
   if (E.isLeft(seed))

@@ -112,6 +112,7 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
     useCases: get(c, UseCases),
   })
   const dispatcher = get(c, Dispatcher)
+  const handle = app.callback()
   // Node checks the two request timeouts on this interval (30 s by default): often enough here
   // that a client cut at HEADERS_TIMEOUT_MS is cut within a second of it.
   const server: Server = createServer(
@@ -123,7 +124,10 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
       // Node would answer a request without `Host` with a bare 400 outside the contract; no route depends on it.
       requireHostHeader: false,
     },
-    app.callback(),
+    // Koa answers and reports its own errors; the promise only says when it is done.
+    (req, res) => {
+      void handle(req, res)
+    },
   )
   server.maxConnections = config.maxConnections
   // Requests the HTTP parser refuses, and the two timeouts, get the spec's envelope too.

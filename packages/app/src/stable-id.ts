@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto'
  */
 export const stableUuid = (...parts: string[]): string => {
   const h = createHash('sha256').update(parts.join('\u0000')).digest()
-  h[6] = (h[6]! & 0x0f) | 0x80
-  h[8] = (h[8]! & 0x3f) | 0x80
+  h.writeUInt8((h.readUInt8(6) & 0x0f) | 0x80, 6)
+  h.writeUInt8((h.readUInt8(8) & 0x3f) | 0x80, 8)
   const x = h.subarray(0, 16).toString('hex')
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`
 }

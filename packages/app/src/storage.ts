@@ -18,8 +18,8 @@ export const memoryStorage = (): Storage => ({
   description: 'embedded in-memory adapters (data is lost on exit)',
   persistent: false,
   ports: makeMemoryAdapters(),
-  ready: async () => 'memory',
-  close: async () => undefined,
+  ready: () => Promise.resolve('memory'),
+  close: () => Promise.resolve(),
 })
 
 /** MongoDB when `MONGODB_URI` is set (indexes created before the first request), else memory. */

@@ -106,6 +106,7 @@ export class WebhookDispatcher implements WebhookDispatch {
       do {
         this.rescan = false
         await this.fill()
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- wake() and stop() change both flags during the await
       } while (this.rescan && this.running)
     } finally {
       this.scanning = false

@@ -69,8 +69,8 @@ const revoke = (args: string[]) => {
 }
 
 export const keysCommand = async (args: string[]): Promise<void> => {
-  if (args.length === 0 || HELP.includes(args[0]!)) return void process.stdout.write(KEYS_USAGE)
   const [sub, ...rest] = args
+  if (sub === undefined || HELP.includes(sub)) return void process.stdout.write(KEYS_USAGE)
   if (rest.some((a) => HELP.includes(a))) return void process.stdout.write(KEYS_USAGE)
   if (sub === 'create') return create(rest)
   if (sub === 'list') return list()

@@ -14,13 +14,14 @@ VAULT_KEY as the servers (webhook secrets are sealed with it).
 
 export const seedCommand = async (args: string[]): Promise<void> => {
   if (args.some((a) => HELP.includes(a))) return void process.stdout.write(SEED_USAGE)
-  if (args.length !== 1) throw new UsageError('seed: expected exactly one FILE', SEED_USAGE)
-  const seed = readSeedFile(args[0]!)
+  const [file] = args
+  if (file === undefined || args.length !== 1) throw new UsageError('seed: expected exactly one FILE', SEED_USAGE)
+  const seed = readSeedFile(file)
   await withStorage('seed', async (s, config) => {
     const box = vaultBox(resolveRootKey(config, true).key)
     const now = new Date()
     await applyDefaults({ ...s.ports, box }, now)
     await applySeed({ ...s.ports, box }, now, seed)
   })
-  process.stdout.write(`applied ${args[0]}\n`)
+  process.stdout.write(`applied ${file}\n`)
 }

@@ -17,7 +17,7 @@ const startMain = async (env: Record<string, string> = {}) => {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
-  child.stdout!.on('data', (d) => (out += d))
+  child.stdout!.on('data', (d: Buffer) => (out += String(d)))
   while (!out.includes('Orka listening')) await once(child.stdout!, 'data')
   const url = /Orka listening on (\S+)"/.exec(out)![1]!
   const token = mintToken(readFileSync(join(dir, 'dev-api-key.pem'), 'utf8'), { scopes: ['*.write'], expiresInS: 300 })
@@ -62,7 +62,7 @@ describe('process lifecycle', function () {
     expect(res.status).to.equal(201)
     expect(((await res.json()) as { last4: string }).last4).to.equal('0009')
     expect(refused).to.equal('refused')
-    const [code] = await once(s.child, 'exit')
+    const [code] = (await once(s.child, 'exit')) as [number | null]
     expect(code).to.equal(0)
     expect(s.output()).to.include('SIGTERM: finishing requests in flight, then stopping')
   })
@@ -79,7 +79,7 @@ describe('process lifecycle', function () {
     )
     await new Promise((r) => setTimeout(r, 200))
     s.child.kill('SIGTERM')
-    const [code] = await once(s.child, 'exit')
+    const [code] = (await once(s.child, 'exit')) as [number | null]
     expect(code).to.equal(0)
     expect(await hung).to.equal('cut')
   })

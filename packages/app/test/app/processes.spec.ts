@@ -30,7 +30,7 @@ describe('entry points', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''
-    child.stdout.on('data', (d) => (out += d))
+    child.stdout.on('data', (d: Buffer) => (out += String(d)))
     while (!out.includes('Orka listening')) await once(child.stdout, 'data')
     const pem = join(dir, 'dev-api-key.pem')
     expect(existsSync(pem)).to.equal(true)
@@ -42,7 +42,7 @@ describe('entry points', () => {
     expect(res.status).to.equal(200)
     expect(((await res.json()) as { items: { slug: string }[] }).items[0]!.slug).to.equal('administrator')
     child.kill('SIGTERM')
-    const [code] = await once(child, 'exit')
+    const [code] = (await once(child, 'exit')) as [number | null]
     expect(code).to.equal(0)
     expect(readFileSync(pem, 'utf8')).to.match(/^-----BEGIN PRIVATE KEY-----/)
   })
@@ -57,11 +57,11 @@ describe('entry points', () => {
       .trim()
       .split('.')
       .slice(0, 2)
-      .map((s) => JSON.parse(Buffer.from(s, 'base64url').toString()))
+      .map((s) => JSON.parse(Buffer.from(s, 'base64url').toString()) as { kid?: string; scopes?: string[]; exp: number; iat: number })
     expect(h).to.include({ alg: 'ES512', typ: 'JWT' })
-    expect(h.kid).to.match(/^[A-Za-z0-9_-]{43}$/)
-    expect(p.scopes).to.deep.equal(['buyers.read', 'roles.read', 'embed'])
-    expect(p.exp - p.iat).to.equal(300)
+    expect(h!.kid).to.match(/^[A-Za-z0-9_-]{43}$/)
+    expect(p!.scopes).to.deep.equal(['buyers.read', 'roles.read', 'embed'])
+    expect(p!.exp - p!.iat).to.equal(300)
   })
 
   it('CLI: without MONGODB_URI, generates a key pair and prints both PEMs and its kid, storing nothing', () => {

@@ -12,7 +12,7 @@ const trickle = (url: string, prefix: string, text: string, everyMs: number) => 
   const timer = setInterval(() => {
     if (sent < text.length && !socket.destroyed) socket.write(text[sent++]!)
   }, everyMs)
-  socket.on('data', (d) => (received += d))
+  socket.on('data', (d: Buffer) => (received += String(d)))
   socket.on('error', () => undefined)
   const ended = new Promise<{ afterMs: number; received: string; sent: number }>((resolve) =>
     socket.on('close', () => {

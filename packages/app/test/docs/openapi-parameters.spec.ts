@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { Harness, IDS, startHarness } from '../support/harness'
+import { Harness, IDS, startHarness, ValidationErrorBody } from '../support/harness'
 
 type Json = Record<string, any>
 
@@ -24,10 +24,10 @@ describe('OpenAPI parameters: documented bounds are the enforced ones', () => {
 
   const call = (method: string, template: string, param: Json, value: string) => {
     const path = template.replace('{subscription_id}', IDS.defaultWebhook)
-    if (param.in === 'query') return h.request(method, `${path}?${param.name}=${encodeURIComponent(value)}`)
+    if (param.in === 'query') return h.request<ValidationErrorBody>(method, `${path}?${param.name}=${encodeURIComponent(value)}`)
     if (param.in === 'header') {
       // Only the activation takes a documented header with bounds; it needs a body.
-      return h.request(method, path, {
+      return h.request<ValidationErrorBody>(method, path, {
         headers: { [param.name]: value },
         body: { number: '4123455541234569999', amount: 100, currency: 'USD' },
       })
@@ -52,7 +52,7 @@ describe('OpenAPI parameters: documented bounds are the enforced ones', () => {
             const what = `${method.toUpperCase()} ${template} ${p.in} ${p.name}`
             expect(ok.status, `${what} = ${inside} (inside): ${ok.text}`).not.to.equal(422)
             expect(refused.status, `${what} = ${outside} (outside): ${refused.text}`).to.equal(422)
-            expect(refused.body.detail[0].loc.slice(0, 2), what).to.deep.equal([p.in, p.name])
+            expect(refused.body.detail[0]!.loc.slice(0, 2), what).to.deep.equal([p.in, p.name])
             checked.push(`${what} ${inside}/${outside}`)
           }
         }

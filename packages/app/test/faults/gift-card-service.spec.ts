@@ -4,7 +4,7 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { cardDeclined, GiftCardConnector, GiftCardConnectors, serviceFailed } from '@orka/domain'
 import { MOCK_GIFT_CARD_DEFINITION, MockGiftCardConnector, SystemClock } from '@orka/adapters-node'
-import { errorBody, Harness, startHarness, UUID_RE } from '../support/harness'
+import { errorBody, Harness, Resource, startHarness, UUID_RE } from '../support/harness'
 
 const PIN = '86420'
 let counter = 0
@@ -42,7 +42,7 @@ describe('Faults: the gift card service slow, hanging, failing and answering gar
   })
 
   const activate = (number: string, key?: string) =>
-    h.request('POST', '/gift-cards/activations', {
+    h.request<Resource & { readonly expiration_date: string }>('POST', '/gift-cards/activations', {
       body: { number, pin: PIN, store: true },
       headers: key ? { 'idempotency-key': key } : {},
     })

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as fc from 'fast-check'
 import { performance } from 'node:perf_hooks'
-import { Harness, IDS, startHarness } from '../support/harness'
+import { Harness, IDS, Page, Resource, startHarness } from '../support/harness'
 import { mintToken } from '../../src/mint-token'
 import { Contract, Problem } from './contract'
 import { malformedBytes, malformedRequest, MALFORMED_TARGET } from './malformed'
@@ -285,14 +285,14 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
         ['default', false],
         ['acme', false],
       ] as const) {
-        const r = await h.request('POST', '/webhook-subscriptions', {
+        const r = await h.request<Resource>('POST', '/webhook-subscriptions', {
           merchantAccount: account,
           body: { url: `https://setup-${account}.hooks.example/h`, active },
         })
         expect(r.status, r.text).to.equal(201)
         pools.add('subscription', r.body.id)
       }
-      const b = await h.request('POST', '/buyers', { body: { display_name: 'Fuzz Setup', external_identifier: 'fuzz-setup' } })
+      const b = await h.request<Resource>('POST', '/buyers', { body: { display_name: 'Fuzz Setup', external_identifier: 'fuzz-setup' } })
       expect(b.status, b.text).to.equal(201)
       pools.add('buyer', b.body.id)
       pools.add('buyerExternalId', 'fuzz-setup')
@@ -302,10 +302,10 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
         '/webhook-subscriptions?limit=1',
         `/webhook-subscriptions/${IDS.defaultWebhook}/deliveries?limit=1`,
       ]) {
-        const r = await h.request('GET', path)
+        const r = await h.request<Page<Resource & { readonly subscription_id: string }>>('GET', path)
         expect(r.status, r.text).to.equal(200)
         if (typeof r.body.next_cursor === 'string') pools.add('cursor', r.body.next_cursor)
-        for (const d of path.includes('deliveries') ? (r.body.items as Json[]) : []) pools.addDelivery(d.subscription_id, d.id)
+        for (const d of path.includes('deliveries') ? r.body.items : []) pools.addDelivery(d.subscription_id, d.id)
       }
     })
 

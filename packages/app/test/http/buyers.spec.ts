@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { errorBody, Harness, IDS, startHarness, UUID_RE } from '../support/harness'
+import { ErrorBody, errorBody, Harness, IDS, Page, Resource, startHarness, UUID_RE, ValidationErrorBody } from '../support/harness'
 
 describe('buyers', () => {
   let h: Harness
@@ -19,7 +19,7 @@ describe('buyers', () => {
         address: { country: 'US', city: 'Arlington' },
       },
     }
-    const r = await h.request('POST', '/buyers', { body })
+    const r = await h.request<Resource & { reconciliation_id: string }>('POST', '/buyers', { body })
     expect(r.status).to.equal(201)
     expect(r.body.id).to.match(UUID_RE)
     expect(r.body).to.deep.equal({
@@ -44,7 +44,7 @@ describe('buyers', () => {
   })
 
   it('rejects an invalid phone number with 422 at its nested location', async () => {
-    const r = await h.request('POST', '/buyers', { body: { billing_details: { phone_number: '555-0100' } } })
+    const r = await h.request<ValidationErrorBody>('POST', '/buyers', { body: { billing_details: { phone_number: '555-0100' } } })
     expect(r.status).to.equal(422)
     expect(r.body.detail).to.deep.equal([
       {
@@ -58,19 +58,22 @@ describe('buyers', () => {
   })
 
   it('filters the list by external identifier within the merchant account', async () => {
-    const r = await h.request('GET', '/buyers?external_identifier=buyer-1')
+    const r = await h.request<Page>('GET', '/buyers?external_identifier=buyer-1')
     expect(r.status).to.equal(200)
-    expect(r.body.items.map((b: { id: string }) => b.id)).to.deep.equal([IDS.defaultBuyer])
+    expect(r.body.items.map((b) => b.id)).to.deep.equal([IDS.defaultBuyer])
     expect(r.body).to.include({ limit: 20, next_cursor: null, previous_cursor: null })
-    const acme = await h.request('GET', '/buyers?external_identifier=buyer-1', { merchantAccount: 'acme' })
-    expect(acme.body.items.map((b: { id: string }) => b.id)).to.deep.equal([IDS.acmeBuyer])
+    const acme = await h.request<Page>('GET', '/buyers?external_identifier=buyer-1', { merchantAccount: 'acme' })
+    expect(acme.body.items.map((b) => b.id)).to.deep.equal([IDS.acmeBuyer])
   })
 
   it('refuses a cursor from another filter', async () => {
     for (let i = 0; i < 3; i++) await h.request('POST', '/buyers', { body: { display_name: `b${i}` } })
-    const all = await h.request('GET', '/buyers?limit=1')
+    const all = await h.request<Page>('GET', '/buyers?limit=1')
     expect(all.body.next_cursor).to.be.a('string')
-    const r = await h.request('GET', `/buyers?limit=1&external_identifier=buyer-1&cursor=${encodeURIComponent(all.body.next_cursor)}`)
+    const r = await h.request<ErrorBody>(
+      'GET',
+      `/buyers?limit=1&external_identifier=buyer-1&cursor=${encodeURIComponent(all.body.next_cursor!)}`,
+    )
     expect(r.status).to.equal(400)
     expect(r.body.details[0]).to.include({ location: 'query', pointer: '/cursor' })
   })

@@ -1,6 +1,13 @@
 import { expect } from 'chai'
 import { stableUuid } from '../../src/stable-id'
-import { errorBody, Harness, IDS, startHarness, UUID_RE } from '../support/harness'
+import { ErrorBody, errorBody, Harness, IDS, Resource, startHarness, UUID_RE, ValidationErrorBody } from '../support/harness'
+
+/** The properties of a GiftCard these tests read. */
+interface GiftCard extends Resource {
+  readonly expiration_date: string
+  readonly merchant_account_id: string
+  readonly buyer: (Resource & { readonly reconciliation_id: string }) | null
+}
 
 const NUMBER = '4123455541234560001'
 const PIN = '8642'
@@ -23,8 +30,8 @@ describe('POST /gift-cards/activations', () => {
     h = await startHarness()
   })
   after(() => h.close())
-  const activate = (body: unknown, o: { merchantAccount?: string; auth?: string } = {}) =>
-    h.request('POST', '/gift-cards/activations', { body, ...o })
+  const activate = <T = GiftCard>(body: unknown, o: { merchantAccount?: string; auth?: string } = {}) =>
+    h.request<T>('POST', '/gift-cards/activations', { body, ...o })
 
   it('activates through the primary service and answers 201 with exactly the GiftCard properties', async () => {
     const r = await activate({ number: NUMBER, amount: 5000, currency: 'USD', external_identifier: 'order-1' })
@@ -77,13 +84,13 @@ describe('POST /gift-cards/activations', () => {
       external_identifier: 'buyer-1',
       display_name: 'Ada Lovelace',
     })
-    expect(r.body.buyer.reconciliation_id).to.be.a('string')
+    expect(r.body.buyer!.reconciliation_id).to.be.a('string')
   })
 
   it('embeds the buyer named by external identifier', async () => {
     const r = await activate({ number: '6000000000000000102', pin: PIN, store: true, buyer_external_identifier: 'buyer-1' })
     expect(r.status).to.equal(201)
-    expect(r.body.buyer.id).to.equal(IDS.defaultBuyer)
+    expect(r.body.buyer!.id).to.equal(IDS.defaultBuyer)
   })
 
   it('answers 409 duplicate_record with the stored card id when the same number is stored again', async () => {
@@ -115,9 +122,9 @@ describe('POST /gift-cards/activations', () => {
   })
 
   it("answers 400 for another merchant account's buyer", async () => {
-    const r = await activate({ number: '6000000000000000402', pin: PIN, store: true, buyer_id: IDS.acmeBuyer })
+    const r = await activate<ErrorBody>({ number: '6000000000000000402', pin: PIN, store: true, buyer_id: IDS.acmeBuyer })
     expect(r.status).to.equal(400)
-    expect(r.body.details[0].pointer).to.equal('/buyer_id')
+    expect(r.body.details[0]!.pointer).to.equal('/buyer_id')
   })
 
   it('answers 400 with a detail on /buyer_external_identifier for an unknown external identifier', async () => {
@@ -308,11 +315,11 @@ describe('POST /gift-cards/activations', () => {
       })
 
     it('rejects a body that is not JSON without echoing it', async () => {
-      const r = await h.request('POST', '/gift-cards/activations', { rawBody: `{"number": "${NUMBER}", ` })
+      const r = await h.request<ValidationErrorBody>('POST', '/gift-cards/activations', { rawBody: `{"number": "${NUMBER}", ` })
       expect(r.status).to.equal(422)
       expect(r.body.detail).to.have.length(1)
       expect(r.body.detail[0]).to.include({ type: 'json_invalid' })
-      expect(r.body.detail[0].loc[0]).to.equal('body')
+      expect(r.body.detail[0]!.loc[0]).to.equal('body')
       expect(r.text).not.to.include(NUMBER)
     })
   })

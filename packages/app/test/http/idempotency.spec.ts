@@ -1,5 +1,11 @@
 import { expect } from 'chai'
-import { errorBody, Harness, startHarness } from '../support/harness'
+import { errorBody, Harness, Resource, startHarness, ValidationErrorBody } from '../support/harness'
+
+/** The properties of a GiftCard these tests read. */
+interface GiftCard extends Resource {
+  readonly merchant_account_id: string
+  readonly buyer: Resource | null
+}
 
 describe('idempotency-key on POST /gift-cards/activations', () => {
   let h: Harness
@@ -8,8 +14,8 @@ describe('idempotency-key on POST /gift-cards/activations', () => {
     h = await startHarness({ env: { CONNECTOR_TIMEOUT_MS: '5000' } })
   })
   after(() => h.close())
-  const activate = (key: string, body: unknown, o: { merchantAccount?: string; auth?: string | null } = {}) =>
-    h.request('POST', '/gift-cards/activations', { body, headers: { 'idempotency-key': key }, ...o })
+  const activate = <T = GiftCard>(key: string, body: unknown, o: { merchantAccount?: string; auth?: string | null } = {}) =>
+    h.request<T>('POST', '/gift-cards/activations', { body, headers: { 'idempotency-key': key }, ...o })
 
   it('replays the first response byte for byte, with Idempotent-Replayed, without a second activation', async () => {
     const body = { number: '7000000000000000001', pin: '1234', store: true }
@@ -66,11 +72,11 @@ describe('idempotency-key on POST /gift-cards/activations', () => {
     const body = { number: '7000000000000000004', pin: '1', store: true, buyer_external_identifier: 'late-buyer' }
     const first = await activate('key-early', body)
     expect(first.status).to.equal(400)
-    const created = await h.request('POST', '/buyers', { body: { external_identifier: 'late-buyer' } })
+    const created = await h.request<Resource>('POST', '/buyers', { body: { external_identifier: 'late-buyer' } })
     expect(created.status).to.equal(201)
     const retry = await activate('key-early', body)
     expect(retry.status).to.equal(201)
-    expect(retry.body.buyer.id).to.equal(created.body.id)
+    expect(retry.body.buyer!.id).to.equal(created.body.id)
   })
 
   it('does not record a 422 either', async () => {
@@ -120,8 +126,8 @@ describe('idempotency-key on POST /gift-cards/activations', () => {
   })
 
   it('rejects an empty idempotency key with 422', async () => {
-    const r = await activate('', { number: '7000000000000000010' })
+    const r = await activate<ValidationErrorBody>('', { number: '7000000000000000010' })
     expect(r.status).to.equal(422)
-    expect(r.body.detail[0].loc).to.deep.equal(['header', 'idempotency-key'])
+    expect(r.body.detail[0]!.loc).to.deep.equal(['header', 'idempotency-key'])
   })
 })

@@ -1,5 +1,7 @@
 import { expect } from 'chai'
-import { errorBody, Harness, IDS, startHarness, UUID_RE } from '../support/harness'
+import { errorBody, Harness, IDS, Page, Resource, startHarness, UUID_RE, ValidationErrorBody } from '../support/harness'
+
+type Subscription = Resource & { readonly url: string; readonly secret: string }
 
 describe('webhook subscriptions', () => {
   let h: Harness
@@ -9,7 +11,7 @@ describe('webhook subscriptions', () => {
   afterEach(() => h.close())
 
   it('creates a subscription and masks the endpoint credentials', async () => {
-    const r = await h.request('POST', '/webhook-subscriptions', {
+    const r = await h.request<Subscription>('POST', '/webhook-subscriptions', {
       body: { url: 'https://hooks.example.test/new', authentication: { kind: 'basic', username: 'orka', password: 'hunter2-secret' } },
     })
     expect(r.status).to.equal(201)
@@ -33,9 +35,9 @@ describe('webhook subscriptions', () => {
   })
 
   it('rejects a URL that is not http(s) with 422', async () => {
-    const r = await h.request('POST', '/webhook-subscriptions', { body: { url: 'ftp://x' } })
+    const r = await h.request<ValidationErrorBody>('POST', '/webhook-subscriptions', { body: { url: 'ftp://x' } })
     expect(r.status).to.equal(422)
-    expect(r.body.detail[0].loc).to.deep.equal(['body', 'url'])
+    expect(r.body.detail[0]!.loc).to.deep.equal(['body', 'url'])
   })
 
   it('deletes for good: 204 with no body, then 404 on read and on a second delete', async () => {
@@ -49,8 +51,8 @@ describe('webhook subscriptions', () => {
     const again = await h.request('DELETE', `/webhook-subscriptions/${IDS.defaultWebhook}`)
     expect(again.status).to.equal(404)
     expect(again.body).to.deep.equal(errorBody(404))
-    const list = await h.request('GET', '/webhook-subscriptions')
-    expect(list.body.items.map((w: { id: string }) => w.id)).not.to.include(IDS.defaultWebhook)
+    const list = await h.request<Page>('GET', '/webhook-subscriptions')
+    expect(list.body.items.map((w) => w.id)).not.to.include(IDS.defaultWebhook)
   })
 
   it("answers 404 for an unknown id and for another merchant account's subscription, deleting nothing", async () => {
@@ -82,10 +84,10 @@ describe('webhook subscriptions', () => {
   })
 
   it('shows instance-wide subscriptions to keys that are not bound to one account only', async () => {
-    const unbound = await h.request('GET', '/webhook-subscriptions', { merchantAccount: 'acme' })
-    expect(unbound.body.items.map((w: { id: string }) => w.id)).to.have.members([IDS.acmeWebhook, IDS.instanceWebhook])
-    const bound = await h.request('GET', '/webhook-subscriptions', { merchantAccount: 'acme', auth: 'acmeAdmin' })
-    expect(bound.body.items.map((w: { id: string }) => w.id)).to.deep.equal([IDS.acmeWebhook])
+    const unbound = await h.request<Page>('GET', '/webhook-subscriptions', { merchantAccount: 'acme' })
+    expect(unbound.body.items.map((w) => w.id)).to.have.members([IDS.acmeWebhook, IDS.instanceWebhook])
+    const bound = await h.request<Page>('GET', '/webhook-subscriptions', { merchantAccount: 'acme', auth: 'acmeAdmin' })
+    expect(bound.body.items.map((w) => w.id)).to.deep.equal([IDS.acmeWebhook])
     const del = await h.request('DELETE', `/webhook-subscriptions/${IDS.instanceWebhook}`, { merchantAccount: 'acme', auth: 'acmeAdmin' })
     expect(del.status).to.equal(404)
   })
@@ -95,19 +97,22 @@ describe('webhook subscriptions', () => {
       h.clock.advance(1000)
       expect((await h.request('POST', '/webhook-subscriptions', { body: { url: `https://hooks.example.test/${i}` } })).status).to.equal(201)
     }
-    const p1 = await h.request('GET', '/webhook-subscriptions?limit=2')
-    expect(p1.body.items.map((w: { url: string }) => w.url)).to.deep.equal(['https://hooks.example.test/2', 'https://hooks.example.test/1'])
+    const p1 = await h.request<Page<Subscription>>('GET', '/webhook-subscriptions?limit=2')
+    expect(p1.body.items.map((w) => w.url)).to.deep.equal(['https://hooks.example.test/2', 'https://hooks.example.test/1'])
     expect(p1.body.previous_cursor).to.equal(null)
-    const p2 = await h.request('GET', `/webhook-subscriptions?limit=2&cursor=${encodeURIComponent(p1.body.next_cursor)}`)
+    const p2 = await h.request<Page<Subscription>>(
+      'GET',
+      `/webhook-subscriptions?limit=2&cursor=${encodeURIComponent(p1.body.next_cursor!)}`,
+    )
     // seeded subscriptions share a creation time: the id breaks the tie (descending)
-    expect(p2.body.items.map((w: { url: string }) => w.url)).to.deep.equal([
-      'https://hooks.example.test/0',
-      'https://hooks.example.test/instance',
-    ])
-    const p3 = await h.request('GET', `/webhook-subscriptions?limit=2&cursor=${encodeURIComponent(p2.body.next_cursor)}`)
-    expect(p3.body.items.map((w: { url: string }) => w.url)).to.deep.equal(['https://hooks.example.test/default'])
+    expect(p2.body.items.map((w) => w.url)).to.deep.equal(['https://hooks.example.test/0', 'https://hooks.example.test/instance'])
+    const p3 = await h.request<Page<Subscription>>(
+      'GET',
+      `/webhook-subscriptions?limit=2&cursor=${encodeURIComponent(p2.body.next_cursor!)}`,
+    )
+    expect(p3.body.items.map((w) => w.url)).to.deep.equal(['https://hooks.example.test/default'])
     expect(p3.body.next_cursor).to.equal(null)
-    const back = await h.request('GET', `/webhook-subscriptions?limit=2&cursor=${encodeURIComponent(p3.body.previous_cursor)}`)
+    const back = await h.request('GET', `/webhook-subscriptions?limit=2&cursor=${encodeURIComponent(p3.body.previous_cursor!)}`)
     expect(back.body).to.deep.equal(p2.body)
   })
 })

@@ -145,11 +145,11 @@ describe('activations across a kill -9 and retries with the same idempotency key
         `retries that did not end 201\n${errors}`,
       ).to.deep.equal([])
       expect(statuses[409] ?? 0, '409s').to.equal(0)
-      const ids = after.map((a) => JSON.parse(a.text).id as string)
+      const ids = after.map((a) => (JSON.parse(a.text) as { id: string }).id)
       // A request that was answered before the crash gets the identical body again.
       for (let i = 0; i < n; i++) if (before[i] !== null) expect(after[i]!.text, `replay of #${i}`).to.equal(before[i]!.text)
       // Each answer is the card of its own number.
-      for (let i = 0; i < n; i++) expect(JSON.parse(after[i]!.text).last4, `#${i}`).to.equal(numberOf(i).slice(-4))
+      for (let i = 0; i < n; i++) expect((JSON.parse(after[i]!.text) as { last4: string }).last4, `#${i}`).to.equal(numberOf(i).slice(-4))
       // Every number vaulted exactly once, and it is the card its request was answered with.
       const vaulted = await database
         .collection<{ _id: string; card: { last4: string } }>('vaulted_gift_cards')

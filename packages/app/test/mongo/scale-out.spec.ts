@@ -3,7 +3,7 @@ import { ManualClock } from '@orka/domain/testing'
 import { GiftCardConnectors } from '@orka/domain'
 import { DependencyContainer } from 'tsyringe'
 import { get } from '../../src/container'
-import { errorBody, Harness, IDS, makeFixture, startHarness } from '../support/harness'
+import { errorBody, Harness, IDS, makeFixture, Page, Resource, startHarness } from '../support/harness'
 import { freshDatabase } from './support'
 
 /** Counts activations that reach the gift card service, across every instance it wraps. */
@@ -95,7 +95,7 @@ describe('several instances on one MongoDB database', function () {
   it('stores one card for 20 concurrent store: true activations of one number; the rest get 409 with its id', async () => {
     const body = { number: '6500000000000000001', pin: '2468', store: true }
     const replies = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).request('POST', '/gift-cards/activations', { body })),
+      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).request<Resource>('POST', '/gift-cards/activations', { body })),
     )
     const created = replies.filter((r) => r.status === 201)
     expect(created).to.have.length(1)
@@ -117,10 +117,10 @@ describe('several instances on one MongoDB database', function () {
   })
 
   it('walks pages with cursors from one instance on the other', async () => {
-    const p1 = await a.request('GET', '/roles?limit=2')
-    const p2 = await b.request('GET', `/roles?limit=2&cursor=${encodeURIComponent(p1.body.next_cursor)}`)
+    const p1 = await a.request<Page>('GET', '/roles?limit=2')
+    const p2 = await b.request<Page>('GET', `/roles?limit=2&cursor=${encodeURIComponent(p1.body.next_cursor!)}`)
     expect(p2.status).to.equal(200)
-    const back = await a.request('GET', `/roles?limit=2&cursor=${encodeURIComponent(p2.body.previous_cursor)}`)
+    const back = await a.request('GET', `/roles?limit=2&cursor=${encodeURIComponent(p2.body.previous_cursor!)}`)
     expect(back.body).to.deep.equal(p1.body)
   })
 })
@@ -134,28 +134,28 @@ describe('restarting on MongoDB', function () {
     const env = { ...db.env }
     let h = await startHarness({ fixture, env })
     try {
-      const buyer = await h.request('POST', '/buyers', { body: { external_identifier: 'restart-buyer' } })
-      const card = await h.request('POST', '/gift-cards/activations', {
+      const buyer = await h.request<Resource>('POST', '/buyers', { body: { external_identifier: 'restart-buyer' } })
+      const card = await h.request<Resource>('POST', '/gift-cards/activations', {
         body: { number: '6600000000000000001', pin: '1', store: true, buyer_id: buyer.body.id },
       })
-      const sub = await h.request('POST', '/webhook-subscriptions', { body: { url: 'https://hooks.example.test/restart' } })
+      const sub = await h.request<Resource>('POST', '/webhook-subscriptions', { body: { url: 'https://hooks.example.test/restart' } })
       expect([buyer.status, card.status, sub.status]).to.deep.equal([201, 201, 201])
       const before = {
-        buyers: (await h.request('GET', '/buyers?limit=100')).body,
-        subs: (await h.request('GET', '/webhook-subscriptions?limit=100')).body,
-        roles: (await h.request('GET', '/roles?limit=100')).body.items,
+        buyers: (await h.request<Page>('GET', '/buyers?limit=100')).body,
+        subs: (await h.request<Page>('GET', '/webhook-subscriptions?limit=100')).body,
+        roles: (await h.request<Page>('GET', '/roles?limit=100')).body.items,
       }
       await h.close()
       h = await startHarness({ fixture, env })
       const ready = await h.request('GET', '/readyz', { auth: null })
       expect([ready.status, ready.body]).to.deep.equal([200, { status: 'ready', storage: env.MONGODB_DATABASE }])
-      expect((await h.request('GET', '/buyers?limit=100')).body.items).to.deep.equal(before.buyers.items)
-      expect((await h.request('GET', '/webhook-subscriptions?limit=100')).body.items).to.deep.equal(before.subs.items)
-      expect((await h.request('GET', '/roles?limit=100')).body.items).to.deep.equal(before.roles)
+      expect((await h.request<Page>('GET', '/buyers?limit=100')).body.items).to.deep.equal(before.buyers.items)
+      expect((await h.request<Page>('GET', '/webhook-subscriptions?limit=100')).body.items).to.deep.equal(before.subs.items)
+      expect((await h.request<Page>('GET', '/roles?limit=100')).body.items).to.deep.equal(before.roles)
       expect((await h.request('GET', `/webhook-subscriptions/${sub.body.id}`)).body).to.deep.equal(sub.body)
       const again = await h.request('POST', '/gift-cards/activations', { body: { number: '6600000000000000001', pin: '1', store: true } })
       expect(again.body).to.deep.equal(errorBody(409, [], { resource_id: card.body.id }))
-      expect((await h.request('GET', '/buyers?external_identifier=buyer-1')).body.items).to.have.length(1)
+      expect((await h.request<Page>('GET', '/buyers?external_identifier=buyer-1')).body.items).to.have.length(1)
     } finally {
       await h.close()
       await db.drop()

@@ -46,8 +46,8 @@ const startFerret = async () => {
   const script = spawn(process.execPath, [join(ROOT, 'scripts', 'mongo-test-server')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
-  script.stdout.on('data', (d) => (out += d))
-  script.stderr.on('data', (d) => (err += d))
+  script.stdout.on('data', (d: Buffer) => (out += String(d)))
+  script.stderr.on('data', (d: Buffer) => (err += String(d)))
   const deadline = Date.now() + 120_000
   while (!/^MONGODB_URI=\S+$/m.test(out)) {
     if (script.exitCode !== null) throw new Error(`mongo-test-server exited with ${script.exitCode}: ${err.slice(-2000)}`)
@@ -166,14 +166,18 @@ describe('storage frozen or down (own FerretDB, STORAGE_TIMEOUT_MS=1000)', funct
 
   after(async function () {
     this.timeout(60_000)
-    signal(ferret?.ferretPid, 'SIGCONT')
-    await h?.close()
-    if (respawned !== undefined && respawned.exitCode === null) {
+    // before may have failed before setting these.
+    const set: Partial<{ ferret: typeof ferret; h: Harness }> = { ferret, h }
+    signal(set.ferret?.ferretPid, 'SIGCONT')
+    await set.h?.close()
+    if (respawned?.exitCode === null) {
       respawned.kill('SIGTERM')
       await atMost(once(respawned, 'exit'), 5000)
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the process may have exited during the await
       if (respawned.exitCode === null) respawned.kill('SIGKILL')
     }
-    if (ferret !== undefined) {
+    if (set.ferret !== undefined) {
+      const ferret = set.ferret
       const exited = ferret.script.exitCode !== null ? Promise.resolve() : once(ferret.script, 'exit')
       // SIGTERM: the script stops its FerretDB (if still its own) and drops the database.
       signal(ferret.script.pid, 'SIGTERM')

@@ -42,8 +42,8 @@ export interface OrkaProcess {
 export const startOrkaProcess = async (env: NodeJS.ProcessEnv): Promise<OrkaProcess> => {
   const child = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
-  child.stdout.on('data', (d) => (out += d))
-  child.stderr.on('data', (d) => (out += d))
+  child.stdout.on('data', (d: Buffer) => (out += String(d)))
+  child.stderr.on('data', (d: Buffer) => (out += String(d)))
   while (!out.includes('Orka listening')) {
     if (child.exitCode !== null) throw new Error(`orka exited: ${out}`)
     await once(child.stdout, 'data')

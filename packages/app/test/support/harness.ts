@@ -25,12 +25,42 @@ export const IDS = {
 /** The keys a test can sign with; each is provisioned with the roles its name says. */
 export type KeyName = 'admin' | 'acmeAdmin' | 'readOnly' | 'giftCardOperator'
 
-export interface Reply {
+/** A response; `T` is what the test expects the body to be (not checked: a wrong guess fails the test). */
+export interface Reply<T = unknown> {
   readonly status: number
   readonly headers: Headers
   readonly text: string
   /** Parsed JSON body, or undefined when there was none. */
-  readonly body: any
+  readonly body: T
+}
+
+/** A page of a list operation. */
+export interface Page<T = Resource> {
+  readonly items: T[]
+  readonly limit: number
+  readonly next_cursor: string | null
+  readonly previous_cursor: string | null
+}
+
+/** A record as the API shows it; a test names the other properties it reads. */
+export interface Resource {
+  readonly id: string
+  readonly [property: string]: unknown
+}
+
+/** The spec's error body (see `errorBody`). */
+export interface ErrorBody {
+  readonly type: 'error'
+  readonly code: string
+  readonly status: number
+  readonly message: string
+  readonly details: readonly { readonly type: string; readonly location: string; readonly pointer: string; readonly message?: string }[]
+  readonly resource_id?: string
+}
+
+/** The body of a request refused before it reached a use case (422). */
+export interface ValidationErrorBody {
+  readonly detail: readonly { readonly type: string; readonly loc: readonly (string | number)[]; readonly msg: string }[]
 }
 
 export interface Harness {
@@ -42,13 +72,13 @@ export interface Harness {
   readonly logs: string[]
   readonly pems: Record<KeyName, string>
   token(key?: KeyName, o?: Partial<MintOptions>): string
-  request(method: string, path: string, o?: RequestOptions): Promise<Reply>
+  request<T = unknown>(method: string, path: string, o?: RequestOptions): Promise<Reply<T>>
   close(): Promise<void>
 }
 
 export interface RequestOptions {
-  /** A token, or a key name to mint a fresh administrator-scoped token with, or null for none. */
-  readonly auth?: string | KeyName | null
+  /** A token, or a key name (`KeyName`) to mint a fresh administrator-scoped token with, or null for none. */
+  readonly auth?: string | null
   readonly body?: unknown
   /** Sent as is, instead of JSON-encoding `body`. */
   readonly rawBody?: string
@@ -158,7 +188,7 @@ export const startHarness = async (o: HarnessOptions = {}): Promise<Harness> => 
   const token = (key: KeyName = 'admin', m: Partial<MintOptions> = {}) =>
     mintToken(pems[key], { scopes: ['*.read', '*.write'], expiresInS: 3600, now: clock.now(), ...m })
 
-  const request = async (method: string, path: string, r: RequestOptions = {}): Promise<Reply> => {
+  const request = async <T = unknown>(method: string, path: string, r: RequestOptions = {}): Promise<Reply<T>> => {
     const auth = r.auth === undefined ? token('admin') : r.auth === null ? undefined : r.auth in KEYS ? token(r.auth as KeyName) : r.auth
     const headers: Record<string, string> = { ...(auth ? { authorization: `Bearer ${auth}` } : {}) }
     if (r.merchantAccount) headers['x-orka-merchant-account-id'] = r.merchantAccount
@@ -175,7 +205,7 @@ export const startHarness = async (o: HarnessOptions = {}): Promise<Harness> => 
       body = undefined
     }
     recordedResponses.push({ method, path, status: res.status, headers: Object.fromEntries(res.headers), text, body }) // for the conformance suite
-    return { status: res.status, headers: res.headers, text, body }
+    return { status: res.status, headers: res.headers, text, body: body as T }
   }
   return { url: server.url, clock, server, container: server.container, logs, pems, token, request, close: () => server.close() }
 }

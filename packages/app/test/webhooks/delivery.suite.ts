@@ -2,10 +2,35 @@ import { expect } from 'chai'
 import { createHmac } from 'node:crypto'
 import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
-import { Harness, IDS, startHarness, UUID_RE } from '../support/harness'
+import { ErrorBody, Harness, IDS, Page, startHarness, UUID_RE } from '../support/harness'
 import { eventually, quietFor, Receiver, Received, startReceiver } from '../support/receiver'
 
-type Json = Record<string, any>
+type Json = Record<string, unknown>
+
+/** The properties of a delivery these tests read. */
+interface Delivery {
+  readonly id: string
+  readonly status: string
+  readonly attempts: readonly Json[]
+  readonly next_attempt_at: string | null
+  readonly [property: string]: unknown
+}
+
+/** The parts of the OpenAPI document these tests read. */
+interface OpenApiDoc {
+  readonly components: { readonly schemas: Json }
+  readonly webhooks: Readonly<
+    Record<string, { readonly post: { readonly requestBody: { readonly content: Readonly<Record<string, { readonly schema: Json }>> } } }>
+  >
+}
+
+/** The properties of a subscription these tests read. */
+interface Subscription {
+  readonly id: string
+  readonly secret: string
+  readonly active: boolean
+  readonly rotating: boolean
+}
 
 /** Short retries, a fast poll, and a receiver on 127.0.0.1. */
 export const WEBHOOK_TEST_ENV = {
@@ -34,37 +59,42 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
     let h: Harness
     let rx: Receiver
     let s: StorageUnderTest
-    let doc: Json
+    let doc: OpenApiDoc | undefined
 
     beforeEach(async () => {
       s = open()
       rx = await startReceiver()
       h = await startHarness({ env: { ...s.env, ...WEBHOOK_TEST_ENV } })
-      doc ??= (await (await fetch(`${h.url}/openapi.json`)).json()) as Json
+      doc ??= (await (await fetch(`${h.url}/openapi.json`)).json()) as OpenApiDoc
     })
     afterEach(async () => {
-      await h?.close()
-      await rx?.close()
-      await s?.drop?.()
+      // beforeEach may have failed before setting each of these.
+      const set: Partial<{ h: Harness; rx: Receiver; s: StorageUnderTest }> = { h, rx, s }
+      await set.h?.close()
+      await set.rx?.close()
+      await set.s?.drop?.()
     })
 
     const subscribe = async (body: Json = {}, account = 'acme') => {
-      const r = await h.request('POST', '/webhook-subscriptions', { merchantAccount: account, body: { url: `${rx.url}/hook`, ...body } })
+      const r = await h.request<Subscription>('POST', '/webhook-subscriptions', {
+        merchantAccount: account,
+        body: { url: `${rx.url}/hook`, ...body },
+      })
       expect(r.status, r.text).to.equal(201)
-      return r.body as { id: string; secret: string }
+      return r.body
     }
     const addBuyer = async (external: string, account = 'acme') => {
-      const r = await h.request('POST', '/buyers', {
+      const r = await h.request<Json>('POST', '/buyers', {
         merchantAccount: account,
         body: { display_name: 'Grace Hopper', external_identifier: external },
       })
       expect(r.status, r.text).to.equal(201)
-      return r.body as Json
+      return r.body
     }
     const deliveries = async (subId: string, account = 'acme', query = '') => {
-      const r = await h.request('GET', `/webhook-subscriptions/${subId}/deliveries${query}`, { merchantAccount: account })
+      const r = await h.request<Page<Delivery>>('GET', `/webhook-subscriptions/${subId}/deliveries${query}`, { merchantAccount: account })
       expect(r.status, r.text).to.equal(200)
-      return r.body.items as Json[]
+      return r.body.items
     }
     const received = (n: number) =>
       eventually(() => (rx.received.length >= n ? rx.received.slice(0, n) : undefined), `${n} requests at the receiver`)
@@ -99,9 +129,9 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       // The payload is what the OpenAPI document's `webhooks` section says it is.
       const ajv = new Ajv2020({ strict: false })
       addFormats(ajv)
-      const abs = JSON.parse(JSON.stringify(doc).replace(/"#\/components\/schemas\//g, '"urn:orka:openapi#/$defs/')) as Json
+      const abs = JSON.parse(JSON.stringify(doc).replace(/"#\/components\/schemas\//g, '"urn:orka:openapi#/$defs/')) as OpenApiDoc
       ajv.addSchema({ $id: 'urn:orka:openapi', $defs: abs.components.schemas })
-      const schema = abs.webhooks['buyer.created'].post.requestBody.content['application/json'].schema as Json
+      const schema = abs.webhooks['buyer.created']!.post.requestBody.content['application/json']!.schema
       expect(ajv.validate(schema, event), JSON.stringify(ajv.errors)).to.equal(true)
 
       const d = await settled(sub.id, 'delivered', 1)
@@ -116,7 +146,7 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
           {
             attempted_at: h.clock.now().toISOString(),
             response_status: 204,
-            duration_ms: d.attempts[0].duration_ms,
+            duration_ms: d.attempts[0]!.duration_ms,
             error: null,
             response_excerpt: null,
           },
@@ -164,7 +194,7 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       const replay = await h.request('POST', '/gift-cards/activations', { merchantAccount: 'acme', body, headers })
       expect(replay.headers.get('idempotent-replayed')).to.equal('true')
       await quietFor(300)
-      expect(rx.received.map((r) => JSON.parse(r.body).name)).to.deep.equal(['buyer.created', 'gift-card.created'])
+      expect(rx.received.map((r) => (JSON.parse(r.body) as Json).name)).to.deep.equal(['buyer.created', 'gift-card.created'])
     })
 
     it("sends to the account's active subscriptions and the active instance-wide ones, never another account's or an inactive one", async () => {
@@ -208,7 +238,7 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
         ],
         resource_id: first.id,
       })
-      const due = Date.parse(first.next_attempt_at)
+      const due = Date.parse(first.next_attempt_at!)
       const delay = due - h.clock.now().getTime()
       expect(delay).to.be.within(1000, 1100)
       // Not before it is due.
@@ -247,7 +277,7 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
 
       rx.answer = () => ({ status: 202 })
       const redeliver = () =>
-        h.request('POST', `/webhook-subscriptions/${sub.id}/deliveries/${failed!.id}/redeliver`, { merchantAccount: 'acme' })
+        h.request<ErrorBody>('POST', `/webhook-subscriptions/${sub.id}/deliveries/${failed!.id}/redeliver`, { merchantAccount: 'acme' })
       const redo = await redeliver()
       expect(redo.status, redo.text).to.equal(202)
       expect(redo.body).to.deep.equal({ ...failed, status: 'pending', next_attempt_at: h.clock.now().toISOString() })
@@ -261,7 +291,7 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       ).to.equal(200)
       const inactive = await redeliver()
       expect(inactive.status).to.equal(409)
-      expect(inactive.body.details[0].type).to.equal('subscription_inactive')
+      expect(inactive.body.details[0]!.type).to.equal('subscription_inactive')
       expect(inactive.body.resource_id).to.equal(sub.id)
       // A redelivery is one attempt: failing, it ends failed with no retry scheduled.
       rx.answer = () => ({ status: 500 })
@@ -294,7 +324,10 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       await addBuyer('inactive-1')
       await received(1)
       await settled(sub.id, 'pending', 1)
-      const off = await h.request('PUT', `/webhook-subscriptions/${sub.id}`, { merchantAccount: 'acme', body: { active: false } })
+      const off = await h.request<Subscription>('PUT', `/webhook-subscriptions/${sub.id}`, {
+        merchantAccount: 'acme',
+        body: { active: false },
+      })
       expect(off.status, off.text).to.equal(200)
       expect(off.body.active).to.equal(false)
       const [cancelled] = await deliveries(sub.id)
@@ -309,18 +342,18 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       h.clock.advance(5000)
       await quietFor(300)
       expect(rx.received).to.have.length(1)
-      const redo = await h.request('POST', `/webhook-subscriptions/${sub.id}/deliveries/${cancelled!.id}/redeliver`, {
+      const redo = await h.request<ErrorBody>('POST', `/webhook-subscriptions/${sub.id}/deliveries/${cancelled!.id}/redeliver`, {
         merchantAccount: 'acme',
       })
       expect(redo.status).to.equal(409)
-      expect(redo.body.details[0].type).to.equal('delivery_cancelled')
+      expect(redo.body.details[0]!.type).to.equal('delivery_cancelled')
       await addBuyer('inactive-3')
       await received(2)
     })
 
     it('signs with the new and the previous secret while a rotation lasts, then with the new one only', async () => {
       const sub = await subscribe()
-      const rot = await h.request('POST', `/webhook-subscriptions/${sub.id}/rotate-secret`, {
+      const rot = await h.request<Subscription>('POST', `/webhook-subscriptions/${sub.id}/rotate-secret`, {
         merchantAccount: 'acme',
         body: { delta: 60 },
       })
@@ -331,13 +364,13 @@ export const webhookDeliverySuite = (storage: string, open: () => StorageUnderTe
       const [both] = await received(1)
       expect(both!.headers['x-orka-webhook-signatures']).to.equal(expectedSignatures(both!, [rot.body.secret, sub.secret]))
       h.clock.advance(60 * 60_000 + 1)
-      const after = await h.request('GET', `/webhook-subscriptions/${sub.id}`, { merchantAccount: 'acme' })
+      const after = await h.request<Subscription>('GET', `/webhook-subscriptions/${sub.id}`, { merchantAccount: 'acme' })
       expect(after.body.rotating).to.equal(false)
       await addBuyer('rotated-2')
       const [, one] = await received(2)
       expect(one!.headers['x-orka-webhook-signatures']).to.equal(expectedSignatures(one!, [rot.body.secret]))
       // Without a body the previous secret stops at once.
-      const now = await h.request('POST', `/webhook-subscriptions/${sub.id}/rotate-secret`, { merchantAccount: 'acme' })
+      const now = await h.request<Subscription>('POST', `/webhook-subscriptions/${sub.id}/rotate-secret`, { merchantAccount: 'acme' })
       expect(now.status).to.equal(200)
       expect(now.body.rotating).to.equal(false)
     })

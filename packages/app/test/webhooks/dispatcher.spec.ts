@@ -8,7 +8,7 @@ import { eventually, quietFor } from '../support/receiver'
 
 const SUB_A = uuidFor(1)
 const SUB_B = uuidFor(2)
-const silent = { info: () => {}, warn: () => {}, error: () => {} }
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined }
 
 /** A dispatcher whose attempts wait until the test ends them. */
 const world = (o: { concurrency: number; perSubscription: number; pollIntervalMs?: number }) => {

@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { Buyer, BuyerFilter, BuyerRepository, buyerSortKey, Duplicate, duplicate, Seek, Unavailable } from '@orka/domain'
-import { atomically, copy, seekIn } from './memory-support'
+import { Buyer, BuyerFilter, BuyerRepository, buyerSortKey, Duplicate, duplicate, Seek, seekIn, Unavailable } from '@orka/domain'
+import { atomically, copy } from './memory-support'
 
 const externalKey = (merchantAccountId: string, externalIdentifier: string) => `${merchantAccountId}\u0000${externalIdentifier}`
 

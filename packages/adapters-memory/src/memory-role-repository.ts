@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
-import { Role, RoleRepository, roleSortKey, Seek, Unavailable } from '@orka/domain'
-import { atomically, copy, seekIn } from './memory-support'
+import { Role, RoleRepository, roleSortKey, Seek, seekIn, Unavailable } from '@orka/domain'
+import { atomically, copy } from './memory-support'
 
 export class MemoryRoleRepository implements RoleRepository {
   /** By slug: the catalogue's natural key. */

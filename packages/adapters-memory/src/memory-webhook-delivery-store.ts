@@ -2,17 +2,19 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
+  compareSortKeys,
   DeliveryClaim,
   DeliveryFilter,
-  DeliveryTransition,
   deliverySortKey,
+  DeliveryTransition,
   Seek,
+  seekIn,
   Unavailable,
   WebhookDeliveryAttempt,
   WebhookDeliveryRecord,
   WebhookDeliveryStore,
 } from '@orka/domain'
-import { atomically, compareKeys, copy, seekIn } from './memory-support'
+import { atomically, copy } from './memory-support'
 
 const claimKey = (deliveryId: string, attempt: number) => `${deliveryId}|${attempt}`
 
@@ -36,7 +38,7 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
       const due: [nextAttemptAt: string, delivery: WebhookDeliveryRecord][] = []
       for (const d of this.pendingDeliveries())
         if (d.next_attempt_at !== null && d.next_attempt_at <= at && !skip.has(d.subscription_id)) due.push([d.next_attempt_at, d])
-      due.sort(([a, da], [b, db]) => compareKeys([a, da.id], [b, db.id]))
+      due.sort(([a, da], [b, db]) => compareSortKeys([a, da.id], [b, db.id]))
       return E.right(due.slice(0, limit).map(([, d]) => copy(d)))
     })
   }

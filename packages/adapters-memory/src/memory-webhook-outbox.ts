@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
-import { OutboxEntry, Unavailable, WebhookOutbox } from '@orka/domain'
-import { atomically, compareKeys, copy } from './memory-support'
+import { compareSortKeys, OutboxEntry, Unavailable, WebhookOutbox } from '@orka/domain'
+import { atomically, copy } from './memory-support'
 
 export class MemoryWebhookOutbox implements WebhookOutbox {
   private readonly entries = new Map<string, OutboxEntry>()
@@ -26,7 +26,7 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
       E.right(
         [...this.entries.values()]
           .filter((e) => e.created_at < cut)
-          .sort((a, b) => compareKeys([a.created_at, a.event_id], [b.created_at, b.event_id]))
+          .sort((a, b) => compareSortKeys([a.created_at, a.event_id], [b.created_at, b.event_id]))
           .slice(0, limit)
           .map(copy),
       ),

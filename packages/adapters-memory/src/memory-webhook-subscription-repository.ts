@@ -3,14 +3,15 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
   Seek,
-  Unavailable,
+  seekIn,
   unavailable,
-  webhookSortKey,
+  Unavailable,
   WebhookScope,
+  webhookSortKey,
   WebhookSubscriptionRecord,
   WebhookSubscriptionRepository,
 } from '@orka/domain'
-import { atomically, copy, seekIn } from './memory-support'
+import { atomically, copy } from './memory-support'
 
 const inScope = (scope: WebhookScope, s: WebhookSubscriptionRecord) =>
   s.merchant_account_id === scope.merchantAccountId || (s.merchant_account_id === null && scope.includeInstanceWide)

@@ -1,4 +1,10 @@
+import * as TE from 'fp-ts/TaskEither'
+import { seekIn } from '../pagination/seek-in'
+import { ROLE_CATALOGUE } from '../roles/role-catalogue'
+import { roleSortKey } from '../roles/role'
+import { RoleRepository } from '../roles/roles.ports'
 import { Clock, IdGenerator } from '../shared/clock'
+import { Mac, MacPurpose } from '../shared/crypto.ports'
 
 /** A clock tests move by hand. Hands out fresh Dates, so a caller cannot move it by mutation. */
 export class ManualClock implements Clock {
@@ -24,4 +30,23 @@ export class SequentialIds implements IdGenerator {
   uuid(): string {
     return `${this.prefix}-${(++this.n).toString(16).padStart(12, '0')}`
   }
+}
+
+/** A deterministic stand-in for HMAC: FNV-1a over a secret, the purpose and the data, as hex. */
+export const fakeMac = (secret = 'k1'): Mac => ({
+  mac(purpose: MacPurpose, data: string): string {
+    let h = 0x811c9dc5
+    for (const ch of `${secret}\u0000${purpose}\u0000${data}`) {
+      h ^= ch.codePointAt(0) ?? 0
+      h = Math.imul(h, 0x01000193) >>> 0
+    }
+    return h.toString(16).padStart(8, '0')
+  },
+})
+
+/** The role catalogue, read only: keyset pages by slug, lookups by slug; upserts change nothing. */
+export const catalogueRoles: RoleRepository = {
+  list: (seek) => TE.right(seekIn(ROLE_CATALOGUE, roleSortKey, 'ascending', seek)),
+  findBySlugs: (slugs) => TE.right(ROLE_CATALOGUE.filter((r) => slugs.includes(r.slug))),
+  upsert: () => TE.right(undefined),
 }

@@ -5,9 +5,8 @@ import * as TE from 'fp-ts/TaskEither'
 import { ApiKeyPair } from '../../src/auth/api-key-pair'
 import { isEmbedToken, makeAuthorize, Principal } from '../../src/auth/authorize'
 import { MerchantAccount, MerchantAccountRepository } from '../../src/merchant-accounts/merchant-account'
-import { ROLE_CATALOGUE } from '../../src/roles/role-catalogue'
-import { RoleRepository } from '../../src/roles/roles.ports'
 import { forbidden, unavailable } from '../../src/shared/errors'
+import { catalogueRoles } from '../../src/testing/doubles'
 
 const ACCOUNTS: MerchantAccount[] = [
   { id: 'acme', display_name: 'Acme', locked: false },
@@ -23,12 +22,6 @@ const merchantAccounts: MerchantAccountRepository = {
   },
   upsert: () => TE.right(undefined),
 }
-const roles: RoleRepository = {
-  list: () => TE.right([]),
-  findBySlugs: (slugs) => TE.right(ROLE_CATALOGUE.filter((r) => slugs.includes(r.slug))),
-  upsert: () => TE.right(undefined),
-}
-
 const key = (over: Partial<ApiKeyPair> = {}): ApiKeyPair => ({
   id: '5c1c4b4e-8d1a-4f3b-9a0e-1b2c3d4e5f60',
   thumbprint: 'tp',
@@ -41,7 +34,7 @@ const key = (over: Partial<ApiKeyPair> = {}): ApiKeyPair => ({
 })
 const principal = (scopes: string[], k: Partial<ApiKeyPair> = {}): Principal => ({ key: key(k), scopes, tokenId: 'jti-1' })
 
-const authorize = makeAuthorize({ merchantAccounts, roles })
+const authorize = makeAuthorize({ merchantAccounts, roles: catalogueRoles })
 
 describe('makeAuthorize', () => {
   beforeEach(() => {
@@ -124,7 +117,7 @@ describe('makeAuthorize', () => {
 
   it('passes on a failing role store as Unavailable', async () => {
     const boom = new Error('down')
-    const failing = makeAuthorize({ merchantAccounts, roles: { ...roles, findBySlugs: () => TE.left(unavailable(boom)) } })
+    const failing = makeAuthorize({ merchantAccounts, roles: { ...catalogueRoles, findBySlugs: () => TE.left(unavailable(boom)) } })
     expect(await failing({ principal: principal(['roles.read']), merchantAccountId: 'acme', required: 'roles.read' })()).to.deep.equal(
       E.left(unavailable(boom)),
     )

@@ -7,7 +7,7 @@ import { BuyerRepository } from '../../src/buyers/buyers.ports'
 import { makeCreateBuyer } from '../../src/buyers/create-buyer'
 import { makeListBuyers } from '../../src/buyers/list-buyers'
 import { invalidRequest, problem } from '../../src/shared/errors'
-import { fakeMac, fixedClock } from '../helpers'
+import { fakeMac, ManualClock } from '../../src/testing/doubles'
 import { noWebhookEvents } from '../../src/testing/webhook-fakes'
 
 const badCursor = E.left(
@@ -81,7 +81,7 @@ describe('makeCreateBuyer', () => {
     const created: Buyer[] = []
     const create = makeCreateBuyer({
       buyers: { ...buyerStore([]), create: (b) => (created.push(b), TE.right(undefined)) },
-      clock: fixedClock('2025-03-04T05:06:07.000Z'),
+      clock: new ManualClock(new Date('2025-03-04T05:06:07.000Z')),
       ids: { uuid: () => 'fe26475d-ec3e-4884-9553-f7356683f7f9' },
       events: noWebhookEvents,
     })

@@ -12,7 +12,7 @@ import {
 } from '../../src/idempotency/idempotency'
 import { Attempted, makeRunIdempotently, OutcomeCodec, Reservation } from '../../src/idempotency/run-idempotently'
 import { inFlight, invalidRequest, problem, unavailable } from '../../src/shared/errors'
-import { fixedClock } from '../helpers'
+import { ManualClock } from '../../src/testing/doubles'
 
 type Call = ['claim', IdempotencyRecord, string] | ['complete', LeaseHolder, StoredOutcome, string] | ['release', LeaseHolder, string]
 
@@ -68,7 +68,7 @@ const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0
 
 const setup = () => {
   const s = fakeStore()
-  const clock = fixedClock(T0)
+  const clock = new ManualClock(new Date(T0))
   let drawn = 0
   const ids = { uuid: () => uuid(++drawn) }
   const run = makeRunIdempotently({ store: s.store, clock, ids, config })
@@ -114,7 +114,7 @@ describe('makeRunIdempotently', () => {
     const result = await h.run(
       req,
       h.work({ outcome: E.right({ n: 1 }), recorded: true }, () => {
-        h.clock.set('2025-01-01T00:00:05.000Z')
+        h.clock.set(new Date('2025-01-01T00:00:05.000Z'))
       }),
       codec,
     )()
@@ -243,7 +243,7 @@ describe('makeRunIdempotently', () => {
     it("a retry past the lease takes the key over and runs with the dead attempt's reserved id among its earlier ids", async () => {
       const h = setup()
       h.put({ ...firstClaim, lease: 'lease-dead', reserved_id: 'reserved-dead' }) // its process died before completing
-      h.clock.set('2025-01-01T00:00:30.000Z')
+      h.clock.set(new Date('2025-01-01T00:00:30.000Z'))
       expect(await h.run(req, h.work({ outcome: E.right({ n: 7 }), recorded: true }), codec)()).to.deep.equal(
         E.right({ value: { n: 7 }, replayed: false }),
       )
@@ -261,7 +261,7 @@ describe('makeRunIdempotently', () => {
     it('a retry before the lease ends gets InFlight', async () => {
       const h = setup()
       h.put(firstClaim)
-      h.clock.set('2025-01-01T00:00:29.999Z')
+      h.clock.set(new Date('2025-01-01T00:00:29.999Z'))
       expect(await h.run(req, h.work({ outcome: E.right({ n: 7 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
     })
   })
@@ -276,7 +276,7 @@ describe('makeRunIdempotently', () => {
       const result = await h.run(
         req,
         h.work(settled, async () => {
-          h.clock.set('2025-01-01T00:00:31.000Z')
+          h.clock.set(new Date('2025-01-01T00:00:31.000Z'))
           await during(h)
         }),
         codec,

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import { CursorPosition, decodeCursor, encodeCursor } from '../../src/pagination/cursor'
 import { invalidRequest, problem } from '../../src/shared/errors'
-import { fakeMac } from '../helpers'
+import { fakeMac } from '../../src/testing/doubles'
 
 const mac = fakeMac()
 const SCOPE = 'roles\u0000acme'

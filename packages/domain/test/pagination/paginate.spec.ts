@@ -6,7 +6,7 @@ import { encodeCursor } from '../../src/pagination/cursor'
 import { CursorString, DEFAULT_LIMIT, Page, Seek, SortKey } from '../../src/pagination/page'
 import { paginate } from '../../src/pagination/paginate'
 import { invalidRequest, problem, unavailable } from '../../src/shared/errors'
-import { fakeMac } from '../helpers'
+import { fakeMac } from '../../src/testing/doubles'
 
 interface Item {
   readonly id: string

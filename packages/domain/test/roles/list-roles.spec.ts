@@ -1,30 +1,11 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
-import * as O from 'fp-ts/Option'
-import * as TE from 'fp-ts/TaskEither'
-import { Role, roleSortKey } from '../../src/roles/role'
-import { ROLE_CATALOGUE } from '../../src/roles/role-catalogue'
+import { Role } from '../../src/roles/role'
 import { makeListRoles } from '../../src/roles/list-roles'
-import { RoleRepository } from '../../src/roles/roles.ports'
 import { invalidRequest, problem } from '../../src/shared/errors'
-import { fakeMac } from '../helpers'
+import { catalogueRoles, fakeMac } from '../../src/testing/doubles'
 
-const cmp = (a: readonly [string, string], b: readonly [string, string]) =>
-  a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0
-const sorted = [...ROLE_CATALOGUE].sort((a, b) => cmp(roleSortKey(a), roleSortKey(b)))
-const roles: RoleRepository = {
-  list: (seek) => {
-    const from = seek.from
-    const found =
-      seek.direction === 'forward'
-        ? sorted.filter((r) => O.isNone(from) || cmp(roleSortKey(r), from.value) > 0)
-        : [...sorted].reverse().filter((r) => O.isNone(from) || cmp(roleSortKey(r), from.value) < 0)
-    return TE.right(found.slice(0, seek.limit))
-  },
-  findBySlugs: () => TE.right([]),
-  upsert: () => TE.right(undefined),
-}
-const listRoles = makeListRoles({ roles, mac: fakeMac() })
+const listRoles = makeListRoles({ roles: catalogueRoles, mac: fakeMac() })
 
 describe('makeListRoles', () => {
   it('lists roles by slug', async () => {

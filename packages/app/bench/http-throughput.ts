@@ -22,7 +22,7 @@ const run = (title: string, o: autocannon.Options) =>
   new Promise<void>((resolve, reject) =>
     autocannon({ duration: seconds, connections, ...o }, (err, r) => {
       if (err) {
-        reject(err)
+        reject(err instanceof Error ? err : new Error(String(err)))
         return
       }
       const non2xx = r.non2xx + r.errors
@@ -73,7 +73,7 @@ const main = async () => {
   }
 }
 
-main().catch((e) => {
+main().catch((e: unknown) => {
   console.error(e)
   process.exit(1)
 })

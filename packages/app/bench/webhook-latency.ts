@@ -41,7 +41,7 @@ const receiver = async () => {
 const startService = async (env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> => {
   const child = spawn(process.execPath, [main], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
-  const collect = (d: Buffer) => (out += d)
+  const collect = (d: Buffer) => (out += d.toString())
   child.stdout.on('data', collect)
   while (!out.includes('Orka listening')) {
     if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode})`)
@@ -49,10 +49,16 @@ const startService = async (env: Record<string, string>): Promise<{ child: Child
   }
   // The rest of its log is read and dropped, so the pipe never fills.
   child.stdout.off('data', collect).resume()
-  return { child, url: /Orka listening on (\S+)"/.exec(out)![1]! }
+  const url = /Orka listening on (\S+)"/.exec(out)?.[1]
+  if (url === undefined) throw new Error(`the service logged no URL: ${out}`)
+  return { child, url }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+const percentile = (sorted: number[], p: number) => {
+  const v = sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+  if (v === undefined) throw new Error('no samples')
+  return v
+}
 
 const measure = async (storage: string, extraEnv: Record<string, string>) => {
   const dir = mkdtempSync(join(tmpdir(), 'orka-bench-wh-'))
@@ -90,10 +96,16 @@ const measure = async (storage: string, extraEnv: Record<string, string>) => {
     const deadline = Date.now() + 10_000
     while (rx.arrivals.size < EVENTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
     if (rx.arrivals.size < EVENTS) throw new Error(`${storage}: only ${rx.arrivals.size} of ${EVENTS} events arrived`)
-    const ms = [...sent].map(([id, at]) => rx.arrivals.get(id)! - at).sort((a, b) => a - b)
+    const ms = [...sent]
+      .map(([id, at]) => {
+        const arrived = rx.arrivals.get(id)
+        if (arrived === undefined) throw new Error(`${storage}: the event of buyer ${id} did not arrive`)
+        return arrived - at
+      })
+      .sort((a, b) => a - b)
     const p99 = percentile(ms, 99)
     console.log(
-      `${storage.padEnd(10)} ${String(EVENTS).padStart(5)} events   p50 ${percentile(ms, 50).toFixed(1).padStart(7)} ms   p99 ${p99.toFixed(1).padStart(7)} ms   max ${ms[ms.length - 1]!.toFixed(1).padStart(7)} ms   target p99 <= ${TARGET_MS} ms: ${p99 <= TARGET_MS ? 'met' : 'MISSED'}`,
+      `${storage.padEnd(10)} ${String(EVENTS).padStart(5)} events   p50 ${percentile(ms, 50).toFixed(1).padStart(7)} ms   p99 ${p99.toFixed(1).padStart(7)} ms   max ${percentile(ms, 100).toFixed(1).padStart(7)} ms   target p99 <= ${TARGET_MS} ms: ${p99 <= TARGET_MS ? 'met' : 'MISSED'}`,
     )
   } finally {
     service.child.kill('SIGTERM')

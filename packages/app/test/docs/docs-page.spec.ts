@@ -43,8 +43,10 @@ describe('GET /docs in a browser', function () {
     })
   })
   after(async () => {
-    await context?.close()
-    await h?.close()
+    // before() may have failed before setting each of these (no Chromium, a harness that did not start).
+    const set: Partial<{ h: Harness; context: BrowserContext }> = { h, context }
+    await set.context?.close()
+    await set.h?.close()
     if (userDataDir) rmSync(userDataDir, { recursive: true, force: true })
   })
 

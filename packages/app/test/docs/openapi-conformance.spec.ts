@@ -3,12 +3,12 @@ import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import type { ValidateFunction } from 'ajv'
 import { Harness, RecordedResponse, recordedResponses, startHarness } from '../support/harness'
-
-type Json = Record<string, any>
+import { JsonSchema, OpenApiDoc, OpenApiOperation, OpenApiResponse } from '../support/openapi'
 
 /** The document with every `#/components/schemas/X` made absolute, so any of its schemas compiles on its own. */
 const DOC_ID = 'urn:orka:openapi'
-const absolute = (doc: Json): Json => JSON.parse(JSON.stringify(doc).replace(/"#\/components\/schemas\//g, `"${DOC_ID}#/$defs/`)) as Json
+const absolute = (doc: OpenApiDoc): OpenApiDoc =>
+  JSON.parse(JSON.stringify(doc).replace(/"#\/components\/schemas\//g, `"${DOC_ID}#/$defs/`)) as OpenApiDoc
 
 /** Headers whose presence on a response must be documented for that operation and status. */
 const DOCUMENTED_HEADERS = ['ratelimit-policy', 'ratelimit', 'retry-after', 'idempotent-replayed', 'www-authenticate', 'allow']
@@ -26,15 +26,16 @@ interface Route {
  * known path) must still be one of the documented error bodies.
  */
 const conformance = describe('OpenAPI conformance of every response the HTTP suites received', () => {
-  let h: Harness
-  let doc: Json
+  // Unset if before() failed early.
+  let h: Harness | undefined
+  let doc: OpenApiDoc
   let recorded: RecordedResponse[]
 
   before(async () => {
     // What the other suites recorded, before this suite's own requests add to it.
     recorded = [...recordedResponses]
     h = await startHarness()
-    doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as Json
+    doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as OpenApiDoc
   })
   after(() => h?.close())
 
@@ -44,7 +45,7 @@ const conformance = describe('OpenAPI conformance of every response the HTTP sui
     addFormats(ajv)
     ajv.addSchema({ $id: DOC_ID, $defs: abs.components.schemas })
     const compiled = new Map<string, ValidateFunction>()
-    const validator = (key: string, schema: Json) => {
+    const validator = (key: string, schema: JsonSchema) => {
       let v = compiled.get(key)
       if (v === undefined) compiled.set(key, (v = ajv.compile(schema)))
       return v
@@ -68,7 +69,7 @@ const conformance = describe('OpenAPI conformance of every response the HTTP sui
         continue
       }
       const route = routes.find((x) => x.pattern.test(path))
-      const op: Json | undefined = route ? abs.paths[route.template][method.toLowerCase()] : undefined
+      const op: OpenApiOperation | undefined = route ? abs.paths[route.template]![method.toLowerCase()] : undefined
       if (op === undefined) {
         // Not an operation: only an error body can answer it.
         const schema = abs.components.schemas[`Error${r.status}`]
@@ -82,13 +83,13 @@ const conformance = describe('OpenAPI conformance of every response the HTTP sui
         continue
       }
       const key = `${op.operationId} ${r.status}`
-      const response: Json | undefined = op.responses[String(r.status)]
+      const response: OpenApiResponse | undefined = op.responses[String(r.status)]
       if (response === undefined) {
         mismatches.push(`${what}: status ${r.status} is not documented for ${op.operationId}`)
         continue
       }
       const before = mismatches.length
-      const schema: Json | undefined = response.content?.['application/json']?.schema
+      const schema: JsonSchema | undefined = response.content?.['application/json']?.schema
       if (schema === undefined) {
         if (r.text !== '') mismatches.push(`${what}: documented without a body, sent ${r.text.slice(0, 200)}`)
       } else {
@@ -107,9 +108,9 @@ const conformance = describe('OpenAPI conformance of every response the HTTP sui
     }
 
     // The validators are not lenient: a body with an unknown property, or another status's code, fails.
-    const giftCard = abs.paths['/gift-cards/activations'].post.responses['201'].content['application/json'].schema
+    const giftCard = abs.paths['/gift-cards/activations']!.post!.responses['201']!.content!['application/json']!.schema
     const sample = recorded.find((r) => r.method === 'POST' && r.path === '/gift-cards/activations' && r.status === 201)?.body as
-      Json | undefined
+      Readonly<Record<string, unknown>> | undefined
     expect(sample, 'no activation was recorded').not.to.equal(undefined)
     expect(validator('activate_gift_card 201', giftCard)({ ...sample, pin: '1234' })).to.equal(false)
     expect(
@@ -133,8 +134,8 @@ const conformance = describe('OpenAPI conformance of every response the HTTP sui
     expect(mismatches, `responses that do not match the document:\n${mismatches.join('\n')}`).to.deep.equal([])
     expect(total, 'too few responses were recorded: did the HTTP suites run before this one?').to.be.greaterThan(100)
     // Every operation was seen succeeding at least once.
-    for (const ops of Object.values(abs.paths) as Json[])
-      for (const op of Object.values(ops) as Json[]) {
+    for (const ops of Object.values(abs.paths))
+      for (const op of Object.values(ops)) {
         const success = Object.keys(op.responses).find((s) => s.startsWith('2'))
         expect(validated.get(`${op.operationId} ${success}`) ?? 0, `${op.operationId} ${success}`).to.be.greaterThan(0)
       }

@@ -1,7 +1,6 @@
 import { expect } from 'chai'
 import { Harness, IDS, startHarness, ValidationErrorBody } from '../support/harness'
-
-type Json = Record<string, any>
+import { OpenApiDoc, OpenApiParameter, OpenApiParameterSchema } from '../support/openapi'
 
 /**
  * The document's parameter bounds are the ones the service enforces: for every documented
@@ -10,19 +9,19 @@ type Json = Record<string, any>
  */
 describe('OpenAPI parameters: documented bounds are the enforced ones', () => {
   let h: Harness
-  let doc: Json
+  let doc: OpenApiDoc
   before(async () => {
     h = await startHarness()
-    doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as Json
+    doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as OpenApiDoc
   })
   after(() => h.close())
 
   let serial = 0
   /** A value of the parameter's type at `size` (a length for strings, the value for integers). */
-  const valueOf = (schema: Json, size: number): string =>
+  const valueOf = (schema: OpenApiParameterSchema, size: number): string =>
     schema.type === 'integer' ? String(size) : `${String(++serial).padStart(6, '0')}${'k'.repeat(Math.max(0, size - 6))}`.slice(0, size)
 
-  const call = (method: string, template: string, param: Json, value: string) => {
+  const call = (method: string, template: string, param: OpenApiParameter, value: string) => {
     const path = template.replace('{subscription_id}', IDS.defaultWebhook)
     if (param.in === 'query') return h.request<ValidationErrorBody>(method, `${path}?${param.name}=${encodeURIComponent(value)}`)
     if (param.in === 'header') {
@@ -37,16 +36,20 @@ describe('OpenAPI parameters: documented bounds are the enforced ones', () => {
 
   it('refuses with 422 exactly the values outside each documented bound', async () => {
     const checked: string[] = []
-    for (const [template, ops] of Object.entries(doc.paths) as [string, Json][])
-      for (const [method, op] of Object.entries(ops) as [string, Json][])
-        for (const p of op.parameters as Json[]) {
-          const s = p.schema as Json
+    for (const [template, ops] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(ops))
+        for (const p of op.parameters) {
+          const s = p.schema
           const [lo, hi] = s.type === 'integer' ? [s.minimum, s.maximum] : [s.minLength, s.maxLength]
-          for (const [bound, inside, outside] of [
-            [lo, lo, lo - 1],
-            [hi, hi, hi + 1],
-          ] as [number | undefined, number, number][]) {
-            if (bound === undefined || outside < 0) continue
+          // Each bound, with the step from it to the nearest value outside.
+          for (const [bound, step] of [
+            [lo, -1],
+            [hi, 1],
+          ] as const) {
+            if (bound === undefined) continue
+            const inside = bound
+            const outside = bound + step
+            if (outside < 0) continue
             const ok = await call(method.toUpperCase(), template, p, valueOf(s, inside))
             const refused = await call(method.toUpperCase(), template, p, valueOf(s, outside))
             const what = `${method.toUpperCase()} ${template} ${p.in} ${p.name}`
@@ -62,7 +65,7 @@ describe('OpenAPI parameters: documented bounds are the enforced ones', () => {
 
   it('refuses a path id that is not the documented UUID with 422', async () => {
     const templates = Object.keys(doc.paths).filter((t) => t.includes('{subscription_id}'))
-    expect(doc.paths[templates[0]!].get.parameters[0].schema).to.deep.equal({ type: 'string', format: 'uuid' })
+    expect(doc.paths[templates[0]!]!.get!.parameters[0]!.schema).to.deep.equal({ type: 'string', format: 'uuid' })
     for (const method of ['GET', 'DELETE']) {
       const r = await h.request(method, '/webhook-subscriptions/not-a-uuid')
       expect([method, r.status]).to.deep.equal([method, 422])

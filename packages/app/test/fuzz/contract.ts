@@ -1,13 +1,13 @@
 import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import type { ValidateFunction } from 'ajv'
+import type { JsonSchema, OpenApiDoc, OpenApiOperation, OpenApiPathItem, OpenApiResponse } from '../support/openapi'
 import type { RawResponse } from './raw-http'
-
-type Json = Record<string, any>
 
 /** The document with every `#/components/schemas/X` made absolute, so any of its schemas compiles on its own (as in test/docs/openapi-conformance.spec.ts). */
 const DOC_ID = 'urn:orka:openapi'
-const absolute = (doc: Json): Json => JSON.parse(JSON.stringify(doc).replace(/"#\/components\/schemas\//g, `"${DOC_ID}#/$defs/`)) as Json
+const absolute = (doc: OpenApiDoc): OpenApiDoc =>
+  JSON.parse(JSON.stringify(doc).replace(/"#\/components\/schemas\//g, `"${DOC_ID}#/$defs/`)) as OpenApiDoc
 
 /** Headers whose presence on a response must be documented for that operation and status. */
 const DOCUMENTED_HEADERS = ['ratelimit-policy', 'ratelimit', 'retry-after', 'idempotent-replayed', 'www-authenticate', 'allow']
@@ -34,13 +34,13 @@ interface Route {
  * error bodies. Validators are compiled once per operation and status.
  */
 export class Contract {
-  private readonly abs: Json
+  private readonly abs: OpenApiDoc
   private readonly ajv: Ajv2020
   private readonly compiled = new Map<string, ValidateFunction>()
   private readonly routes: Route[]
   private statuses: Set<number> | undefined
 
-  constructor(doc: Json) {
+  constructor(doc: OpenApiDoc) {
     this.abs = absolute(doc)
     this.ajv = new Ajv2020({ strict: true, allErrors: false })
     addFormats(this.ajv)
@@ -51,7 +51,7 @@ export class Contract {
     }))
   }
 
-  private validator(key: string, schema: Json): ValidateFunction {
+  private validator(key: string, schema: JsonSchema): ValidateFunction {
     let v = this.compiled.get(key)
     if (v === undefined) this.compiled.set(key, (v = this.ajv.compile(schema)))
     return v
@@ -66,7 +66,7 @@ export class Contract {
     const path = target.split('?')[0]!
     const route = this.route(path)
     if (route === undefined) return '(unknown route)'
-    const ops: Json = this.abs.paths[route.template]
+    const ops = this.abs.paths[route.template]!
     const m = method.toUpperCase()
     if (m === 'HEAD' && ops.get) return `HEAD ${ops.get.operationId}`
     if (m === 'OPTIONS') return `OPTIONS ${route.template}`
@@ -77,8 +77,8 @@ export class Contract {
   documentedStatuses(): Set<number> {
     if (this.statuses) return this.statuses
     const all = (this.statuses = new Set<number>())
-    for (const ops of Object.values(this.abs.paths) as Json[])
-      for (const op of Object.values(ops) as Json[]) for (const s of Object.keys(op.responses ?? {})) all.add(Number(s))
+    for (const ops of Object.values(this.abs.paths))
+      for (const op of Object.values(ops)) for (const s of Object.keys(op.responses)) all.add(Number(s))
     return all
   }
 
@@ -88,7 +88,7 @@ export class Contract {
     const m = method.toUpperCase()
     const path = target.split('?')[0]!
     const route = this.route(path)
-    const ops: Json | undefined = route ? this.abs.paths[route.template] : undefined
+    const ops: OpenApiPathItem | undefined = route ? this.abs.paths[route.template] : undefined
     const status = res.status
     const ctype = res.headers['content-type'] ?? ''
     const add = (kind: Problem['kind'], detail: string, message: string) => problems.push({ kind, detail, message })
@@ -121,7 +121,7 @@ export class Contract {
       return problems
     }
 
-    const op: Json | undefined = ops?.[m === 'HEAD' ? 'get' : m.toLowerCase()]
+    const op: OpenApiOperation | undefined = ops?.[m === 'HEAD' ? 'get' : m.toLowerCase()]
     if (op === undefined) {
       // Not an operation (an unknown route, another method on a known path): only a documented
       // error can answer, as in the conformance suite; a 405 names what the path accepts.
@@ -131,8 +131,8 @@ export class Contract {
       return problems
     }
 
-    const opId: string = op.operationId
-    const response: Json | undefined = op.responses[String(status)]
+    const opId = op.operationId
+    const response: OpenApiResponse | undefined = op.responses[String(status)]
     if (response === undefined) {
       add(
         'status',
@@ -141,7 +141,7 @@ export class Contract {
       )
       return problems
     }
-    const schema: Json | undefined = response.content?.['application/json']?.schema
+    const schema: JsonSchema | undefined = response.content?.['application/json']?.schema
     if (m === 'HEAD') {
       if (res.body.length > 0) add('json', 'head body', 'HEAD answered with a body')
     } else if (schema === undefined) {
@@ -185,11 +185,11 @@ export class Contract {
     return problems
   }
 
-  private body(problems: Problem[], key: string, schema: Json, res: RawResponse, ctype: string) {
+  private body(problems: Problem[], key: string, schema: JsonSchema, res: RawResponse, ctype: string) {
     if (!ctype.startsWith('application/json')) {
       problems.push({
         kind: 'json',
-        detail: `content-type ${ctype.split(';')[0] || '(none)'}`,
+        detail: `content-type ${ctype.replace(/;.*$/s, '') || '(none)'}`,
         message: `${key}: content-type '${ctype}', documented application/json; body ${JSON.stringify(res.text.slice(0, 200))}`,
       })
       return

@@ -1,7 +1,9 @@
 import { expect } from 'chai'
 import * as fc from 'fast-check'
 import { performance } from 'node:perf_hooks'
+import { inspect } from 'node:util'
 import { Harness, IDS, Page, Resource, startHarness } from '../support/harness'
+import { OpenApiDoc } from '../support/openapi'
 import { mintToken } from '../../src/mint-token'
 import { Contract, Problem } from './contract'
 import { malformedBytes, malformedRequest, MALFORMED_TARGET } from './malformed'
@@ -9,7 +11,10 @@ import { Ref, Resolver, Secret } from './model'
 import { NoResponse, RawResponse, sendBytes, sendRaw } from './raw-http'
 import { FuzzRequest, fuzzRequest, PASSWORD_RE, POLLUTION_KEYS, Sendable, TokenName, toSendable } from './requests'
 
-type Json = Record<string, any>
+type Json = Record<string, unknown>
+
+/** A value of any type for a report: a string as it is, anything else as node prints it (not `[object Object]`). */
+const show = (value: unknown): string => (typeof value === 'string' ? value : inspect(value))
 
 /**
  * Property-based fuzzing of every endpoint (issue 10), run on one storage.
@@ -109,7 +114,7 @@ const pollution = (before: Snapshot): Problem[] => {
   })
   const plain = {} as Record<string, unknown>
   for (const k of POLLUTION_KEYS)
-    if (plain[k] !== undefined) problems.push({ kind: 'pollution', detail: `({}).${k}`, message: `({}).${k} is ${String(plain[k])}` })
+    if (plain[k] !== undefined) problems.push({ kind: 'pollution', detail: `({}).${k}`, message: `({}).${k} is ${show(plain[k])}` })
   return problems
 }
 
@@ -213,7 +218,7 @@ interface Outcome {
 /** fast-check's report, and the error of the shrunk counterexample (fast-check 4 keeps it as `cause`). */
 const failureText = (e: unknown): string => {
   const err = e as Error & { cause?: unknown }
-  const cause = err.cause instanceof Error ? err.cause.message : err.cause === undefined ? '' : String(err.cause)
+  const cause = err.cause instanceof Error ? err.cause.message : err.cause === undefined ? '' : show(err.cause)
   return cause === '' || err.message.includes(cause) ? err.message : `${err.message}\nThe shrunk counterexample, as sent:\n${cause}`
 }
 
@@ -250,7 +255,7 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
       prototypes = prototypeSnapshot()
       s = open()
       h = await startHarness({ env: s.env })
-      contract = new Contract((await (await fetch(`${h.url}/openapi.json`)).json()) as Json)
+      contract = new Contract((await (await fetch(`${h.url}/openapi.json`)).json()) as OpenApiDoc)
 
       const admin = h.token('admin')
       const [head, payload, signature] = admin.split('.') as [string, string, string]
@@ -310,20 +315,23 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
     })
 
     after(async () => {
-      await h?.close()
-      await s?.drop?.()
+      // before() may have failed before setting each of these.
+      const set: Partial<{ h: Harness; s: FuzzStorage }> = { h, s }
+      await set.h?.close()
+      await set.s?.drop?.()
     })
 
     /** Learns ids and cursors from a response, for later requests to name. */
     const harvest = (q: FuzzRequest, sent: Sendable, res: RawResponse) => {
       for (const x of sent.secrets) if (x.kind === 'card' && x.where === 'response' && /^\d{13,19}$/.test(x.value)) pools.addCard(x)
-      let body: Json | undefined
+      let parsed: unknown
       try {
-        body = res.text === '' ? undefined : (JSON.parse(res.text) as Json)
+        parsed = res.text === '' ? undefined : JSON.parse(res.text)
       } catch {
         return
       }
-      if (body === undefined || typeof body !== 'object' || body === null) return
+      if (parsed === undefined || typeof parsed !== 'object' || parsed === null) return
+      const body = parsed as Json
       if (res.status === 201 && q.family === 'create_webhook_subscription' && typeof body.id === 'string')
         pools.add('subscription', body.id)
       if (res.status === 201 && q.family === 'add_buyer' && typeof body.id === 'string') {
@@ -357,7 +365,7 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
         if (!line.includes(requestId) || !line.includes('"err"')) continue
         try {
           const err = (JSON.parse(line) as Json).err as Json | undefined
-          if (err) found.push(`${String(err.type ?? '')}: ${String(err.message ?? '')}`.replace(/[0-9a-f]{8,}|\d+/g, '#').slice(0, 100))
+          if (err) found.push(`${show(err.type ?? '')}: ${show(err.message ?? '')}`.replace(/[0-9a-f]{8,}|\d+/g, '#').slice(0, 100))
         } catch {
           // not JSON: ignore
         }
@@ -485,7 +493,11 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
       const failures: string[] = []
       const started = performance.now()
       const release = (worker: number) => {
-        for (const [sig, owner] of claimed) if (owner === worker) (claimed.delete(sig), reported.add(sig))
+        for (const [sig, owner] of claimed)
+          if (owner === worker) {
+            claimed.delete(sig)
+            reported.add(sig)
+          }
       }
       if (replay !== undefined) {
         const [seed, path] = replay.split(':')

@@ -114,7 +114,7 @@ export const sendBytes = (url: string, bytes: Buffer, method: string, timeoutMs 
         settled = true
         clearTimeout(timer)
         socket.destroy()
-        reject(e)
+        reject(e instanceof Error ? e : new Error(String(e)))
         return
       }
       if (res !== undefined) {

@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto'
 import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import { ErrorBody, Harness, IDS, Page, startHarness, UUID_RE } from '../support/harness'
+import { OpenApiDoc } from '../support/openapi'
 import { eventually, quietFor, Receiver, Received, startReceiver } from '../support/receiver'
 
 type Json = Record<string, unknown>
@@ -14,14 +15,6 @@ interface Delivery {
   readonly attempts: readonly Json[]
   readonly next_attempt_at: string | null
   readonly [property: string]: unknown
-}
-
-/** The parts of the OpenAPI document these tests read. */
-interface OpenApiDoc {
-  readonly components: { readonly schemas: Json }
-  readonly webhooks: Readonly<
-    Record<string, { readonly post: { readonly requestBody: { readonly content: Readonly<Record<string, { readonly schema: Json }>> } } }>
-  >
 }
 
 /** The properties of a subscription these tests read. */

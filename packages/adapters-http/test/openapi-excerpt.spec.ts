@@ -56,12 +56,12 @@ const CONSTRAINTS = [
 
 const deref = (doc: Json, s: Json, depth = 0): Json => {
   if (typeof s.$ref !== 'string') return s
-  if (depth > 20) throw new Error(`$ref loop at ${String(s.$ref)}`)
+  if (depth > 20) throw new Error(`$ref loop at ${s.$ref}`)
   const target = s.$ref
     .replace(/^#\//, '')
     .split('/')
     .reduce<unknown>((o, k) => (o as Json)[k], doc) as Json
-  const { $ref: _ref, ...siblings } = s
+  const siblings = Object.fromEntries(Object.entries(s).filter(([k]) => k !== '$ref'))
   return deref(doc, { ...target, ...siblings }, depth + 1)
 }
 

@@ -102,7 +102,7 @@ const HEADERS: Record<string, JsonSchema> = {
 }
 
 const serverVariables = (url: string, instanceId: string) => {
-  const names = [...url.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)
+  const names = [...url.matchAll(/\{(\w+)\}/g)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]))
   if (names.length === 0) return {}
   return {
     variables: Object.fromEntries(

@@ -26,7 +26,7 @@ const CONTENT_SECURITY_POLICY = [
 ].join('; ')
 
 const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
 
 const SYSTEM_FONTS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif'
 
@@ -153,8 +153,12 @@ export const docsRouter = (config: OpenApiConfig): Router<OrkaState> => {
   router.get('/docs/assets/:file', async (ctx, next) => {
     const file = ctx.params.file ?? ''
     // Anything else under /docs/assets is an unknown route like any other.
-    if (!Object.hasOwn(assets, file)) return next()
-    send(ctx, assets[file]!(), 'public, max-age=3600')
+    const asset = Object.hasOwn(assets, file) ? assets[file] : undefined
+    if (asset === undefined) {
+      await next()
+      return
+    }
+    send(ctx, asset(), 'public, max-age=3600')
   })
   return router
 }

@@ -610,7 +610,8 @@ describe('malformed, slow and aborted requests', () => {
       clientErrorHandler(log)(parserError(), s)
       await sleep(10)
       expect(s.written).to.equal(
-        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${BAD_REQUEST_BODY.length}\r\nConnection: close\r\n\r\n${BAD_REQUEST_BODY}`,
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ` +
+          `${BAD_REQUEST_BODY.length}\r\nConnection: close\r\n\r\n${BAD_REQUEST_BODY}`,
       )
       expect(s.destroyed).to.equal(true)
       expect(JSON.stringify(log.lines)).not.to.include('4123455566667777')

@@ -41,7 +41,9 @@ describe('bounded storage calls (storageCalls)', () => {
     expect(E.isLeft(thrown) && (thrown.left.cause as Error).message).to.equal('thrown before any promise')
   })
 
-  it("turns a call that outlives its store's bound into Unavailable (cause StorageTimeout) at the bound, and clears its timer", async () => {
+  const outlivesBoundTitle =
+    "turns a call that outlives its store's bound into Unavailable (cause StorageTimeout) at the bound, and clears its timer"
+  it(outlivesBoundTitle, async () => {
     const calls = storageCalls({ operationTimeoutMs: 150 })
     await noUnhandledRejection(async () => {
       const started = Date.now()
@@ -236,7 +238,9 @@ describe('a store with operationTimeoutMs, on a server that freezes or goes down
     expect(store!.operationTimeoutMs).to.equal(BOUND)
   })
 
-  it('frozen: every call fails as Unavailable within the bound, connections stay within the pool, and calls succeed again after the thaw', async () => {
+  const frozenTitle =
+    'frozen: every call fails as Unavailable within the bound, connections stay within the pool, and calls succeed again after the thaw'
+  it(frozenTitle, async () => {
     const { buyers } = makeMongoAdapters(store!)
     const b = aBuyer({ merchant_account_id: 'default' })
     const id = b.id
@@ -290,12 +294,15 @@ describe('a store with operationTimeoutMs, on a server that freezes or goes down
       ),
     )
     console.log(
-      `      frozen ${frozenFor} ms: ${results.length} calls failed in at most ${Math.max(...results.map(([ms]) => ms))} ms, ping in ${pingMs} ms, ` +
+      `      frozen ${frozenFor} ms: ${results.length} calls failed in at most ${Math.max(...results.map(([ms]) => ms))} ms, ` +
+        `ping in ${pingMs} ms, ` +
         `${opened} connections opened; reads again ${recovered} ms after the thaw`,
     )
   })
 
-  it('down (connections reset, then refused): calls fail within the bound, and succeed again once the server is back on the same address', async () => {
+  const downTitle =
+    'down (connections reset, then refused): calls fail within the bound, and succeed again once the server is back on the same address'
+  it(downTitle, async () => {
     const { buyers } = makeMongoAdapters(store!)
     const port = proxy!.port
     await proxy!.down()

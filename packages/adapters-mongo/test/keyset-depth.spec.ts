@@ -43,7 +43,10 @@ const planSummary = (explain: Record<string, unknown>): string => {
         (qp.winningPlan as Record<string, unknown>),
     )
     const st = (explain.executionStats ?? {}) as Record<string, unknown>
-    return `MongoDB plan ${stages.join(' < ')}; keys examined ${text(st.totalKeysExamined)}, documents examined ${text(st.totalDocsExamined)}, returned ${text(st.nReturned)}`
+    return (
+      `MongoDB plan ${stages.join(' < ')}; keys examined ${text(st.totalKeysExamined)}, ` +
+      `documents examined ${text(st.totalDocsExamined)}, returned ${text(st.nReturned)}`
+    )
   }
   if (qp.Plan !== undefined) {
     const nodes: string[] = []
@@ -53,7 +56,10 @@ const planSummary = (explain: Record<string, unknown>): string => {
       p = (p.Plans as Record<string, unknown>[] | undefined)?.[0]
     )
       nodes.push(
-        `${text(p['Node Type'])}${p['Relation Name'] ? ` on ${text(p['Relation Name'])}` : ''}${p['Index Name'] ? ` using ${text(p['Index Name'])}` : ''}${p.Filter ? ` [filter ${text(p.Filter)}]` : ''}`,
+        text(p['Node Type']) +
+          (p['Relation Name'] ? ` on ${text(p['Relation Name'])}` : '') +
+          (p['Index Name'] ? ` using ${text(p['Index Name'])}` : '') +
+          (p.Filter ? ` [filter ${text(p.Filter)}]` : ''),
       )
     const pushdown = ['filterPushdown', 'sortPushdown', 'limitPushdown'].map((k) => `${k} ${text(explain[k])}`).join(', ')
     return `FerretDB: PostgreSQL plan ${nodes.join(' > ')}; ${pushdown}`

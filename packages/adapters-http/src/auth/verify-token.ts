@@ -110,6 +110,7 @@ const parse = (token: string, nowS: number, maxLifetimeS: number): Check<Parsed>
   const header = jsonObject(headerBytes)
   if (!header) return fail('header is not a JSON object')
   // Exactly ES512: `none`, HS* (the public key used as an HMAC secret) and RS* never get near a key.
+  // JSON.stringify gives undefined for an absent `alg`, whatever its declared type says.
   if (header.alg !== 'ES512')
     return fail(`alg ${((JSON.stringify(header.alg) as string | undefined) ?? 'undefined').slice(0, 32)} is not ES512`)
   // We understand no extension, so any `crit` is one we must refuse (RFC 7515 §4.1.11).

@@ -66,7 +66,7 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
       register(counted, op.method, koaPath(op.path), [
         authn,
         ...limit,
-        async (ctx) => {
+        (ctx) => {
           sendErrorResponse(ctx, notFoundResponse())
         },
       ])
@@ -84,7 +84,7 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
     ...(config.webhookHeaderPrefix === undefined ? {} : { webhookHeaderPrefix: config.webhookHeaderPrefix }),
   })
   app.use(docs.routes())
-  app.use(healthRouter(deps.ready ?? (async () => 'ready')).routes())
+  app.use(healthRouter(deps.ready ?? (() => Promise.resolve('ready'))).routes())
   app.use(served.routes())
   app.use(counted.routes())
   app.use(notRouted(served))

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { HttpLog } from './types'
 import { ErrorBody, errorBody } from './error-response'
@@ -59,7 +60,7 @@ const SAFE_CODE = /^[A-Za-z][A-Za-z0-9_.]{0,63}$/
 const safeCode = (v: unknown): string | undefined => (typeof v === 'string' && SAFE_CODE.test(v) ? v : undefined)
 
 /** HTTP parser errors (llhttp's `HPE_*`): only ever caused by what a client sent. */
-const isParseError = (code: string | undefined): boolean => code !== undefined && code.startsWith('HPE_')
+const isParseError = (code: string | undefined): boolean => code?.startsWith('HPE_') === true
 const TIMEOUT = 'ERR_HTTP_REQUEST_TIMEOUT'
 /** What a stream reports when the other end went away; a client fault only when our client did. */
 const GONE_CODES: ReadonlySet<string> = new Set([
@@ -72,9 +73,9 @@ const GONE_CODES: ReadonlySet<string> = new Set([
   'ERR_STREAM_WRITE_AFTER_END',
 ])
 
-/** The request's connection is gone, or its body was cut short. */
+/** The request's connection is gone, or its body was cut short. Node's types say `socket` is always there; it can be null. */
 const clientGone = (req: IncomingMessage | undefined): boolean =>
-  req !== undefined && ((req.destroyed && !req.complete) || req.socket?.destroyed)
+  req !== undefined && ((req.destroyed && !req.complete) || (req.socket as Socket | null)?.destroyed === true)
 
 /**
  * Whether an error that escaped a request was the client's doing: a parser error, a request

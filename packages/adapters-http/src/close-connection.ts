@@ -46,6 +46,7 @@ export const closeConnectionAfterResponse = (ctx: ParameterizedContext<unknown>)
   // Runs after Node's own `finish` handler, which called `socket.destroySoon()`.
   res.once('finish', () => {
     if (socket.destroyed) return
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- the listener is found by identity, never called from here
     socket.removeListener('finish', socket.destroy)
     socket.pause()
     // Node may resume the socket on the next ticks (its dump of an unconsumed request): pause again after.

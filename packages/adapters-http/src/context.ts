@@ -13,7 +13,10 @@ export interface OrkaState {
 /** A client's id is taken only when it is plainly an id, so it cannot forge log lines. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
-/** A fresh UUID, drawn again in the rare case (about 1 in 28: dashes count as separators) that its hex digits form a run the log would mask. */
+/**
+ * A fresh UUID, drawn again in the rare case (about 1 in 28: dashes count as separators) that its
+ * hex digits form a run the log would mask.
+ */
 const freshRequestId = (): string => {
   for (;;) {
     const id = randomUUID()

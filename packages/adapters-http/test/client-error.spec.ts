@@ -1,4 +1,4 @@
-import { createServer, Server, ServerOptions } from 'node:http'
+import { createServer, IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http'
 import { AddressInfo, connect, Socket } from 'node:net'
 import { Duplex } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -26,6 +26,7 @@ import {
   T0,
   TestKey,
   useCasesWith,
+  koaListener,
 } from './support'
 
 const BAD_REQUEST_BODY = '{"type":"error","code":"bad_request","status":400,"message":"Generic error","details":[]}'
@@ -85,13 +86,16 @@ const settle = async (log: CaptureLog, until: (lines: readonly LogLine[]) => boo
 
 const without = (line: LogLine | undefined, ...keys: string[]): unknown => {
   if (!line) return undefined
-  const o = { ...line.o }
-  for (const k of keys) delete o[k]
+  const o = Object.fromEntries(Object.entries(line.o).filter(([k]) => !keys.includes(k)))
   return { level: line.level, msg: line.msg, o }
 }
 
-const startServer = async (handler: Parameters<typeof createServer>[1], options: ServerOptions, log: CaptureLog | undefined) => {
-  const server: Server = createServer(options, handler)
+const startServer = async (
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  options: ServerOptions,
+  log: CaptureLog | undefined,
+) => {
+  const server: Server = createServer(options, koaListener(handler))
   if (log) server.on('clientError', clientErrorHandler(log))
   server.listen(0, '127.0.0.1')
   await new Promise<void>((resolve) =>
@@ -364,7 +368,7 @@ describe('malformed, slow and aborted requests', () => {
   describe('catchErrors: client faults that escape a body reader', () => {
     let log: CaptureLog
     let server: { port: number; close(): Promise<void> }
-    let thrown: () => unknown
+    let thrown: () => Error | undefined
     beforeEach(() => {
       log = new CaptureLog()
       thrown = () => undefined
@@ -469,7 +473,7 @@ describe('malformed, slow and aborted requests', () => {
       ])
     })
 
-    const escaped: readonly { name: string; error: () => unknown; status: number; body: string; line: LogLine }[] = [
+    const escaped: readonly { name: string; error: () => Error; status: number; body: string; line: LogLine }[] = [
       {
         name: 'a parser error surfaced by the request stream',
         error: () => Object.assign(new Error('Parse Error: Invalid character in chunk size'), { code: 'HPE_INVALID_CHUNK_SIZE' }),
@@ -526,7 +530,7 @@ describe('malformed, slow and aborted requests', () => {
         expect(JSON.stringify(log.lines)).not.to.include('4123455566667777')
       })
 
-    const serverFaults: readonly { name: string; error: () => unknown }[] = [
+    const serverFaults: readonly { name: string; error: () => Error }[] = [
       {
         name: 'an ECONNRESET from a dependency while the client is still there',
         error: () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
@@ -565,7 +569,9 @@ describe('malformed, slow and aborted requests', () => {
       get _httpMessage() {
         return this.inFlight
       }
-      override _read() {}
+      override _read() {
+        // Nothing to read: the tests only write to it.
+      }
       override _write(chunk: Buffer, _enc: BufferEncoding, cb: () => void) {
         this.written += chunk.toString('latin1')
         cb()
@@ -604,7 +610,8 @@ describe('malformed, slow and aborted requests', () => {
       clientErrorHandler(log)(parserError(), s)
       await sleep(10)
       expect(s.written).to.equal(
-        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${BAD_REQUEST_BODY.length}\r\nConnection: close\r\n\r\n${BAD_REQUEST_BODY}`,
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ` +
+          `${BAD_REQUEST_BODY.length}\r\nConnection: close\r\n\r\n${BAD_REQUEST_BODY}`,
       )
       expect(s.destroyed).to.equal(true)
       expect(JSON.stringify(log.lines)).not.to.include('4123455566667777')

@@ -24,6 +24,7 @@ import {
   pageOf,
   T0,
   TestKey,
+  koaListener,
 } from './support'
 
 /**
@@ -157,6 +158,8 @@ const exchange = (
     const chunks: Buffer[] = []
     let sent = 0
     let closed = false
+    /** Set by the `close` listener, between the writes below. */
+    const isClosed = () => closed
     let gaveUp = false
     let firstAnswerAt: number | undefined
     const started = Date.now()
@@ -180,14 +183,14 @@ const exchange = (
     void (async () => {
       socket.write(`${head}\r\n\r\n`)
       for (const part of body) {
-        if (closed) return
+        if (isClosed()) return
         if (typeof part === 'number') await sleep(part)
         else if (typeof part === 'string' || Buffer.isBuffer(part)) {
           socket.write(part)
           sent += Buffer.byteLength(part)
         } else {
           const chunk = Buffer.alloc(64 * 1024, 0x30)
-          while (!closed && sent < part.stream) {
+          while (!isClosed() && sent < part.stream) {
             const ok = socket.write(chunk)
             sent += chunk.length
             if (!ok) await new Promise<void>((r) => (socket.once('drain', r), socket.once('close', r)))
@@ -195,9 +198,9 @@ const exchange = (
           }
         }
       }
-      if (closed) return
+      if (isClosed()) return
       await sleep(giveUpMs)
-      if (closed) return
+      if (isClosed()) return
       gaveUp = true
       socket.destroy()
     })()
@@ -230,7 +233,7 @@ describe('input hygiene at the HTTP edge', () => {
     calls = []
     log = new CaptureLog()
     serverSockets = []
-    server = createServer(createHttpApp(makeDeps(new FakeKeys(keyPair(key)), calls, log, merchantAccountHeader)).callback())
+    server = createServer(koaListener(createHttpApp(makeDeps(new FakeKeys(keyPair(key)), calls, log, merchantAccountHeader)).callback()))
     server.on('connection', (socket: Socket) => serverSockets.push({ socket, peerPort: socket.remotePort }))
     server.listen(0, '127.0.0.1')
     await new Promise<void>((resolve) =>

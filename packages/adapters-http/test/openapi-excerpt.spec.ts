@@ -56,12 +56,12 @@ const CONSTRAINTS = [
 
 const deref = (doc: Json, s: Json, depth = 0): Json => {
   if (typeof s.$ref !== 'string') return s
-  if (depth > 20) throw new Error(`$ref loop at ${String(s.$ref)}`)
+  if (depth > 20) throw new Error(`$ref loop at ${s.$ref}`)
   const target = s.$ref
     .replace(/^#\//, '')
     .split('/')
     .reduce<unknown>((o, k) => (o as Json)[k], doc) as Json
-  const { $ref: _ref, ...siblings } = s
+  const siblings = Object.fromEntries(Object.entries(s).filter(([k]) => k !== '$ref'))
   return deref(doc, { ...target, ...siblings }, depth + 1)
 }
 
@@ -248,29 +248,39 @@ interface Allowed {
 }
 const ALLOWED: readonly Allowed[] = [
   {
-    why: "The merchant account header is configurable (MERCHANT_ACCOUNT_HEADER) and defaults to Orka's own name; the excerpt names its vendor's.",
+    why:
+      'The merchant account header is configurable (MERCHANT_ACCOUNT_HEADER) ' +
+      "and defaults to Orka's own name; the excerpt names its vendor's.",
     where: /^parameter header x-(orka|gr4vy)-merchant-account-id$/,
     kind: /^parameter$/,
   },
   {
-    why: "Header and query values are strings or absent, never JSON null: the excerpt's `anyOf [string, null]` is an artefact of its generator.",
+    why:
+      'Header and query values are strings or absent, never JSON null: the ' +
+      "excerpt's `anyOf [string, null]` is an artefact of its generator.",
     where: /^parameter (header|query) /,
     kind: /^nullable$/,
   },
   {
-    why: "Orka bounds the strings it reads from query and headers: a cursor 1-1000 (the page envelope's own bound), an idempotency key 1-255, a filter as the field it filters on.",
+    why:
+      'Orka bounds the strings it reads from query and headers: a cursor 1-1000 (the page ' +
+      "envelope's own bound), an idempotency key 1-255, a filter as the field it filters on.",
     where: /^parameter (query cursor|query external_identifier|header idempotency-key)$/,
     kind: /^(minLength|maxLength)$/,
   },
   {
-    why: 'Orka bounds what it stores for a webhook: texts 1-1000 characters, URLs 1-2048 characters of http(s) (the excerpt leaves them unbounded).',
+    why:
+      'Orka bounds what it stores for a webhook: texts 1-1000 characters, ' +
+      'URLs 1-2048 characters of http(s) (the excerpt leaves them unbounded).',
     operation: /^create_webhook_subscription$/,
     where: /^request body$/,
     path: /^\.(url|authentication<kind="\w+">\.\w+)$/,
     kind: /^(minLength|maxLength|pattern|format)$/,
   },
   {
-    why: "The tagged union is decoded by its `kind`, so a request must send it (the excerpt's own discriminator needs it too; its `default` is an artefact of its generator).",
+    why:
+      "The tagged union is decoded by its `kind`, so a request must send it (the excerpt's " +
+      'own discriminator needs it too; its `default` is an artefact of its generator).',
     where: /^request body$/,
     path: /^\.authentication<kind="\w+">\.kind$/,
     kind: /^required$/,
@@ -282,7 +292,9 @@ const ALLOWED: readonly Allowed[] = [
     kind: /^(minimum|maximum)$/,
   },
   {
-    why: 'A response property the excerpt leaves optional (with a default) is always sent by Orka, so it is required here: stricter for the server, nothing changes for a client.',
+    why:
+      'A response property the excerpt leaves optional (with a default) is always sent by ' +
+      'Orka, so it is required here: stricter for the server, nothing changes for a client.',
     where: /^response \d+$/,
     kind: /^required$/,
   },
@@ -361,14 +373,18 @@ describe('OpenAPI document against the reference excerpt', () => {
     const found = differences(ourDocument(), theirs)
     const lines = found.map((d) => {
       const allowed = isAllowed(d)
-      return `${allowed ? '  allowed ' : '  UNEXPECTED'} ${d.operation} › ${d.where} › ${d.path || '(root)'}: ${d.kind}: ours ${show(d.ours)}, excerpt ${show(d.theirs)}`
+      return (
+        `${allowed ? '  allowed ' : '  UNEXPECTED'} ${d.operation} › ${d.where} › ${d.path || '(root)'}: ` +
+        `${d.kind}: ours ${show(d.ours)}, excerpt ${show(d.theirs)}`
+      )
     })
     const unused = ALLOWED.filter((a) => !found.some((d) => isAllowed(d) === a))
     const notServed = [...operations(theirs).keys()].filter((id) => !SHARED_OPERATIONS.includes(id))
     // The report is the point of this test: print it whatever the outcome.
     console.log(
       [
-        `Shape differences from ${EXCERPT} (${found.length}, operations compared: ${SHARED_OPERATIONS.join(', ')}; in the excerpt, not served: ${notServed.join(', ')}):`,
+        `Shape differences from ${EXCERPT} (${found.length}, operations compared: ${SHARED_OPERATIONS.join(', ')}; ` +
+          `in the excerpt, not served: ${notServed.join(', ')}):`,
         ...lines,
         ...ALLOWED.map((a, i) => `  [${i + 1}] ${a.why}`),
       ].join('\n'),

@@ -1,6 +1,6 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto'
 import { AddressInfo } from 'node:net'
-import { Server } from 'node:http'
+import { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { sign, SignOptions } from 'jsonwebtoken'
@@ -118,6 +118,17 @@ export class CaptureLog implements HttpLog {
   }
 }
 
+/** A Koa app's handler as a Node request listener: Koa answers its own errors, so its promise never rejects. */
+export const koaListener =
+  (handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestListener =>
+  (req, res) => {
+    void handle(req, res)
+  }
+
+/** The object without the named keys (what a rest pattern that drops them gives). */
+export const omit = <T extends object, K extends keyof T>(o: T, ...keys: K[]): Omit<T, K> =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => !(keys as PropertyKey[]).includes(k))) as Omit<T, K>
+
 export const listen = async (app: { listen(port: number): Server }): Promise<{ url: string; close(): Promise<void> }> => {
   const server = app.listen(0)
   await new Promise<void>((resolve) =>
@@ -132,7 +143,8 @@ export const listen = async (app: { listen(port: number): Server }): Promise<{ u
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections()
         server.close((e) => {
-          e ? reject(e) : resolve()
+          if (e) reject(e)
+          else resolve()
         })
       }),
   }

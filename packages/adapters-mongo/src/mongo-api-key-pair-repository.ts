@@ -32,7 +32,7 @@ export class MongoApiKeyPairRepository implements ApiKeyPairRepository {
           // The unique thumbprint index refused it, or a racing upsert of this id inserted first.
           const holder = await this.#col.findOne({ thumbprint: key.thumbprint }, { projection: { _id: 1 } })
           if (holder !== null && holder._id !== key.id)
-            throw new Error(`thumbprint ${key.thumbprint} already belongs to API key pair ${holder._id}`)
+            throw new Error(`thumbprint ${key.thumbprint} already belongs to API key pair ${holder._id}`, { cause: e })
           if (i >= 5) throw e
         }
       }

@@ -88,12 +88,13 @@ const parseTarget = (uri: string): Target => {
   } catch {
     dbName = undefined
   }
-  return { hosts: m[2] || '(no host)', dbName, userinfo: m[1] || undefined }
+  const [, userinfo, hosts] = m
+  return { hosts: hosts === undefined || hosts === '' ? '(no host)' : hosts, dbName, userinfo: userinfo === '' ? undefined : userinfo }
 }
 
 /** First line of a driver message, with any credentials in it removed. */
 const oneLine = (e: unknown, t: Target): string => {
-  let msg = (e instanceof Error ? e.message : String(e)).split('\n')[0]!.trim()
+  let msg = ((e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '').trim()
   msg = msg.replace(/\/\/[^@/\s]*@/g, '//***@')
   if (t.userinfo !== undefined) {
     for (const part of [t.userinfo, ...t.userinfo.split(':')]) {
@@ -186,7 +187,7 @@ class Store implements MongoStore {
     const build = await withinBound(() => admin.command({ buildInfo: 1 }), this.operationTimeoutMs)
     const version = typeof build.version === 'string' ? build.version : 'unknown'
     const ferretdb = Object.keys(build).some((k) => k.toLowerCase().startsWith('ferretdb'))
-    const fv = build.ferretdbVersion ?? (build.ferretdb as { version?: unknown } | undefined)?.version
+    const fv: unknown = build.ferretdbVersion ?? (build.ferretdb as { version?: unknown } | undefined)?.version
     const ferretdbVersion = ferretdb && typeof fv === 'string' && fv !== 'unknown' ? fv : null
     const topology =
       typeof hello.setName === 'string' ? `replica set ${hello.setName}` : hello.msg === 'isdbgrid' ? 'sharded cluster' : 'standalone'

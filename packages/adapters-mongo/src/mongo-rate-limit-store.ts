@@ -50,7 +50,8 @@ export class MongoRateLimitStore implements RateLimitStore {
         const latest = (await this.#col.find({ key: storedKey }).sort({ n: -1 }).limit(limit).toArray()).map(fromRateLimitAdmissionDocument)
         const counted = latest.map((a) => a.at.getTime()).filter((at) => at > nowMs - windowMs)
         if (counted.length >= limit) return { admitted: false, remaining: 0, resetMs: Math.min(...counted) + windowMs - nowMs }
-        const n = latest.length === 0 ? 0 : latest[0]!.n + 1
+        const newest = latest[0]
+        const n = newest === undefined ? 0 : newest.n + 1
         try {
           await this.#col.insertOne({ _id: admissionId(key, n), key: storedKey, n, at: now, expiresAt: new Date(nowMs + windowMs) })
         } catch (e) {

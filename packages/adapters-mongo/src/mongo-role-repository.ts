@@ -53,7 +53,8 @@ export class MongoRoleRepository implements RoleRepository {
           } catch (e) {
             if (!isDuplicateKey(e)) throw e
             const owner = await this.#col.findOne({ _id: role.id }, { projection: { slug: 1 } })
-            if (owner !== null && owner.slug !== role.slug) throw new Error(`role id ${role.id} already belongs to role ${owner.slug}`)
+            if (owner !== null && owner.slug !== role.slug)
+              throw new Error(`role id ${role.id} already belongs to role ${owner.slug}`, { cause: e })
           }
         }
       }

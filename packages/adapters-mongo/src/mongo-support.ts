@@ -30,27 +30,21 @@ export class StorageTimeout extends Error {
  * unhandled rejection.
  */
 export const withinBound = <A>(work: () => Promise<A>, timeoutMs: number | undefined): Promise<A> => {
-  let running: Promise<A>
-  try {
-    running = work()
-  } catch (e) {
-    return Promise.reject(e)
-  }
+  // A `work` that throws instead of returning a rejected promise rejects `running` the same way.
+  const running = new Promise<A>((resolve) => {
+    resolve(work())
+  })
   if (timeoutMs === undefined) return running
   return new Promise<A>((resolve, reject) => {
     const timer = setTimeout(() => {
       reject(new StorageTimeout(timeoutMs))
     }, timeoutMs)
-    running.then(
-      (a) => {
-        clearTimeout(timer)
-        resolve(a)
-      },
-      (e: unknown) => {
-        clearTimeout(timer)
-        reject(e)
-      },
-    )
+    // Settles as the work did, unless the timeout came first (then this is a no-op).
+    const settle = () => {
+      clearTimeout(timer)
+      resolve(running)
+    }
+    running.then(settle, settle)
   })
 }
 
@@ -166,7 +160,10 @@ export const fieldsOf = (codec: t.Mixed): string[] => {
  * escaped part contains `|`, so `compositeId` is injective.
  */
 export const escapeText = (s: string): string =>
-  s.replace(/[%|\u0000]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
+  s
+    .replace(/[%|]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
+    .split('\u0000')
+    .join('%00')
 export const unescapeText = (s: string): string => s.replace(/%(25|7C|00)/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
 
 /** One `_id` for several key parts, e.g. (merchant account, idempotency key). */

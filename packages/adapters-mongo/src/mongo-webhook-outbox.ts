@@ -27,7 +27,9 @@ export class MongoWebhookOutbox implements WebhookOutbox {
   }
 
   remove(eventId: string): TE.TaskEither<Unavailable, void> {
-    return this.#calls.attempt(async () => void (await this.#col.deleteOne({ _id: eventId })))
+    return this.#calls.attempt(async () => {
+      await this.#col.deleteOne({ _id: eventId })
+    })
   }
 
   olderThan(before: Date, limit: number): TE.TaskEither<Unavailable, readonly OutboxEntry[]> {

@@ -29,7 +29,9 @@ export class MongoWebhookSubscriptionRepository implements WebhookSubscriptionRe
 
   /** Ids come from the id generator: a clash is a bug, reported as the driver's duplicate-key error. */
   create(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void> {
-    return this.#calls.attempt(async () => void (await this.#col.insertOne(toWebhookSubscriptionDocument(sub))))
+    return this.#calls.attempt(async () => {
+      await this.#col.insertOne(toWebhookSubscriptionDocument(sub))
+    })
   }
 
   ensure(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void> {

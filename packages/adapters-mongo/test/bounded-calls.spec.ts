@@ -30,21 +30,24 @@ const noUnhandledRejection = async (body: () => Promise<void>) => {
 
 describe('bounded storage calls (storageCalls)', () => {
   it('passes results and failures through unchanged for a store without a bound', async () => {
-    const { attempt } = storageCalls({ operationTimeoutMs: undefined })
-    expect(await attempt(async () => 42)()).to.deep.equal(E.right(42))
-    const failed = await attempt(() => Promise.reject(new Error('driver said no')))()
-    expect(E.isLeft(failed) && failed.left._tag === 'Unavailable' && (failed.left.cause as Error).message).to.equal('driver said no')
-    const thrown = await attempt((): Promise<number> => {
+    const calls = storageCalls({ operationTimeoutMs: undefined })
+    expect(await calls.attempt(() => Promise.resolve(42))()).to.deep.equal(E.right(42))
+    const failed = await calls.attempt(() => Promise.reject(new Error('driver said no')))()
+    expect(E.isLeft(failed) && failed.left._tag).to.equal('Unavailable')
+    expect(E.isLeft(failed) && (failed.left.cause as Error).message).to.equal('driver said no')
+    const thrown = await calls.attempt((): Promise<number> => {
       throw new Error('thrown before any promise')
     })()
     expect(E.isLeft(thrown) && (thrown.left.cause as Error).message).to.equal('thrown before any promise')
   })
 
-  it("turns a call that outlives its store's bound into Unavailable (cause StorageTimeout) at the bound, and clears its timer", async () => {
-    const { attempt, attemptEither } = storageCalls({ operationTimeoutMs: 150 })
+  const outlivesBoundTitle =
+    "turns a call that outlives its store's bound into Unavailable (cause StorageTimeout) at the bound, and clears its timer"
+  it(outlivesBoundTitle, async () => {
+    const calls = storageCalls({ operationTimeoutMs: 150 })
     await noUnhandledRejection(async () => {
       const started = Date.now()
-      const r = await attempt(never)()
+      const r = await calls.attempt(never)()
       const took = Date.now() - started
       expect(E.isLeft(r) && r.left._tag).to.equal('Unavailable')
       const cause = E.isLeft(r) ? r.left.cause : undefined
@@ -53,14 +56,14 @@ describe('bounded storage calls (storageCalls)', () => {
       expect(took).to.be.within(140, 400)
 
       // attemptEither too, and an abandoned call that fails later is not an unhandled rejection.
-      const late = await attemptEither<'expected', number>(() => sleep(300).then(() => Promise.reject(new Error('too late'))))()
+      const late = await calls.attemptEither<'expected', number>(() => sleep(300).then(() => Promise.reject(new Error('too late'))))()
       expect(E.isLeft(late) && late.left !== 'expected' && late.left.cause).to.be.instanceOf(StorageTimeout)
       await sleep(250)
     })
     // A call that finishes in time leaves no timer behind.
     const before = timers()
-    expect(await attempt(async () => 'quick')()).to.deep.equal(E.right('quick'))
-    expect(await attemptEither(async () => E.left('expected' as const))()).to.deep.equal(E.left('expected'))
+    expect(await calls.attempt(() => Promise.resolve('quick'))()).to.deep.equal(E.right('quick'))
+    expect(await calls.attemptEither(() => Promise.resolve(E.left('expected' as const)))()).to.deep.equal(E.left('expected'))
     expect(timers()).to.equal(before)
   })
 
@@ -75,7 +78,7 @@ describe('bounded storage calls (storageCalls)', () => {
   })
 
   it('withinBound without a bound is the work itself', async () => {
-    expect(await withinBound(async () => 'x', undefined)).to.equal('x')
+    expect(await withinBound(() => Promise.resolve('x'), undefined)).to.equal('x')
   })
 })
 
@@ -183,8 +186,9 @@ describe('a store with operationTimeoutMs, on a server that freezes or goes down
   this.timeout(60_000)
   const BOUND = 500
   const POOL = 4
-  let proxy: Proxy
-  let store: MongoStore
+  // Set in `before`, which skips the suite when there is no server to proxy: the `after` hooks check.
+  let proxy: Proxy | undefined
+  let store: MongoStore | undefined
   let dbName: string
 
   before(async function () {
@@ -231,17 +235,19 @@ describe('a store with operationTimeoutMs, on a server that freezes or goes down
   })
 
   it('knows its bound', () => {
-    expect(store.operationTimeoutMs).to.equal(BOUND)
+    expect(store!.operationTimeoutMs).to.equal(BOUND)
   })
 
-  it('frozen: every call fails as Unavailable within the bound, connections stay within the pool, and calls succeed again after the thaw', async () => {
-    const { buyers } = makeMongoAdapters(store)
+  const frozenTitle =
+    'frozen: every call fails as Unavailable within the bound, connections stay within the pool, and calls succeed again after the thaw'
+  it(frozenTitle, async () => {
+    const { buyers } = makeMongoAdapters(store!)
     const b = aBuyer({ merchant_account_id: 'default' })
     const id = b.id
     expect(E.isRight(await buyers.create(b)())).to.equal(true)
 
-    proxy.freeze()
-    const acceptedBefore = proxy.accepted
+    proxy!.freeze()
+    const acceptedBefore = proxy!.accepted
     const started = Date.now()
     // Many more calls than the pool has connections, in waves while frozen.
     const results: [number, E.Either<unknown, unknown>][] = []
@@ -257,9 +263,9 @@ describe('a store with operationTimeoutMs, on a server that freezes or goes down
       results.push(...wave_)
     }
     const ping = Date.now()
-    const pinged = await store.ping().then(
+    const pinged = await store!.ping().then(
       () => 'answered',
-      (e: Error) => e.message,
+      (e: unknown) => (e as Error).message,
     )
     const pingMs = Date.now() - ping
     const frozenFor = Date.now() - started
@@ -273,30 +279,33 @@ describe('a store with operationTimeoutMs, on a server that freezes or goes down
     // The driver's own bounds (waitQueueTimeoutMS, socketTimeoutMS) keep it from opening a
     // connection per abandoned call: at most the pool, the monitor and its RTT pinger, and a
     // pool refill after a timed-out handshake.
-    const opened = proxy.accepted - acceptedBefore
+    const opened = proxy!.accepted - acceptedBefore
     expect(opened, 'connections opened while frozen').to.be.at.most(2 * POOL + 2)
 
-    proxy.thaw()
+    proxy!.thaw()
     const recovered = await eventually('reads after the thaw', 15_000, async () => {
       const r = await buyers.findById('default', id)()
       return E.isRight(r) && O.isSome(r.right)
     })
     await eventually('the readiness ping after the thaw', 5000, () =>
-      store.ping().then(
+      store!.ping().then(
         () => true,
         () => false,
       ),
     )
     console.log(
-      `      frozen ${frozenFor} ms: ${results.length} calls failed in at most ${Math.max(...results.map(([ms]) => ms))} ms, ping in ${pingMs} ms, ` +
+      `      frozen ${frozenFor} ms: ${results.length} calls failed in at most ${Math.max(...results.map(([ms]) => ms))} ms, ` +
+        `ping in ${pingMs} ms, ` +
         `${opened} connections opened; reads again ${recovered} ms after the thaw`,
     )
   })
 
-  it('down (connections reset, then refused): calls fail within the bound, and succeed again once the server is back on the same address', async () => {
-    const { buyers } = makeMongoAdapters(store)
-    const port = proxy.port
-    await proxy.down()
+  const downTitle =
+    'down (connections reset, then refused): calls fail within the bound, and succeed again once the server is back on the same address'
+  it(downTitle, async () => {
+    const { buyers } = makeMongoAdapters(store!)
+    const port = proxy!.port
+    await proxy!.down()
     const t0 = Date.now()
     const results = await Promise.all(
       Array.from({ length: 10 }, () => buyers.list('default', {}, { direction: 'forward', from: O.none, limit: 5 })()),
@@ -306,14 +315,14 @@ describe('a store with operationTimeoutMs, on a server that freezes or goes down
     expect(took).to.be.below(BOUND + 300)
     const pingStarted = Date.now()
     expect(
-      await store.ping().then(
+      await store!.ping().then(
         () => 'answered',
         () => 'failed',
       ),
     ).to.equal('failed')
     expect(Date.now() - pingStarted).to.be.below(BOUND + 300)
 
-    await proxy.start(port)
+    await proxy!.start(port)
     const back = await eventually('reads after the server came back', 15_000, async () =>
       E.isRight(await buyers.list('default', {}, { direction: 'forward', from: O.none, limit: 5 })()),
     )

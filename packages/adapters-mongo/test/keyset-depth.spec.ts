@@ -24,6 +24,8 @@ const ids = (bs: readonly Buyer[]) => bs.map((b) => b.id)
 const expectedIds = (from: number, count: number) => Array.from({ length: count }, (_, k) => uuidFor(from - k))
 
 const ms = (x: number) => `${x.toFixed(1)} ms`
+/** A value of the explain output as a template literal would write it. */
+const text = (v: unknown): string => String(v)
 
 /** The plan in a line: MongoDB's winning plan and work counts, or FerretDB's PostgreSQL plan and pushdowns. */
 const planSummary = (explain: Record<string, unknown>): string => {
@@ -32,7 +34,7 @@ const planSummary = (explain: Record<string, unknown>): string => {
     const stages: string[] = []
     const walk = (p: Record<string, unknown> | undefined): void => {
       if (p === undefined) return
-      stages.push(p.indexName ? `${p.stage}(${p.indexName})` : String(p.stage))
+      stages.push(p.indexName ? `${text(p.stage)}(${text(p.indexName)})` : String(p.stage))
       walk(p.inputStage as Record<string, unknown> | undefined)
       for (const s of (p.inputStages as Record<string, unknown>[] | undefined) ?? []) walk(s)
     }
@@ -41,7 +43,10 @@ const planSummary = (explain: Record<string, unknown>): string => {
         (qp.winningPlan as Record<string, unknown>),
     )
     const st = (explain.executionStats ?? {}) as Record<string, unknown>
-    return `MongoDB plan ${stages.join(' < ')}; keys examined ${st.totalKeysExamined}, documents examined ${st.totalDocsExamined}, returned ${st.nReturned}`
+    return (
+      `MongoDB plan ${stages.join(' < ')}; keys examined ${text(st.totalKeysExamined)}, ` +
+      `documents examined ${text(st.totalDocsExamined)}, returned ${text(st.nReturned)}`
+    )
   }
   if (qp.Plan !== undefined) {
     const nodes: string[] = []
@@ -51,9 +56,12 @@ const planSummary = (explain: Record<string, unknown>): string => {
       p = (p.Plans as Record<string, unknown>[] | undefined)?.[0]
     )
       nodes.push(
-        `${p['Node Type']}${p['Relation Name'] ? ` on ${p['Relation Name']}` : ''}${p['Index Name'] ? ` using ${p['Index Name']}` : ''}${p.Filter ? ` [filter ${p.Filter}]` : ''}`,
+        text(p['Node Type']) +
+          (p['Relation Name'] ? ` on ${text(p['Relation Name'])}` : '') +
+          (p['Index Name'] ? ` using ${text(p['Index Name'])}` : '') +
+          (p.Filter ? ` [filter ${text(p.Filter)}]` : ''),
       )
-    const pushdown = ['filterPushdown', 'sortPushdown', 'limitPushdown'].map((k) => `${k} ${explain[k]}`).join(', ')
+    const pushdown = ['filterPushdown', 'sortPushdown', 'limitPushdown'].map((k) => `${k} ${text(explain[k])}`).join(', ')
     return `FerretDB: PostgreSQL plan ${nodes.join(' > ')}; ${pushdown}`
   }
   return `unrecognised explain output: ${JSON.stringify(explain).slice(0, 300)}`
@@ -61,7 +69,7 @@ const planSummary = (explain: Record<string, unknown>): string => {
 
 describe('keyset pagination depth: 100,000 buyers in one account', function () {
   this.timeout(15 * 60_000)
-  let f: FreshStore
+  let f: FreshStore | undefined // unset when `freshStore` failed
   let repo: MongoBuyerRepository
 
   before(async () => {
@@ -121,7 +129,7 @@ describe('keyset pagination depth: 100,000 buyers in one account', function () {
     ] as const) {
       const plan = buyerListRead(MERCHANT_A, {}, seek)
       try {
-        const explain = await dbOf(f.store)
+        const explain = await dbOf(f!.store)
           .collection(COLLECTIONS.buyers)
           .find(plan.filter)
           .sort(plan.sort)

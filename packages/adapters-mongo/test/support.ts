@@ -25,7 +25,7 @@ before(async function () {
 export interface FreshStore {
   readonly store: MongoStore
   /** Drops the database and closes the connection. */
-  teardown(): Promise<void>
+  readonly teardown: () => Promise<void>
 }
 
 /** A store on a database of its own (`orka_test_<random>`), indexes created, dropped in teardown. */

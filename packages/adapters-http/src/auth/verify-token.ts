@@ -74,9 +74,8 @@ const bearerToken = (authorization: string | undefined): Check<string> => {
   if (authorization === undefined || authorization === '') return fail('no Authorization header')
   // Cheap bound before any regex: a header this long cannot hold an acceptable token.
   if (authorization.length > MAX_TOKEN_BYTES + 64) return fail('token over 8 KiB')
-  const m = BEARER.exec(authorization)
-  if (!m) return fail('Authorization scheme is not Bearer')
-  const token = m[1]!
+  const token = BEARER.exec(authorization)?.[1]
+  if (token === undefined) return fail('Authorization scheme is not Bearer')
   return Buffer.byteLength(token, 'utf8') > MAX_TOKEN_BYTES ? fail('token over 8 KiB') : E.right(token)
 }
 
@@ -111,7 +110,9 @@ const parse = (token: string, nowS: number, maxLifetimeS: number): Check<Parsed>
   const header = jsonObject(headerBytes)
   if (!header) return fail('header is not a JSON object')
   // Exactly ES512: `none`, HS* (the public key used as an HMAC secret) and RS* never get near a key.
-  if (header.alg !== 'ES512') return fail(`alg ${String(JSON.stringify(header.alg)).slice(0, 32)} is not ES512`)
+  // JSON.stringify gives undefined for an absent `alg`, whatever its declared type says.
+  if (header.alg !== 'ES512')
+    return fail(`alg ${((JSON.stringify(header.alg) as string | undefined) ?? 'undefined').slice(0, 32)} is not ES512`)
   // We understand no extension, so any `crit` is one we must refuse (RFC 7515 §4.1.11).
   if ('crit' in header) return fail('crit header present')
   // `jku`, `x5u`, `jwk`, `x5c` are ignored on purpose: the key comes only from our own store.
@@ -226,11 +227,11 @@ export const makeTokenVerifier = (deps: TokenVerifierDeps): TokenVerifier => {
         if (!(await verifyEs512(publicKey, signingInput, signature))) return E.left(unauthenticated('bad signature'))
         const jti = claims.jti
         // What was signed, not how the signature is spelt: see the identity note at the top.
-        const tokenHash = jti === undefined ? deps.mac.mac('token-hash', signingInput) : undefined
+        const tokenId = jti === undefined ? { hash: deps.mac.mac('token-hash', signingInput) } : { jti }
         const v: Verified = {
           claims,
           // A client-chosen `jti` is namespaced by its key, so one key's tokens cannot draw on another's quota.
-          tokenIdFor: (k) => (jti !== undefined ? `jti:${k.id}:${jti}` : `hash:${tokenHash!}`),
+          tokenIdFor: (k) => ('jti' in tokenId ? `jti:${k.id}:${tokenId.jti}` : `hash:${tokenId.hash}`),
         }
         verified.set(cacheKey, v)
         return E.right(principal(v, key))

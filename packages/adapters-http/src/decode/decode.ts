@@ -90,7 +90,7 @@ export const decodeQuery = <C extends t.Mixed>(
 export const headerLines = (req: Pick<IncomingMessage, 'rawHeaders'>, name: string): number => {
   let n = 0
   const raw = req.rawHeaders
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) n++
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]?.toLowerCase() === name) n++
   return n
 }
 

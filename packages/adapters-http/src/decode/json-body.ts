@@ -86,7 +86,8 @@ const readBytes = (req: IncomingMessage, limit: number, length: number | undefin
       },
       (e: unknown) => {
         settle(() => {
-          reject(e)
+          // raw-body rejects with its own errors (status, type, expose): passed on as they are.
+          reject(e instanceof Error ? e : new Error('request body could not be read', { cause: e }))
         })
       },
     )

@@ -9,7 +9,7 @@ import { sendDomainError } from '../respond'
 /** How many `Authorization` header lines the client sent (Node keeps only the first in `req.headers`). */
 const authorizationHeaders = (rawHeaders: readonly string[]): number => {
   let n = 0
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'authorization') n++
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]?.toLowerCase() === 'authorization') n++
   return n
 }
 

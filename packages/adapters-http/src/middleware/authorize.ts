@@ -39,7 +39,8 @@ export const authorize =
       sendErrorResponse(ctx, validationErrorResponse(header.left))
       return
     }
-    const merchantAccountId = header.right || config.defaultMerchantAccountId
+    const sent = header.right
+    const merchantAccountId = sent === undefined || sent === '' ? config.defaultMerchantAccountId : sent
     const r = await check({ principal: principalOf(ctx), merchantAccountId, required })()
     if (E.isLeft(r)) {
       sendDomainError(ctx, log, r.left)

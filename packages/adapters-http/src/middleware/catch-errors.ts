@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net'
 import type { Middleware, ParameterizedContext } from 'koa'
 import type { HttpLog } from '../types'
 import {
@@ -30,11 +31,12 @@ const clearHeaders = (ctx: Ctx): void => {
  * still goes to Koa's own handler.
  */
 const quietClientFaults = (ctx: Ctx, log: HttpLog): void => {
-  const koaOnError = ctx.onerror
-  ctx.onerror = (err: Error): void => {
+  const koaOnError = ctx.onerror.bind(ctx)
+  // Koa calls it with null when there is no error (node-style callbacks), whatever its type says.
+  ctx.onerror = (err: Error | null | undefined): void => {
     if (err === null || err === undefined) return
     if (!isClientFault(err, ctx.req)) {
-      koaOnError.call(ctx, err)
+      koaOnError(err)
       return
     }
     noteConnectionFault(ctx.req.socket, err)
@@ -42,7 +44,7 @@ const quietClientFaults = (ctx: Ctx, log: HttpLog): void => {
       redactLogFields({ requestId: ctx.state.requestId, method: ctx.method, status: null, err: clientFaultSummary(err) }),
       'client request error',
     )
-    if (!ctx.res.writableEnded) ctx.req.socket?.destroy()
+    if (!ctx.res.writableEnded) (ctx.req.socket as Socket | null)?.destroy()
   }
 }
 

@@ -25,7 +25,7 @@ export const allowedMethods = (router: Router<OrkaState>, path: string): string[
  */
 export const notRouted =
   (router: Router<OrkaState>): Middleware<OrkaState> =>
-  async (ctx) => {
+  (ctx) => {
     const allow = allowedMethods(router, ctx.path)
     if (allow.length === 0) {
       sendErrorResponse(ctx, notFoundResponse())

@@ -83,7 +83,7 @@ export const codecToSchema = (codec: t.Mixed, registry: SchemaRegistry): JsonSch
   if (codec instanceof Tagged)
     return registry.ref(codec.name, codec, () => ({
       title: codec.name,
-      description: `Told apart by \`${codec.tag}\`: ${Object.keys(codec.branches)
+      description: `Told apart by \`${codec.tag}\`: ${Object.keys(codec.branches as Record<string, t.Mixed>)
         .map((k) => `\`${k}\``)
         .join(', ')}.`,
       oneOf: Object.values(codec.branches as Record<string, t.Mixed>).map((b) => codecToSchema(b, registry)),
@@ -91,7 +91,14 @@ export const codecToSchema = (codec: t.Mixed, registry: SchemaRegistry): JsonSch
   throw new Error(`No JSON Schema for codec '${codec.name}' (${codec.constructor.name})`)
 }
 
-const closedSchema = (codec: Closed<Record<string, t.Mixed>, Record<string, t.Mixed>>, registry: SchemaRegistry): JsonSchema => {
+/** What `closedSchema` reads of a `Closed` codec. */
+interface ClosedShape {
+  readonly name: string
+  readonly required: Record<string, t.Mixed>
+  readonly optional: Record<string, t.Mixed>
+}
+
+const closedSchema = (codec: ClosedShape, registry: SchemaRegistry): JsonSchema => {
   const required = Object.keys(codec.required)
   // `type` leads, as the codec encodes it.
   const props = [...Object.entries(codec.required), ...Object.entries(codec.optional)].sort(

@@ -53,25 +53,33 @@ export interface Response {
   readonly content?: { readonly 'application/json': { readonly schema: JsonSchema } }
 }
 
-const DESCRIPTION = `Orka is a payment orchestration API: activate gift cards, manage buyers and webhook subscriptions, read the role catalogue.
+const DESCRIPTION = `Orka is a payment orchestration API: activate gift cards, manage buyers and webhook subscriptions, read the role \
+catalogue.
 
 Every request and response body is JSON. Choose the environment (sandbox or production) and your instance's \`{id}\` in the server URL.
 
 ## Authentication
 
-\`Authorization: Bearer <JWT>\`: an ES512 token signed with the private key of one of your API key pairs (\`kid\` is the key's RFC 7638 thumbprint), with an \`exp\` and the \`scopes\` it asks for. Each operation names the scope it needs (\`<area>.read\` or \`<area>.write\`; \`*.read\` and \`*.write\` grant every area; \`embed\` is the browser-safe set). What a token may do is its scopes intersected with its key's roles. A missing or unusable token is a \`401\`, a token without permission a \`403\`.
+\`Authorization: Bearer <JWT>\`: an ES512 token signed with the private key of one of your API key pairs (\`kid\` is the key's RFC 7638 \
+thumbprint), with an \`exp\` and the \`scopes\` it asks for. Each operation names the scope it needs (\`<area>.read\` or \`<area>.write\`; \
+\`*.read\` and \`*.write\` grant every area; \`embed\` is the browser-safe set). What a token may do is its scopes intersected with its \
+key's roles. A missing or unusable token is a \`401\`, a token without permission a \`403\`.
 
 ## Errors
 
-Every error but \`422\` has the body \`{type: "error", code, status, message, details[]}\` (plus \`resource_id\` on a \`409\`). A request that does not match its schema (body, query, path or headers) is a \`422\` with \`detail[]\`, before anything else happens; a well-formed request that is wrong given the current state (an unknown buyer, a declined card, a foreign cursor) is a \`400\`.
+Every error but \`422\` has the body \`{type: "error", code, status, message, details[]}\` (plus \`resource_id\` on a \`409\`). A request \
+that does not match its schema (body, query, path or headers) is a \`422\` with \`detail[]\`, before anything else happens; a well-formed \
+request that is wrong given the current state (an unknown buyer, a declined card, a foreign cursor) is a \`400\`.
 
 ## Pagination
 
-Lists return \`{items, limit, next_cursor, previous_cursor}\`. Pass \`limit\` (1-100, default 20) and a cursor from a previous page; cursors are opaque and bound to the list, filter and merchant account.
+Lists return \`{items, limit, next_cursor, previous_cursor}\`. Pass \`limit\` (1-100, default 20) and a cursor from a previous page; \
+cursors are opaque and bound to the list, filter and merchant account.
 
 ## Rate limits
 
-Only \`embed\` (browser) tokens are limited: the limited operations answer with \`RateLimit-Policy\` and \`RateLimit\` headers, and over the limit with \`429\` and \`Retry-After\`. Server-to-server tokens are never limited.`
+Only \`embed\` (browser) tokens are limited: the limited operations answer with \`RateLimit-Policy\` and \`RateLimit\` headers, and over \
+the limit with \`429\` and \`Retry-After\`. Server-to-server tokens are never limited.`
 
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } })
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` })
@@ -79,17 +87,20 @@ const header = (name: string) => ({ $ref: `#/components/headers/${name}` })
 const HEADERS: Record<string, JsonSchema> = {
   'X-Request-Id': {
     description:
-      "The request's id, as the client sent it when it is a plain token of at most 128 characters, else generated. Quote it when reporting a problem.",
+      "The request's id, as the client sent it when it is a plain token of at most 128 characters, else generated. Quote it when " +
+      'reporting a problem.',
     schema: { type: 'string' },
   },
   'RateLimit-Policy': {
     description:
-      'Sent for `embed` tokens on rate-limited operations: the quota drawn on, e.g. `"embed";q=50;w=60` (50 requests per rolling 60 seconds; IETF httpapi RateLimit header fields).',
+      'Sent for `embed` tokens on rate-limited operations: the quota drawn on, e.g. `"embed";q=50;w=60` (50 requests per rolling 60 ' +
+      'seconds; IETF httpapi RateLimit header fields).',
     schema: { type: 'string' },
   },
   RateLimit: {
     description:
-      'Sent with `RateLimit-Policy`: what is left of the quota, e.g. `"embed";r=49;t=60` (49 requests remaining; `t` seconds until a slot frees).',
+      'Sent with `RateLimit-Policy`: what is left of the quota, e.g. `"embed";r=49;t=60` (49 requests remaining; `t` seconds until a ' +
+      'slot frees).',
     schema: { type: 'string' },
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
@@ -102,7 +113,7 @@ const HEADERS: Record<string, JsonSchema> = {
 }
 
 const serverVariables = (url: string, instanceId: string) => {
-  const names = [...url.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)
+  const names = [...url.matchAll(/\{(\w+)\}/g)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]))
   if (names.length === 0) return {}
   return {
     variables: Object.fromEntries(
@@ -153,7 +164,8 @@ const operation = (op: ServedOperation, config: OpenApiConfig, registry: SchemaR
             in: 'header',
             required: false,
             description:
-              'A unique key for this request (a V4 UUID, or another random string with enough entropy). It is forwarded to the gift card service when it supports it, and Orka replays the first outcome for the same key and body.',
+              'A unique key for this request (a V4 UUID, or another random string with enough entropy). It is forwarded to the gift card ' +
+              'service when it supports it, and Orka replays the first outcome for the same key and body.',
             schema: codecToSchema(IDEMPOTENCY_KEY, registry),
           },
         ]

@@ -19,7 +19,8 @@ export const webhookEvents = (headerPrefix: string, registry: SchemaRegistry): R
     }),
     [`${headerPrefix}-Webhook-Timestamp`]: header('Unix seconds at which the attempt was signed.', { type: 'string', pattern: '^[0-9]+$' }),
     [`${headerPrefix}-Webhook-Signatures`]: header(
-      'Comma-separated lower-case hex HMAC-SHA256 signatures of `<timestamp>.<body>` (the exact bytes received), one per live signing secret, newest first. Accept the event when any one matches a secret you hold and the timestamp is recent.',
+      'Comma-separated lower-case hex HMAC-SHA256 signatures of `<timestamp>.<body>` (the exact bytes received), one per live signing ' +
+        'secret, newest first. Accept the event when any one matches a secret you hold and the timestamp is recent.',
       { type: 'string', pattern: '^[0-9a-f]{64}(,[0-9a-f]{64})*$' },
     ),
   }
@@ -29,7 +30,9 @@ export const webhookEvents = (headerPrefix: string, registry: SchemaRegistry): R
       {
         post: {
           summary: SUMMARIES[name as keyof typeof WEBHOOK_EVENTS],
-          description: `Sent to every active subscription of the event's merchant account and every active instance-wide one. Answer any \`2xx\` within the timeout; anything else is retried on the schedule.`,
+          description:
+            `Sent to every active subscription of the event's merchant account and every active instance-wide one. Answer any ` +
+            `\`2xx\` within the timeout; anything else is retried on the schedule.`,
           operationId: `${name.replace(/[.-]/g, '_')}_event`,
           tags: ['Webhook subscriptions'],
           security: [],

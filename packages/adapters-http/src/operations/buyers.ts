@@ -13,7 +13,8 @@ export const createBuyer = defineOperation({
     tag: BUYERS,
     summary: 'Add a buyer',
     description:
-      'Creates a buyer in the merchant account. An `external_identifier` already used by another buyer of the account is a `409` naming that buyer.',
+      'Creates a buyer in the merchant account. An `external_identifier` already used by another buyer of the account is a `409` naming ' +
+      'that buyer.',
   },
   body: BuyerCreate,
   success: { status: 201, codec: Buyer, description: 'The new buyer.' },

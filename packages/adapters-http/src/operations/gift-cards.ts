@@ -8,7 +8,10 @@ const GIFT_CARDS: Tag = {
   description: "Physical gift cards activated through the merchant account's gift card service.",
 }
 
-/** A replay (same key, same body) answers with the first response's status and bytes plus `Idempotent-Replayed: true`, failures included. */
+/**
+ * A replay (same key, same body) answers with the first response's status and bytes plus
+ * `Idempotent-Replayed: true`, failures included.
+ */
 export const activateGiftCard = defineOperation({
   method: 'POST',
   path: '/gift-cards/activations',
@@ -19,8 +22,10 @@ export const activateGiftCard = defineOperation({
     tag: GIFT_CARDS,
     summary: 'Activate a gift card',
     description:
-      "Activates a physical gift card through the merchant account's primary gift card service. With `store: true` the activated card is also stored in the vault (a card number already stored for the account is a `409` naming it).\n\n" +
-      'With an `idempotency-key`, the same key and body replay the first outcome (`Idempotent-Replayed: true`), another body with the key is a `400`, and a request while the first still runs is a `425`.',
+      "Activates a physical gift card through the merchant account's primary gift card service. With `store: true` the activated card is " +
+      'also stored in the vault (a card number already stored for the account is a `409` naming it).\n\n' +
+      'With an `idempotency-key`, the same key and body replay the first outcome (`Idempotent-Replayed: true`), another body with the ' +
+      'key is a `400`, and a request while the first still runs is a `425`.',
   },
   idempotent: true,
   body: GiftCardActivationCreate,

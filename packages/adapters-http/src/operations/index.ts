@@ -6,7 +6,10 @@ import { UNSERVED_OPERATIONS } from './unserved'
 import { WEBHOOK_DELIVERY_OPERATIONS } from './webhook-deliveries'
 import { WEBHOOK_SUBSCRIPTION_OPERATIONS } from './webhook-subscriptions'
 
-/** Every operation, by resource group: the router, the OpenAPI document (in this order), the `405`/`Allow` table and the rate limiter read this list. */
+/**
+ * Every operation, by resource group: the router, the OpenAPI document (in this order), the
+ * `405`/`Allow` table and the rate limiter read this list.
+ */
 export const OPERATIONS: readonly Operation[] = [
   ...GIFT_CARD_OPERATIONS,
   ...ROLE_OPERATIONS,

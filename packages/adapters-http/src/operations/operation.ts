@@ -84,8 +84,8 @@ export type Operation = ServedOperation | UnservedOperation
 
 /** Checks the handler against the declared codecs, then forgets their types: the list holds every operation alike. */
 export const defineOperation = <
-  P extends ParameterDocs = {},
-  Q extends ParameterDocs = {},
+  P extends ParameterDocs = Record<string, never>,
+  Q extends ParameterDocs = Record<string, never>,
   B = undefined,
   S = void,
   I extends boolean = false,

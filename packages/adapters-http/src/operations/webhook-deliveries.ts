@@ -12,7 +12,8 @@ export const listWebhookDeliveries = defineOperation({
     tag: WEBHOOK_SUBSCRIPTIONS,
     summary: 'List webhook deliveries',
     description:
-      "The subscription's delivery log, newest first: one delivery per event sent to it, with every attempt (status received, duration, error, and at most the first KiB of the answer). Deliveries are kept for the configured retention (30 days by default).",
+      "The subscription's delivery log, newest first: one delivery per event sent to it, with every attempt (status received, duration, " +
+      'error, and at most the first KiB of the answer). Deliveries are kept for the configured retention (30 days by default).',
   },
   params: SUBSCRIPTION_ID,
   query: { ...PAGE_QUERY, status: { codec: WebhookDeliveryStatus, description: 'Only deliveries with this status.' } },
@@ -38,7 +39,9 @@ export const redeliverWebhookDelivery = defineOperation({
     tag: WEBHOOK_SUBSCRIPTIONS,
     summary: 'Redeliver a webhook delivery',
     description:
-      'Sends a `delivered` or `failed` delivery once more, now: the same event id and body, the attempt appended to the same delivery, which is `pending` until it ends (no further retries). A pending or cancelled delivery, or an inactive subscription, is a `409` saying why; a deleted subscription is a `404`.',
+      'Sends a `delivered` or `failed` delivery once more, now: the same event id and body, the attempt appended to the same delivery, ' +
+      'which is `pending` until it ends (no further retries). A pending or cancelled delivery, or an inactive subscription, is a ' +
+      '`409` saying why; a deleted subscription is a `404`.',
   },
   params: { ...SUBSCRIPTION_ID, delivery_id: { codec: canonicalUuid, description: 'The ID of the delivery.' } },
   success: { status: 202, codec: WebhookDelivery, description: 'The delivery, pending again.' },

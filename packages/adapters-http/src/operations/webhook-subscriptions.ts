@@ -31,7 +31,8 @@ export const createWebhookSubscription = defineOperation({
     tag: WEBHOOK_SUBSCRIPTIONS,
     summary: 'Create webhook subscription',
     description:
-      'Creates a subscription: event notifications are delivered to `url`, optionally authenticated with `authentication`. Secrets are stored sealed and never returned (they read `********`).',
+      'Creates a subscription: event notifications are delivered to `url`, optionally authenticated with `authentication`. Secrets are ' +
+      'stored sealed and never returned (they read `********`).',
   },
   body: WebhookSubscriptionCreate,
   success: { status: 201, codec: WebhookSubscription, description: 'The new subscription.' },
@@ -47,7 +48,8 @@ export const listWebhookSubscriptions = defineOperation({
     tag: WEBHOOK_SUBSCRIPTIONS,
     summary: 'List webhook subscriptions',
     description:
-      "Lists the merchant account's subscriptions, newest first; an API key bound to no merchant account also sees the instance-wide ones (`merchant_account_id` null).",
+      "Lists the merchant account's subscriptions, newest first; an API key bound to no merchant account also sees the instance-wide " +
+      'ones (`merchant_account_id` null).',
   },
   query: PAGE_QUERY,
   success: { status: 200, codec: pageOf('WebhookSubscriptions', WebhookSubscription), description: 'A page of webhook subscriptions.' },
@@ -78,7 +80,8 @@ export const deleteWebhookSubscription = defineOperation({
     tag: WEBHOOK_SUBSCRIPTIONS,
     summary: 'Delete webhook subscription',
     description:
-      "Permanently removes a subscription: no event notification is delivered to its URL any more. This cannot be undone; delivering to the same URL again takes a new subscription. Unknown, already deleted and another account's subscriptions are all `404`.",
+      'Permanently removes a subscription: no event notification is delivered to its URL any more. This cannot be undone; delivering to ' +
+      "the same URL again takes a new subscription. Unknown, already deleted and another account's subscriptions are all `404`.",
   },
   params: SUBSCRIPTION_ID,
   success: { status: 204, description: 'Deleted; no body.' },
@@ -95,7 +98,9 @@ export const updateWebhookSubscription = defineOperation({
     tag: WEBHOOK_SUBSCRIPTIONS,
     summary: 'Update webhook subscription',
     description:
-      'Changes what the body names: an absent or null `url` or `active` is left as it is, an absent `authentication` too, and `authentication: null` removes it. With `active: false` nothing more is delivered: queued deliveries become `cancelled` (an attempt already under way may finish), and events raised while it is inactive are never delivered.',
+      'Changes what the body names: an absent or null `url` or `active` is left as it is, an absent `authentication` too, and ' +
+      '`authentication: null` removes it. With `active: false` nothing more is delivered: queued deliveries become `cancelled` ' +
+      '(an attempt already under way may finish), and events raised while it is inactive are never delivered.',
   },
   params: SUBSCRIPTION_ID,
   body: WebhookSubscriptionUpdate,
@@ -112,7 +117,9 @@ export const rotateWebhookSecret = defineOperation({
     tag: WEBHOOK_SUBSCRIPTIONS,
     summary: 'Rotate webhook subscription secret',
     description:
-      'Replaces the signing secret; the answer carries the new `secret`. With `delta` (minutes, at most 10080: 7 days) the previous secret goes on signing for that long, so every delivery carries two signatures, the new one first, and `rotating` is true; without a body, or with `delta` absent, null or 0, the previous secret stops at once.',
+      'Replaces the signing secret; the answer carries the new `secret`. With `delta` (minutes, at most 10080: 7 days) the previous ' +
+      'secret goes on signing for that long, so every delivery carries two signatures, the new one first, and `rotating` is ' +
+      'true; without a body, or with `delta` absent, null or 0, the previous secret stops at once.',
   },
   params: SUBSCRIPTION_ID,
   body: WebhookSecretRotation,

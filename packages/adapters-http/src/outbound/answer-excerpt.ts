@@ -11,6 +11,6 @@ export const excerptOf = (body: Buffer | null): string | null => {
   if (body === null || body.length === 0) return null
   let end = Math.min(body.length, EXCERPT_BYTES)
   // Back over at most 3 continuation bytes (10xxxxxx) of a character that goes on past the cut.
-  if (end < body.length) for (let back = 0; back < 3 && end > 0 && (body[end]! & 0xc0) === 0x80; back++) end--
+  if (end < body.length) for (let back = 0; back < 3 && end > 0 && (body.readUInt8(end) & 0xc0) === 0x80; back++) end--
   return body.subarray(0, end).toString('utf8')
 }

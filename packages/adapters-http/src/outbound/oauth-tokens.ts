@@ -124,7 +124,10 @@ export class OAuthTokens {
 
   private keep(key: string, token: string, until: number): void {
     this.tokens.delete(key)
-    if (this.tokens.size >= this.maxEntries) this.tokens.delete(this.tokens.keys().next().value!)
+    if (this.tokens.size >= this.maxEntries) {
+      const oldest = this.tokens.keys().next()
+      if (oldest.done !== true) this.tokens.delete(oldest.value)
+    }
     this.tokens.set(key, { token, until })
   }
 }

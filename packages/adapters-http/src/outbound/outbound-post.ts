@@ -111,7 +111,8 @@ const exchange = (secure: boolean, options: https.RequestOptions, payload: Buffe
       res.on('error', fail)
       // Closed before the end (reset, or destroyed by the timeout): no complete answer.
       res.on('close', () => {
-        res.complete ? done() : fail()
+        if (res.complete) done()
+        else fail()
       })
     })
     req.on('error', fail)

@@ -9,7 +9,8 @@ export type HostLookup = (host: string) => Promise<readonly LookupAddress[]>
 export const systemLookup: HostLookup = (host) =>
   new Promise((resolve, reject) => {
     dnsLookup(host, { all: true }, (e, addresses) => {
-      e ? reject(e) : resolve(addresses)
+      if (e) reject(e)
+      else resolve(addresses)
     })
   })
 
@@ -46,9 +47,10 @@ export const vetHost = async (host: string, policy: AddressPolicy, signal: Abort
     if (e instanceof OutboundFailure) throw e
     throw new OutboundFailure('unresolvable_host') // ENOTFOUND, EAI_AGAIN, ENODATA...
   }
-  if (addresses.length === 0 || addresses.some((a) => isIP(a.address) === 0)) throw new OutboundFailure('unresolvable_host')
+  const first = addresses[0]
+  if (first === undefined || addresses.some((a) => isIP(a.address) === 0)) throw new OutboundFailure('unresolvable_host')
   if (strict && addresses.some((a) => refused(a.address))) throw new OutboundFailure('blocked_address')
-  return addresses[0]!
+  return first
 }
 
 /**
@@ -59,5 +61,6 @@ export const vetHost = async (host: string, policy: AddressPolicy, signal: Abort
 export const pinnedLookup =
   (a: LookupAddress): LookupFunction =>
   (_host, options, callback) => {
-    options.all ? callback(null, [a]) : callback(null, a.address, a.family)
+    if (options.all) callback(null, [a])
+    else callback(null, a.address, a.family)
   }

@@ -26,7 +26,7 @@ const CONTENT_SECURITY_POLICY = [
 ].join('; ')
 
 const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
 
 const SYSTEM_FONTS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif'
 
@@ -65,7 +65,8 @@ const page = (config: OpenApiConfig): string => {
   #try-it { padding: 0.5rem 1.5rem 1rem; border-bottom: 1px solid #e1e4ec; background: #f7f8fc; font-size: 14px; line-height: 1.5; }
   #try-it h2 { font-size: 1.2rem; margin: 0.6rem 0 0.3rem; }
   #try-it ol { margin: 0; padding-left: 1.3rem; }
-  #try-it pre { background: #262b45; color: #e8eaf6; padding: 0.6rem 0.8rem; border-radius: 4px; overflow-x: auto; margin: 0.3rem 0 0.6rem; }
+  #try-it pre { background: #262b45; color: #e8eaf6; padding: 0.6rem 0.8rem; border-radius: 4px; \
+overflow-x: auto; margin: 0.3rem 0 0.6rem; }
   #try-it code { background: #e8eaf3; padding: 0 0.25rem; border-radius: 3px; }
   #try-it pre code { background: none; padding: 0; }
 </style>
@@ -75,11 +76,14 @@ const page = (config: OpenApiConfig): string => {
 <section id="try-it">
 <h2>Try it</h2>
 <ol>
-<li>Start Orka with <code>npm start</code>. In the sandbox it provisions a development API key pair and writes its private key to <code>.data/dev-api-key.pem</code>.</li>
-<li>Mint a token: an ES512 JWT signed with that key, carrying the scopes you ask for. Tokens live 30 seconds unless you pass <code>--expires</code>; <code>--embed</code> mints a rate-limited browser token.
+<li>Start Orka with <code>npm start</code>. In the sandbox it provisions a development API key pair and writes its private key to \
+<code>.data/dev-api-key.pem</code>.</li>
+<li>Mint a token: an ES512 JWT signed with that key, carrying the scopes you ask for. Tokens live 30 seconds unless you pass \
+<code>--expires</code>; <code>--embed</code> mints a rate-limited browser token.
 <pre><code>pnpm orka token --key .data/dev-api-key.pem --scopes '*.read,*.write'
 TOKEN=$(pnpm -s orka token --key .data/dev-api-key.pem --scopes '*.read,*.write' --expires 15m)</code></pre></li>
-<li>Call the API with it (<code>${escapeHtml(config.merchantAccountHeader)}</code> picks another merchant account than <code>${escapeHtml(config.defaultMerchantAccountId)}</code>):
+<li>Call the API with it (<code>${escapeHtml(config.merchantAccountHeader)}</code> picks another merchant account than \
+<code>${escapeHtml(config.defaultMerchantAccountId)}</code>):
 <pre><code>curl -s ${origin}/roles?limit=2 ${auth}
 curl -s -X POST ${origin}/gift-cards/activations ${auth} \\
   -H 'Content-Type: application/json' -d '{"number":"4123455541234561234","amount":5000,"currency":"USD"}'
@@ -153,8 +157,12 @@ export const docsRouter = (config: OpenApiConfig): Router<OrkaState> => {
   router.get('/docs/assets/:file', async (ctx, next) => {
     const file = ctx.params.file ?? ''
     // Anything else under /docs/assets is an unknown route like any other.
-    if (!Object.hasOwn(assets, file)) return next()
-    send(ctx, assets[file]!(), 'public, max-age=3600')
+    const asset = Object.hasOwn(assets, file) ? assets[file] : undefined
+    if (asset === undefined) {
+      await next()
+      return
+    }
+    send(ctx, asset(), 'public, max-age=3600')
   })
   return router
 }

@@ -116,7 +116,7 @@ export const rawRequest = (port: number, head: string, body = ''): Promise<RawRe
       try {
         resolve(parseResponse(Buffer.concat(chunks)))
       } catch (e) {
-        reject(e)
+        reject(e instanceof Error ? e : new Error(String(e)))
       }
     })
     // Not `end()`: a Node server aborts a request whose client half-closes before the answer.

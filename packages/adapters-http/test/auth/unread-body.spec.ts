@@ -3,7 +3,7 @@ import { AddressInfo, connect, Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { expect } from 'chai'
 import { createHttpApp } from '../../src'
-import { FakeKeys, keyPair, mint, newP521Key, T0, TestKey } from '../support'
+import { FakeKeys, keyPair, koaListener, mint, newP521Key, T0, TestKey } from '../support'
 import { parseResponse, recordingDeps, UNAUTHORIZED_BODY } from './app-fixture'
 
 const MiB = 1024 * 1024
@@ -33,7 +33,7 @@ const upload = (port: number, head: string, pauseMs: number): Promise<Upload> =>
     const socket: Socket = connect(port, '127.0.0.1')
     const chunks: Buffer[] = []
     let sent = 0
-    let closed = false
+    let closed = false as boolean // set by the `close` listener
     let gaveUp = false
     socket.on('data', (c: Buffer) => {
       if (firstByteMs < 0) firstByteMs = Date.now() - started
@@ -74,7 +74,7 @@ describe('a 401 answers without reading the request body, and closes the connect
     const r = recordingDeps(new FakeKeys(keyPair(key)))
     calls = r.calls
     serverSockets = []
-    server = createServer(createHttpApp(r.deps).callback())
+    server = createServer(koaListener(createHttpApp(r.deps).callback()))
     server.on('connection', (s: Socket) => serverSockets.push(s))
     server.listen(0, '127.0.0.1')
     await new Promise<void>((resolve) =>

@@ -7,6 +7,7 @@ import { AddressInfo, Socket } from 'node:net'
 import { createServer as createTlsServer } from 'node:tls'
 import { WebhookAuthenticationCreate, WebhookRequest } from '@orka/domain'
 import { HostLookup, NodeWebhookSender, signWebhook, WebhookSenderConfig, WebhookSenderDeps } from '../../src'
+import { omit } from '../support'
 
 /** RFC 2104 HMAC-SHA256 from the bare hash: an implementation that shares no code with the sender's. */
 const rfc2104 = (key: string, message: string): string => {
@@ -90,9 +91,9 @@ const sender = (config: WebhookSenderConfig = CONFIG, deps: WebhookSenderDeps = 
 /** A resolver that answers `addresses` for any name, counting the questions. */
 const resolving = (...addresses: string[]) => {
   const asked: string[] = []
-  const lookup: HostLookup = async (host) => {
+  const lookup: HostLookup = (host) => {
     asked.push(host)
-    return addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }))
+    return Promise.resolve(addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })))
   }
   return { asked, lookup }
 }
@@ -264,7 +265,7 @@ describe('NodeWebhookSender', function () {
     })
 
     it('stops reading after 64 KiB: an answer that goes on without end still counts', async () => {
-      let closed = false
+      let closed = false as boolean // set by the `close` listener
       const s = await serve((_g, res) => {
         res.writeHead(500)
         res.write(Buffer.alloc(1024 * 1024, 'b'))
@@ -321,7 +322,7 @@ describe('NodeWebhookSender', function () {
         const r = await sender(CONFIG, { lookup: () => Promise.reject(dnsError(code)) }).send(request('http://nowhere.test/x'))()
         expect(r, code).to.deep.include({ status: null, error: 'unresolvable_host' })
       }
-      expect(await sender(CONFIG, { lookup: async () => [] }).send(request('http://empty.test/'))()).to.deep.include({
+      expect(await sender(CONFIG, { lookup: () => Promise.resolve([]) }).send(request('http://empty.test/'))()).to.deep.include({
         error: 'unresolvable_host',
       })
     })
@@ -417,7 +418,7 @@ describe('NodeWebhookSender', function () {
         password: 'p w&',
         scope: null,
       }
-      const { scope: _none, ...noScope } = auth
+      const noScope = omit(auth, 'scope')
       expect((await sender().send(request(s.url, { authentication: auth }))()).error).to.equal(null)
       expect((await sender().send(request(s.url, { authentication: noScope }))()).error).to.equal(null)
       for (const t of tokens.got)

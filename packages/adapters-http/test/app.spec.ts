@@ -19,7 +19,7 @@ import {
   aCard,
   CaptureLog,
   catalogueRoles,
-  FakeClock,
+  clockAtT0,
   FakeKeys,
   fakeMac,
   fakeMerchantAccounts,
@@ -62,7 +62,7 @@ describe('createHttpApp (smoke)', () => {
     activations = []
     rotations = []
     deliveryFilters = []
-    const clock = new FakeClock()
+    const clock = clockAtT0()
     const deps: HttpDeps = {
       keys: new FakeKeys(keyPair(key), keyPair(newP521Key(), { id: '00000000-0000-4000-8000-000000000002', thumbprint: 'unused' })),
       clock,

@@ -15,7 +15,7 @@ import {
   AdmitAll,
   CaptureLog,
   catalogueRoles,
-  FakeClock,
+  clockAtT0,
   FakeKeys,
   fakeMac,
   fakeMerchantAccounts,
@@ -119,7 +119,7 @@ const unexpected = () => (): never => {
   throw new Error('not expected in this test')
 }
 const appDeps = (key: TestKey, log: CaptureLog): HttpDeps => {
-  const clock = new FakeClock()
+  const clock = clockAtT0()
   return {
     keys: new FakeKeys(keyPair(key)),
     clock,

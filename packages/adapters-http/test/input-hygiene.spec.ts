@@ -14,7 +14,7 @@ import {
   AdmitAll,
   CaptureLog,
   catalogueRoles,
-  FakeClock,
+  clockAtT0,
   FakeKeys,
   fakeMac,
   fakeMerchantAccounts,
@@ -44,7 +44,7 @@ const EMPTY_PAGE = { items: [], limit: 20, next_cursor: null, previous_cursor: n
 type Call = readonly [string, unknown]
 
 const makeDeps = (keys: FakeKeys, calls: Call[], log: CaptureLog, merchantAccountHeader: string): HttpDeps => {
-  const clock = new FakeClock()
+  const clock = clockAtT0()
   const authorize = makeAuthorize({ merchantAccounts, roles })
   return {
     keys,

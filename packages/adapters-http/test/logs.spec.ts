@@ -8,7 +8,7 @@ import {
   AdmitAll,
   CaptureLog,
   catalogueRoles,
-  FakeClock,
+  clockAtT0,
   FakeKeys,
   fakeMac,
   fakeMerchantAccounts,
@@ -197,7 +197,7 @@ describe('card numbers in logs', () => {
     let server: { url: string; close(): Promise<void> }
     beforeEach(async () => {
       log = new CaptureLog()
-      const clock = new FakeClock()
+      const clock = clockAtT0()
       const deps: HttpDeps = {
         keys: new FakeKeys(keyPair(key)),
         clock,

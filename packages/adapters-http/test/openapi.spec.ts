@@ -16,7 +16,7 @@ import {
   isServed,
   SchemaRegistry,
 } from '../src'
-import { CaptureLog, FakeClock, FakeKeys, fakeMac, listen, useCasesWith } from './support'
+import { CaptureLog, clockAtT0, FakeKeys, fakeMac, listen, useCasesWith } from './support'
 
 const CONFIG: OpenApiConfig = {
   merchantAccountHeader: 'x-orka-merchant-account-id',
@@ -289,7 +289,7 @@ describe('GET /openapi.json and GET /docs', () => {
     log = new CaptureLog()
     const deps: HttpDeps = {
       keys: new FakeKeys(),
-      clock: new FakeClock(),
+      clock: clockAtT0(),
       mac: fakeMac,
       log,
       config: {

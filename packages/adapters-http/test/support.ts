@@ -9,17 +9,17 @@ import {
   ApiKeyPair,
   ApiKeyPairRepository,
   Buyer,
-  Clock,
   GiftCard,
   Mac,
   MerchantAccountRepository,
   Page,
   RateLimitStore,
-  ROLE_CATALOGUE,
-  RoleRepository,
   unavailable,
 } from '@orka/domain'
+import { ManualClock } from '@orka/domain/testing'
 import { HttpDeps, HttpLog, jwkThumbprint } from '../src'
+
+export { catalogueRoles } from '@orka/domain/testing'
 
 export interface TestKey {
   readonly privateKeyPem: string
@@ -40,12 +40,8 @@ export const newP521Key = (): TestKey => {
 /** 2027-01-15T08:00:00Z, in seconds: tokens carry explicit times against this clock. */
 export const T0 = 1_800_000_000
 
-export class FakeClock implements Clock {
-  constructor(public nowS: number = T0) {}
-  now(): Date {
-    return new Date(this.nowS * 1000)
-  }
-}
+/** A clock at T0, moved by hand. */
+export const clockAtT0 = (): ManualClock => new ManualClock(new Date(T0 * 1000))
 
 /** Deterministic and visibly keyed, enough to tell a hash from a jti. */
 export const fakeMac: Mac = { mac: (purpose, data) => createHmac('sha256', `test-${purpose}`).update(data).digest('base64url') }
@@ -171,13 +167,6 @@ export class AdmitAll implements RateLimitStore {
   admit(): TE.TaskEither<never, Admission> {
     return TE.right({ admitted: true, remaining: 100, resetMs: 0 })
   }
-}
-
-/** The role catalogue, read only. */
-export const catalogueRoles: RoleRepository = {
-  list: () => TE.right(ROLE_CATALOGUE),
-  findBySlugs: (slugs) => TE.right(ROLE_CATALOGUE.filter((r) => slugs.includes(r.slug))),
-  upsert: () => TE.right(undefined),
 }
 
 /** These unlocked merchant accounts, and no other. */

@@ -1,10 +1,11 @@
+import { ManualClock } from '@orka/domain/testing'
 import { generateKeyPairSync } from 'node:crypto'
 import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import { sign } from 'jsonwebtoken'
 import { Principal, Unauthenticated, Unavailable } from '@orka/domain'
 import { makeTokenVerifier, TokenVerifier } from '../src'
-import { FakeClock, FakeKeys, fakeMac, handmade, hs512WithKey, keyPair, mint, newP521Key, T0, TestKey } from './support'
+import { clockAtT0, FakeKeys, fakeMac, handmade, hs512WithKey, keyPair, mint, newP521Key, T0, TestKey } from './support'
 import { highSTwin, isHighS, P521_N, mintShaped, resign, sameBytesSpellings, segments, signatureOf, withSignature } from './auth/jws'
 
 describe('makeTokenVerifier', () => {
@@ -15,11 +16,11 @@ describe('makeTokenVerifier', () => {
     other = newP521Key()
   })
 
-  let clock: FakeClock
+  let clock: ManualClock
   let keys: FakeKeys
   let verify: TokenVerifier
   const setup = (cacheSize = 100, maxTokenLifetimeS?: number) => {
-    clock = new FakeClock()
+    clock = clockAtT0()
     keys = new FakeKeys(keyPair(key))
     verify = makeTokenVerifier({ keys, clock, mac: fakeMac, cacheSize, ...(maxTokenLifetimeS === undefined ? {} : { maxTokenLifetimeS }) })
   }
@@ -87,7 +88,7 @@ describe('makeTokenVerifier', () => {
     it('a bearer without token', () => refused('Bearer ', /not Bearer/))
 
     it('an expired token', async () => {
-      clock.nowS = T0 + 30
+      clock.set(new Date((T0 + 30) * 1000))
       await refused(bearer(mint(key, claims())), /expired/)
     })
 
@@ -190,16 +191,16 @@ describe('makeTokenVerifier', () => {
     it('still expires a cached token', async () => {
       const token = bearer(mint(key, claims()))
       await ok(token)
-      clock.nowS = T0 + 29
+      clock.set(new Date((T0 + 29) * 1000))
       await ok(token)
-      clock.nowS = T0 + 30
+      clock.set(new Date((T0 + 30) * 1000))
       await refused(token, /expired/)
     })
 
     it('still refuses a cached token whose nbf is beyond the leeway on a clock that went back', async () => {
       const token = bearer(mint(key, claims({ nbf: T0 })))
       await ok(token)
-      clock.nowS = T0 - 31
+      clock.set(new Date((T0 - 31) * 1000))
       await refused(token, /nbf/)
     })
 
@@ -323,7 +324,7 @@ describe('makeTokenVerifier', () => {
     const withIat = (c: Record<string, unknown>) => mint(key, c, { noTimestamp: false })
 
     it('accepts exp - iat of exactly the maximum (default one day), refuses one second more', async () => {
-      clock.nowS = T0
+      clock.set(new Date(T0 * 1000))
       await ok(bearer(withIat(claims({ iat: T0 - 10, exp: T0 - 10 + DAY }))))
       await refused(bearer(withIat(claims({ iat: T0 - 10, exp: T0 - 10 + DAY + 1 }))), /lifetime/)
     })
@@ -356,7 +357,7 @@ describe('makeTokenVerifier', () => {
     it('still refuses a cached token whose iat is beyond the leeway on a clock that went back', async () => {
       const token = bearer(withIat(claims({ iat: T0 })))
       await ok(token)
-      clock.nowS = T0 - 31
+      clock.set(new Date((T0 - 31) * 1000))
       await refused(token, /iat/)
     })
   })

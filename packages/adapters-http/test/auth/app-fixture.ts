@@ -6,7 +6,7 @@ import {
   aCard,
   CaptureLog,
   catalogueRoles,
-  FakeClock,
+  clockAtT0,
   FakeKeys,
   fakeMac,
   fakeMerchantAccounts,
@@ -40,7 +40,7 @@ export const recordingDeps = (
 ): RecordingDeps => {
   const calls: string[] = []
   const log = new CaptureLog()
-  const clock = new FakeClock()
+  const clock = clockAtT0()
   const record =
     <A extends unknown[], R>(name: string, f: (...a: A) => R) =>
     (...a: A): R => {

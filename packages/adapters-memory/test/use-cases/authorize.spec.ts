@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
-import { forbidden, makeAuthorize, Principal, ROLE_CATALOGUE } from '@orka/domain'
+import * as TE from 'fp-ts/TaskEither'
+import { forbidden, makeAuthorize, MerchantAccountRepository, Principal, ROLE_CATALOGUE, RoleRepository, unavailable } from '@orka/domain'
 import { aMerchantAccount, anApiKeyPair, aPrincipal, MERCHANT_A, MERCHANT_B, right } from '@orka/domain/testing'
 import { MemoryMerchantAccountRepository, MemoryRoleRepository } from '../../src'
 
@@ -9,12 +10,22 @@ describe('makeAuthorize', () => {
   const globex = aMerchantAccount({ id: MERCHANT_B, display_name: 'Globex Stores' })
   const locked = aMerchantAccount({ id: 'initech', display_name: 'Initech', locked: true })
 
-  const setup = async () => {
-    const merchantAccounts = new MemoryMerchantAccountRepository()
+  /** The accounts looked up so far, by the authorize `setup` last made. */
+  const lookups: string[] = []
+  const setup = async (withRoles: (roles: RoleRepository) => RoleRepository = (roles) => roles) => {
+    const accounts = new MemoryMerchantAccountRepository()
     const roles = new MemoryRoleRepository()
-    for (const a of [acme, globex, locked]) await right(merchantAccounts.upsert(a))
+    for (const a of [acme, globex, locked]) await right(accounts.upsert(a))
     for (const r of ROLE_CATALOGUE) await right(roles.upsert(r))
-    const authorize = makeAuthorize({ merchantAccounts, roles })
+    lookups.length = 0
+    const merchantAccounts: MerchantAccountRepository = {
+      find: (id) => {
+        lookups.push(id)
+        return accounts.find(id)
+      },
+      upsert: (a) => accounts.upsert(a),
+    }
+    const authorize = makeAuthorize({ merchantAccounts, roles: withRoles(roles) })
     return (principal: Principal, required: string, merchantAccountId = MERCHANT_A) =>
       authorize({ principal, merchantAccountId, required })()
   }
@@ -32,6 +43,8 @@ describe('makeAuthorize', () => {
     const authorize = await setup()
     const p = principal(['gift-cards.write'], ['gift-card-operator'])
     expect(await authorize(p, 'gift-cards.write')).to.deep.equal(E.right({ principal: p, merchantAccount: acme }))
+    const admin = principal(['gift-cards.write'], ['administrator'])
+    expect(await authorize(admin, 'gift-cards.write')).to.deep.equal(E.right({ principal: admin, merchantAccount: acme }))
   })
 
   it('refuses a token without the scope (missing_scope), before looking at the account', async () => {
@@ -43,6 +56,7 @@ describe('makeAuthorize', () => {
     expect(await authorize(principal([], ['administrator']), 'roles.read', 'no-such-account')).to.deep.equal(
       E.left(forbidden('missing_scope')),
     )
+    expect(lookups).to.deep.equal([])
   })
 
   it('refuses a token whose key does not allow the scope (restricted_api_key)', async () => {
@@ -65,11 +79,14 @@ describe('makeAuthorize', () => {
     expect(await authorize(p, 'roles.read')).to.deep.equal(E.right({ principal: p, merchantAccount: acme }))
   })
 
-  it('confines a key bound to an account to that account', async () => {
+  it('confines a key bound to an account to that account, refusing others without looking them up', async () => {
     const authorize = await setup()
     const p = principal(['*.read'], ['administrator'], MERCHANT_B)
     expect(await authorize(p, 'roles.read')).to.deep.equal(E.left(forbidden('merchant_account')))
+    expect(lookups).to.deep.equal([])
     expect(await authorize(p, 'roles.read', MERCHANT_B)).to.deep.equal(E.right({ principal: p, merchantAccount: globex }))
+    const narrow = principal(['roles.read'], ['read-only'], MERCHANT_B)
+    expect(await authorize(narrow, 'roles.read', MERCHANT_B)).to.deep.equal(E.right({ principal: narrow, merchantAccount: globex }))
   })
 
   it('answers an unknown account like a foreign one', async () => {
@@ -93,5 +110,15 @@ describe('makeAuthorize', () => {
     const admin = principal(['embed'], ['administrator'])
     expect(await authorize(admin, 'checkout-sessions.write')).to.deep.equal(E.right({ principal: admin, merchantAccount: acme }))
     expect(await authorize(admin, 'webhook-subscriptions.write')).to.deep.equal(E.left(forbidden('missing_scope')))
+  })
+
+  it('passes on a failing role store as Unavailable', async () => {
+    const boom = unavailable(new Error('down'))
+    const authorize = await setup((roles) => ({
+      list: (s) => roles.list(s),
+      upsert: (r) => roles.upsert(r),
+      findBySlugs: () => TE.left(boom),
+    }))
+    expect(await authorize(principal(['roles.read'], ['administrator']), 'roles.read')).to.deep.equal(E.left(boom))
   })
 })

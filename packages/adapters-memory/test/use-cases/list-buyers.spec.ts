@@ -1,6 +1,7 @@
 import { expect } from 'chai'
-import { Buyer, invalidRequest, makeCreateBuyer, makeListBuyers, problem } from '@orka/domain'
-import { left, ManualClock, MERCHANT_A, MERCHANT_B, noWebhookEvents, right, SequentialIds } from '@orka/domain/testing'
+import * as O from 'fp-ts/Option'
+import { Buyer, invalidRequest, makeCreateBuyer, makeListBuyers, problem, reconciliationId } from '@orka/domain'
+import { left, ManualClock, MERCHANT_A, MERCHANT_B, noWebhookEvents, right, SequentialIds, uuidFor } from '@orka/domain/testing'
 import { MemoryBuyerRepository } from '../../src'
 import { START, testMac } from './support'
 
@@ -72,5 +73,26 @@ describe('makeListBuyers', () => {
     const { list } = await setup()
     const cursor = (await right(list({ merchantAccountId: MERCHANT_A, filter: {}, limit: 2 }))).next_cursor!
     expect(await left(list({ merchantAccountId: MERCHANT_B, filter: {}, limit: 2, cursor }))).to.deep.equal(badCursor)
+  })
+})
+
+describe('makeCreateBuyer', () => {
+  it('builds the buyer from the input, the clock and a fresh id, with its reconciliation id, and stores it', async () => {
+    const buyers = new MemoryBuyerRepository()
+    const create = makeCreateBuyer({ buyers, clock: new ManualClock(START), ids: new SequentialIds(), events: noWebhookEvents })
+    const expected: Buyer = {
+      type: 'buyer',
+      id: uuidFor(1),
+      reconciliation_id: reconciliationId(uuidFor(1)),
+      merchant_account_id: MERCHANT_A,
+      display_name: 'Jane',
+      external_identifier: null,
+      billing_details: null,
+      account_number: null,
+      created_at: START.toISOString(),
+      updated_at: START.toISOString(),
+    }
+    expect(await right(create({ merchantAccountId: MERCHANT_A, input: { display_name: 'Jane' } }))).to.deep.equal(expected)
+    expect(await right(buyers.findById(MERCHANT_A, uuidFor(1)))).to.deep.equal(O.some(expected))
   })
 })

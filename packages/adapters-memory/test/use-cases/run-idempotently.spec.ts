@@ -2,57 +2,63 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
 import {
-  Claim,
+  Attempted,
   IdempotencyRecord,
   IdempotencyStore,
+  inFlight,
+  invalidRequest,
   LeaseHolder,
-  Settlement,
+  makeRunIdempotently,
+  OutcomeCodec,
+  problem,
+  Reservation,
   StoredOutcome,
   takeOver,
-} from '../../src/idempotency/idempotency'
-import { Attempted, makeRunIdempotently, OutcomeCodec, Reservation } from '../../src/idempotency/run-idempotently'
-import { inFlight, invalidRequest, problem, unavailable } from '../../src/shared/errors'
-import { ManualClock } from '../../src/testing/doubles'
+  unavailable,
+} from '@orka/domain'
+import { ManualClock, right, SequentialIds, uuidFor as uuid } from '@orka/domain/testing'
+import { MemoryIdempotencyStore } from '../../src'
 
 type Call = ['claim', IdempotencyRecord, string] | ['complete', LeaseHolder, StoredOutcome, string] | ['release', LeaseHolder, string]
 
-/** An in-test store with the port's semantics: expired records are taken over, only the lease holder settles. */
-const fakeStore = () => {
-  const records = new Map<string, IdempotencyRecord>()
+/**
+ * A MemoryIdempotencyStore that records the calls made to it. Tests that start from a given
+ * state (a record left by an earlier request, or one another holder wrote meanwhile) replace
+ * the store with a fresh one holding just that record: each test uses one key.
+ */
+const recordingStore = () => {
+  let memory = new MemoryIdempotencyStore()
   const calls: Call[] = []
-  const id = (acct: string, key: string) => `${acct}\u0000${key}`
-  /** The record when `h` holds its current lease, else undefined (no record, or another holder's). */
-  const heldBy = (r: IdempotencyRecord | undefined, h: LeaseHolder): IdempotencyRecord | undefined =>
-    r?.lease === h.lease && r.attempt === h.attempt ? r : undefined
-  const refused = (r: IdempotencyRecord | undefined) => TE.right<never, Settlement>({ settled: false, current: r ?? null })
   const store: IdempotencyStore = {
     claim: (record, now) => {
       calls.push(['claim', record, now.toISOString()])
-      const existing = records.get(id(record.merchant_account_id, record.key))
-      if (existing && new Date(existing.expires_at) > now) return TE.right<never, Claim>({ claimed: false, existing })
-      const stored = existing === undefined ? record : takeOver(existing, record)
-      records.set(id(record.merchant_account_id, record.key), stored)
-      return TE.right<never, Claim>({ claimed: true, record: stored })
+      return memory.claim(record, now)
     },
     complete: (holder, outcome, expiresAt) => {
       calls.push(['complete', holder, outcome, expiresAt.toISOString()])
-      const r = records.get(id(holder.merchantAccountId, holder.key))
-      const held = heldBy(r, holder)
-      if (held === undefined) return refused(r)
-      records.set(id(holder.merchantAccountId, holder.key), { ...held, state: 'completed', outcome, expires_at: expiresAt.toISOString() })
-      return TE.right({ settled: true })
+      return memory.complete(holder, outcome, expiresAt)
     },
     release: (holder, now) => {
       calls.push(['release', holder, now.toISOString()])
-      const r = records.get(id(holder.merchantAccountId, holder.key))
-      const held = heldBy(r, holder)
-      if (held?.state !== 'in_flight') return refused(r)
-      records.set(id(holder.merchantAccountId, holder.key), { ...held, expires_at: now.toISOString() })
-      return TE.right({ settled: true })
+      return memory.release(holder, now)
     },
   }
-  const get = () => records.get(id('acme', KEY))
-  return { store, calls, records, get, put: (r: IdempotencyRecord) => records.set(id(r.merchant_account_id, r.key), r) }
+  /** Makes `r` the one record the store holds, as it stands (a claim on an empty store stores it unchanged). */
+  const put = async (r: IdempotencyRecord) => {
+    memory = new MemoryIdempotencyStore()
+    await right(memory.claim(r, new Date(0)))
+  }
+  /** The record under the test key: a claim at the epoch finds every record live and changes nothing. */
+  const get = async (): Promise<IdempotencyRecord | undefined> => {
+    if (memory.size === 0) return undefined
+    const c = await right(memory.claim({ ...firstClaim, fingerprint: 'probe' }, new Date(0)))
+    if (c.claimed) throw new Error('get: the store held no record under the test key')
+    return c.existing
+  }
+  const clear = () => {
+    memory = new MemoryIdempotencyStore()
+  }
+  return { store, calls, put, get, clear, size: () => memory.size }
 }
 
 const T0 = '2025-01-01T00:00:00.000Z'
@@ -64,13 +70,11 @@ const codec: OutcomeCodec<string, { n: number }> = {
   encode: (o) => (E.isRight(o) ? { ok: true, value: o.right } : { ok: false, error: o.left }),
   decode: (s) => (s.ok ? E.right(s.value as { n: number }) : E.left(`replayed ${String(s.error)}`)),
 }
-const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
 
 const setup = () => {
-  const s = fakeStore()
+  const s = recordingStore()
   const clock = new ManualClock(new Date(T0))
-  let drawn = 0
-  const ids = { uuid: () => uuid(++drawn) }
+  const ids = new SequentialIds()
   const run = makeRunIdempotently({ store: s.store, clock, ids, config })
   const reservations: Reservation[] = []
   const work = (settled: Attempted<string, { n: number }>, after?: () => void | Promise<void>) => async (r: Reservation) => {
@@ -137,7 +141,7 @@ describe('makeRunIdempotently', () => {
 
   it('replays a completed outcome for the same fingerprint without running the work', async () => {
     const h = setup()
-    h.put(record({}))
+    await h.put(record({}))
     expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(
       E.right({ value: { n: 1 }, replayed: true }),
     )
@@ -155,7 +159,7 @@ describe('makeRunIdempotently', () => {
 
   it('rejects the same key with another fingerprint as InvalidRequest at header /idempotency-key, without running the work', async () => {
     const h = setup()
-    h.put(record({ fingerprint: 'fp-other' }))
+    await h.put(record({ fingerprint: 'fp-other' }))
     expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(
       E.left(
         invalidRequest(
@@ -168,27 +172,27 @@ describe('makeRunIdempotently', () => {
 
   it('rejects a different fingerprint as reused even while the first request is in flight', async () => {
     const h = setup()
-    h.put(record({ fingerprint: 'fp-other', state: 'in_flight', outcome: null }))
+    await h.put(record({ fingerprint: 'fp-other', state: 'in_flight', outcome: null }))
     const r = await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
     expect(E.isLeft(r) && typeof r.left === 'object' && r.left._tag).to.equal('InvalidRequest')
   })
 
   it('answers a repeat while the first is in flight with InFlight and the configured Retry-After', async () => {
     const h = setup()
-    h.put(record({ state: 'in_flight', outcome: null, expires_at: '2025-01-01T00:00:30.000Z' }))
+    await h.put(record({ state: 'in_flight', outcome: null, expires_at: '2025-01-01T00:00:30.000Z' }))
     expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
     expect(h.runs()).to.equal(0)
   })
 
   it('answers InFlight for an in-flight record even if it already carries an outcome', async () => {
     const h = setup()
-    h.put(record({ state: 'in_flight' }))
+    await h.put(record({ state: 'in_flight' }))
     expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
   })
 
   it('treats a completed record without an outcome as still in flight', async () => {
     const h = setup()
-    h.put(record({ state: 'completed', outcome: null }))
+    await h.put(record({ state: 'completed', outcome: null }))
     expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
   })
 
@@ -216,12 +220,12 @@ describe('makeRunIdempotently', () => {
     expect(caught).to.equal(bug)
     expect(h.calls.map((c) => c[0])).to.deep.equal(['claim', 'release'])
     // Free for another request; a retry of this one would learn its reserved id.
-    expect(h.get()).to.deep.equal({ ...firstClaim, expires_at: T0 })
+    expect(await h.get()).to.deep.equal({ ...firstClaim, expires_at: T0 })
   })
 
   it('keeps keys apart per merchant account: the same key on another account runs the work', async () => {
     const h = setup()
-    h.put(record({}))
+    await h.put(record({}))
     const r = await h.run({ ...req, merchantAccountId: 'globex' }, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
     expect([r, h.runs()]).to.deep.equal([E.right({ value: { n: 2 }, replayed: false }), 1])
   })
@@ -242,25 +246,25 @@ describe('makeRunIdempotently', () => {
   describe('after a crash', () => {
     it("a retry past the lease takes the key over and runs with the dead attempt's reserved id among its earlier ids", async () => {
       const h = setup()
-      h.put({ ...firstClaim, lease: 'lease-dead', reserved_id: 'reserved-dead' }) // its process died before completing
+      await h.put({ ...firstClaim, lease: 'lease-dead', reserved_id: 'reserved-dead' }) // its process died before completing
       h.clock.set(new Date('2025-01-01T00:00:30.000Z'))
       expect(await h.run(req, h.work({ outcome: E.right({ n: 7 }), recorded: true }), codec)()).to.deep.equal(
         E.right({ value: { n: 7 }, replayed: false }),
       )
       expect(h.reservations).to.deep.equal([{ reservedId: uuid(1), earlierIds: ['reserved-dead'] }])
-      expect(h.get()).to.deep.include({
+      expect(await h.get()).to.deep.include({
         state: 'completed',
         outcome: { ok: true, value: { n: 7 } },
         attempt: 2,
         lease: uuid(2),
         reserved_id: uuid(1),
       })
-      expect(h.get()!.earlier_ids).to.deep.equal(['reserved-dead'])
+      expect((await h.get())!.earlier_ids).to.deep.equal(['reserved-dead'])
     })
 
     it('a retry before the lease ends gets InFlight', async () => {
       const h = setup()
-      h.put(firstClaim)
+      await h.put(firstClaim)
       h.clock.set(new Date('2025-01-01T00:00:29.999Z'))
       expect(await h.run(req, h.work({ outcome: E.right({ n: 7 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
     })
@@ -289,47 +293,47 @@ describe('makeRunIdempotently', () => {
         await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
       })
       expect(result).to.deep.equal(E.right({ value: { n: 2 }, replayed: true }))
-      expect(h.get()).to.deep.include({ state: 'completed', outcome: { ok: true, value: { n: 2 } }, attempt: 2 })
+      expect(await h.get()).to.deep.include({ state: 'completed', outcome: { ok: true, value: { n: 2 } }, attempt: 2 })
       // The new holder ran with the first attempt's reserved id among its earlier ids.
       expect(h.reservations[1]).to.deep.equal({ reservedId: uuid(3), earlierIds: [uuid(1)] })
     })
 
     it('answers InFlight while the new holder still runs, leaving its claim as it is', async () => {
-      const { h, result } = await overtaken((h) => {
-        h.put(
+      const { h, result } = await overtaken(async (h) => {
+        await h.put(
           takeOver(firstClaim, { ...firstClaim, lease: 'lease-new', reserved_id: 'reserved-new', expires_at: '2025-01-01T00:01:01.000Z' }),
         )
       })
       expect(result).to.deep.equal(E.left(inFlight(2)))
-      expect(h.get()).to.deep.include({ state: 'in_flight', lease: 'lease-new', attempt: 2, outcome: null })
+      expect(await h.get()).to.deep.include({ state: 'in_flight', lease: 'lease-new', attempt: 2, outcome: null })
     })
 
     it('keeps its own outcome when the key now holds another request body, which it leaves alone', async () => {
       const other = record({ fingerprint: 'fp-other', outcome: { ok: true, value: { n: 9 } }, lease: 'lease-other', attempt: 2 })
-      const { h, result } = await overtaken((h) => {
-        h.put(other)
+      const { h, result } = await overtaken(async (h) => {
+        await h.put(other)
       })
       expect(result).to.deep.equal(E.right({ value: { n: 1 }, replayed: false }))
-      expect(h.get()).to.deep.equal(other)
+      expect(await h.get()).to.deep.equal(other)
     })
 
     it('keeps its own outcome when the record is gone', async () => {
       const { h, result } = await overtaken((h) => {
-        h.records.clear()
+        h.clear()
       })
       expect(result).to.deep.equal(E.right({ value: { n: 1 }, replayed: false }))
-      expect(h.records.size).to.equal(0)
+      expect(h.size()).to.equal(0)
     })
 
     it("cannot release the new holder's claim", async () => {
       const { h, result } = await overtaken(
-        (h) => {
-          h.put(takeOver(firstClaim, { ...firstClaim, lease: 'lease-new', expires_at: '2025-01-01T00:01:01.000Z' }))
+        async (h) => {
+          await h.put(takeOver(firstClaim, { ...firstClaim, lease: 'lease-new', expires_at: '2025-01-01T00:01:01.000Z' }))
         },
         { outcome: E.left('provider down'), recorded: false },
       )
       expect(result).to.deep.equal(E.left('provider down'))
-      expect(h.get()).to.deep.include({ state: 'in_flight', lease: 'lease-new', expires_at: '2025-01-01T00:01:01.000Z' })
+      expect(await h.get()).to.deep.include({ state: 'in_flight', lease: 'lease-new', expires_at: '2025-01-01T00:01:01.000Z' })
     })
   })
 })

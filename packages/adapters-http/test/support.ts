@@ -43,7 +43,7 @@ export const T0 = 1_800_000_000
 /** A clock at T0, moved by hand. */
 export const clockAtT0 = (): ManualClock => new ManualClock(new Date(T0 * 1000))
 
-/** Deterministic and visibly keyed, enough to tell a hash from a jti. */
+/** A real HMAC-SHA256 under a test key (not `fakeMac` of the domain's doubles): token ids must have the production format. */
 export const fakeMac: Mac = { mac: (purpose, data) => createHmac('sha256', `test-${purpose}`).update(data).digest('base64url') }
 
 export const keyPair = (k: TestKey, over: Partial<ApiKeyPair> = {}): ApiKeyPair => ({

@@ -27,7 +27,8 @@ const run = (title: string, o: autocannon.Options) =>
       }
       const non2xx = r.non2xx + r.errors
       console.log(
-        `${title.padEnd(46)} ${String(Math.round(r.requests.average)).padStart(7)} req/s   p50 ${String(r.latency.p50).padStart(4)} ms   p99 ${String(r.latency.p99).padStart(4)} ms   non-2xx ${non2xx}`,
+        `${title.padEnd(46)} ${String(Math.round(r.requests.average)).padStart(7)} req/s   ` +
+          `p50 ${String(r.latency.p50).padStart(4)} ms   p99 ${String(r.latency.p99).padStart(4)} ms   non-2xx ${non2xx}`,
       )
       resolve()
     }),

@@ -107,7 +107,9 @@ export const SETTINGS = {
     codec: key32,
     default: undefined,
     secret: true,
-    doc: 'AES-256 key for card data at rest and the root of every MAC key; unset (sandbox only): generated per process in memory, kept in `DATA_DIR` with MongoDB',
+    doc:
+      'AES-256 key for card data at rest and the root of every MAC key; ' +
+      'unset (sandbox only): generated per process in memory, kept in `DATA_DIR` with MongoDB',
   }),
   merchantAccountHeader: s({
     env: 'MERCHANT_ACCOUNT_HEADER',

@@ -66,7 +66,8 @@ const provision = async (c: DependencyContainer, config: Config, log: pino.Logge
   await applySeed(ports, now, { api_key_pairs: [{ public_key_pem: dev.publicKeyPem, roles: ['administrator'] }] })
   log.info(
     { privateKeyFile: dev.path, created: dev.created, mint: `pnpm orka token --key ${dev.path} --scopes '*.read,*.write'` },
-    `sandbox dev API key pair ${dev.created ? 'generated' : 'loaded'}: its private key is ${dev.path}; mint a token with: pnpm orka token --key ${dev.path} --scopes '*.read,*.write'`,
+    `sandbox dev API key pair ${dev.created ? 'generated' : 'loaded'}: its private key is ${dev.path}; ` +
+      `mint a token with: pnpm orka token --key ${dev.path} --scopes '*.read,*.write'`,
   )
 }
 

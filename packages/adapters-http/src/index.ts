@@ -4,6 +4,7 @@ export { makeTokenVerifier, TokenVerifier, TokenVerifierDeps, MAX_TOKEN_BYTES, N
 export { jwkThumbprint } from './auth/jwk-thumbprint'
 export { toErrorResponse, ErrorResponse, ErrorBody, ErrorDetail, ValidationBody } from './error-response'
 export { Violation } from './decode/violations'
+export { messageOf } from './decode/messages'
 export { OPERATIONS, defineOperation, isServed, Operation, OperationRequest, ServedOperation, UnservedOperation } from './operations'
 export { buildOpenApiDocument, OpenApiConfig, OpenApiDocument, DEFAULT_PUBLIC_BASE_URLS, DEFAULT_INSTANCE_ID } from './openapi/document'
 export { codecToSchema, SchemaRegistry, JsonSchema } from './openapi/codec-to-schema'

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import * as t from 'io-ts'
 import { bool, boundedString, closed, GiftCardServiceDefinitionId, inputFaults, nullable, str, uuid } from '@orka/domain'
+import { messageOf } from '@orka/adapters-http'
 
 const name200 = (n: string) => boundedString(n, { min: 1, max: 200 })
 
@@ -61,7 +62,7 @@ export const readSeedFile = (path: string): SeedFile => {
   if (E.isLeft(seed))
     throw new Error(
       `SEED_FILE ${path}: ${inputFaults(seed.left)
-        .map((f) => `${f.path.join('.') || '(root)'}: ${f.message}`)
+        .map((f) => `${f.path.join('.') || '(root)'}: ${messageOf(f)}`)
         .join('; ')}`,
     )
   return seed.right

@@ -3,6 +3,7 @@ import * as E from 'fp-ts/Either'
 import type { IncomingMessage } from 'node:http'
 import { NOT_UNICODE } from '@orka/domain'
 import { InputRoot, Violation, violationsOfErrors } from './violations'
+import { messageOf } from './messages'
 
 export type Decoded<A> = E.Either<readonly Violation[], A>
 
@@ -77,7 +78,7 @@ export const decodeQuery = <C extends t.Mixed>(
   const bad = illFormedQueryNames(ctx.querystring)
   const unicode: Violation[] = Object.keys(picked)
     .filter((k) => bad.has(k))
-    .map((k) => ({ loc: ['query', k], msg: NOT_UNICODE.msg, type: NOT_UNICODE.type }))
+    .map((k) => ({ loc: ['query', k], msg: messageOf(NOT_UNICODE), type: NOT_UNICODE.type }))
   const decoded = decodeWith(codec, 'query')(Object.fromEntries(Object.entries(picked).filter(([k]) => !bad.has(k))))
   return unicode.length === 0 ? decoded : E.left([...unicode, ...(E.isLeft(decoded) ? decoded.left : [])])
 }

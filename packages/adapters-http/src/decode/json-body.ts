@@ -6,6 +6,7 @@ import type { OrkaState } from '../context'
 import { closeConnectionAfterResponse } from '../close-connection'
 import { Decoded } from './decode'
 import { Violation } from './violations'
+import { messageOf } from './messages'
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i
 
@@ -119,7 +120,7 @@ export const readJsonBody = async (ctx: ParameterizedContext<OrkaState>, maxByte
     closeConnectionAfterResponse(ctx)
     return readFailure(e, maxBytes)
   }
-  if (bytes.length === 0) return E.left<readonly Violation[]>([{ loc: ['body'], msg: 'Field required', type: 'missing' }])
+  if (bytes.length === 0) return E.left<readonly Violation[]>([{ loc: ['body'], msg: messageOf({ type: 'missing' }), type: 'missing' }])
   const contentType = ctx.get('content-type')
   if (contentType !== '' && !JSON_TYPE.test(ctx.request.type))
     return fault('model_attributes_type', 'Request body must be JSON: send it with Content-Type: application/json')

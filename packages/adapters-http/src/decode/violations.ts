@@ -1,5 +1,6 @@
 import * as t from 'io-ts'
 import { InputFault, inputFaults, INVALID_CHARACTER_TYPES, UNNAMED_PROPERTY } from '@orka/domain'
+import { messageOf } from './messages'
 
 /** Where a request's input came from: the root of a 422 `loc`. */
 export type InputRoot = 'body' | 'query' | 'path' | 'header'
@@ -32,11 +33,14 @@ const echoes = (f: InputFault): boolean =>
   !f.path.some((step) => typeof step === 'string' && (SENSITIVE_KEYS.has(step) || step === UNNAMED_PROPERTY)) &&
   isScalar(f.value)
 
-/** Faults inside an input as the API's 422 `detail[]`, prefixed with where the input came from. */
+/**
+ * Faults inside an input as the API's 422 `detail[]`, prefixed with where the input came from,
+ * each worded by `messageOf`.
+ */
 export const toViolations = (root: InputRoot, faults: readonly InputFault[]): Violation[] =>
   faults.map((f) => ({
     loc: [root, ...f.path],
-    msg: f.message,
+    msg: messageOf(f),
     type: f.type,
     ...(echoes(f) ? { input: f.value } : {}),
     ...(f.ctx ? { ctx: f.ctx } : {}),

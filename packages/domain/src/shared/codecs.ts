@@ -2,14 +2,48 @@ import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
 
 /**
- * Codec primitives that know how to explain a failure in the API's 422 vocabulary
- * (`string_too_short`, `extra_forbidden`, ...). The codecs are the single source of truth:
- * the HTTP layer decodes with them and renders their explanations, nothing restates a limit.
+ * Kinds of fault a codec finds in an input, named as in the API's 422 vocabulary
+ * (`string_too_short`, `extra_forbidden`, ...).
+ */
+export type FaultType =
+  | 'missing'
+  | 'extra_forbidden'
+  | 'model_type'
+  | 'list_type'
+  | 'string_type'
+  | 'string_invalid_characters'
+  | 'string_unicode'
+  | 'string_too_short'
+  | 'string_too_long'
+  | 'string_pattern_mismatch'
+  | 'uuid_parsing'
+  | 'int_type'
+  | 'float_type'
+  | 'greater_than_equal'
+  | 'less_than_equal'
+  | 'bool_type'
+  | 'literal_error'
+  | 'enum'
+  | 'value_error'
+
+/**
+ * Why an input fails a codec, machine-readably: the kind of fault and its parameters. The
+ * codecs are the single source of truth: the HTTP layer decodes with them and words their
+ * explanations (adapters-http `src/decode/messages.ts`), nothing restates a limit.
  */
 export interface Explanation {
-  readonly type: string
-  readonly msg: string
-  readonly ctx?: Record<string, unknown>
+  readonly type: FaultType
+  /** The fault's parameters, as the API shows them (`{ min_length: 2 }`, `{ expected: 'a, b' }`). */
+  readonly ctx?: Readonly<Record<string, string | number>>
+  /**
+   * A broken cross-field rule (`value_error`): the rule itself, a statement of the domain
+   * ("`pin` is required when `store` is true").
+   */
+  readonly rule?: string
+  /** `enum`: the values admitted, in order. */
+  readonly values?: readonly string[]
+  /** `value_error` that breaks no rule: the name of the codec the input does not satisfy. */
+  readonly codec?: string
 }
 
 /** A leaf codec whose failures explain themselves. */
@@ -29,7 +63,7 @@ export class Checked<A> extends t.Type<A, A> {
       is,
       (u, c) => {
         const why = explain(u)
-        return why === undefined ? t.success(normalize(u as A)) : t.failure(u, c, why.msg)
+        return why === undefined ? t.success(normalize(u as A)) : t.failure(u, c, why.type)
       },
       t.identity,
     )
@@ -37,7 +71,7 @@ export class Checked<A> extends t.Type<A, A> {
 }
 
 const isString = (u: unknown): u is string => typeof u === 'string'
-const notString: Explanation = { type: 'string_type', msg: 'Input should be a valid string' }
+const notString: Explanation = { type: 'string_type' }
 
 /**
  * Characters no string a client sends may hold, whatever its other constraints: every
@@ -45,23 +79,19 @@ const notString: Explanation = { type: 'string_type', msg: 'Input should be a va
  * that no storage ever sees them. (`str` alone accepts them: it describes what we store.)
  *
  * - U+0000 (NUL): some storages cannot store it (a 500), others truncate at it. Explained as
- *   `string_invalid_characters`, "String should not contain the NUL character (U+0000)".
+ *   `string_invalid_characters`.
  * - A lone UTF-16 surrogate (a high surrogate U+D800-U+DBFF not followed by a low one, or a
  *   low surrogate U+DC00-U+DFFF not preceded by a high one), as JSON's `\ud800` escapes
  *   produce: it is not a Unicode character, and a storage's UTF-8 encoder silently replaces it
  *   with U+FFFD, so two different inputs would become one value (a false duplicate). Explained
- *   as pydantic's `string_unicode`, "Input should be a valid string, unable to parse raw data
- *   as a unicode string" (also used for query values that are not UTF-8 once percent-decoded).
+ *   as `string_unicode` (also used for query values that are not UTF-8 once percent-decoded).
  *
  * Surrogate pairs (e.g. an emoji) are well-formed and accepted. Neither fault echoes the input:
  * it is what the client got wrong, and may not survive a round trip through a JSON parser.
  */
 export const INVALID_CHARACTER_TYPES: ReadonlySet<string> = new Set(['string_invalid_characters', 'string_unicode'])
-export const NUL_CHARACTER: Explanation = { type: 'string_invalid_characters', msg: 'String should not contain the NUL character (U+0000)' }
-export const NOT_UNICODE: Explanation = {
-  type: 'string_unicode',
-  msg: 'Input should be a valid string, unable to parse raw data as a unicode string',
-}
+export const NUL_CHARACTER: Explanation = { type: 'string_invalid_characters' }
+export const NOT_UNICODE: Explanation = { type: 'string_unicode' }
 // Without the `u` flag a regular expression sees UTF-16 code units, so lone surrogates are visible.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 /** Why `s` holds a character no accepted string may hold, or undefined when it holds none. */
@@ -86,24 +116,9 @@ export const boundedString = (name: string, k: StringConstraints): Checked<strin
     if (!isString(u)) return notString
     const chars = k.anyCharacters === true ? undefined : explainCharacters(u)
     if (chars !== undefined) return chars
-    if (k.min !== undefined && u.length < k.min)
-      return {
-        type: 'string_too_short',
-        msg: `String should have at least ${k.min} character${k.min === 1 ? '' : 's'}`,
-        ctx: { min_length: k.min },
-      }
-    if (k.max !== undefined && u.length > k.max)
-      return {
-        type: 'string_too_long',
-        msg: `String should have at most ${k.max} character${k.max === 1 ? '' : 's'}`,
-        ctx: { max_length: k.max },
-      }
-    if (k.pattern !== undefined && !k.pattern.test(u))
-      return {
-        type: 'string_pattern_mismatch',
-        msg: `String should match pattern '${k.pattern.source}'`,
-        ctx: { pattern: k.pattern.source },
-      }
+    if (k.min !== undefined && u.length < k.min) return { type: 'string_too_short', ctx: { min_length: k.min } }
+    if (k.max !== undefined && u.length > k.max) return { type: 'string_too_long', ctx: { max_length: k.max } }
+    if (k.pattern !== undefined && !k.pattern.test(u)) return { type: 'string_pattern_mismatch', ctx: { pattern: k.pattern.source } }
     return undefined
   }
   return new Checked(name, (u): u is string => explain(u) === undefined, explain, {
@@ -128,7 +143,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 export const uuid = new Checked<string>(
   'uuid',
   (u): u is string => isString(u) && UUID_RE.test(u),
-  (u) => (!isString(u) ? notString : UUID_RE.test(u) ? undefined : { type: 'uuid_parsing', msg: 'Input should be a valid UUID' }),
+  (u) => (!isString(u) ? notString : UUID_RE.test(u) ? undefined : { type: 'uuid_parsing' }),
   { type: 'string', format: 'uuid' },
 )
 /**
@@ -139,11 +154,9 @@ export const canonicalUuid = new Checked<string>('uuid', uuid.is, uuid.explain, 
 
 export const intRange = (name: string, min?: number, max?: number): Checked<number> => {
   const explain = (u: unknown): Explanation | undefined => {
-    if (typeof u !== 'number' || !Number.isSafeInteger(u)) return { type: 'int_type', msg: 'Input should be a valid integer' }
-    if (min !== undefined && u < min)
-      return { type: 'greater_than_equal', msg: `Input should be greater than or equal to ${min}`, ctx: { ge: min } }
-    if (max !== undefined && u > max)
-      return { type: 'less_than_equal', msg: `Input should be less than or equal to ${max}`, ctx: { le: max } }
+    if (typeof u !== 'number' || !Number.isSafeInteger(u)) return { type: 'int_type' }
+    if (min !== undefined && u < min) return { type: 'greater_than_equal', ctx: { ge: min } }
+    if (max !== undefined && u > max) return { type: 'less_than_equal', ctx: { le: max } }
     return undefined
   }
   return new Checked(name, (u): u is number => explain(u) === undefined, explain, {
@@ -156,7 +169,7 @@ export const intRange = (name: string, min?: number, max?: number): Checked<numb
 export const bool = new Checked<boolean>(
   'boolean',
   (u): u is boolean => typeof u === 'boolean',
-  (u) => (typeof u === 'boolean' ? undefined : { type: 'bool_type', msg: 'Input should be a valid boolean' }),
+  (u) => (typeof u === 'boolean' ? undefined : { type: 'bool_type' }),
   { type: 'boolean' },
 )
 
@@ -164,7 +177,7 @@ export const literal = <L extends string>(value: L): Checked<L> =>
   new Checked<L>(
     value,
     (u): u is L => u === value,
-    (u) => (u === value ? undefined : { type: 'literal_error', msg: `Input should be '${value}'`, ctx: { expected: `'${value}'` } }),
+    (u) => (u === value ? undefined : { type: 'literal_error', ctx: { expected: `'${value}'` } }),
     { type: 'string', const: value },
   )
 
@@ -173,10 +186,7 @@ export const oneOf = <L extends string>(name: string, values: readonly L[]): Che
   return new Checked<L>(
     name,
     (u): u is L => isString(u) && set.has(u),
-    (u) =>
-      isString(u) && set.has(u)
-        ? undefined
-        : { type: 'enum', msg: `Input should be ${values.map((v) => `'${v}'`).join(', ')}`, ctx: { expected: values.join(', ') } },
+    (u) => (isString(u) && set.has(u) ? undefined : { type: 'enum', ctx: { expected: values.join(', ') }, values }),
     { type: 'string', enum: [...values] },
   )
 }
@@ -210,13 +220,8 @@ type ClosedType<R extends Props, O extends Props> = t.TypeOf<t.TypeC<R>> & Parti
 type ClosedOutput<R extends Props, O extends Props> = t.OutputOf<t.TypeC<R>> & Partial<t.OutputOf<t.TypeC<O>>>
 
 /** Marks the leaf that reports an unknown property. */
-export const forbiddenExtra = new Checked<never>(
-  'never',
-  t.never.is,
-  () => ({ type: 'extra_forbidden', msg: 'Extra inputs are not permitted' }),
-  {},
-)
-const notObject: Explanation = { type: 'model_type', msg: 'Input should be a valid dictionary or object' }
+export const forbiddenExtra = new Checked<never>('never', t.never.is, () => ({ type: 'extra_forbidden' }), {})
+const notObject: Explanation = { type: 'model_type' }
 export const objectType = new Checked<Record<string, unknown>>(
   'object',
   (u): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u),
@@ -250,13 +255,13 @@ export class Closed<R extends Props, O extends Props> extends t.Type<ClosedType<
         Object.keys(u).every((k) => known.has(k)) &&
         all.every(([k, codec, req]) => (u[k] === undefined ? !req : codec.is(u[k]))),
       (u, c) => {
-        if (!objectType.is(u)) return t.failure(u, standingAs(c, objectType), notObject.msg)
+        if (!objectType.is(u)) return t.failure(u, standingAs(c, objectType), notObject.type)
         const errors: t.ValidationError[] = Object.keys(u)
           .filter((k) => !known.has(k))
           .map((k) => ({
             value: u[k],
             context: [...c, { key: k, type: forbiddenExtra, actual: u[k] }],
-            message: 'Extra inputs are not permitted',
+            message: 'extra_forbidden',
           }))
         const out: Record<string, unknown> = {}
         for (const [k, codec, req] of all) {
@@ -281,7 +286,10 @@ export class Closed<R extends Props, O extends Props> extends t.Type<ClosedType<
 export const closed = <R extends Props, O extends Props = {}>(name: string, required: R, optional: O = {} as O) =>
   new Closed(name, required, optional)
 
-/** Cross-field rule: a pure check returning the faulty fields, rendered as 422 `value_error`s. */
+/**
+ * Cross-field rule: a pure check returning the faulty fields and the rule they break (`msg`, a
+ * statement of the domain), explained as `value_error`s.
+ */
 export interface RuleViolation {
   readonly path: readonly string[]
   readonly msg: string
@@ -292,8 +300,8 @@ export interface RuleViolation {
  * field the schema itself leaves optional.
  */
 export class RuleLeaf extends Checked<never> {
-  constructor(msg: string) {
-    super('rule', t.never.is, () => ({ type: 'value_error', msg: `Value error, ${msg}` }), {})
+  constructor(rule: string) {
+    super('rule', t.never.is, () => ({ type: 'value_error', rule }), {})
   }
 }
 export class Refined<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.OutputOf<C>> {
@@ -345,7 +353,7 @@ export class Tagged<K extends string, M extends Record<string, t.Mixed>> extends
       name,
       (u): u is t.TypeOf<M[keyof M]> => objectType.is(u) && tags.is(u[tag]) && branch(u[tag]).is(u),
       (u, c) => {
-        if (!objectType.is(u)) return t.failure(u, standingAs(c, objectType), notObject.msg)
+        if (!objectType.is(u)) return t.failure(u, standingAs(c, objectType), notObject.type)
         const k = u[tag]
         if (!tags.is(k)) return t.failure(k, [...c, { key: tag, type: tags, actual: k }])
         return branch(k).validate(u, c)

@@ -2,26 +2,25 @@ import * as t from 'io-ts'
 import { Checked, Closed, Explanation, forbiddenExtra, Nullable, Refined, RuleLeaf, Tagged } from './codecs'
 
 /**
- * One thing wrong with an input that failed its codec: where inside the input, and why. The
- * value is the one received, for the adapter that reports the fault to show or withhold.
+ * One thing wrong with an input that failed its codec: where inside the input, and why (an
+ * `Explanation`: its `type`, `ctx`, and for a broken rule the `rule`). The value is the one
+ * received, for the adapter that reports the fault to show or withhold. Wording it is the
+ * adapter's business.
  */
-export interface InputFault {
+export interface InputFault extends Explanation {
   /** Property names and array positions from the input's root (see `UNNAMED_PROPERTY`). */
   readonly path: readonly (string | number)[]
-  readonly message: string
-  readonly type: string
   readonly value: unknown
-  readonly ctx?: Record<string, unknown>
 }
 
 const explainBuiltin = (type: t.Decoder<unknown, unknown>): Explanation => {
-  if (type instanceof t.StringType) return { type: 'string_type', msg: 'Input should be a valid string' }
-  if (type instanceof t.BooleanType) return { type: 'bool_type', msg: 'Input should be a valid boolean' }
-  if (type instanceof t.NumberType) return { type: 'float_type', msg: 'Input should be a valid number' }
-  if (type instanceof t.ArrayType || type instanceof t.ReadonlyArrayType) return { type: 'list_type', msg: 'Input should be a valid list' }
+  if (type instanceof t.StringType) return { type: 'string_type' }
+  if (type instanceof t.BooleanType) return { type: 'bool_type' }
+  if (type instanceof t.NumberType) return { type: 'float_type' }
+  if (type instanceof t.ArrayType || type instanceof t.ReadonlyArrayType) return { type: 'list_type' }
   if (type instanceof t.InterfaceType || type instanceof t.PartialType || type instanceof t.ExactType || type instanceof t.IntersectionType)
-    return { type: 'model_type', msg: 'Input should be a valid dictionary or object' }
-  return { type: 'value_error', msg: `Input should be ${type.name}` }
+    return { type: 'model_type' }
+  return { type: 'value_error', codec: type.name }
 }
 
 /**
@@ -93,15 +92,14 @@ export const inputFaults = (errors: t.Errors): InputFault[] => {
     }
     const leaf = e.context[e.context.length - 1]
     let why: Explanation
-    if (e.value === undefined && leaf?.type !== forbiddenExtra && !(leaf?.type instanceof RuleLeaf))
-      why = { type: 'missing', msg: 'Field required' }
-    else if (leaf?.type instanceof Checked) why = leaf.type.explain(e.value) ?? { type: 'value_error', msg: e.message ?? 'Invalid value' }
+    if (e.value === undefined && leaf?.type !== forbiddenExtra && !(leaf?.type instanceof RuleLeaf)) why = { type: 'missing' }
+    else if (leaf?.type instanceof Checked) why = leaf.type.explain(e.value) ?? { type: 'value_error', codec: leaf.type.name }
     else why = explainBuiltin(leaf?.type ?? t.unknown)
     const id = `${JSON.stringify(path)}|${why.type}`
     // Two rules may fault one property the same way (or two unnamed properties look alike): report it once.
     if (seen.has(id)) continue
     seen.add(id)
-    out.push({ path, message: why.msg, type: why.type, value: e.value, ...(why.ctx ? { ctx: why.ctx } : {}) })
+    out.push({ path, value: e.value, ...why })
   }
   return out
 }

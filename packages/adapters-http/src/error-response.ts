@@ -1,5 +1,6 @@
 import { CommandField, DomainError, Problem, Quota } from '@orka/domain'
 import { Violation } from './decode/violations'
+import { messageOf } from './decode/messages'
 
 export type ErrorLocation = 'query' | 'body' | 'path' | 'header' | 'unknown'
 
@@ -131,7 +132,7 @@ export function toErrorResponse(e: DomainError): ErrorResponse {
     case 'InvalidInput':
       // Same 422 shape as a codec failure; the value is not echoed (a URL may carry credentials).
       return validationErrorResponse(
-        e.violations.map((v) => ({ loc: ['body', ...v.path], msg: `Value error, ${v.msg}`, type: 'value_error' })),
+        e.violations.map((v) => ({ loc: ['body', ...v.path], msg: messageOf({ type: 'value_error', rule: v.msg }), type: 'value_error' })),
       )
     case 'Conflict':
       return { status: 409, body: { ...errorBody(409, [errorDetail(e.problem)]), resource_id: e.resourceId }, headers: {} }

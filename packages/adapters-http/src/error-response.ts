@@ -126,7 +126,7 @@ export function toErrorResponse(e: DomainError): ErrorResponse {
       // Every reason gets the same body, so a caller cannot probe merchant account ids.
       return respond(403)
     case 'NotFound':
-      return respond(404)
+      return respond(404, e.problem === undefined ? [] : [errorDetail(e.problem)])
     case 'InvalidRequest':
       return respond(400, e.problems.map(errorDetail))
     case 'InvalidInput':

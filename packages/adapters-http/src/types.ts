@@ -46,6 +46,10 @@ export interface UseCases {
   authorize: ReturnType<typeof domain.makeAuthorize>
   checkRateLimit: ReturnType<typeof domain.makeCheckRateLimit>
   activateGiftCard: ReturnType<typeof domain.makeActivateGiftCard>
+  storeGiftCard: ReturnType<typeof domain.makeStoreGiftCard>
+  listGiftCards: ReturnType<typeof domain.makeListGiftCards>
+  getGiftCard: ReturnType<typeof domain.makeGetGiftCard>
+  deleteGiftCard: ReturnType<typeof domain.makeDeleteGiftCard>
   listRoles: ReturnType<typeof domain.makeListRoles>
   createBuyer: ReturnType<typeof domain.makeCreateBuyer>
   listBuyers: ReturnType<typeof domain.makeListBuyers>

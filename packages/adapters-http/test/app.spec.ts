@@ -82,6 +82,10 @@ describe('createHttpApp (smoke)', () => {
           if (behaviour.activation === 'replayed-decline') return TE.left(replayed(cardDeclined('Declined by the gift card service')))
           return TE.right({ card, replayed: behaviour.activation === 'replay' })
         },
+        storeGiftCard: () => TE.right({ card, replayed: false }),
+        listGiftCards: () => TE.right(page([card])),
+        getGiftCard: (q) => TE.left(notFound('GiftCard', q.id)),
+        deleteGiftCard: (q) => TE.left(notFound('GiftCard', q.id)),
         listRoles: () => {
           if (behaviour.rolesThrow) throw new Error(WILD)
           return TE.right(page<Role>([ROLE_CATALOGUE[0]!]))
@@ -445,7 +449,7 @@ describe('createHttpApp (smoke)', () => {
       expect(first.headers.get('ratelimit-policy')).to.equal('"embed";q=2;w=60')
       expect(first.headers.get('ratelimit')).to.equal('"embed";r=1;t=60')
       // An unserved limited route still counts, then is not found.
-      const unserved = await call('POST', '/gift-cards', { token: embed, headers: json, body })
+      const unserved = await call('POST', '/gift-cards/balances', { token: embed, headers: json, body })
       expect(unserved.status).to.equal(404)
       expect(unserved.json).to.deep.equal(err(404, 'not_found', 'The resource could not be found'))
       expect(unserved.headers.get('ratelimit')).to.equal('"embed";r=0;t=60')
@@ -532,8 +536,8 @@ describe('createHttpApp (smoke)', () => {
     })
 
     it('masks long digit runs of an unmatched path', async () => {
-      await call('GET', '/gift-cards/4123456789010001')
-      expect(log.lines.find((l) => l.msg === 'request')?.o.path).to.equal('/gift-cards/################')
+      await call('GET', '/gift-card/4123456789010001')
+      expect(log.lines.find((l) => l.msg === 'request')?.o.path).to.equal('/gift-card/################')
     })
   })
 })

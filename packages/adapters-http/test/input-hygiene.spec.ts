@@ -62,6 +62,22 @@ const makeDeps = (keys: FakeKeys, calls: Call[], log: CaptureLog, merchantAccoun
         calls.push(['activateGiftCard', { input: cmd.input, idempotencyKey: cmd.idempotencyKey }])
         return TE.right({ card, replayed: false })
       },
+      storeGiftCard: (cmd) => {
+        calls.push(['storeGiftCard', { input: cmd.input, idempotencyKey: cmd.idempotencyKey }])
+        return TE.right({ card, replayed: false })
+      },
+      listGiftCards: (q) => {
+        calls.push(['listGiftCards', q.filter])
+        return TE.right(page([]))
+      },
+      getGiftCard: (q) => {
+        calls.push(['getGiftCard', q.id])
+        return TE.left(notFound('GiftCard', q.id))
+      },
+      deleteGiftCard: (q) => {
+        calls.push(['deleteGiftCard', q.id])
+        return TE.left(notFound('GiftCard', q.id))
+      },
       listRoles: (q) => {
         calls.push(['listRoles', { limit: q.limit, cursor: q.cursor }])
         return TE.right(page<Role>([ROLE_CATALOGUE[0]!]))

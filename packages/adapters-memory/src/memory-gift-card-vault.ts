@@ -1,7 +1,18 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { Duplicate, duplicate, GiftCardVault, Unavailable, VaultedGiftCard } from '@orka/domain'
+import {
+  Duplicate,
+  duplicate,
+  GiftCard,
+  GiftCardFilter,
+  giftCardSortKey,
+  GiftCardVault,
+  Seek,
+  seekIn,
+  Unavailable,
+  VaultedGiftCard,
+} from '@orka/domain'
 import { atomically, copy } from './memory-support'
 
 const slot = (merchantAccountId: string, fingerprint: string) => `${merchantAccountId}\u0000${fingerprint}`
@@ -32,5 +43,37 @@ export class MemoryGiftCardVault implements GiftCardVault {
       this.slotById.set(card.card.id, at)
       return E.right(undefined)
     })
+  }
+
+  list(merchantAccountId: string, filter: GiftCardFilter, seek: Seek): TE.TaskEither<Unavailable, readonly GiftCard[]> {
+    return atomically(() => {
+      const wanted = [...this.cards.values()]
+        .map((v) => v.card)
+        .filter((c) => c.merchant_account_id === merchantAccountId && (filter.buyer_id === undefined || c.buyer?.id === filter.buyer_id))
+      return E.right(seekIn(wanted, giftCardSortKey, 'descending', seek).map(copy))
+    })
+  }
+
+  delete(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, boolean> {
+    return atomically(() => E.right(this.remove(merchantAccountId, id)))
+  }
+
+  deleteByBuyer(merchantAccountId: string, buyerId: string): TE.TaskEither<Unavailable, number> {
+    return atomically(() => {
+      const ids = [...this.cards.values()]
+        .filter((v) => v.card.merchant_account_id === merchantAccountId && v.card.buyer?.id === buyerId)
+        .map((v) => v.card.id)
+      return E.right(ids.filter((id) => this.remove(merchantAccountId, id)).length)
+    })
+  }
+
+  /** Drops the record itself (sealed number and PIN with it): nothing of the card is left. */
+  private remove(merchantAccountId: string, id: string): boolean {
+    const at = this.slotById.get(id)
+    const c = at === undefined ? undefined : this.cards.get(at)
+    if (at === undefined || c?.card.merchant_account_id !== merchantAccountId) return false
+    this.cards.delete(at)
+    this.slotById.delete(id)
+    return true
   }
 }

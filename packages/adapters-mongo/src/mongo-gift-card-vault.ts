@@ -2,11 +2,19 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { Collection } from 'mongodb'
-import { Duplicate, duplicate, GiftCardVault, Unavailable, VaultedGiftCard } from '@orka/domain'
+import { Duplicate, duplicate, GiftCard, GiftCardFilter, GiftCardVault, Seek, Unavailable, VaultedGiftCard } from '@orka/domain'
 import { dbOf, MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { isDuplicateKey, storageCalls, StorageCalls } from './mongo-support'
+import { isDuplicateKey, keysetRead, ReadPlan, storageCalls, StorageCalls } from './mongo-support'
 import { fromVaultedGiftCardDocument, toVaultedGiftCardDocument, VaultedGiftCardDocument } from './vaulted-gift-card.document'
+
+/** The query behind `list` (exported for the depth test's `explain`, not by the package index). */
+export const giftCardListRead = (merchantAccountId: string, filter: GiftCardFilter, seek: Seek): ReadPlan => {
+  const k = keysetRead('card.created_at', 'descending', seek)
+  const scope: Record<string, unknown> = { merchant_account_id: merchantAccountId }
+  if (filter.buyer_id !== undefined) scope['card.buyer.id'] = filter.buyer_id
+  return { ...k, filter: { ...scope, ...k.filter } }
+}
 
 export class MongoGiftCardVault implements GiftCardVault {
   readonly #col: Collection<VaultedGiftCardDocument>
@@ -45,5 +53,26 @@ export class MongoGiftCardVault implements GiftCardVault {
       // No holder: the clash was on the card id itself.
       return E.left(duplicate('GiftCard', holder?._id ?? card.card.id))
     })
+  }
+
+  list(merchantAccountId: string, filter: GiftCardFilter, seek: Seek): TE.TaskEither<Unavailable, readonly GiftCard[]> {
+    return this.#calls.attempt(async () => {
+      if (seek.limit < 1) return []
+      const { filter: f, sort, limit } = giftCardListRead(merchantAccountId, filter, seek)
+      return (await this.#col.find(f).sort(sort).limit(limit).toArray()).map((d) => fromVaultedGiftCardDocument(d).card)
+    })
+  }
+
+  /** Removes the document itself: the sealed number and PIN go with it. */
+  delete(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, boolean> {
+    return this.#calls.attempt(
+      async () => (await this.#col.deleteOne({ _id: id, merchant_account_id: merchantAccountId })).deletedCount === 1,
+    )
+  }
+
+  deleteByBuyer(merchantAccountId: string, buyerId: string): TE.TaskEither<Unavailable, number> {
+    return this.#calls.attempt(
+      async () => (await this.#col.deleteMany({ merchant_account_id: merchantAccountId, 'card.buyer.id': buyerId })).deletedCount,
+    )
   }
 }

@@ -71,6 +71,13 @@ export const INDEXES: readonly IndexSpec[] = [
   },
   // The vault's dedup: one card per (account, fingerprint), enforced by the server.
   { collection: C.vaultedGiftCards, name: 'merchant_fingerprint_unique', key: { merchant_account_id: 1, fingerprint: 1 }, unique: true },
+  // Keyset reads of one account's cards, newest first, with and without the buyer filter (which also serves `deleteByBuyer`).
+  { collection: C.vaultedGiftCards, name: 'merchant_created', key: { merchant_account_id: 1, 'card.created_at': -1, _id: -1 } },
+  {
+    collection: C.vaultedGiftCards,
+    name: 'merchant_buyer_created',
+    key: { merchant_account_id: 1, 'card.buyer.id': 1, 'card.created_at': -1, _id: -1 },
+  },
   expiry(C.idempotencyRecords),
   { collection: C.rateLimitAdmissions, name: 'key_1_n_-1', key: { key: 1, n: -1 } },
   expiry(C.rateLimitAdmissions),

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
-import { ActivationRequest, cardDeclined, serviceFailed, serviceTimeout } from '@orka/domain'
+import { ActivationRequest, BalanceRequest, cardDeclined, serviceFailed, serviceTimeout } from '@orka/domain'
 import { aGiftCardService, ManualClock } from '@orka/domain/testing'
 import { MockGiftCardConnector, MockGiftCardConnectors } from '../src'
 
@@ -76,6 +76,43 @@ describe('MockGiftCardConnector', () => {
     await connector({ timeoutMs: 20, slowMs: 60_000 }).activate(request('6036280000000009'))()
     await connector({ timeoutMs: 20 }).activate(request('6036280000000504'))()
     expect(active()).to.equal(before)
+  })
+})
+
+describe('MockGiftCardConnector balances', () => {
+  const clock = new ManualClock(new Date('2025-01-15T10:00:00.000Z'))
+  const connector = (o: { timeoutMs?: number } = {}) => new MockGiftCardConnector({ clock, ...o })
+  const check = (number: string): BalanceRequest => ({ service: aGiftCardService(), number, pin: '73915286' })
+
+  it('answers 10000 USD expiring three years from now for any other number', async () => {
+    expect(await connector().balance(check('6036280000001234'))()).to.deep.equal(
+      E.right({ _tag: 'Balance', balance: 10000, currency: 'USD', expirationDate: '2028-01-15T10:00:00.000Z' }),
+    )
+  })
+
+  it('answers a balance of 0 for a number ending 0004', async () => {
+    expect(await connector().balance(check('6036280000000004'))()).to.deep.equal(
+      E.right({ _tag: 'Balance', balance: 0, currency: 'USD', expirationDate: '2028-01-15T10:00:00.000Z' }),
+    )
+  })
+
+  it('refuses a number ending 0002 as invalid_gift_card and one ending 0003 as expired_card', async () => {
+    expect(await connector().balance(check('6036280000000002'))()).to.deep.equal(
+      E.right({ _tag: 'Refused', errorCode: 'invalid_gift_card' }),
+    )
+    expect(await connector().balance(check('6036280000000003'))()).to.deep.equal(E.right({ _tag: 'Refused', errorCode: 'expired_card' }))
+  })
+
+  it('fails as a provider for a number ending 0502', async () => {
+    expect(await connector().balance(check('6036280000000502'))()).to.deep.equal(
+      E.left(serviceFailed('The gift card service could not check the balance')),
+    )
+  })
+
+  it('times out on a number ending 0504, after the timeout and not before', async () => {
+    const started = Date.now()
+    expect(await connector({ timeoutMs: 60 }).balance(check('6036280000000504'))()).to.deep.equal(E.left(serviceTimeout()))
+    expect(Date.now() - started).to.be.within(55, 1000)
   })
 })
 

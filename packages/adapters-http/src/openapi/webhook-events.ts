@@ -4,6 +4,7 @@ import { codecToSchema, JsonSchema, SchemaRegistry } from './codec-to-schema'
 const SUMMARIES: Record<keyof typeof WEBHOOK_EVENTS, string> = {
   'buyer.created': 'A buyer was added',
   'gift-card.created': 'A gift card was stored in the vault',
+  'gift-card.deleted': 'A stored gift card was deleted (its number and PIN are destroyed)',
 }
 
 /**

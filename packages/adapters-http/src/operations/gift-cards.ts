@@ -1,11 +1,12 @@
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
-import { GiftCard, GiftCardActivationCreate } from '@orka/domain'
+import { canonicalUuid, GiftCard, GiftCardActivationCreate, GiftCardCreate, pageOf } from '@orka/domain'
 import { defineOperation, Tag } from './operation'
+import { PAGE_QUERY } from './page'
 
 const GIFT_CARDS: Tag = {
   name: 'Gift cards',
-  description: "Physical gift cards activated through the merchant account's gift card service.",
+  description: "Gift cards activated or checked through the merchant account's gift card service, and the cards it stores.",
 }
 
 /**
@@ -37,4 +38,92 @@ export const activateGiftCard = defineOperation({
     ),
 })
 
-export const GIFT_CARD_OPERATIONS = [activateGiftCard]
+/** Path ids are UUIDs compared case-insensitively: decoded to lower case, the form stored ids have. */
+const GIFT_CARD_ID = { gift_card_id: { codec: canonicalUuid, description: 'The ID of the gift card.' } }
+
+export const createGiftCard = defineOperation({
+  method: 'POST',
+  path: '/gift-cards',
+  scope: 'gift-cards.write',
+  operationId: 'create_gift_card',
+  rateLimit: 'embed',
+  doc: {
+    tag: GIFT_CARDS,
+    summary: 'Create gift card',
+    description:
+      "Stores an existing gift card in the vault, for no buyer or for one buyer. The merchant account's primary gift card service checks " +
+      'the card first: a card it refuses is a `400` whose detail points at `/number` (type `invalid_gift_card`, `expired_card`, ...), ' +
+      'the service failing is a `502`, not answering in time a `504`. A card number already stored for the account is a `409` naming ' +
+      'it; an unknown buyer a `404` whose detail names the field.\n\n' +
+      'With an `idempotency-key`, the same key and body replay the stored card (`Idempotent-Replayed: true`), another body with the ' +
+      'key is a `400`, and a request while the first still runs is a `425`. Only a stored card is replayed: a refused or failed ' +
+      'request runs afresh when retried.',
+  },
+  idempotent: true,
+  body: GiftCardCreate,
+  success: { status: 201, codec: GiftCard, description: 'The stored gift card.' },
+  handle: (u) => (req) =>
+    pipe(
+      u.storeGiftCard({ merchantAccountId: req.access.merchantAccount.id, input: req.body, idempotencyKey: req.idempotencyKey }),
+      TE.map((r) => ({ value: r.card, replayed: r.replayed })),
+    ),
+})
+
+export const listGiftCards = defineOperation({
+  method: 'GET',
+  path: '/gift-cards',
+  scope: 'gift-cards.read',
+  operationId: 'list_gift_cards',
+  doc: { tag: GIFT_CARDS, summary: 'List gift cards', description: 'Lists the gift cards stored for the merchant account, newest first.' },
+  query: {
+    ...PAGE_QUERY,
+    // The filters have the constraints of the fields they filter on.
+    buyer_id: { codec: canonicalUuid, description: 'Only the cards stored for the buyer with this ID.' },
+    buyer_external_identifier: {
+      codec: GiftCardCreate.inner.optional.buyer_external_identifier.inner,
+      description: 'Only the cards stored for the buyer with this `external_identifier` (none when the account has no such buyer).',
+    },
+  },
+  success: { status: 200, codec: pageOf('GiftCards', GiftCard), description: 'A page of gift cards.' },
+  handle: (u) => (req) => {
+    const { buyer_id, buyer_external_identifier, ...page } = req.query
+    return u.listGiftCards({
+      merchantAccountId: req.access.merchantAccount.id,
+      filter: {
+        ...(buyer_id === undefined ? {} : { buyer_id }),
+        ...(buyer_external_identifier === undefined ? {} : { buyer_external_identifier }),
+      },
+      ...page,
+    })
+  },
+})
+
+export const getGiftCard = defineOperation({
+  method: 'GET',
+  path: '/gift-cards/{gift_card_id}',
+  scope: 'gift-cards.read',
+  operationId: 'get_gift_card',
+  doc: { tag: GIFT_CARDS, summary: 'Get gift card', description: 'A gift card stored for the merchant account.' },
+  params: GIFT_CARD_ID,
+  success: { status: 200, codec: GiftCard, description: 'The gift card.' },
+  handle: (u) => (req) => u.getGiftCard({ merchantAccountId: req.access.merchantAccount.id, id: req.params.gift_card_id }),
+})
+
+export const deleteGiftCard = defineOperation({
+  method: 'DELETE',
+  path: '/gift-cards/{gift_card_id}',
+  scope: 'gift-cards.write',
+  operationId: 'delete_gift_card',
+  doc: {
+    tag: GIFT_CARDS,
+    summary: 'Delete a gift card',
+    description:
+      'Removes a stored gift card: its number and PIN are destroyed, not hidden, and a second delete is a `404`. ' +
+      'Subscribers receive `gift-card.deleted`.',
+  },
+  params: GIFT_CARD_ID,
+  success: { status: 204, description: 'Deleted; no body.' },
+  handle: (u) => (req) => u.deleteGiftCard({ merchantAccountId: req.access.merchantAccount.id, id: req.params.gift_card_id }),
+})
+
+export const GIFT_CARD_OPERATIONS = [activateGiftCard, createGiftCard, listGiftCards, getGiftCard, deleteGiftCard]

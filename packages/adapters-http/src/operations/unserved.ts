@@ -10,7 +10,6 @@ const unserved = (path: string, rateLimit: UnservedOperation['rateLimit']): Unse
 /** The spec's limited card routes, and its Secure Fields route, limited per checkout session `{id}`. */
 export const UNSERVED_OPERATIONS: readonly UnservedOperation[] = [
   unserved('/gift-cards/balances', 'embed'),
-  unserved('/gift-cards', 'embed'),
   unserved('/transactions', 'embed'),
   unserved('/checkout/sessions/{id}/fields', 'checkout-session'),
 ]

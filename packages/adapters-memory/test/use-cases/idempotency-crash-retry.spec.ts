@@ -63,9 +63,10 @@ const world = async (point: CrashPoint) => {
   if (point === 'after the provider activated the card')
     dying.connectors = {
       forDefinition: (id) =>
-        O.map((c: GiftCardConnector): GiftCardConnector => ({ activate: (req) => diesAfter(c.activate(req)) }))(
-          w.connectors.forDefinition(id),
-        ),
+        O.map((c: GiftCardConnector): GiftCardConnector => ({
+          activate: (req) => diesAfter(c.activate(req)),
+          balance: (req) => c.balance(req),
+        }))(w.connectors.forDefinition(id)),
     } satisfies GiftCardConnectors
   if (point === 'after the event went to the outbox') {
     const outbox = new MemoryWebhookOutbox()

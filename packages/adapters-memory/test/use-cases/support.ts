@@ -1,6 +1,7 @@
 import * as O from 'fp-ts/Option'
 import {
   ActivationRequest,
+  BalanceRequest,
   GiftCardConnector,
   GiftCardConnectors,
   makeWebhookEvents,
@@ -32,15 +33,20 @@ export const START = new Date('2025-01-15T10:00:00.000Z')
 export const testMac = () => new HmacMac(Buffer.alloc(32, 0x4d))
 export const testBox = () => new AesGcmSecretBox(Buffer.alloc(32, 0x5b))
 
-/** Records every activation that reaches a connector. */
+/** Records every activation and balance check that reaches a connector. */
 export class CountingConnectors implements GiftCardConnectors {
   readonly calls: ActivationRequest[] = []
+  readonly balanceCalls: BalanceRequest[] = []
   constructor(private readonly inner: GiftCardConnectors) {}
   forDefinition(definitionId: string): O.Option<GiftCardConnector> {
     return O.map((c: GiftCardConnector): GiftCardConnector => ({
       activate: (req) => {
         this.calls.push(req)
         return c.activate(req)
+      },
+      balance: (req) => {
+        this.balanceCalls.push(req)
+        return c.balance(req)
       },
     }))(this.inner.forDefinition(definitionId))
   }

@@ -340,6 +340,7 @@ describe('webhook events raised by use cases', () => {
               if (E.isLeft(inserted)) throw new Error('rival card not inserted')
               return c.activate(req)()
             },
+            balance: (req) => c.balance(req),
           }))(s.connectors.forDefinition(definitionId)),
       }
       const result = await s.activate({ number: NUMBER, pin: PIN, store: true }, null, { connectors: racing })

@@ -17,6 +17,7 @@ const countingConnectors = (counter: { calls: number }) => (c: DependencyContain
         return {
           ...found,
           value: {
+            balance: (req: Parameters<typeof found.value.balance>[0]) => found.value.balance(req),
             activate: (req: Parameters<typeof found.value.activate>[0]) => {
               counter.calls++
               return found.value.activate(req)

@@ -106,3 +106,21 @@ export const ACTIVATION_RULES: readonly { description: string; check: (a: Fields
 
 export const GiftCardActivationCreate = new Refined(ActivationFields, ACTIVATION_RULES)
 export type GiftCardActivationCreate = t.TypeOf<typeof GiftCardActivationCreate>
+
+const CreateFields = closed(
+  'GiftCardCreate',
+  { number: ActivationFields.required.number, pin: boundedString('pin', { min: 1 }) },
+  { buyer_id: ActivationFields.optional.buyer_id, buyer_external_identifier: ActivationFields.optional.buyer_external_identifier },
+)
+
+/** `POST /gift-cards`: an existing card to store, for no buyer or for one named one way. */
+export const GiftCardCreate = new Refined(CreateFields, [
+  {
+    description: '`buyer_id` and `buyer_external_identifier` must not both be set.',
+    check: (a) =>
+      given(a.buyer_id) && given(a.buyer_external_identifier)
+        ? { path: ['buyer_external_identifier'], msg: '`buyer_id` and `buyer_external_identifier` must not both be set' }
+        : undefined,
+  },
+])
+export type GiftCardCreate = t.TypeOf<typeof GiftCardCreate>

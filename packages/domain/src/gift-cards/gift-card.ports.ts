@@ -1,8 +1,9 @@
 import * as t from 'io-ts'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { boundedString, nullable, str } from '../shared/codecs'
+import { boundedString, intRange, nullable, oneOf, str } from '../shared/codecs'
 import { CardDeclined, Duplicate, ServiceFailed, ServiceTimeout, Unavailable } from '../shared/errors'
+import { Seek } from '../pagination/page'
 import { token } from '../shared/token'
 import { GiftCard, GiftCardService, GiftCardServiceRecord } from './gift-card.codecs'
 
@@ -32,12 +33,60 @@ export const ActivationResult = t.type({ expirationDate: nullable(Instant) })
 export type ActivationResult = t.TypeOf<typeof ActivationResult>
 export type ConnectorError = CardDeclined | ServiceFailed | ServiceTimeout
 
+/** The original API's normalised gift card error codes (`GiftCardErrorCode`), in its order. */
+export const GIFT_CARD_ERROR_CODES = [
+  'invalid_gift_card',
+  'expired_card',
+  'inactive_card',
+  'invalid_service_credentials',
+  'invalid_amount',
+  'incorrect_currency',
+  'insufficient_funds',
+  'invalid_service_configuration',
+  'operation_canceled',
+  'service_error',
+  'service_network_error',
+  'unknown_error',
+  'max_gift_cards_reached',
+  'suspected_fraud',
+  'canceled_payment_method',
+  'duplicate_transaction',
+  'unexpected_state',
+] as const
+export const GiftCardErrorCode = oneOf('GiftCardErrorCode', GIFT_CARD_ERROR_CODES)
+export type GiftCardErrorCode = t.TypeOf<typeof GiftCardErrorCode>
+
+export interface BalanceRequest {
+  readonly service: GiftCardService
+  readonly number: string
+  readonly pin: string | null
+}
+
+/**
+ * What a balance check answers (decoded by the use case): the card's balance in minor units, or
+ * the service's refusal of this one card with its `GiftCardErrorCode`. A refusal concerns the
+ * card only; the service failing or not answering is the connector's `ServiceFailed` /
+ * `ServiceTimeout` (for a balance list: `service_error` / `service_network_error` per item).
+ */
+export const BalanceResult = t.union([
+  t.type({
+    _tag: t.literal('Balance'),
+    balance: intRange('balance', 0),
+    currency: boundedString('currency', { pattern: /^[A-Z]{3}$/ }),
+    expirationDate: nullable(Instant),
+  }),
+  t.type({ _tag: t.literal('Refused'), errorCode: GiftCardErrorCode }),
+])
+export type BalanceResult = t.TypeOf<typeof BalanceResult>
+
 /**
  * A gift card provider. It must give up on its own within its timeout (`ServiceTimeout`);
  * a provider-side failure is `ServiceFailed`, a refusal of the card `CardDeclined`.
  */
 export interface GiftCardConnector {
   activate(req: ActivationRequest): TE.TaskEither<ConnectorError, ActivationResult>
+  /** The card's current balance, or the service's refusal of the card. Has no effect on the card. */
+  balance(req: BalanceRequest): TE.TaskEither<ConnectorError, BalanceResult>
 }
 export interface GiftCardConnectors {
   forDefinition(definitionId: string): O.Option<GiftCardConnector>
@@ -56,11 +105,25 @@ export const VaultedGiftCard = t.type({
 })
 export type VaultedGiftCard = t.TypeOf<typeof VaultedGiftCard>
 
+/** What `GiftCardVault.list` keeps: only the cards stored for this buyer, when given. */
+export interface GiftCardFilter {
+  readonly buyer_id?: string
+}
+
 export interface GiftCardVault {
   /** The card with this id, if the account stores it. */
   findById(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>>
   findByFingerprint(merchantAccountId: string, fingerprint: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>>
   /** `Duplicate` with the stored card's id when the account already holds this fingerprint. Atomic. */
   insert(card: VaultedGiftCard): TE.TaskEither<Duplicate | Unavailable, void>
+  /** Keyset read of one account's cards in descending (created_at, id) order: newest first. */
+  list(merchantAccountId: string, filter: GiftCardFilter, seek: Seek): TE.TaskEither<Unavailable, readonly GiftCard[]>
+  /**
+   * Removes the card with this id from the account, sealed number and PIN with it (nothing is
+   * kept). False when the account holds no such card (never held, or already deleted).
+   */
+  delete(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, boolean>
+  /** Removes every card the account stores for this buyer, as `delete` does; how many were removed. */
+  deleteByBuyer(merchantAccountId: string, buyerId: string): TE.TaskEither<Unavailable, number>
 }
 export const GiftCardVault = token<GiftCardVault>('GiftCardVault')

@@ -1,3 +1,6 @@
+import { SortKey } from '../pagination/page'
+import { GiftCard } from './gift-card.codecs'
+
 /** The parts of a card number that may be shown: never more than bin, sub-bin and last four. */
 export const splitNumber = (number: string) => ({
   bin: number.slice(0, 6),
@@ -12,3 +15,6 @@ export const canonicalJson = (v: unknown): string =>
       ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : x,
   )
+
+/** The position of a card in the vault's lists: newest first, the id breaking ties. */
+export const giftCardSortKey = (c: GiftCard): SortKey => [c.created_at, c.id]

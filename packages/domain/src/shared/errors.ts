@@ -31,6 +31,8 @@ export interface NotFound {
   readonly _tag: 'NotFound'
   readonly entity: string
   readonly id: string
+  /** Set when the missing resource is named by the request's input (a `buyer_id`), not by its path. */
+  readonly problem?: Problem
 }
 /** A well-formed request that is wrong given the current state (unknown buyer, bad cursor, ...). */
 export interface InvalidRequest {
@@ -118,7 +120,8 @@ export type DomainError =
 
 export const unauthenticated = (reason: string): Unauthenticated => ({ _tag: 'Unauthenticated', reason })
 export const forbidden = (reason: ForbiddenReason): Forbidden => ({ _tag: 'Forbidden', reason })
-export const notFound = (entity: string, id: string): NotFound => ({ _tag: 'NotFound', entity, id })
+export const notFound = (entity: string, id: string, named?: Problem): NotFound =>
+  named === undefined ? { _tag: 'NotFound', entity, id } : { _tag: 'NotFound', entity, id, problem: named }
 export const invalidRequest = (...problems: Problem[]): InvalidRequest => ({ _tag: 'InvalidRequest', problems })
 export const problem = (field: CommandField | null, path: readonly string[], message: string, type = 'value_error'): Problem => ({
   field,

@@ -29,6 +29,8 @@ interface Sources {
 const HAPPENED: Readonly<Record<WebhookEventName, (s: Sources, e: OutboxEntry) => TE.TaskEither<Unavailable, boolean>>> = {
   'buyer.created': (s, e) => TE.map((b: O.Option<unknown>) => O.isSome(b))(s.buyers.findById(e.merchant_account_id, e.target_id)),
   'gift-card.created': (s, e) => TE.map((c: O.Option<unknown>) => O.isSome(c))(s.vault.findById(e.merchant_account_id, e.target_id)),
+  // The card is gone: the delete happened (an entry is only added for a card that was there).
+  'gift-card.deleted': (s, e) => TE.map((c: O.Option<unknown>) => O.isNone(c))(s.vault.findById(e.merchant_account_id, e.target_id)),
 }
 
 export interface RelayConfig {

@@ -26,6 +26,8 @@ const eventOf = <N extends string, C extends t.Mixed>(title: string, name: N, ta
 export const WEBHOOK_EVENTS = {
   'buyer.created': eventOf('BuyerCreatedEvent', 'buyer.created', Buyer),
   'gift-card.created': eventOf('GiftCardCreatedEvent', 'gift-card.created', GiftCard),
+  /** The card as it was stored; its number and PIN are gone by the time the event is sent. */
+  'gift-card.deleted': eventOf('GiftCardDeletedEvent', 'gift-card.deleted', GiftCard),
 }
 export type WebhookEventName = keyof typeof WEBHOOK_EVENTS
 export const WebhookEventName = oneOf('WebhookEventName', Object.keys(WEBHOOK_EVENTS) as WebhookEventName[])

@@ -1,0 +1,91 @@
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { pipe } from 'fp-ts/function'
+import { BuyerRepository } from '../buyers/buyers.ports'
+import { Page } from '../pagination/page'
+import { paginate, PageQuery } from '../pagination/paginate'
+import { Mac } from '../shared/crypto.ports'
+import { InvalidRequest, NotFound, notFound, Unavailable } from '../shared/errors'
+import { WebhookEvents } from '../webhooks/raise-event'
+import { giftCardSortKey } from './gift-card'
+import { GiftCard } from './gift-card.codecs'
+import { GiftCardVault } from './gift-card.ports'
+
+/** The filters of `GET /gift-cards`, as sent. */
+export interface GiftCardListFilter {
+  readonly buyer_id?: string
+  readonly buyer_external_identifier?: string
+}
+
+/**
+ * The account's stored cards, newest first. `buyer_external_identifier` is looked up among the
+ * account's buyers and filters by that buyer's id (no such buyer: no cards); with both filters,
+ * only cards matching both are listed.
+ */
+export const makeListGiftCards =
+  (deps: { vault: GiftCardVault; buyers: BuyerRepository; mac: Mac }) =>
+  (
+    q: PageQuery & { merchantAccountId: string; filter: GiftCardListFilter },
+  ): TE.TaskEither<InvalidRequest | Unavailable, Page<GiftCard>> => {
+    const { buyer_id, buyer_external_identifier } = q.filter
+    // The filter is part of the cursor's scope: a cursor cannot be reused with another filter.
+    const scope = `gift-cards\u0000${q.merchantAccountId}\u0000${JSON.stringify([buyer_id ?? null, buyer_external_identifier ?? null])}`
+    const buyerId: TE.TaskEither<Unavailable, O.Option<string | undefined>> = buyer_external_identifier === undefined
+      ? TE.right(O.some(buyer_id))
+      : pipe(
+          deps.buyers.findByExternalIdentifier(q.merchantAccountId, buyer_external_identifier),
+          TE.map(O.flatMap((b) => (buyer_id === undefined || b.id === buyer_id ? O.some(b.id) : O.none))),
+        )
+    return pipe(
+      buyerId,
+      TE.flatMap((id) =>
+        paginate(deps, scope, giftCardSortKey, (seek) =>
+          O.isNone(id)
+            ? TE.right<Unavailable, readonly GiftCard[]>([])
+            : deps.vault.list(q.merchantAccountId, id.value === undefined ? {} : { buyer_id: id.value }, seek),
+        )(q),
+      ),
+    )
+  }
+
+/** One stored card of the account; another account's is not found, as one never stored. */
+export const makeGetGiftCard =
+  (deps: { vault: GiftCardVault }) =>
+  (q: { merchantAccountId: string; id: string }): TE.TaskEither<NotFound | Unavailable, GiftCard> =>
+    pipe(
+      deps.vault.findById(q.merchantAccountId, q.id),
+      TE.flatMap(
+        O.match(
+          () => TE.left<NotFound | Unavailable, GiftCard>(notFound('GiftCard', q.id)),
+          (v) => TE.right(v.card),
+        ),
+      ),
+    )
+
+/**
+ * Deletes a stored card: the vault removes it with its sealed number and PIN, nothing is kept.
+ * `gift-card.deleted` goes to the outbox before the delete; a delete that finds the card gone
+ * meanwhile (a racing delete) is a 404 and takes its entry back.
+ */
+export const makeDeleteGiftCard =
+  (deps: { vault: GiftCardVault; events: WebhookEvents }) =>
+  (q: { merchantAccountId: string; id: string }): TE.TaskEither<NotFound | Unavailable, void> =>
+    pipe(
+      makeGetGiftCard(deps)(q),
+      TE.flatMap((card) =>
+        pipe(
+          deps.events.raise('gift-card.deleted', q.merchantAccountId, card),
+          TE.flatMap((event) =>
+            deps.events.record(
+              event,
+              pipe(
+                deps.vault.delete(q.merchantAccountId, q.id),
+                TE.flatMap((removed): TE.TaskEither<NotFound | Unavailable, void> =>
+                  removed ? TE.right(undefined) : TE.left(notFound('GiftCard', q.id)),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    )

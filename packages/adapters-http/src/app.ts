@@ -7,7 +7,7 @@ import { accessLog } from './middleware/access-log'
 import { authenticate } from './middleware/authenticate'
 import { authorize } from './middleware/authorize'
 import { catchErrors } from './middleware/catch-errors'
-import { notRouted } from './middleware/not-routed'
+import { fixedPathsFirst, notRouted } from './middleware/not-routed'
 import { rateLimit } from './middleware/rate-limit'
 import { DEFAULT_INSTANCE_ID, DEFAULT_PUBLIC_BASE_URLS } from './openapi/document'
 import { sendErrorResponse, serializeError } from './respond'
@@ -53,6 +53,14 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
   const served = new Router<OrkaState>({ sensitive: true })
   // Kept apart from `served` so that unserved paths never answer 405: to a client they do not exist.
   const counted = new Router<OrkaState>({ sensitive: true })
+  // The served routes without path parameters, and every fixed path's methods (see `fixedPathsFirst`).
+  const literals = new Router<OrkaState>({ sensitive: true })
+  const taken = new Map<string, Set<string>>()
+  for (const op of OPERATIONS)
+    if (!op.path.includes('{')) {
+      taken.set(op.path, (taken.get(op.path) ?? new Set<string>()).add(op.method))
+      if (isServed(op)) register(literals, op.method, op.path, [() => undefined])
+    }
   for (const op of OPERATIONS) {
     const limit = op.rateLimit === undefined ? [] : [rateLimit(useCases.checkRateLimit, log, op.rateLimit)]
     if (isServed(op))
@@ -85,6 +93,7 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
   })
   app.use(docs.routes())
   app.use(healthRouter(deps.ready ?? (() => Promise.resolve('ready'))).routes())
+  app.use(fixedPathsFirst(literals, taken))
   app.use(served.routes())
   app.use(counted.routes())
   app.use(notRouted(served))

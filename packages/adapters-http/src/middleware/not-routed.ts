@@ -39,3 +39,22 @@ export const notRouted =
     }
     sendErrorResponse(ctx, methodNotAllowedResponse(allow))
   }
+
+/**
+ * A path that names a fixed route (`/gift-cards/activations`, `/gift-cards/balances`) is that
+ * route's, never a value of a sibling's path parameter (`/gift-cards/{gift_card_id}`): a method
+ * the fixed route does not take is answered as at any known path (405 with `Allow`, or 404 for a
+ * route Orka does not serve) instead of reaching the parameterised route. `literals` holds the
+ * served routes without parameters; `taken` every fixed path with the methods it takes.
+ */
+export const fixedPathsFirst =
+  (literals: Router<OrkaState>, taken: ReadonlyMap<string, ReadonlySet<string>>): Middleware<OrkaState> =>
+  async (ctx, next) => {
+    const path = ctx.path.length > 1 && ctx.path.endsWith('/') ? ctx.path.slice(0, -1) : ctx.path
+    const methods = taken.get(path)
+    if (methods === undefined || methods.has(ctx.method) || (ctx.method === 'HEAD' && methods.has('GET'))) {
+      await next()
+      return
+    }
+    notRouted(literals)(ctx, () => Promise.resolve())
+  }

@@ -25,10 +25,13 @@ describe('OpenAPI parameters: documented bounds are the enforced ones', () => {
     const path = template.replace('{subscription_id}', IDS.defaultWebhook)
     if (param.in === 'query') return h.request<ValidationErrorBody>(method, `${path}?${param.name}=${encodeURIComponent(value)}`)
     if (param.in === 'header') {
-      // Only the activation takes a documented header with bounds; it needs a body.
+      // Only the activation and the store take a documented header with bounds; each needs its body.
       return h.request<ValidationErrorBody>(method, path, {
         headers: { [param.name]: value },
-        body: { number: '4123455541234569999', amount: 100, currency: 'USD' },
+        body:
+          template === '/gift-cards'
+            ? { number: '4123455541234569998', pin: '1234' }
+            : { number: '4123455541234569999', amount: 100, currency: 'USD' },
       })
     }
     throw new Error(`no way to send a ${param.in} parameter`)

@@ -126,9 +126,10 @@ class Pools implements Resolver {
   readonly card: Secret[] = []
   readonly cursor: string[] = []
   readonly buyerExternalId: string[] = ['buyer-1']
+  readonly giftCard: string[] = []
   private readonly seen = new Set<string>()
 
-  add(pool: 'subscription' | 'buyer' | 'cursor' | 'buyerExternalId', v: string, cap = 400) {
+  add(pool: 'subscription' | 'buyer' | 'cursor' | 'buyerExternalId' | 'giftCard', v: string, cap = 400) {
     const k = `${pool}\u0000${v}`
     if (this.seen.has(k) || this[pool].length >= cap) return
     this.seen.add(k)
@@ -334,6 +335,8 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
       const body = parsed as Json
       if (res.status === 201 && q.family === 'create_webhook_subscription' && typeof body.id === 'string')
         pools.add('subscription', body.id)
+      if (res.status === 201 && (q.family === 'create_gift_card' || q.family === 'activate_gift_card') && typeof body.id === 'string')
+        pools.add('giftCard', body.id)
       if (res.status === 201 && q.family === 'add_buyer' && typeof body.id === 'string') {
         pools.add('buyer', body.id)
         if (typeof body.external_identifier === 'string' && body.external_identifier.length < 100)

@@ -46,7 +46,7 @@ export class Secret {
   }
 }
 
-export type PoolName = 'subscription' | 'delivery' | 'deliverySubscription' | 'buyer' | 'card' | 'cursor' | 'buyerExternalId'
+export type PoolName = 'subscription' | 'delivery' | 'deliverySubscription' | 'buyer' | 'card' | 'cursor' | 'buyerExternalId' | 'giftCard'
 
 /** Something the server created earlier in the run, picked by index (modulo the pool's size). */
 export class Ref {

@@ -677,6 +677,30 @@ const activation: fc.Arbitrary<Obj> = mutated(
     pinDigits.map((p) => new Secret('pin', p)),
   ),
 )
+/** Bodies of `POST /gift-cards`: valid ones (for no buyer or one), and any combination of the properties. */
+const giftCardCreate: fc.Arbitrary<Obj> = mutated(
+  oneof(
+    {
+      weight: 3,
+      arbitrary: obj({ number: card, pin, buyer_id: opt(uuidish, 3), buyer_external_identifier: opt(buyerExternal, 3) }),
+    },
+    {
+      weight: 2,
+      arbitrary: obj({
+        number: opt(field(card), 9),
+        pin: opt(field(pin), 7),
+        buyer_id: opt(field(uuidish), 3),
+        buyer_external_identifier: opt(field(buyerExternal), 3),
+      }),
+    },
+  ),
+  oneof(
+    key,
+    cardNumber.map((n) => new Secret('card', n)),
+    pinDigits.map((p) => new Secret('pin', p)),
+  ),
+)
+
 /** `money: [amount, currency]` to the two properties (they go together). */
 function spreadMoney(o: Obj): Obj {
   return new Obj(
@@ -1277,8 +1301,9 @@ const unknownPath: fc.Arbitrary<Segment[]> = fc.array(
   { minLength: 0, maxLength: 5 },
 )
 const KNOWN_PATHS: fc.Arbitrary<Segment[]> = oneof(
-  fc.constantFrom<Segment[]>(['gift-cards', 'activations'], ['roles'], ['buyers'], ['webhook-subscriptions']),
+  fc.constantFrom<Segment[]>(['gift-cards', 'activations'], ['gift-cards'], ['roles'], ['buyers'], ['webhook-subscriptions']),
   idSegment('subscription').map((id) => ['webhook-subscriptions', id]),
+  idSegment('giftCard').map((id) => ['gift-cards', id]),
   idSegment('subscription').map((id) => ['webhook-subscriptions', id, 'rotate-secret']),
   idSegment('subscription').map((id) => ['webhook-subscriptions', id, 'deliveries']),
   deliverySegments,
@@ -1376,6 +1401,30 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
       headers: idempotencyKey,
     }),
   },
+  {
+    weight: 6,
+    arbitrary: request({
+      family: 'create_gift_card',
+      method: is('POST'),
+      path: seg('gift-cards'),
+      body: body(giftCardCreate),
+      headers: idempotencyKey,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'list_gift_cards',
+      method: is('GET'),
+      path: seg('gift-cards'),
+      query: query([
+        param('buyer_id', oneof(ref('buyer'), uuidish, shortNasty)),
+        param('buyer_external_identifier', oneof(ref('buyerExternalId'), shortNasty)),
+      ]),
+    }),
+  },
+  { weight: 2, arbitrary: request({ family: 'get_gift_card', method: is('GET'), path: seg('gift-cards', idSegment('giftCard')) }) },
+  { weight: 2, arbitrary: request({ family: 'delete_gift_card', method: is('DELETE'), path: seg('gift-cards', idSegment('giftCard')) }) },
   { weight: 4, arbitrary: request({ family: 'add_buyer', method: is('POST'), path: seg('buyers'), body: body(buyerBody) }) },
   { weight: 3, arbitrary: storedOddText },
   {
@@ -1461,7 +1510,7 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
       family: 'rate-limited, not served',
       method: is('POST'),
       path: oneof(
-        fc.constantFrom<Segment[]>(['gift-cards', 'balances'], ['gift-cards'], ['transactions']),
+        fc.constantFrom<Segment[]>(['gift-cards', 'balances'], ['transactions']),
         idSegment('subscription').map((id) => ['checkout', 'sessions', id, 'fields']),
       ),
       auth: oneof(authArb, fc.constant({ kind: 'bearer' as const, token: 'embed' as const, scheme: 'Bearer' })),

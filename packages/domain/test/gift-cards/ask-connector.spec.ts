@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
 import { askConnector } from '../../src/gift-cards/ask-connector'
-import { ActivationResult } from '../../src/gift-cards/gift-card.ports'
+import { ActivationResult, BalanceResult } from '../../src/gift-cards/gift-card.ports'
 import { cardDeclined, serviceFailed, serviceTimeout } from '../../src/shared/errors'
 
 const NUMBER = '6036280000000001'
@@ -72,5 +72,30 @@ describe('askConnector', () => {
       const short = askConnector(ActivationResult, [NUMBER, '12'], () => TE.left(cardDeclined('limit 12 per day')))
       expect(await short()).to.deep.equal(E.left(cardDeclined('limit 12 per day')))
     })
+  })
+})
+
+describe('askConnector with balance checks', () => {
+  const askBalance = (call: () => TE.TaskEither<unknown, unknown>) => askConnector(BalanceResult, [NUMBER, PIN], call)()
+  const shape = serviceFailed('the gift card service answered in an unexpected shape')
+
+  it('passes a balance and a per-card refusal through', async () => {
+    const balance = { _tag: 'Balance', balance: 0, currency: 'USD', expirationDate: null }
+    expect(await askBalance(() => TE.right(balance))).to.deep.equal(E.right(balance))
+    const refusal = { _tag: 'Refused', errorCode: 'expired_card' }
+    expect(await askBalance(() => TE.right(refusal))).to.deep.equal(E.right(refusal))
+  })
+
+  it('turns a garbled balance answer into ServiceFailed', async () => {
+    for (const answer of [
+      { _tag: 'Balance', balance: -1, currency: 'USD', expirationDate: null },
+      { _tag: 'Balance', balance: 1.5, currency: 'USD', expirationDate: null },
+      { _tag: 'Balance', balance: 10, currency: 'usd', expirationDate: null },
+      { _tag: 'Balance', balance: 10, currency: 'USD', expirationDate: 'soon' },
+      { _tag: 'Refused', errorCode: 'no_such_code' },
+      { balance: 10, currency: 'USD', expirationDate: null },
+      null,
+    ])
+      expect(await askBalance(() => TE.right(answer)), JSON.stringify(answer)).to.deep.equal(E.left(shape))
   })
 })

@@ -109,6 +109,24 @@ describe('makeRelayOutbox', () => {
     expect(await deliveriesTo(s.deliveries, INSTANCE_WIDE)).to.deep.equal([handedOver(kept, INSTANCE_WIDE)])
   })
 
+  it('tells gift-card.deleted entries apart by the vault: a card gone is handed over, one still stored dropped', async () => {
+    const s = await setup()
+    const deleted = aVaultedCard({ card: { merchant_account_id: MERCHANT_A } })
+    await right(s.vault.insert(deleted))
+    const gone = await s.leftBehind('gift-card.deleted', deleted.card)
+    await right(s.vault.delete(MERCHANT_A, deleted.card.id))
+    s.clock.advance(1)
+    const still = aVaultedCard({ card: { merchant_account_id: MERCHANT_A } })
+    await right(s.vault.insert(still))
+    await s.leftBehind('gift-card.deleted', still.card)
+    s.clock.advance(GRACE_MS + 1)
+
+    expect(await s.relay()).to.deep.equal({ handedOver: 1, dropped: 1 })
+    expect(await outboxEntries(s.outbox)).to.deep.equal([])
+    expect(await deliveriesTo(s.deliveries, OWN)).to.deep.equal([handedOver(gone, OWN)])
+    expect(await deliveriesTo(s.deliveries, INSTANCE_WIDE)).to.deep.equal([handedOver(gone, INSTANCE_WIDE)])
+  })
+
   it('settles at most `batch` entries a run, oldest first', async () => {
     const s = await setup({ graceMs: GRACE_MS, batch: 2 })
     const entries: OutboxEntry[] = []

@@ -53,6 +53,9 @@ export interface UseCases {
   listRoles: ReturnType<typeof domain.makeListRoles>
   createBuyer: ReturnType<typeof domain.makeCreateBuyer>
   listBuyers: ReturnType<typeof domain.makeListBuyers>
+  getBuyer: ReturnType<typeof domain.makeGetBuyer>
+  updateBuyer: ReturnType<typeof domain.makeUpdateBuyer>
+  deleteBuyer: ReturnType<typeof domain.makeDeleteBuyer>
   createWebhookSubscription: ReturnType<typeof domain.makeCreateWebhookSubscription>
   getWebhookSubscription: ReturnType<typeof domain.makeGetWebhookSubscription>
   listWebhookSubscriptions: ReturnType<typeof domain.makeListWebhookSubscriptions>

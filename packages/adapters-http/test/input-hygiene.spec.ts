@@ -90,6 +90,18 @@ const makeDeps = (keys: FakeKeys, calls: Call[], log: CaptureLog, merchantAccoun
         calls.push(['listBuyers', q.filter])
         return TE.right(page<Buyer>([]))
       },
+      getBuyer: (q) => {
+        calls.push(['getBuyer', q.id])
+        return TE.left(notFound('Buyer', q.id))
+      },
+      updateBuyer: (q) => {
+        calls.push(['updateBuyer', { id: q.id, input: q.input }])
+        return TE.left(notFound('Buyer', q.id))
+      },
+      deleteBuyer: (q) => {
+        calls.push(['deleteBuyer', q.id])
+        return TE.left(notFound('Buyer', q.id))
+      },
       createWebhookSubscription: (cmd) => {
         calls.push(['createWebhookSubscription', cmd.input])
         return TE.left(unavailable(new Error('not expected here')))

@@ -273,8 +273,9 @@ const ALLOWED: readonly Allowed[] = [
   {
     why:
       'Orka bounds the strings it reads from query and headers: a cursor 1-1000 (the page ' +
-      "envelope's own bound), an idempotency key 1-255, a filter as the field it filters on.",
-    where: /^parameter (query cursor|query external_identifier|header idempotency-key)$/,
+      "envelope's own bound), an idempotency key 1-255, a filter as the field it filters on " +
+      '(`search` 1-200, as the fields it searches: a longer value cannot be contained in them).',
+    where: /^parameter (query cursor|query external_identifier|query search|header idempotency-key)$/,
     kind: /^(minLength|maxLength)$/,
   },
   {
@@ -324,12 +325,6 @@ const ALLOWED: readonly Allowed[] = [
     where: /^response 201$/,
     path: /^\.(usage_count|cit_usage_count)$/,
     kind: /^minimum$/,
-  },
-  {
-    why: 'Not implemented: the buyers list filters by `external_identifier` only; SPEC.md does not name a search.',
-    operation: /^list_buyers$/,
-    where: /^parameter query search$/,
-    kind: /^parameter$/,
   },
 ]
 

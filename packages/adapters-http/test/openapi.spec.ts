@@ -155,6 +155,7 @@ describe('OpenAPI document', () => {
     expect(params('/buyers', 'get')).to.deep.equal([
       ['query', 'limit', false],
       ['query', 'cursor', false],
+      ['query', 'search', false],
       ['query', 'external_identifier', false],
       header,
     ])

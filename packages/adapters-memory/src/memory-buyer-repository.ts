@@ -4,6 +4,9 @@ import * as TE from 'fp-ts/TaskEither'
 import { Buyer, BuyerFilter, BuyerRepository, buyerSortKey, Duplicate, duplicate, Seek, seekIn, Unavailable } from '@orka/domain'
 import { atomically, copy } from './memory-support'
 
+/** JavaScript's syntax characters, the only ones a Unicode-mode pattern may escape. */
+const searchPattern = (search: string) => new RegExp(search.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'iu')
+
 const externalKey = (merchantAccountId: string, externalIdentifier: string) => `${merchantAccountId}\u0000${externalIdentifier}`
 
 export class MemoryBuyerRepository implements BuyerRepository {
@@ -36,12 +39,42 @@ export class MemoryBuyerRepository implements BuyerRepository {
     })
   }
 
+  update(buyer: Buyer): TE.TaskEither<Duplicate | Unavailable, boolean> {
+    return atomically((): E.Either<Duplicate | Unavailable, boolean> => {
+      const current = this.buyers.get(buyer.id)
+      if (current?.merchant_account_id !== buyer.merchant_account_id) return E.right(false)
+      const [before, after] = [current.external_identifier, buyer.external_identifier]
+      if (before !== after) {
+        if (after != null) {
+          const holder = this.byExternal.get(externalKey(buyer.merchant_account_id, after))
+          if (holder !== undefined) return E.left(duplicate('Buyer', holder))
+          this.byExternal.set(externalKey(buyer.merchant_account_id, after), buyer.id)
+        }
+        if (before != null) this.byExternal.delete(externalKey(buyer.merchant_account_id, before))
+      }
+      this.buyers.set(buyer.id, copy(buyer))
+      return E.right(true)
+    })
+  }
+
+  delete(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, boolean> {
+    return atomically(() => {
+      const current = this.buyers.get(id)
+      if (current?.merchant_account_id !== merchantAccountId) return E.right(false)
+      if (current.external_identifier != null) this.byExternal.delete(externalKey(merchantAccountId, current.external_identifier))
+      this.buyers.delete(id)
+      return E.right(true)
+    })
+  }
+
   list(merchantAccountId: string, filter: BuyerFilter, seek: Seek): TE.TaskEither<Unavailable, readonly Buyer[]> {
     return atomically(() => {
+      const pattern = filter.search === undefined ? undefined : searchPattern(filter.search)
       const wanted = [...this.buyers.values()].filter(
         (b) =>
           b.merchant_account_id === merchantAccountId &&
-          (filter.external_identifier === undefined || b.external_identifier === filter.external_identifier),
+          (filter.external_identifier === undefined || b.external_identifier === filter.external_identifier) &&
+          (pattern === undefined || pattern.test(b.display_name ?? '') || pattern.test(b.external_identifier ?? '')),
       )
       return E.right(seekIn(wanted, buyerSortKey, 'descending', seek).map(copy))
     })

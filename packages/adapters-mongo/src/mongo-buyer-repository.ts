@@ -23,11 +23,22 @@ export interface MongoBuyerRepositoryOptions {
   readonly abandonedClaimMs?: number
 }
 
+/**
+ * The text as a pattern matching itself: every ASCII punctuation character escaped, which is
+ * valid and literal in MongoDB's PCRE and in FerretDB's Go regular expressions alike.
+ */
+export const literalPattern = (text: string): string => text.replace(/[!-/:-@[-`{-~]/g, '\\$&')
+
 /** The query behind `list` (exported for the depth test's `explain`, not by the package index). */
 export const buyerListRead = (merchantAccountId: string, filter: BuyerFilter, seek: Seek): ReadPlan => {
   const k = keysetRead('created_at', 'descending', seek)
   const scope: Record<string, unknown> = { merchant_account_id: merchantAccountId }
   if (filter.external_identifier !== undefined) scope.external_identifier = filter.external_identifier
+  // A contains-search cannot use an index: it filters the account's buyers as the index walks them.
+  if (filter.search !== undefined) {
+    const contains = { $regex: literalPattern(filter.search), $options: 'i' }
+    scope.$and = [{ $or: [{ display_name: contains }, { external_identifier: contains }] }]
+  }
   return { ...k, filter: { ...scope, ...k.filter } }
 }
 
@@ -56,31 +67,44 @@ export class MongoBuyerRepository implements BuyerRepository {
       const ext = buyer.external_identifier
       if (ext == null) return this.insertBuyer(buyer)
       const claimId = externalIdentifierClaimId(buyer.merchant_account_id, ext)
-      for (let i = 0; i < 5; i++) {
-        try {
-          await this.#claims.insertOne({ _id: claimId, buyer_id: buyer.id, claimed_at: new Date() })
-        } catch (e) {
-          if (!isDuplicateKey(e)) throw e
-          const raw = await this.#claims.findOne({ _id: claimId })
-          if (raw === null) continue
-          const claim = fromExternalIdentifierClaimDocument(raw)
-          if (await this.abandoned(claim.buyer_id, claim.claimed_at)) {
-            await this.#claims.deleteOne({ _id: claimId, buyer_id: claim.buyer_id })
-            continue
-          }
-          return E.left(duplicate('Buyer', claim.buyer_id))
-        }
-        try {
-          const created = await this.insertBuyer(buyer)
-          if (E.isLeft(created)) await this.#claims.deleteOne({ _id: claimId, buyer_id: buyer.id })
-          return created
-        } catch (e) {
-          await this.#claims.deleteOne({ _id: claimId, buyer_id: buyer.id }).catch(() => undefined)
-          throw e
-        }
+      const claimed = await this.claim(buyer.merchant_account_id, ext, buyer.id)
+      if (E.isLeft(claimed)) return claimed
+      try {
+        const created = await this.insertBuyer(buyer)
+        if (E.isLeft(created)) await this.#claims.deleteOne({ _id: claimId, buyer_id: buyer.id })
+        return created
+      } catch (e) {
+        await this.#claims.deleteOne({ _id: claimId, buyer_id: buyer.id }).catch(() => undefined)
+        throw e
       }
-      throw new Error(`claiming external identifier for buyer ${buyer.id} did not settle after 5 attempts`)
     })
+  }
+
+  /**
+   * Claims `ext` in the account for `buyerId`: right(true) when this call inserted the claim,
+   * right(false) when the buyer held it already (left by an update that died), left naming the
+   * holder otherwise. An abandoned claim is taken over.
+   */
+  private async claim(merchantAccountId: string, ext: string, buyerId: string): Promise<E.Either<Duplicate, boolean>> {
+    const claimId = externalIdentifierClaimId(merchantAccountId, ext)
+    for (let i = 0; i < 5; i++) {
+      try {
+        await this.#claims.insertOne({ _id: claimId, buyer_id: buyerId, claimed_at: new Date() })
+        return E.right(true)
+      } catch (e) {
+        if (!isDuplicateKey(e)) throw e
+        const raw = await this.#claims.findOne({ _id: claimId })
+        if (raw === null) continue
+        const claim = fromExternalIdentifierClaimDocument(raw)
+        if (claim.buyer_id === buyerId) return E.right(false)
+        if (await this.abandoned(merchantAccountId, ext, claim.buyer_id, claim.claimed_at)) {
+          await this.#claims.deleteOne({ _id: claimId, buyer_id: claim.buyer_id })
+          continue
+        }
+        return E.left(duplicate('Buyer', claim.buyer_id))
+      }
+    }
+    throw new Error(`claiming external identifier for buyer ${buyerId} did not settle after 5 attempts`)
   }
 
   findById(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<Buyer>> {
@@ -95,6 +119,60 @@ export class MongoBuyerRepository implements BuyerRepository {
         O.fromNullable(await this.#buyers.findOne({ merchant_account_id: merchantAccountId, external_identifier: externalIdentifier })),
       ),
     )
+  }
+
+  /**
+   * A changed `external_identifier` is claimed before the buyer shows it and released after the
+   * buyer no longer does, so no two buyers ever hold one value. The buyer is replaced only if its
+   * stored identifier is still the one read: another update that changed it meanwhile makes
+   * this one start again (and give back what it claimed), so claims follow the stored buyers.
+   */
+  update(buyer: Buyer): TE.TaskEither<Duplicate | Unavailable, boolean> {
+    return this.#calls.attemptEither(async (): Promise<E.Either<Duplicate, boolean>> => {
+      const account = buyer.merchant_account_id
+      for (let i = 0; i < 5; i++) {
+        const raw = await this.#buyers.findOne({ _id: buyer.id, merchant_account_id: account })
+        if (raw === null) return E.right(false)
+        const before = fromBuyerDocument(raw).external_identifier
+        const after = buyer.external_identifier
+        const claimed = before !== after && after != null ? await this.claim(account, after, buyer.id) : E.right(false)
+        if (E.isLeft(claimed)) return claimed
+        const release = async () => {
+          if (claimed.right && after != null)
+            await this.#claims.deleteOne({ _id: externalIdentifierClaimId(account, after), buyer_id: buyer.id })
+        }
+        let replaced: boolean
+        try {
+          const { _id, ...fields } = toBuyerDocument(buyer)
+          const r = await this.#buyers.replaceOne({ _id, merchant_account_id: account, external_identifier: before }, fields)
+          replaced = r.matchedCount === 1
+        } catch (e) {
+          await release().catch(() => undefined)
+          throw e
+        }
+        if (!replaced) {
+          await release()
+          continue
+        }
+        if (before !== after && before != null)
+          await this.#claims.deleteOne({ _id: externalIdentifierClaimId(account, before), buyer_id: buyer.id })
+        return E.right(true)
+      }
+      throw new Error(`updating buyer ${buyer.id} did not settle after 5 attempts`)
+    })
+  }
+
+  /** The buyer first, then its claim: the identifier is never free while a buyer shows it. */
+  delete(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, boolean> {
+    return this.#calls.attempt(async () => {
+      const raw = await this.#buyers.findOne({ _id: id, merchant_account_id: merchantAccountId })
+      if (raw === null) return false
+      const { deletedCount } = await this.#buyers.deleteOne({ _id: id, merchant_account_id: merchantAccountId })
+      if (deletedCount !== 1) return false
+      const ext = fromBuyerDocument(raw).external_identifier
+      if (ext != null) await this.#claims.deleteOne({ _id: externalIdentifierClaimId(merchantAccountId, ext), buyer_id: id })
+      return true
+    })
   }
 
   list(merchantAccountId: string, filter: BuyerFilter, seek: Seek): TE.TaskEither<Unavailable, readonly Buyer[]> {
@@ -115,9 +193,14 @@ export class MongoBuyerRepository implements BuyerRepository {
     }
   }
 
-  /** A claim whose buyer was never written: old enough that its creation cannot still be in flight. */
-  private async abandoned(buyerId: string, claimedAt: Date): Promise<boolean> {
+  /**
+   * A claim whose buyer does not show the identifier (never written, deleted, or changed by a
+   * process that died before releasing it): old enough that no creation or update can still be
+   * in flight with it.
+   */
+  private async abandoned(merchantAccountId: string, ext: string, buyerId: string, claimedAt: Date): Promise<boolean> {
     if (Date.now() - claimedAt.getTime() < this.#abandonedClaimMs) return false
-    return (await this.#buyers.countDocuments({ _id: buyerId }, { limit: 1 })) === 0
+    const holds = { _id: buyerId, merchant_account_id: merchantAccountId, external_identifier: ext }
+    return (await this.#buyers.countDocuments(holds, { limit: 1 })) === 0
   }
 }

@@ -3,6 +3,7 @@ import { container as root, DependencyContainer, instanceCachingFactory } from '
 import { hkdfSync, randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import {
+  deleteBuyersGiftCards,
   BuyerRepository,
   Clock,
   GiftCardConnectors,
@@ -19,10 +20,13 @@ import {
   makeAuthorize,
   makeCheckRateLimit,
   makeCreateBuyer,
+  makeDeleteBuyer,
+  makeGetBuyer,
   makeCreateWebhookSubscription,
   makeDeleteWebhookSubscription,
   makeGetWebhookSubscription,
   makeListBuyers,
+  makeUpdateBuyer,
   makeListRoles,
   makeListWebhookSubscriptions,
   makeAttemptDelivery,
@@ -207,6 +211,9 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
     listRoles: makeListRoles({ roles, mac }),
     createBuyer: makeCreateBuyer({ buyers, clock, ids, events }),
     listBuyers: makeListBuyers({ buyers, mac }),
+    getBuyer: makeGetBuyer({ buyers }),
+    updateBuyer: makeUpdateBuyer({ buyers, clock, events }),
+    deleteBuyer: makeDeleteBuyer({ buyers, events, cascade: [deleteBuyersGiftCards(get(c, GiftCardVault))] }),
     createWebhookSubscription: makeCreateWebhookSubscription({ webhooks, box, clock, ids, policy }),
     getWebhookSubscription: makeGetWebhookSubscription({ webhooks, box, clock }),
     listWebhookSubscriptions: makeListWebhookSubscriptions({ webhooks, box, clock, mac }),

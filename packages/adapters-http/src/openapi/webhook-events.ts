@@ -3,6 +3,8 @@ import { codecToSchema, JsonSchema, SchemaRegistry } from './codec-to-schema'
 
 const SUMMARIES: Record<keyof typeof WEBHOOK_EVENTS, string> = {
   'buyer.created': 'A buyer was added',
+  'buyer.updated': 'A buyer was changed',
+  'buyer.deleted': 'A buyer was deleted (the payload is the buyer as it was)',
   'gift-card.created': 'A gift card was stored in the vault',
   'gift-card.deleted': 'A stored gift card was deleted (its number and PIN are destroyed)',
 }

@@ -1,8 +1,11 @@
-import { Buyer, BuyerCreate, pageOf } from '@orka/domain'
+import { Buyer, BuyerCreate, BuyerUpdate, canonicalUuid, pageOf } from '@orka/domain'
 import { defineOperation, Tag } from './operation'
 import { PAGE_QUERY } from './page'
 
 const BUYERS: Tag = { name: 'Buyers', description: "The merchant's customers." }
+
+/** Path ids are UUIDs compared case-insensitively: decoded to lower case, the form stored ids have. */
+const BUYER_ID = { buyer_id: { codec: canonicalUuid, description: 'The ID of the buyer.' } }
 
 export const createBuyer = defineOperation({
   method: 'POST',
@@ -26,9 +29,22 @@ export const listBuyers = defineOperation({
   path: '/buyers',
   scope: 'buyers.read',
   operationId: 'list_buyers',
-  doc: { tag: BUYERS, summary: 'List all buyers', description: "Lists the merchant account's buyers, newest first." },
+  doc: {
+    tag: BUYERS,
+    summary: 'List all buyers',
+    description:
+      "Lists the merchant account's buyers, newest first. `search` and `external_identifier` together keep the buyers that match both; " +
+      'a cursor only serves the filters it was issued with.',
+  },
   query: {
     ...PAGE_QUERY,
+    search: {
+      // As long as the fields it searches: a longer value cannot be contained in them.
+      codec: BuyerCreate.optional.display_name.inner,
+      description:
+        'Only the buyers whose `display_name` or `external_identifier` contains this value, ignoring case. On MongoDB this scans the ' +
+        "account's buyers.",
+    },
     // The filter has the constraints of the field it filters on.
     external_identifier: {
       codec: BuyerCreate.optional.external_identifier.inner,
@@ -37,13 +53,66 @@ export const listBuyers = defineOperation({
   },
   success: { status: 200, codec: pageOf('Buyers', Buyer), description: 'A page of buyers.' },
   handle: (u) => (req) => {
-    const { external_identifier, ...page } = req.query
+    const { external_identifier, search, ...page } = req.query
     return u.listBuyers({
       merchantAccountId: req.access.merchantAccount.id,
-      filter: external_identifier === undefined ? {} : { external_identifier },
+      filter: {
+        ...(external_identifier === undefined ? {} : { external_identifier }),
+        ...(search === undefined ? {} : { search }),
+      },
       ...page,
     })
   },
 })
 
-export const BUYER_OPERATIONS = [createBuyer, listBuyers]
+export const getBuyer = defineOperation({
+  method: 'GET',
+  path: '/buyers/{buyer_id}',
+  scope: 'buyers.read',
+  operationId: 'get_buyer',
+  doc: {
+    tag: BUYERS,
+    summary: 'Get a buyer',
+    description: "Reads one buyer. Unknown, deleted and another merchant account's buyers are `404`.",
+  },
+  params: BUYER_ID,
+  success: { status: 200, codec: Buyer, description: 'The buyer.' },
+  handle: (u) => (req) => u.getBuyer({ merchantAccountId: req.access.merchantAccount.id, id: req.params.buyer_id }),
+})
+
+export const updateBuyer = defineOperation({
+  method: 'PUT',
+  path: '/buyers/{buyer_id}',
+  scope: 'buyers.write',
+  operationId: 'update_buyer',
+  doc: {
+    tag: BUYERS,
+    summary: 'Update a buyer',
+    description:
+      'Changes what the body names: an absent property is left as it is, `null` clears it (`billing_details` is replaced whole). ' +
+      '`updated_at` moves. An `external_identifier` used by another buyer of the account is a `409` naming that buyer.',
+  },
+  params: BUYER_ID,
+  body: BuyerUpdate,
+  success: { status: 200, codec: Buyer, description: 'The updated buyer.' },
+  handle: (u) => (req) => u.updateBuyer({ merchantAccountId: req.access.merchantAccount.id, id: req.params.buyer_id, input: req.body }),
+})
+
+export const deleteBuyer = defineOperation({
+  method: 'DELETE',
+  path: '/buyers/{buyer_id}',
+  scope: 'buyers.write',
+  operationId: 'delete_buyer',
+  doc: {
+    tag: BUYERS,
+    summary: 'Delete a buyer',
+    description:
+      'Permanently removes a buyer; its `external_identifier` is free again at once. Unknown, already deleted and another ' +
+      "account's buyers are all `404`.",
+  },
+  params: BUYER_ID,
+  success: { status: 204, description: 'Deleted; no body.' },
+  handle: (u) => (req) => u.deleteBuyer({ merchantAccountId: req.access.merchantAccount.id, id: req.params.buyer_id }),
+})
+
+export const BUYER_OPERATIONS = [createBuyer, listBuyers, getBuyer, updateBuyer, deleteBuyer]

@@ -748,6 +748,28 @@ const buyerBody: fc.Arbitrary<Obj> = mutated(
   }),
 )
 
+/** Buyer updates: the creation's properties, each also sent as null (which clears it). */
+const buyerUpdate: fc.Arbitrary<Obj> = mutated(
+  obj({
+    display_name: opt(
+      oneof(
+        { weight: 4, arbitrary: textField(fc.constantFrom('Ada King', 'Grace', '\u00c9mile'), 200) },
+        { weight: 1, arbitrary: fc.constant(null) },
+      ),
+    ),
+    external_identifier: opt(oneof({ weight: 4, arbitrary: field(buyerExternal) }, { weight: 1, arbitrary: fc.constant(null) })),
+    billing_details: opt(oneof({ weight: 3, arbitrary: field(billing) }, { weight: 1, arbitrary: fc.constant(null) }), 4),
+    account_number: opt(oneof({ weight: 3, arbitrary: textField(word(1, 20), 200) }, { weight: 1, arbitrary: fc.constant(null) }), 3),
+  }),
+)
+/** Search values: parts of names and identifiers in any case, pattern characters, and odd text. */
+const buyerSearch = oneof(
+  { weight: 3, arbitrary: fc.constantFrom('ada', 'ADA', 'grace', 'fuzz', 'ext-', 'buyer-1', '\u00e9mile', 'setup') },
+  { weight: 2, arbitrary: fc.constantFrom('.*', '^', '$', '(', '[a-z]+', '\\', '|', '?', '{1}', '%', '$where', 'a.b', '\\Q', '(?i)') },
+  { weight: 1, arbitrary: ref('buyerExternalId') },
+  { weight: 1, arbitrary: shortNasty },
+)
+
 /** Webhook URLs: public-looking hosts under `.example` (they never resolve), and every kind of refused address. */
 const webhookUrl = oneof(
   {
@@ -1302,6 +1324,7 @@ const unknownPath: fc.Arbitrary<Segment[]> = fc.array(
 )
 const KNOWN_PATHS: fc.Arbitrary<Segment[]> = oneof(
   fc.constantFrom<Segment[]>(['gift-cards', 'activations'], ['gift-cards'], ['roles'], ['buyers'], ['webhook-subscriptions']),
+  idSegment('buyer').map((id) => ['buyers', id]),
   idSegment('subscription').map((id) => ['webhook-subscriptions', id]),
   idSegment('giftCard').map((id) => ['gift-cards', id]),
   idSegment('subscription').map((id) => ['webhook-subscriptions', id, 'rotate-secret']),
@@ -1433,9 +1456,15 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
       family: 'list_buyers',
       method: is('GET'),
       path: seg('buyers'),
-      query: query([param('external_identifier', oneof(ref('buyerExternalId'), shortNasty))]),
+      query: query([param('external_identifier', oneof(ref('buyerExternalId'), shortNasty)), param('search', buyerSearch)]),
     }),
   },
+  { weight: 2, arbitrary: request({ family: 'get_buyer', method: is('GET'), path: seg('buyers', idSegment('buyer')) }) },
+  {
+    weight: 3,
+    arbitrary: request({ family: 'update_buyer', method: is('PUT'), path: seg('buyers', idSegment('buyer')), body: body(buyerUpdate) }),
+  },
+  { weight: 1, arbitrary: request({ family: 'delete_buyer', method: is('DELETE'), path: seg('buyers', idSegment('buyer')) }) },
   { weight: 2, arbitrary: request({ family: 'list_roles', method: is('GET'), path: seg('roles'), query: query([]) }) },
   {
     weight: 3,

@@ -38,6 +38,29 @@ export const BuyerCreate = closed(
 )
 export type BuyerCreate = t.TypeOf<typeof BuyerCreate>
 
+/** The original API's buyer update: every property optional; absent leaves it as it is, null clears it. */
+export const BuyerUpdate = closed(
+  'BuyerUpdate',
+  {},
+  {
+    display_name: name200('display_name'),
+    external_identifier: name200('external_identifier'),
+    billing_details: nullable(BillingDetails),
+    account_number: name200('account_number'),
+  },
+)
+export type BuyerUpdate = t.TypeOf<typeof BuyerUpdate>
+
+/** The buyer with what the update names changed, stamped `updatedAt`. */
+export const applyBuyerUpdate = (buyer: Buyer, input: BuyerUpdate, updatedAt: string): Buyer => ({
+  ...buyer,
+  display_name: input.display_name === undefined ? buyer.display_name : input.display_name,
+  external_identifier: input.external_identifier === undefined ? buyer.external_identifier : input.external_identifier,
+  billing_details: input.billing_details === undefined ? buyer.billing_details : input.billing_details,
+  account_number: input.account_number === undefined ? buyer.account_number : input.account_number,
+  updated_at: updatedAt,
+})
+
 /** Newest first; id breaks ties between buyers created in the same millisecond. */
 export const buyerSortKey = (b: Buyer): SortKey => [b.created_at, b.id]
 

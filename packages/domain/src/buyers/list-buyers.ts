@@ -11,8 +11,11 @@ export const makeListBuyers =
   (q: PageQuery & { merchantAccountId: string; filter: BuyerFilter }): TE.TaskEither<InvalidRequest | Unavailable, Page<Buyer>> =>
     paginate(
       deps,
-      // The filter is part of the cursor's scope: a cursor cannot be reused with another filter.
-      `buyers\u0000${q.merchantAccountId}\u0000${JSON.stringify([q.filter.external_identifier ?? null])}`,
+      // The filters are part of the cursor's scope: a cursor cannot be reused with other filters.
+      // Without `search` the scope is what it was before `search` existed, so earlier cursors stay valid.
+      `buyers\u0000${q.merchantAccountId}\u0000${JSON.stringify(
+        q.filter.search === undefined ? [q.filter.external_identifier ?? null] : [q.filter.external_identifier ?? null, q.filter.search],
+      )}`,
       buyerSortKey,
       (seek) => deps.buyers.list(q.merchantAccountId, q.filter, seek),
     )(q)

@@ -1,6 +1,7 @@
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
+import { BuyerCascade } from '../buyers/buyer-use-cases'
 import { BuyerRepository } from '../buyers/buyers.ports'
 import { Page } from '../pagination/page'
 import { paginate, PageQuery } from '../pagination/paginate'
@@ -88,4 +89,13 @@ export const makeDeleteGiftCard =
           ),
         ),
       ),
+    )
+
+/** The step of a buyer's deletion that deletes its stored gift cards with it (numbers and PINs destroyed). */
+export const deleteBuyersGiftCards =
+  (vault: GiftCardVault): BuyerCascade =>
+  (buyer) =>
+    pipe(
+      vault.deleteByBuyer(buyer.merchant_account_id, buyer.id),
+      TE.map(() => undefined),
     )

@@ -105,4 +105,145 @@ export const buyerRepositoryContract = (name: string, setup: () => Promise<Harne
       expect(await right(h.port.list(MERCHANT_A, { external_identifier: 'crm-999999' }, all))).to.deep.equal([])
       expect(await right(h.port.list(MERCHANT_A, {}, all))).to.have.length(3)
     })
+
+    describe('update', () => {
+      it('replaces the stored buyer and reports it', async () => {
+        const buyer = aBuyer({ external_identifier: 'crm-000417' })
+        await right(h.port.create(buyer))
+        const next = { ...buyer, display_name: 'Ada King', billing_details: null, updated_at: isoAt(90_000) }
+        expect(await right(h.port.update(next))).to.equal(true)
+        expect(await right(h.port.findById(MERCHANT_A, buyer.id))).to.deep.equal(O.some(next))
+        expect(await right(h.port.findByExternalIdentifier(MERCHANT_A, 'crm-000417'))).to.deep.equal(O.some(next))
+      })
+
+      it("reports false for an unknown buyer or another account's, changing nothing", async () => {
+        const theirs = aBuyer({ merchant_account_id: MERCHANT_B })
+        await right(h.port.create(theirs))
+        expect(await right(h.port.update(aBuyer()))).to.equal(false)
+        expect(await right(h.port.update({ ...theirs, merchant_account_id: MERCHANT_A, display_name: 'Mine' }))).to.equal(false)
+        expect(await right(h.port.findById(MERCHANT_B, theirs.id))).to.deep.equal(O.some(theirs))
+        expect(await right(h.port.list(MERCHANT_A, {}, all))).to.deep.equal([])
+      })
+
+      it('moves the external identifier: the new one is held, the old one is free', async () => {
+        const buyer = aBuyer({ external_identifier: 'crm-old' })
+        await right(h.port.create(buyer))
+        const moved = { ...buyer, external_identifier: 'crm-new' }
+        expect(await right(h.port.update(moved))).to.equal(true)
+        expect(await right(h.port.findByExternalIdentifier(MERCHANT_A, 'crm-new'))).to.deep.equal(O.some(moved))
+        expect(await right(h.port.findByExternalIdentifier(MERCHANT_A, 'crm-old'))).to.deep.equal(O.none)
+        expect(await left(h.port.create(aBuyer({ external_identifier: 'crm-new' })))).to.deep.equal(duplicate('Buyer', buyer.id))
+        await right(h.port.create(aBuyer({ external_identifier: 'crm-old' })))
+      })
+
+      it('clears the external identifier, freeing it', async () => {
+        const buyer = aBuyer({ external_identifier: 'crm-000417' })
+        await right(h.port.create(buyer))
+        expect(await right(h.port.update({ ...buyer, external_identifier: null }))).to.equal(true)
+        const other = aBuyer({ external_identifier: 'crm-000417' })
+        await right(h.port.create(other))
+        expect(await right(h.port.findByExternalIdentifier(MERCHANT_A, 'crm-000417'))).to.deep.equal(O.some(other))
+      })
+
+      it("rejects another buyer's external identifier, naming it, and changes nothing", async () => {
+        const holder = aBuyer({ external_identifier: 'crm-taken' })
+        const buyer = aBuyer({ external_identifier: 'crm-mine' })
+        await right(h.port.create(holder))
+        await right(h.port.create(buyer))
+        expect(await left(h.port.update({ ...buyer, external_identifier: 'crm-taken', display_name: 'X' }))).to.deep.equal(
+          duplicate('Buyer', holder.id),
+        )
+        expect(await right(h.port.findById(MERCHANT_A, buyer.id))).to.deep.equal(O.some(buyer))
+        expect(await left(h.port.create(aBuyer({ external_identifier: 'crm-mine' })))).to.deep.equal(duplicate('Buyer', buyer.id))
+      })
+
+      it('takes an external identifier another account uses', async () => {
+        await right(h.port.create(aBuyer({ merchant_account_id: MERCHANT_B, external_identifier: 'crm-shared' })))
+        const buyer = aBuyer()
+        await right(h.port.create(buyer))
+        expect(await right(h.port.update({ ...buyer, external_identifier: 'crm-shared' }))).to.equal(true)
+      })
+
+      it('lets exactly one of concurrent updates to one external identifier have it', async () => {
+        const buyers = Array.from({ length: 10 }, () => aBuyer())
+        for (const b of buyers) await right(h.port.create(b))
+        const results = await Promise.all(buyers.map((b) => h.port.update({ ...b, external_identifier: 'crm-race' })()))
+        const won = buyers.filter((_, i) => at(results, i)._tag === 'Right')
+        expect(won).to.have.length(1)
+        const holder = at(won, 0).id
+        expect(results.filter((r) => r._tag === 'Left')).to.deep.equal(
+          Array.from({ length: 9 }, () => ({ _tag: 'Left', left: duplicate('Buyer', holder) })),
+        )
+        expect(await right(h.port.list(MERCHANT_A, { external_identifier: 'crm-race' }, all))).to.have.length(1)
+      })
+    })
+
+    describe('delete', () => {
+      it('removes the buyer and frees its external identifier', async () => {
+        const buyer = aBuyer({ external_identifier: 'crm-000417' })
+        await right(h.port.create(buyer))
+        expect(await right(h.port.delete(MERCHANT_A, buyer.id))).to.equal(true)
+        expect(await right(h.port.findById(MERCHANT_A, buyer.id))).to.deep.equal(O.none)
+        expect(await right(h.port.findByExternalIdentifier(MERCHANT_A, 'crm-000417'))).to.deep.equal(O.none)
+        expect(await right(h.port.list(MERCHANT_A, {}, all))).to.deep.equal([])
+        await right(h.port.create(aBuyer({ external_identifier: 'crm-000417' })))
+      })
+
+      it("reports false the second time, and for another account's buyer", async () => {
+        const buyer = aBuyer()
+        const theirs = aBuyer({ merchant_account_id: MERCHANT_B })
+        await right(h.port.create(buyer))
+        await right(h.port.create(theirs))
+        expect(await right(h.port.delete(MERCHANT_A, buyer.id))).to.equal(true)
+        expect(await right(h.port.delete(MERCHANT_A, buyer.id))).to.equal(false)
+        expect(await right(h.port.delete(MERCHANT_A, theirs.id))).to.equal(false)
+        expect(await right(h.port.findById(MERCHANT_B, theirs.id))).to.deep.equal(O.some(theirs))
+      })
+    })
+
+    describe('search', () => {
+      const named = (display_name: string | null, external_identifier: string | null, i: number) =>
+        aBuyer({ display_name, external_identifier, created_at: isoAt(i * 1000), updated_at: isoAt(i * 1000) })
+
+      it('finds buyers whose display name or external identifier contains the text, ignoring case', async () => {
+        const ada = named('Ada Lovelace', 'crm-1', 1)
+        const grace = named('Grace Hopper', 'LOVE-2', 2)
+        const none = named(null, null, 3)
+        const other = named('Alan Turing', 'crm-3', 4)
+        for (const b of [ada, grace, none, other]) await right(h.port.create(b))
+        await right(h.port.create(aBuyer({ merchant_account_id: MERCHANT_B, display_name: 'Love Theirs' })))
+        expect(await right(h.port.list(MERCHANT_A, { search: 'love' }, all))).to.deep.equal([grace, ada])
+        expect(await right(h.port.list(MERCHANT_A, { search: 'CRM-' }, all))).to.deep.equal([other, ada])
+        expect(await right(h.port.list(MERCHANT_A, { search: 'nobody' }, all))).to.deep.equal([])
+      })
+
+      it('combines with the external identifier filter and pages', async () => {
+        const buyers = [1, 2, 3, 4].map((i) => named(`Ada ${i}`, `crm-${i}`, i))
+        for (const b of buyers) await right(h.port.create(b))
+        expect(await right(h.port.list(MERCHANT_A, { search: 'ada', external_identifier: 'crm-2' }, all))).to.deep.equal([buyers[1]])
+        expect(await right(h.port.list(MERCHANT_A, { search: 'zed', external_identifier: 'crm-2' }, all))).to.deep.equal([])
+        const first = await right(h.port.list(MERCHANT_A, { search: 'ADA' }, { direction: 'forward', from: O.none, limit: 2 }))
+        expect(first).to.deep.equal([buyers[3], buyers[2]])
+        const from = O.some(buyerSortKey(at(first, 1)))
+        expect(await right(h.port.list(MERCHANT_A, { search: 'ADA' }, { direction: 'forward', from, limit: 2 }))).to.deep.equal([
+          buyers[1],
+          buyers[0],
+        ])
+      })
+
+      it('takes every pattern character literally', async () => {
+        const odd = ['a.c', 'a*c', '(x)', '[y]', '^z$', 'p|q', 'b\\d', 'm+n?', '{2}', '#h', 'd-e', 'f/g', '%25', "'q'", '"r"', 'a c']
+        const made = odd.map((v, i) => named(`x${v}x`, null, i))
+        for (const b of made) await right(h.port.create(b))
+        await right(h.port.create(named('abc', 'aXc', 100)))
+        for (const [i, v] of odd.entries()) expect(await right(h.port.list(MERCHANT_A, { search: v }, all)), v).to.deep.equal([made[i]])
+        expect(await right(h.port.list(MERCHANT_A, { search: '.*' }, all))).to.deep.equal([])
+      })
+
+      it('folds case beyond ASCII', async () => {
+        const b = named('ÉMILE Zoë', null, 1)
+        await right(h.port.create(b))
+        expect(await right(h.port.list(MERCHANT_A, { search: 'émile zOË' }, all))).to.deep.equal([b])
+      })
+    })
   })

@@ -1,6 +1,9 @@
+import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
+import * as t from 'io-ts'
+import { Buyer } from '../buyers/buyer'
 import { BuyerRepository } from '../buyers/buyers.ports'
 import { GiftCardVault } from '../gift-cards/gift-card.ports'
 import { Clock } from '../shared/clock'
@@ -25,9 +28,31 @@ interface Sources {
   readonly vault: GiftCardVault
 }
 
+/** The `updated_at` of the resource an entry's event carries; none when the body does not say (then nothing is sure). */
+const updatedAtOf = (e: OutboxEntry): O.Option<string> => {
+  const body = pipe(
+    E.tryCatch((): unknown => JSON.parse(e.body), E.toError),
+    E.flatMap((json) => E.mapLeft(() => new Error('no updated_at'))(t.type({ target: t.type({ updated_at: t.string }) }).decode(json))),
+  )
+  return E.isRight(body) ? O.some(body.right.target.updated_at) : O.none
+}
+
 /** How the relay tells, for each kind of event, that the write which raised it happened. */
 const HAPPENED: Readonly<Record<WebhookEventName, (s: Sources, e: OutboxEntry) => TE.TaskEither<Unavailable, boolean>>> = {
   'buyer.created': (s, e) => TE.map((b: O.Option<unknown>) => O.isSome(b))(s.buyers.findById(e.merchant_account_id, e.target_id)),
+  // The buyer stored is the one the event carries (same `updated_at`). Updated again since, it is
+  // not sure that this update was ever stored: the event is dropped (the later one has its own).
+  'buyer.updated': (s, e) =>
+    TE.map((b: O.Option<Buyer>) =>
+      pipe(
+        O.Do,
+        O.bind('stored', () => b),
+        O.bind('sent', () => updatedAtOf(e)),
+        O.exists(({ stored, sent }) => stored.updated_at === sent),
+      ),
+    )(s.buyers.findById(e.merchant_account_id, e.target_id)),
+  // The event is raised before the delete: the buyer gone means the delete happened.
+  'buyer.deleted': (s, e) => TE.map((b: O.Option<unknown>) => O.isNone(b))(s.buyers.findById(e.merchant_account_id, e.target_id)),
   'gift-card.created': (s, e) => TE.map((c: O.Option<unknown>) => O.isSome(c))(s.vault.findById(e.merchant_account_id, e.target_id)),
   // The card is gone: the delete happened (an entry is only added for a card that was there).
   'gift-card.deleted': (s, e) => TE.map((c: O.Option<unknown>) => O.isNone(c))(s.vault.findById(e.merchant_account_id, e.target_id)),

@@ -25,6 +25,9 @@ const eventOf = <N extends string, C extends t.Mixed>(title: string, name: N, ta
  */
 export const WEBHOOK_EVENTS = {
   'buyer.created': eventOf('BuyerCreatedEvent', 'buyer.created', Buyer),
+  'buyer.updated': eventOf('BuyerUpdatedEvent', 'buyer.updated', Buyer),
+  /** The buyer as it was when it was deleted. */
+  'buyer.deleted': eventOf('BuyerDeletedEvent', 'buyer.deleted', Buyer),
   'gift-card.created': eventOf('GiftCardCreatedEvent', 'gift-card.created', GiftCard),
   /** The card as it was stored; its number and PIN are gone by the time the event is sent. */
   'gift-card.deleted': eventOf('GiftCardDeletedEvent', 'gift-card.deleted', GiftCard),

@@ -4,10 +4,7 @@ import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import { Buyer } from '../buyers/buyer'
 import { BuyerRepository } from '../buyers/buyers.ports'
-import { IdempotencyStore } from '../idempotency/idempotency'
-import { Attempted, IdempotencyConfig, makeRunIdempotently, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
-import { Clock, IdGenerator } from '../shared/clock'
-import { Mac, SecretBox } from '../shared/crypto.ports'
+import { Attempted, makeRunIdempotently, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
 import {
   Duplicate,
   duplicate,
@@ -24,11 +21,11 @@ import {
   Unavailable,
   unavailable,
 } from '../shared/errors'
-import { WebhookEvents } from '../webhooks/raise-event'
 import { askConnector } from './ask-connector'
+import type { ActivateDeps, Activated } from './activate-gift-card'
 import { canonicalJson, splitNumber } from './gift-card'
 import { GiftCard, GiftCardCreate } from './gift-card.codecs'
-import { BalanceResult, GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from './gift-card.ports'
+import { BalanceResult } from './gift-card.ports'
 
 export type StoreError = InvalidRequest | NotFound | Duplicate | InFlight | Replayed | ServiceFailed | ServiceTimeout | Unavailable
 
@@ -37,24 +34,11 @@ export interface StoreCommand {
   readonly input: GiftCardCreate
   readonly idempotencyKey: string | null
 }
-export interface Stored {
-  readonly card: GiftCard
-  readonly replayed: boolean
-}
+/** A stored card, and whether it is the replay of an earlier answer: an activation's shape. */
+export type Stored = Activated
 
-export interface StoreDeps {
-  readonly services: GiftCardServiceRepository
-  readonly connectors: GiftCardConnectors
-  readonly vault: GiftCardVault
-  readonly buyers: BuyerRepository
-  readonly idempotency: IdempotencyStore
-  readonly box: SecretBox
-  readonly mac: Mac
-  readonly clock: Clock
-  readonly ids: IdGenerator
-  readonly events: WebhookEvents
-  readonly config: IdempotencyConfig
-}
+/** Storing needs exactly what an activation needs. */
+export type StoreDeps = ActivateDeps
 
 export const STORE_OPERATION = 'POST /gift-cards'
 

@@ -3,6 +3,7 @@ import { container as root, DependencyContainer, instanceCachingFactory } from '
 import { hkdfSync, randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import {
+  ActivateDeps,
   deleteBuyersGiftCards,
   BuyerRepository,
   Clock,
@@ -172,6 +173,20 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
   const dispatch = get(c, WebhookDispatch)
   const policy = urlPolicyOf(config)
   const events = makeWebhookEvents({ webhooks, outbox: get(c, WebhookOutbox), dispatch, ids, clock, environment: config.environment })
+  // Activating and storing a card write the same things: one set of dependencies.
+  const cardWrites: ActivateDeps = {
+    services: get(c, GiftCardServiceRepository),
+    connectors: get(c, GiftCardConnectors),
+    vault: get(c, GiftCardVault),
+    buyers,
+    idempotency: get(c, IdempotencyStore),
+    box,
+    mac,
+    clock,
+    ids,
+    events,
+    config: { replayS: config.idempotencyReplayS, leaseS: config.idempotencyLeaseS, retryAfterS: 1 },
+  }
   return {
     authorize: makeAuthorize({ merchantAccounts: get(c, MerchantAccountRepository), roles }),
     checkRateLimit: makeCheckRateLimit({
@@ -179,32 +194,8 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
       clock,
       config: { limit: config.embedRateLimit, windowS: config.rateLimitWindowS },
     }),
-    activateGiftCard: makeActivateGiftCard({
-      services: get(c, GiftCardServiceRepository),
-      connectors: get(c, GiftCardConnectors),
-      vault: get(c, GiftCardVault),
-      buyers,
-      idempotency: get(c, IdempotencyStore),
-      box,
-      mac,
-      clock,
-      ids,
-      events,
-      config: { replayS: config.idempotencyReplayS, leaseS: config.idempotencyLeaseS, retryAfterS: 1 },
-    }),
-    storeGiftCard: makeStoreGiftCard({
-      services: get(c, GiftCardServiceRepository),
-      connectors: get(c, GiftCardConnectors),
-      vault: get(c, GiftCardVault),
-      buyers,
-      idempotency: get(c, IdempotencyStore),
-      box,
-      mac,
-      clock,
-      ids,
-      events,
-      config: { replayS: config.idempotencyReplayS, leaseS: config.idempotencyLeaseS, retryAfterS: 1 },
-    }),
+    activateGiftCard: makeActivateGiftCard(cardWrites),
+    storeGiftCard: makeStoreGiftCard(cardWrites),
     listGiftCards: makeListGiftCards({ vault: get(c, GiftCardVault), buyers, mac }),
     getGiftCard: makeGetGiftCard({ vault: get(c, GiftCardVault) }),
     deleteGiftCard: makeDeleteGiftCard({ vault: get(c, GiftCardVault), events }),

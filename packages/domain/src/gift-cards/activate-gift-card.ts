@@ -6,7 +6,7 @@ import * as t from 'io-ts'
 import { Buyer } from '../buyers/buyer'
 import { BuyerRepository } from '../buyers/buyers.ports'
 import { IdempotencyStore } from '../idempotency/idempotency'
-import { Attempted, IdempotencyConfig, makeRunIdempotently, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
+import { Attempted, IdempotencyConfig, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
 import { Clock, IdGenerator } from '../shared/clock'
 import { Mac, SecretBox } from '../shared/crypto.ports'
 import {
@@ -27,7 +27,8 @@ import {
 } from '../shared/errors'
 import { GiftCard, GiftCardActivationCreate } from './gift-card.codecs'
 import { askConnector } from './ask-connector'
-import { canonicalJson, splitNumber } from './gift-card'
+import { CardWritten, makeCardWrite } from './card-write'
+import { splitNumber } from './gift-card'
 import { ActivationResult, GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from './gift-card.ports'
 import { WebhookEvents } from '../webhooks/raise-event'
 
@@ -38,10 +39,8 @@ export interface ActivateCommand {
   readonly input: GiftCardActivationCreate
   readonly idempotencyKey: string | null
 }
-export interface Activated {
-  readonly card: GiftCard
-  readonly replayed: boolean
-}
+/** The activated card, and whether it is the replay of an earlier answer. */
+export type Activated = CardWritten
 
 export interface ActivateDeps {
   readonly services: GiftCardServiceRepository
@@ -225,20 +224,5 @@ const attempt =
  * retry after a crash completes the original request: the card its first attempt vaulted is
  * answered with 201 (see `attempt`), while any other request for that number still gets 409.
  */
-export const makeActivateGiftCard = (deps: ActivateDeps) => {
-  const runIdempotently = makeRunIdempotently({ store: deps.idempotency, clock: deps.clock, ids: deps.ids, config: deps.config })
-  return (cmd: ActivateCommand): TE.TaskEither<ActivateError, Activated> => {
-    if (cmd.idempotencyKey === null)
-      return async () => E.map((card: GiftCard): Activated => ({ card, replayed: false }))((await attempt(deps, cmd)(null)).outcome)
-    const request = {
-      merchantAccountId: cmd.merchantAccountId,
-      operation: ACTIVATION_OPERATION,
-      key: cmd.idempotencyKey,
-      fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input)),
-    }
-    return pipe(
-      runIdempotently(request, attempt(deps, cmd), outcomeCodec),
-      TE.map(({ value, replayed }): Activated => ({ card: value, replayed })),
-    )
-  }
-}
+export const makeActivateGiftCard = (deps: ActivateDeps) =>
+  makeCardWrite(deps, ACTIVATION_OPERATION)((cmd: ActivateCommand) => attempt(deps, cmd), outcomeCodec)

@@ -4,7 +4,7 @@ import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import { Buyer } from '../buyers/buyer'
 import { BuyerRepository } from '../buyers/buyers.ports'
-import { Attempted, makeRunIdempotently, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
+import { Attempted, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
 import {
   Duplicate,
   duplicate,
@@ -22,8 +22,9 @@ import {
   unavailable,
 } from '../shared/errors'
 import { askConnector } from './ask-connector'
+import { makeCardWrite } from './card-write'
 import type { ActivateDeps, Activated } from './activate-gift-card'
-import { canonicalJson, splitNumber } from './gift-card'
+import { splitNumber } from './gift-card'
 import { GiftCard, GiftCardCreate } from './gift-card.codecs'
 import { BalanceResult } from './gift-card.ports'
 
@@ -189,20 +190,5 @@ const attempt =
  * it as activations do (number and PIN sealed, one card per fingerprint: a 409 naming it).
  * With an idempotency key it runs at most once per account and key, like an activation.
  */
-export const makeStoreGiftCard = (deps: StoreDeps) => {
-  const runIdempotently = makeRunIdempotently({ store: deps.idempotency, clock: deps.clock, ids: deps.ids, config: deps.config })
-  return (cmd: StoreCommand): TE.TaskEither<StoreError, Stored> => {
-    if (cmd.idempotencyKey === null)
-      return async () => E.map((card: GiftCard): Stored => ({ card, replayed: false }))((await attempt(deps, cmd)(null)).outcome)
-    const request = {
-      merchantAccountId: cmd.merchantAccountId,
-      operation: STORE_OPERATION,
-      key: cmd.idempotencyKey,
-      fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input)),
-    }
-    return pipe(
-      runIdempotently(request, attempt(deps, cmd), outcomeCodec),
-      TE.map(({ value, replayed }): Stored => ({ card: value, replayed })),
-    )
-  }
-}
+export const makeStoreGiftCard = (deps: StoreDeps) =>
+  makeCardWrite(deps, STORE_OPERATION)((cmd: StoreCommand) => attempt(deps, cmd), outcomeCodec)

@@ -90,6 +90,14 @@ const without = (line: LogLine | undefined, ...keys: string[]): unknown => {
   return { level: line.level, msg: line.msg, o }
 }
 
+/** The access log's line, without what changes from run to run. */
+const accessLine = (log: CaptureLog): unknown =>
+  without(
+    log.lines.find((l) => l.msg === 'request'),
+    'ms',
+    'requestId',
+  )
+
 const startServer = async (
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   options: ServerOptions,
@@ -232,13 +240,7 @@ describe('malformed, slow and aborted requests', () => {
         msg: 'client connection error',
         o: { code: 'HPE_INVALID_EOF_STATE', status: 400 },
       })
-      expect(
-        without(
-          log.lines.find((l) => l.msg === 'request'),
-          'ms',
-          'requestId',
-        ),
-      ).to.deep.equal({
+      expect(accessLine(log)).to.deep.equal({
         level: 'info',
         msg: 'request',
         o: { method: 'POST', path: '/gift-cards/activations', status: 400, outcome: 'rejected' },
@@ -259,13 +261,7 @@ describe('malformed, slow and aborted requests', () => {
         msg: 'client connection error',
         o: { code: 'ECONNRESET', status: null },
       })
-      expect(
-        without(
-          log.lines.find((l) => l.msg === 'request'),
-          'ms',
-          'requestId',
-        ),
-      ).to.deep.equal({
+      expect(accessLine(log)).to.deep.equal({
         level: 'info',
         msg: 'request',
         o: { method: 'POST', path: '/gift-cards/activations', status: null, outcome: 'aborted' },
@@ -315,13 +311,7 @@ describe('malformed, slow and aborted requests', () => {
         msg: 'client connection error',
         o: { code: 'ERR_HTTP_REQUEST_TIMEOUT', status: 408 },
       })
-      expect(
-        without(
-          log.lines.find((l) => l.msg === 'request'),
-          'ms',
-          'requestId',
-        ),
-      ).to.deep.equal({
+      expect(accessLine(log)).to.deep.equal({
         level: 'info',
         msg: 'request',
         o: { method: 'POST', path: '/gift-cards/activations', status: 408, outcome: 'rejected' },
@@ -439,13 +429,7 @@ describe('malformed, slow and aborted requests', () => {
           o: { method: 'POST', status: null, err: { type: 'BadRequestError', code: 'ECONNABORTED' } },
         },
       ])
-      expect(
-        without(
-          log.lines.find((l) => l.msg === 'request'),
-          'ms',
-          'requestId',
-        ),
-      ).to.deep.equal({
+      expect(accessLine(log)).to.deep.equal({
         level: 'info',
         msg: 'request',
         o: { method: 'POST', path: '/upload', status: null, outcome: 'rejected' },

@@ -47,14 +47,15 @@ export const notRouted =
  * route Orka does not serve) instead of reaching the parameterised route. `literals` holds the
  * served routes without parameters; `taken` every fixed path with the methods it takes.
  */
-export const fixedPathsFirst =
-  (literals: Router<OrkaState>, taken: ReadonlyMap<string, ReadonlySet<string>>): Middleware<OrkaState> =>
-  async (ctx, next) => {
+export const fixedPathsFirst = (literals: Router<OrkaState>, taken: ReadonlyMap<string, ReadonlySet<string>>): Middleware<OrkaState> => {
+  const answer = notRouted(literals)
+  return async (ctx, next) => {
     const path = ctx.path.length > 1 && ctx.path.endsWith('/') ? ctx.path.slice(0, -1) : ctx.path
     const methods = taken.get(path)
     if (methods === undefined || methods.has(ctx.method) || (ctx.method === 'HEAD' && methods.has('GET'))) {
       await next()
       return
     }
-    notRouted(literals)(ctx, () => Promise.resolve())
+    await answer(ctx, () => Promise.resolve())
   }
+}

@@ -15,9 +15,8 @@ import {
   serviceTimeout,
 } from '@orka/domain'
 import { aBuyer, aGiftCardServiceRecord, MERCHANT_A, MERCHANT_B, right } from '@orka/domain/testing'
-import { activationWorld, START } from './support'
+import { activationWorld, expectedCard as sharedExpectedCard, NUMBER } from './support'
 
-const NUMBER = '6036281234567890'
 const PIN = '73915286'
 const KEY = 'c0d7a3e4-5b6f-4a1e-9c8d-7e6f5a4b3c2d'
 
@@ -38,25 +37,7 @@ describe('makeActivateGiftCard', () => {
     return { ...w, service, activate, run, ready: () => (o.primary === false ? Promise.resolve() : right(w.services.upsert(service))) }
   }
 
-  /** The card every successful activation of NUMBER at START returns (first generated id). */
-  const expectedCard = (s: ReturnType<typeof setup>, o: Partial<GiftCard> = {}): GiftCard => ({
-    type: 'gift-card',
-    id: '00000000-0000-4000-8000-000000000001',
-    merchant_account_id: MERCHANT_A,
-    gift_card_service: s.service.service,
-    bin: '603628',
-    sub_bin: '123',
-    last4: '7890',
-    expiration_date: '2028-01-15T10:00:00.000Z',
-    buyer: null,
-    created_at: START.toISOString(),
-    updated_at: START.toISOString(),
-    last_used_at: null,
-    usage_count: 0,
-    cit_last_used_at: null,
-    cit_usage_count: 0,
-    ...o,
-  })
+  const expectedCard = (s: ReturnType<typeof setup>, o: Partial<GiftCard> = {}): GiftCard => sharedExpectedCard(s.service.service, o)
 
   describe('activation', () => {
     it('activates through the primary service and shows only bin, sub_bin and last4', async () => {

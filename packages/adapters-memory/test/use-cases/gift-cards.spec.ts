@@ -16,9 +16,8 @@ import {
   serviceTimeout,
 } from '@orka/domain'
 import { aBuyer, aGiftCardServiceRecord, aWebhookRecord, MERCHANT_A, MERCHANT_B, right } from '@orka/domain/testing'
-import { activationWorld, outboxEntries, START } from './support'
+import { activationWorld, expectedCard as sharedExpectedCard, NUMBER, outboxEntries } from './support'
 
-const NUMBER = '6036281234567890'
 const PIN = '73915286'
 const KEY = 'c0d7a3e4-5b6f-4a1e-9c8d-7e6f5a4b3c2d'
 
@@ -47,24 +46,7 @@ const setup = (o: { timeoutMs?: number; primary?: boolean } = {}) => {
 }
 type World = ReturnType<typeof setup>
 
-const expectedCard = (s: World, o: Partial<GiftCard> = {}): GiftCard => ({
-  type: 'gift-card',
-  id: '00000000-0000-4000-8000-000000000001',
-  merchant_account_id: MERCHANT_A,
-  gift_card_service: s.service.service,
-  bin: '603628',
-  sub_bin: '123',
-  last4: '7890',
-  expiration_date: '2028-01-15T10:00:00.000Z',
-  buyer: null,
-  created_at: START.toISOString(),
-  updated_at: START.toISOString(),
-  last_used_at: null,
-  usage_count: 0,
-  cit_last_used_at: null,
-  cit_usage_count: 0,
-  ...o,
-})
+const expectedCard = (s: World, o: Partial<GiftCard> = {}): GiftCard => sharedExpectedCard(s.service.service, o)
 
 const refused = (type: string, message: string) => E.left(invalidRequest(problem('input', ['number'], message, type)))
 

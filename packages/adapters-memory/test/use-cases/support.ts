@@ -2,8 +2,10 @@ import * as O from 'fp-ts/Option'
 import {
   ActivationRequest,
   BalanceRequest,
+  GiftCard,
   GiftCardConnector,
   GiftCardConnectors,
+  GiftCardService,
   makeWebhookEvents,
   OutboxEntry,
   Random,
@@ -30,6 +32,29 @@ import {
 export const START = new Date('2025-01-15T10:00:00.000Z')
 
 /** Fixed keys: tests that compare cursors or fingerprints across calls need stable MACs. */
+/** The test card number of the gift card use-case tests. */
+export const NUMBER = '6036281234567890'
+
+/** The card a first write (activation or store) of NUMBER at START returns (first generated id). */
+export const expectedCard = (service: GiftCardService, o: Partial<GiftCard> = {}): GiftCard => ({
+  type: 'gift-card',
+  id: '00000000-0000-4000-8000-000000000001',
+  merchant_account_id: MERCHANT_A,
+  gift_card_service: service,
+  bin: '603628',
+  sub_bin: '123',
+  last4: '7890',
+  expiration_date: '2028-01-15T10:00:00.000Z',
+  buyer: null,
+  created_at: START.toISOString(),
+  updated_at: START.toISOString(),
+  last_used_at: null,
+  usage_count: 0,
+  cit_last_used_at: null,
+  cit_usage_count: 0,
+  ...o,
+})
+
 export const testMac = () => new HmacMac(Buffer.alloc(32, 0x4d))
 export const testBox = () => new AesGcmSecretBox(Buffer.alloc(32, 0x5b))
 

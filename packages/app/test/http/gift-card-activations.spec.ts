@@ -1,6 +1,15 @@
 import { expect } from 'chai'
-import { stableUuid } from '../../src/stable-id'
-import { ErrorBody, errorBody, Harness, IDS, Resource, startHarness, UUID_RE, ValidationErrorBody } from '../support/harness'
+import {
+  DEFAULT_GIFT_CARD_SERVICE,
+  ErrorBody,
+  errorBody,
+  Harness,
+  IDS,
+  Resource,
+  startHarness,
+  UUID_RE,
+  ValidationErrorBody,
+} from '../support/harness'
 
 /** The properties of a GiftCard these tests read. */
 interface GiftCard extends Resource {
@@ -11,12 +20,6 @@ interface GiftCard extends Resource {
 
 const NUMBER = '4123455541234560001'
 const PIN = '8642'
-const defaultService = {
-  type: 'gift-card-service',
-  id: stableUuid('gift-card-service', 'default', 'mock-gift-card', 'Mock gift cards'),
-  gift_card_service_definition_id: 'mock-gift-card',
-  display_name: 'Mock gift cards',
-}
 const violation = (loc: (string | number)[], type: string, msg: string, extra: Record<string, unknown> = {}) => ({
   loc,
   msg,
@@ -45,7 +48,7 @@ describe('POST /gift-cards/activations', () => {
       type: 'gift-card',
       id: r.body.id,
       merchant_account_id: 'default',
-      gift_card_service: defaultService,
+      gift_card_service: DEFAULT_GIFT_CARD_SERVICE,
       bin: '412345',
       sub_bin: '554',
       last4: '0001',

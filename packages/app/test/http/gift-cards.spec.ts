@@ -1,6 +1,15 @@
 import { expect } from 'chai'
-import { stableUuid } from '../../src/stable-id'
-import { errorBody, Harness, IDS, Page, Resource, startHarness, UUID_RE, ValidationErrorBody } from '../support/harness'
+import {
+  DEFAULT_GIFT_CARD_SERVICE,
+  errorBody,
+  Harness,
+  IDS,
+  Page,
+  Resource,
+  startHarness,
+  UUID_RE,
+  ValidationErrorBody,
+} from '../support/harness'
 
 interface GiftCard extends Resource {
   readonly expiration_date: string | null
@@ -9,12 +18,6 @@ interface GiftCard extends Resource {
 }
 
 const PIN = '8642'
-const defaultService = {
-  type: 'gift-card-service',
-  id: stableUuid('gift-card-service', 'default', 'mock-gift-card', 'Mock gift cards'),
-  gift_card_service_definition_id: 'mock-gift-card',
-  display_name: 'Mock gift cards',
-}
 const MISSING = '99999999-9999-4999-8999-999999999999'
 
 describe('gift cards', () => {
@@ -47,7 +50,7 @@ describe('gift cards', () => {
         type: 'gift-card',
         id: r.body.id,
         merchant_account_id: 'default',
-        gift_card_service: defaultService,
+        gift_card_service: DEFAULT_GIFT_CARD_SERVICE,
         bin: '700000',
         sub_bin: '000',
         last4: '1111',

@@ -7,11 +7,20 @@ import * as E from 'fp-ts/Either'
 import { DependencyContainer } from 'tsyringe'
 import { ManualClock } from '@orka/domain/testing'
 import { loadConfig } from '../../src/config'
+import { stableUuid } from '../../src/stable-id'
 import { createLogger } from '../../src/logger'
 import { generateKeyPair } from '../../src/dev-key'
 import { mintToken, MintOptions } from '../../src/mint-token'
 import { SeedFile } from '../../src/seed-file'
 import { startServer, RunningServer } from '../../src/server'
+
+/** The `default` account's primary gift card service, as the sandbox provisions it. */
+export const DEFAULT_GIFT_CARD_SERVICE = {
+  type: 'gift-card-service',
+  id: stableUuid('gift-card-service', 'default', 'mock-gift-card', 'Mock gift cards'),
+  gift_card_service_definition_id: 'mock-gift-card',
+  display_name: 'Mock gift cards',
+}
 
 export const IDS = {
   defaultBuyer: '11111111-1111-4111-8111-111111111111',

@@ -50,6 +50,8 @@ export interface UseCases {
   listGiftCards: ReturnType<typeof domain.makeListGiftCards>
   getGiftCard: ReturnType<typeof domain.makeGetGiftCard>
   deleteGiftCard: ReturnType<typeof domain.makeDeleteGiftCard>
+  checkBalances: ReturnType<typeof domain.makeCheckBalances>
+  listBuyerGiftCards: ReturnType<typeof domain.makeListBuyerGiftCards>
   listRoles: ReturnType<typeof domain.makeListRoles>
   createBuyer: ReturnType<typeof domain.makeCreateBuyer>
   listBuyers: ReturnType<typeof domain.makeListBuyers>

@@ -86,6 +86,8 @@ describe('createHttpApp (smoke)', () => {
         listGiftCards: () => TE.right(page([card])),
         getGiftCard: (q) => TE.left(notFound('GiftCard', q.id)),
         deleteGiftCard: (q) => TE.left(notFound('GiftCard', q.id)),
+        checkBalances: () => TE.right({ items: [] }),
+        listBuyerGiftCards: () => TE.right({ items: [] }),
         listRoles: () => {
           if (behaviour.rolesThrow) throw new Error(WILD)
           return TE.right(page<Role>([ROLE_CATALOGUE[0]!]))
@@ -452,7 +454,7 @@ describe('createHttpApp (smoke)', () => {
       expect(first.headers.get('ratelimit-policy')).to.equal('"embed";q=2;w=60')
       expect(first.headers.get('ratelimit')).to.equal('"embed";r=1;t=60')
       // An unserved limited route still counts, then is not found.
-      const unserved = await call('POST', '/gift-cards/balances', { token: embed, headers: json, body })
+      const unserved = await call('POST', '/transactions', { token: embed, headers: json, body })
       expect(unserved.status).to.equal(404)
       expect(unserved.json).to.deep.equal(err(404, 'not_found', 'The resource could not be found'))
       expect(unserved.headers.get('ratelimit')).to.equal('"embed";r=0;t=60')

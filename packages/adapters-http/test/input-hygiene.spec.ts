@@ -78,6 +78,14 @@ const makeDeps = (keys: FakeKeys, calls: Call[], log: CaptureLog, merchantAccoun
         calls.push(['deleteGiftCard', q.id])
         return TE.left(notFound('GiftCard', q.id))
       },
+      checkBalances: (q) => {
+        calls.push(['checkBalances', q.items])
+        return TE.right({ items: [] })
+      },
+      listBuyerGiftCards: (q) => {
+        calls.push(['listBuyerGiftCards', q.buyer])
+        return TE.right({ items: [] })
+      },
       listRoles: (q) => {
         calls.push(['listRoles', { limit: q.limit, cursor: q.cursor }])
         return TE.right(page<Role>([ROLE_CATALOGUE[0]!]))

@@ -185,6 +185,8 @@ const USE_CASES: Record<keyof UseCases, true> = {
   listGiftCards: true,
   getGiftCard: true,
   deleteGiftCard: true,
+  checkBalances: true,
+  listBuyerGiftCards: true,
   listRoles: true,
   createBuyer: true,
   listBuyers: true,

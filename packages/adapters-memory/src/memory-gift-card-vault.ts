@@ -2,6 +2,7 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
+  compareSortKeys,
   Duplicate,
   duplicate,
   GiftCard,
@@ -51,6 +52,14 @@ export class MemoryGiftCardVault implements GiftCardVault {
         .map((v) => v.card)
         .filter((c) => c.merchant_account_id === merchantAccountId && (filter.buyer_id === undefined || c.buyer?.id === filter.buyer_id))
       return E.right(seekIn(wanted, giftCardSortKey, 'descending', seek).map(copy))
+    })
+  }
+
+  forBuyer(merchantAccountId: string, buyerId: string, limit: number): TE.TaskEither<Unavailable, readonly VaultedGiftCard[]> {
+    return atomically(() => {
+      const mine = [...this.cards.values()].filter((v) => v.card.merchant_account_id === merchantAccountId && v.card.buyer?.id === buyerId)
+      const newestFirst = (a: VaultedGiftCard, b: VaultedGiftCard) => compareSortKeys(giftCardSortKey(b.card), giftCardSortKey(a.card))
+      return E.right(mine.sort(newestFirst).slice(0, limit).map(copy))
     })
   }
 

@@ -63,6 +63,19 @@ export class MongoGiftCardVault implements GiftCardVault {
     })
   }
 
+  /** Served by the `merchant_buyer_created` index, as a buyer-filtered list is. */
+  forBuyer(merchantAccountId: string, buyerId: string, limit: number): TE.TaskEither<Unavailable, readonly VaultedGiftCard[]> {
+    return this.#calls.attempt(async () =>
+      (
+        await this.#col
+          .find({ merchant_account_id: merchantAccountId, 'card.buyer.id': buyerId })
+          .sort({ 'card.created_at': -1, _id: -1 })
+          .limit(limit)
+          .toArray()
+      ).map(fromVaultedGiftCardDocument),
+    )
+  }
+
   /** Removes the document itself: the sealed number and PIN go with it. */
   delete(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, boolean> {
     return this.#calls.attempt(

@@ -6,6 +6,8 @@ import { publicKeyOf } from './dev-key'
 export interface MintOptions {
   readonly scopes: readonly string[]
   readonly embed?: boolean
+  /** The original API's `embed` claim; its `buyer_id` or `buyer_external_identifier` names the only buyer whose stored cards the token reads. */
+  readonly embedClaim?: Readonly<Record<string, string>>
   readonly expiresInS?: number
   /** Token issue time; defaults to now. */
   readonly now?: Date
@@ -15,7 +17,8 @@ export interface MintOptions {
 export const mintToken = (privateKeyPem: string, o: MintOptions): string => {
   const iat = Math.floor((o.now ?? new Date()).getTime() / 1000)
   const scopes = o.embed && !o.scopes.includes('embed') ? [...o.scopes, 'embed'] : [...o.scopes]
-  return jwt.sign({ scopes, iat, nbf: iat, exp: iat + (o.expiresInS ?? 30), jti: randomUUID() }, privateKeyPem, {
+  const claims = { scopes, iat, nbf: iat, exp: iat + (o.expiresInS ?? 30), jti: randomUUID(), ...(o.embedClaim ? { embed: o.embedClaim } : {}) }
+  return jwt.sign(claims, privateKeyPem, {
     algorithm: 'ES512',
     keyid: jwkThumbprint(publicKeyOf(privateKeyPem)),
   })

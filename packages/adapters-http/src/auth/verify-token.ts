@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
-import { ApiKeyPair, ApiKeyPairRepository, Clock, Mac, Principal, Unauthenticated, unauthenticated, Unavailable } from '@orka/domain'
+import { ApiKeyPair, ApiKeyPairRepository, Clock, EmbedBuyer, Mac, Principal, Unauthenticated, unauthenticated, Unavailable } from '@orka/domain'
 import { decodeBase64urlStrict, decodeUtf8Strict } from './base64url'
 import { LruCache } from './lru-cache'
 
@@ -59,6 +59,7 @@ interface Claims {
   readonly iat: number | undefined
   readonly scopes: readonly string[]
   readonly jti: string | undefined
+  readonly embedBuyer: EmbedBuyer | undefined
 }
 interface Verified {
   readonly claims: Claims
@@ -126,13 +127,40 @@ const parse = (token: string, nowS: number, maxLifetimeS: number): Check<Parsed>
   return E.right({ claims: claims.right, signingInput: `${h}.${p}`, signature })
 }
 
+const isName = (u: unknown): u is string => typeof u === 'string' && u.length > 0 && u.length <= 200
+
+/**
+ * The buyer the original API's `embed` claim names (`buyer_id`, `buyer_external_identifier`):
+ * the only buyer whose stored cards the token may read. Its other keys (amount, metadata, ...)
+ * pin a checkout this service does not serve, and are ignored. A claim that is not an object,
+ * or names a buyer with something other than a string of 1 to 200 characters, is refused.
+ */
+const embedBuyerOf = (embed: unknown): Check<EmbedBuyer | undefined> => {
+  if (embed === undefined) return E.right(undefined)
+  if (typeof embed !== 'object' || embed === null || Array.isArray(embed)) return fail('embed is not an object')
+  const { buyer_id: id = null, buyer_external_identifier: externalIdentifier = null } = embed as Record<string, unknown>
+  if ((id !== null && !isName(id)) || (externalIdentifier !== null && !isName(externalIdentifier)))
+    return fail('embed names a buyer with something other than a string of 1 to 200 characters')
+  return E.right(id === null && externalIdentifier === null ? undefined : { id, externalIdentifier })
+}
+
 const checkClaims = (kid: string, payload: Record<string, unknown>, nowS: number, maxLifetimeS: number): Check<Claims> => {
   const { exp, nbf, iat, scopes, jti } = payload
   if (!isNumericDate(exp)) return fail('exp missing or not a number')
   if (nbf !== undefined && !isNumericDate(nbf)) return fail('nbf not a number')
   if (iat !== undefined && !isNumericDate(iat)) return fail('iat not a number')
   if (!Array.isArray(scopes) || !scopes.every((x) => typeof x === 'string')) return fail('scopes is not an array of strings')
-  const claims: Claims = { kid, exp, nbf, iat, scopes: scopes, jti: typeof jti === 'string' && jti !== '' ? jti : undefined }
+  const embedBuyer = embedBuyerOf(payload.embed)
+  if (E.isLeft(embedBuyer)) return embedBuyer
+  const claims: Claims = {
+    kid,
+    exp,
+    nbf,
+    iat,
+    scopes: scopes,
+    jti: typeof jti === 'string' && jti !== '' ? jti : undefined,
+    embedBuyer: embedBuyer.right,
+  }
   const times = checkTimes(claims, nowS, maxLifetimeS)
   return times === undefined ? E.right(claims) : fail(times)
 }
@@ -197,7 +225,12 @@ export const makeTokenVerifier = (deps: TokenVerifierDeps): TokenVerifier => {
       ),
     )
 
-  const principal = (v: Verified, key: ApiKeyPair): Principal => ({ key, scopes: v.claims.scopes, tokenId: v.tokenIdFor(key) })
+  const principal = (v: Verified, key: ApiKeyPair): Principal => ({
+    key,
+    scopes: v.claims.scopes,
+    tokenId: v.tokenIdFor(key),
+    ...(v.claims.embedBuyer === undefined ? {} : { embedBuyer: v.claims.embedBuyer }),
+  })
 
   return (authorization) => {
     const token = bearerToken(authorization)

@@ -18,6 +18,8 @@ export const messageOf = (why: Explanation): string => {
       return 'Input should be a valid dictionary or object'
     case 'list_type':
       return 'Input should be a valid list'
+    case 'too_long':
+      return `List should have at most ${plural(ctx.max_length, 'item')} after validation, not ${String(ctx.actual_length)}`
     case 'string_type':
       return 'Input should be a valid string'
     case 'string_invalid_characters':

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import * as t from 'io-ts'
-import { Checked, Closed, Nullable, Refined, Tagged } from '@orka/domain'
+import { BoundedList, ByKey, Checked, Closed, Nullable, Refined, Tagged } from '@orka/domain'
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
 export type JsonSchema = Record<string, unknown>
@@ -55,7 +55,13 @@ export const codecToSchema = (codec: t.Mixed, registry: SchemaRegistry): JsonSch
       : schema
   }
   if (codec instanceof t.ArrayType || codec instanceof t.ReadonlyArrayType)
-    return { type: 'array', items: codecToSchema(codec.type as t.Mixed, registry) }
+    return {
+      type: 'array',
+      items: codecToSchema(codec.type as t.Mixed, registry),
+      ...(codec instanceof BoundedList ? { maxItems: codec.max } : {}),
+    }
+  if (codec instanceof ByKey)
+    return { anyOf: [codecToSchema(codec.withoutKey as t.Mixed, registry), codecToSchema(codec.withKey as t.Mixed, registry)] }
   if (codec instanceof t.InterfaceType || codec instanceof t.PartialType) {
     const props = codec.props as Record<string, t.Mixed>
     const describe = (): JsonSchema => ({

@@ -201,7 +201,9 @@ const operation = (op: ServedOperation, config: OpenApiConfig, registry: SchemaR
     tags: [op.doc.tag.name],
     summary: op.doc.summary,
     description:
-      `${op.doc.description}\n\n**Scope:** \`${op.scope}\` (${granting
+      op.doc.description +
+      (op.queryRules ? `\n\n**Query rules:**\n${op.queryRules.map((r, i) => `${i + 1}. ${r.description}`).join('\n')}` : '') +
+      `\n\n**Scope:** \`${op.scope}\` (${granting
         .slice(1)
         .map((s) => `\`${s}\``)
         .join(' and ')} also grant it).` + (limited ? ' Rate limited for `embed` tokens.' : ''),

@@ -1,4 +1,16 @@
-import { Buyer, BuyerCreate, BuyerUpdate, canonicalUuid, pageOf } from '@orka/domain'
+import {
+  Buyer,
+  BuyerCreate,
+  BuyerGiftCardsSortBy,
+  BuyerUpdate,
+  canonicalUuid,
+  cardReach,
+  GiftCardSummaries,
+  MAX_BUYER_GIFT_CARDS,
+  ONE_BUYER_RULES,
+  OrderBy,
+  pageOf,
+} from '@orka/domain'
 import { defineOperation, Tag } from './operation'
 import { PAGE_QUERY } from './page'
 
@@ -107,12 +119,50 @@ export const deleteBuyer = defineOperation({
     tag: BUYERS,
     summary: 'Delete a buyer',
     description:
-      'Permanently removes a buyer; its `external_identifier` is free again at once. Unknown, already deleted and another ' +
-      "account's buyers are all `404`.",
+      'Permanently removes a buyer with its stored gift cards (their numbers and PINs destroyed); its `external_identifier` is free ' +
+      "again at once. Unknown, already deleted and another account's buyers are all `404`. Subscribers receive `buyer.deleted`.",
   },
   params: BUYER_ID,
   success: { status: 204, description: 'Deleted; no body.' },
   handle: (u) => (req) => u.deleteBuyer({ merchantAccountId: req.access.merchantAccount.id, id: req.params.buyer_id }),
 })
 
-export const BUYER_OPERATIONS = [createBuyer, listBuyers, getBuyer, updateBuyer, deleteBuyer]
+export const listBuyerGiftCards = defineOperation({
+  method: 'GET',
+  path: '/buyers/gift-cards',
+  scope: 'gift-cards.read',
+  operationId: 'list_buyer_gift_cards',
+  doc: {
+    tag: BUYERS,
+    summary: 'List gift cards for a buyer',
+    description:
+      "The buyer's stored gift cards that can still pay, with their current balances from the gift card service (its " +
+      `${MAX_BUYER_GIFT_CARDS} newest cards, checked at once). Cards stored as expired, and cards the service answers are empty or ` +
+      'expired, are left out; a card whose balance could not be fetched is listed with its `balance_error_code`. An unknown buyer has ' +
+      'no cards (`items` is empty). An `embed` token reads only the buyer its `embed` claim names (another buyer has no cards for it); ' +
+      'one naming no buyer is a `403`.',
+  },
+  query: {
+    buyer_id: { codec: canonicalUuid, description: 'The ID of the buyer.' },
+    buyer_external_identifier: {
+      codec: BuyerCreate.optional.external_identifier.inner,
+      description: 'The `external_identifier` of the buyer.',
+    },
+    sort_by: { codec: BuyerGiftCardsSortBy, description: 'The field to sort the cards by; newest first when absent.' },
+    order_by: { codec: OrderBy, default: 'desc', description: 'The direction to sort the cards in.' },
+  },
+  queryRules: ONE_BUYER_RULES,
+  success: { status: 200, codec: GiftCardSummaries, description: "The buyer's usable gift cards." },
+  handle: (u) => (req) => {
+    const { buyer_id, buyer_external_identifier, sort_by, order_by } = req.query
+    return u.listBuyerGiftCards({
+      merchantAccountId: req.access.merchantAccount.id,
+      buyer: buyer_id !== undefined ? { id: buyer_id } : { externalIdentifier: buyer_external_identifier ?? '' },
+      sortBy: sort_by ?? null,
+      orderBy: order_by ?? 'desc',
+      reach: cardReach(req.access, 'gift-cards.read'),
+    })
+  },
+})
+
+export const BUYER_OPERATIONS = [createBuyer, listBuyers, listBuyerGiftCards, getBuyer, updateBuyer, deleteBuyer]

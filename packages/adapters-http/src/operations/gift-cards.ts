@@ -1,6 +1,16 @@
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
-import { canonicalUuid, GiftCard, GiftCardActivationCreate, GiftCardCreate, pageOf } from '@orka/domain'
+import {
+  canonicalUuid,
+  cardReach,
+  GiftCard,
+  GiftCardActivationCreate,
+  GiftCardBalanceRequest,
+  GiftCardCreate,
+  GiftCardSummaries,
+  MAX_BALANCE_ITEMS,
+  pageOf,
+} from '@orka/domain'
 import { defineOperation, Tag } from './operation'
 import { PAGE_QUERY } from './page'
 
@@ -38,6 +48,11 @@ export const activateGiftCard = defineOperation({
     ),
 })
 
+/** What an embed token may read of stored cards (see `cardReach`). */
+const EMBED_READS =
+  'An `embed` token reads only the cards of the buyer its `embed` claim names (`buyer_id` or `buyer_external_identifier`); one naming ' +
+  'no buyer is a `403`.'
+
 /** Path ids are UUIDs compared case-insensitively: decoded to lower case, the form stored ids have. */
 const GIFT_CARD_ID = { gift_card_id: { codec: canonicalUuid, description: 'The ID of the gift card.' } }
 
@@ -74,7 +89,11 @@ export const listGiftCards = defineOperation({
   path: '/gift-cards',
   scope: 'gift-cards.read',
   operationId: 'list_gift_cards',
-  doc: { tag: GIFT_CARDS, summary: 'List gift cards', description: 'Lists the gift cards stored for the merchant account, newest first.' },
+  doc: {
+    tag: GIFT_CARDS,
+    summary: 'List gift cards',
+    description: `Lists the gift cards stored for the merchant account, newest first. ${EMBED_READS}`,
+  },
   query: {
     ...PAGE_QUERY,
     // The filters have the constraints of the fields they filter on.
@@ -89,6 +108,7 @@ export const listGiftCards = defineOperation({
     const { buyer_id, buyer_external_identifier, ...page } = req.query
     return u.listGiftCards({
       merchantAccountId: req.access.merchantAccount.id,
+      reach: cardReach(req.access, 'gift-cards.read'),
       filter: {
         ...(buyer_id === undefined ? {} : { buyer_id }),
         ...(buyer_external_identifier === undefined ? {} : { buyer_external_identifier }),
@@ -103,10 +123,11 @@ export const getGiftCard = defineOperation({
   path: '/gift-cards/{gift_card_id}',
   scope: 'gift-cards.read',
   operationId: 'get_gift_card',
-  doc: { tag: GIFT_CARDS, summary: 'Get gift card', description: 'A gift card stored for the merchant account.' },
+  doc: { tag: GIFT_CARDS, summary: 'Get gift card', description: `A gift card stored for the merchant account. ${EMBED_READS}` },
   params: GIFT_CARD_ID,
   success: { status: 200, codec: GiftCard, description: 'The gift card.' },
-  handle: (u) => (req) => u.getGiftCard({ merchantAccountId: req.access.merchantAccount.id, id: req.params.gift_card_id }),
+  handle: (u) => (req) =>
+    u.getGiftCard({ merchantAccountId: req.access.merchantAccount.id, id: req.params.gift_card_id, reach: cardReach(req.access, 'gift-cards.read') }),
 })
 
 export const deleteGiftCard = defineOperation({
@@ -119,11 +140,40 @@ export const deleteGiftCard = defineOperation({
     summary: 'Delete a gift card',
     description:
       'Removes a stored gift card: its number and PIN are destroyed, not hidden, and a second delete is a `404`. ' +
-      'Subscribers receive `gift-card.deleted`.',
+      'Subscribers receive `gift-card.deleted`. An `embed` token deletes only the cards of the buyer its `embed` claim names.',
   },
   params: GIFT_CARD_ID,
   success: { status: 204, description: 'Deleted; no body.' },
-  handle: (u) => (req) => u.deleteGiftCard({ merchantAccountId: req.access.merchantAccount.id, id: req.params.gift_card_id }),
+  handle: (u) => (req) =>
+    u.deleteGiftCard({
+      merchantAccountId: req.access.merchantAccount.id,
+      id: req.params.gift_card_id,
+      reach: cardReach(req.access, 'gift-cards.write'),
+    }),
 })
 
-export const GIFT_CARD_OPERATIONS = [activateGiftCard, createGiftCard, listGiftCards, getGiftCard, deleteGiftCard]
+export const listGiftCardBalances = defineOperation({
+  method: 'POST',
+  path: '/gift-cards/balances',
+  scope: 'gift-cards.read',
+  operationId: 'list_gift_card_balances',
+  rateLimit: 'embed',
+  doc: {
+    tag: GIFT_CARDS,
+    summary: 'List gift card balances',
+    description:
+      `Fetches the balance of each item, answered in request order: a card by \`number\` and \`pin\` (used for the check and forgotten: ` +
+      `never stored or logged) or a stored card by \`id\`. At most ${MAX_BALANCE_ITEMS} items: each is a call to the gift card service.\n\n` +
+      'Every `id` is resolved first: one that is unknown, deleted or of another merchant account (or, for an `embed` token, of another ' +
+      "buyer than its `embed` claim's) makes the whole request a `404` whose detail points at the item. After that one item never " +
+      'fails the request: a card the service refuses carries its `balance_error_code` (`invalid_gift_card`, `expired_card`, ...), and a ' +
+      'service that fails or does not answer in time gives each of its items `service_error` or `service_network_error`, never a ' +
+      '`502` for all. An error item has `balance` and `currency` null; a card given by number has no `id` and no usage (0).',
+  },
+  body: GiftCardBalanceRequest,
+  success: { status: 200, codec: GiftCardSummaries, description: 'The balance of each item, in request order.' },
+  handle: (u) => (req) =>
+    u.checkBalances({ merchantAccountId: req.access.merchantAccount.id, items: req.body.items, reach: cardReach(req.access, 'gift-cards.read') }),
+})
+
+export const GIFT_CARD_OPERATIONS = [activateGiftCard, listGiftCardBalances, createGiftCard, listGiftCards, getGiftCard, deleteGiftCard]

@@ -1,6 +1,6 @@
 import type * as t from 'io-ts'
 import type * as TE from 'fp-ts/TaskEither'
-import type { Access, DomainError, RateLimitPolicy, Scope } from '@orka/domain'
+import type { Access, DomainError, RateLimitPolicy, RuleViolation, Scope } from '@orka/domain'
 import type { UseCases } from '../types'
 
 /** A path or query parameter: its codec checks it and documents it. */
@@ -13,6 +13,11 @@ export interface ParameterDoc<C extends t.Mixed = t.Mixed> {
 }
 export type ParameterDocs = Readonly<Record<string, ParameterDoc>>
 type Values<P extends ParameterDocs> = { readonly [K in keyof P]: t.TypeOf<P[K]['codec']> }
+
+export interface QueryRule<A> {
+  readonly description: string
+  readonly check: (query: A) => RuleViolation | undefined
+}
 
 export interface Tag {
   readonly name: string
@@ -54,6 +59,8 @@ export interface OperationSpec<P extends ParameterDocs, Q extends ParameterDocs,
   readonly doc: { readonly tag: Tag; readonly summary: string; readonly description: string }
   readonly params?: P
   readonly query?: Q
+  /** Rules across query parameters (one of two filters required): a broken one is a `422` on the query. */
+  readonly queryRules?: readonly QueryRule<Partial<Values<Q>>>[]
   readonly body?: t.Type<B, unknown>
   /** The body may be left out: then it decodes as `{}`. */
   readonly optionalBody?: boolean

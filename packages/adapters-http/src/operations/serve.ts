@@ -1,6 +1,6 @@
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import { boundedString } from '@orka/domain'
+import { boundedString, Refined } from '@orka/domain'
 import { accessOf, Ctx, RouteMiddleware } from '../context'
 import { Decoded, decodeQuery, decodeWith, singleHeader, violationsOf } from '../decode/decode'
 import { readJsonBody, readOptionalJsonBody } from '../decode/json-body'
@@ -39,7 +39,10 @@ const NONE = E.right({})
 export const serve = (op: ServedOperation, deps: Pick<HttpDeps, 'log' | 'config' | 'useCases'>): RouteMiddleware => {
   const handle = op.handle(deps.useCases)
   const path = op.params && t.type(codecs(op.params))
-  const query = op.query && { codec: t.partial(codecs(op.query)), pick: pick(op.query) }
+  const query = op.query && {
+    codec: op.queryRules ? new Refined(t.partial(codecs(op.query)), op.queryRules) : t.partial(codecs(op.query)),
+    pick: pick(op.query),
+  }
   const readBody = (ctx: Ctx) =>
     op.optionalBody ? readOptionalJsonBody(ctx, deps.config.maxBodyBytes, {}) : readJsonBody(ctx, deps.config.maxBodyBytes)
   return async (ctx) => {

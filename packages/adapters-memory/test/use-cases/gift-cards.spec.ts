@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import {
+  CardReach,
   duplicate,
   GiftCard,
   GiftCardCreate,
@@ -27,6 +28,13 @@ const input = (body: Record<string, unknown>): GiftCardCreate => {
   return decoded.right
 }
 
+/** A use case that takes a `reach`, called with the account's unless the test names another. */
+const withReach =
+  <Q extends { reach: CardReach }, R>(f: (q: Q) => R) =>
+  (q: Omit<Q, 'reach'> & { reach?: CardReach }): R =>
+    f({ reach: ACCOUNT, ...q } as Q)
+const ACCOUNT: CardReach = { kind: 'account' }
+
 const setup = (o: { timeoutMs?: number; primary?: boolean } = {}) => {
   const w = activationWorld(o)
   const service = aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A })
@@ -39,9 +47,9 @@ const setup = (o: { timeoutMs?: number; primary?: boolean } = {}) => {
     service,
     run,
     ready,
-    list: makeListGiftCards(w),
-    get: makeGetGiftCard(w),
-    del: makeDeleteGiftCard(w),
+    list: withReach(makeListGiftCards(w)),
+    get: withReach(makeGetGiftCard(w)),
+    del: withReach(makeDeleteGiftCard(w)),
   }
 }
 type World = ReturnType<typeof setup>
@@ -275,7 +283,7 @@ describe('makeListGiftCards, makeGetGiftCard, makeDeleteGiftCard', () => {
         },
       }),
     })
-    expect(await racing({ merchantAccountId: MERCHANT_A, id: c.id })()).to.deep.equal(E.left(notFound('GiftCard', c.id)))
+    expect(await racing({ merchantAccountId: MERCHANT_A, id: c.id, reach: ACCOUNT })()).to.deep.equal(E.left(notFound('GiftCard', c.id)))
     expect(await outboxEntries(s.outbox)).to.deep.equal([])
     expect(s.dispatch.published).to.deep.equal([])
   })

@@ -62,16 +62,29 @@ describe('rate limits for embed tokens', () => {
     }
   })
 
-  it('counts requests to limited routes this service does not serve', async () => {
+  it('counts activations, stores, balance checks and the unserved transactions route together, exactly', async () => {
     const embed = h.token('admin', { scopes: ['embed'] })
-    for (let i = 0; i < 25; i++) {
-      const r = await h.request('POST', '/gift-cards/balances', { auth: embed, body: {} })
+    const number = (i: number) => `6200000000${String(i).padStart(6, '0')}001`
+    for (let i = 0; i < 12; i++) expect((await activate(embed, i)).status).to.equal(201)
+    for (let i = 0; i < 13; i++) expect((await h.request('POST', '/gift-cards', { auth: embed, body: { number: number(i), pin: '4321' } })).status).to.equal(201)
+    for (let i = 0; i < 13; i++) {
+      const r = await h.request('POST', '/gift-cards/balances', { auth: embed, body: { items: [{ number: number(100 + i), pin: '4321' }] } })
+      expect(r.status).to.equal(200)
+      expect(r.headers.get('ratelimit')).to.equal(`"embed";r=${24 - i};t=60`)
+    }
+    for (let i = 0; i < 12; i++) {
+      const r = await h.request('POST', '/transactions', { auth: embed, body: {} })
       expect(r.status).to.equal(404)
       expect(r.body).to.deep.equal(errorBody(404))
     }
-    for (let i = 0; i < 25; i++) expect((await h.request('POST', '/transactions', { auth: embed, body: {} })).status).to.equal(404)
-    const r = await activate(embed, 1)
-    expect(r.status).to.equal(429)
+    for (const over of [
+      await activate(embed, 99),
+      await h.request('POST', '/gift-cards', { auth: embed, body: { number: number(99), pin: '4321' } }),
+      await h.request('POST', '/gift-cards/balances', { auth: embed, body: { items: [] } }),
+    ]) {
+      expect(over.status).to.equal(429)
+      expect(over.body).to.deep.equal(errorBody(429))
+    }
   })
 
   it('limits Secure Fields per checkout session id', async () => {

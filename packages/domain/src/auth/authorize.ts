@@ -13,6 +13,14 @@ export interface Principal {
   readonly scopes: readonly Scope[]
   /** `jti` when the token has one, else a hash of the token: the rate-limit identity. */
   readonly tokenId: string
+  /** The buyer an `embed` token's `embed` claim names, if any: see `cardReach`. */
+  readonly embedBuyer?: EmbedBuyer
+}
+
+/** A buyer as an `embed` claim names it: by `buyer_id`, by `buyer_external_identifier`, or both. */
+export interface EmbedBuyer {
+  readonly id: string | null
+  readonly externalIdentifier: string | null
 }
 
 export const isEmbedToken = (p: Principal): boolean => p.scopes.includes(EMBED)

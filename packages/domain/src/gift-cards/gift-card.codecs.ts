@@ -1,6 +1,6 @@
 import * as t from 'io-ts'
 import { DateTime, Buyer } from '../buyers/buyer'
-import { bool, boundedString, closed, intRange, literal, nullable, oneOf, Refined, str, uuid } from '../shared/codecs'
+import { bool, boundedList, boundedString, ByKey, canonicalUuid, closed, intRange, literal, nullable, oneOf, Refined, str, uuid } from '../shared/codecs'
 
 export const GIFT_CARD_SERVICE_DEFINITIONS = ['mock-gift-card', 'qwikcilver-gift-card', 'valuelink-gift-card'] as const
 export const GiftCardServiceDefinitionId = oneOf('GiftCardServiceProvider', GIFT_CARD_SERVICE_DEFINITIONS)
@@ -124,3 +124,71 @@ export const GiftCardCreate = new Refined(CreateFields, [
   },
 ])
 export type GiftCardCreate = t.TypeOf<typeof GiftCardCreate>
+
+/** The original API's normalised gift card error codes (`GiftCardErrorCode`), in its order. */
+export const GIFT_CARD_ERROR_CODES = [
+  'invalid_gift_card',
+  'expired_card',
+  'inactive_card',
+  'invalid_service_credentials',
+  'invalid_amount',
+  'incorrect_currency',
+  'insufficient_funds',
+  'invalid_service_configuration',
+  'operation_canceled',
+  'service_error',
+  'service_network_error',
+  'unknown_error',
+  'max_gift_cards_reached',
+  'suspected_fraud',
+  'canceled_payment_method',
+  'duplicate_transaction',
+  'unexpected_state',
+] as const
+export const GiftCardErrorCode = oneOf('GiftCardErrorCode', GIFT_CARD_ERROR_CODES)
+export type GiftCardErrorCode = t.TypeOf<typeof GiftCardErrorCode>
+
+/**
+ * A card's balance as the service tells it, or why it could not (`balance_error_code`): the
+ * answer for one item of a balance request and for each card of a buyer. Every property is
+ * always sent (null when unknown); the six the reference requires are there for an unstored
+ * card and an error item too (an unstored card has no id and no usage: 0).
+ */
+export const GiftCardSummary = closed(
+  'GiftCardSummary',
+  {
+    merchant_account_id: str,
+    bin: str,
+    sub_bin: str,
+    last4: str,
+    usage_count: intRange('usage_count', 0),
+    cit_usage_count: intRange('cit_usage_count', 0),
+  },
+  {
+    type: literal('gift-card'),
+    id: nullable(uuid),
+    currency: nullable(boundedString('currency', { pattern: /^[A-Z]{3}$/ })),
+    expiration_date: nullableDateTime,
+    balance: nullable(intRange('balance')),
+    balance_error_code: nullable(GiftCardErrorCode),
+    balance_raw_error_code: nullable(str),
+    balance_raw_error_message: nullable(str),
+    last_used_at: nullableDateTime,
+    cit_last_used_at: nullableDateTime,
+  },
+)
+export type GiftCardSummary = t.TypeOf<typeof GiftCardSummary>
+export const GiftCardSummaries = closed('GiftCardSummaries', { items: t.readonlyArray(GiftCardSummary) })
+
+/** The most items one balance request may hold: each is a call to the gift card service. */
+export const MAX_BALANCE_ITEMS = 10
+
+export const GiftCardRequest = closed('GiftCardRequest', { number: ActivationFields.required.number, pin: CreateFields.required.pin })
+export const GiftCardStoredRequest = closed('GiftCardStoredRequest', { id: canonicalUuid })
+export type BalanceItem = t.TypeOf<typeof GiftCardRequest> | t.TypeOf<typeof GiftCardStoredRequest>
+
+/** `POST /gift-cards/balances`: cards by number and PIN, or stored cards by id, at most `MAX_BALANCE_ITEMS`. */
+export const GiftCardBalanceRequest = closed('GiftCardBalanceRequest', {
+  items: boundedList(new ByKey('GiftCardBalanceItem', GiftCardRequest, 'id', GiftCardStoredRequest), MAX_BALANCE_ITEMS),
+})
+export type GiftCardBalanceRequest = t.TypeOf<typeof GiftCardBalanceRequest>

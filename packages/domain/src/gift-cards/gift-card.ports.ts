@@ -1,11 +1,11 @@
 import * as t from 'io-ts'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { boundedString, intRange, nullable, oneOf, str } from '../shared/codecs'
+import { boundedString, intRange, nullable, str } from '../shared/codecs'
 import { CardDeclined, Duplicate, ServiceFailed, ServiceTimeout, Unavailable } from '../shared/errors'
 import { Seek } from '../pagination/page'
 import { token } from '../shared/token'
-import { GiftCard, GiftCardService, GiftCardServiceRecord } from './gift-card.codecs'
+import { GiftCard, GiftCardErrorCode, GiftCardService, GiftCardServiceRecord } from './gift-card.codecs'
 
 export interface GiftCardServiceRepository {
   /** The account's primary gift card service, if it has one. */
@@ -32,29 +32,6 @@ const Instant = boundedString('date-time', { pattern: /^\d{4}-\d{2}-\d{2}T\d{2}:
 export const ActivationResult = t.type({ expirationDate: nullable(Instant) })
 export type ActivationResult = t.TypeOf<typeof ActivationResult>
 export type ConnectorError = CardDeclined | ServiceFailed | ServiceTimeout
-
-/** The original API's normalised gift card error codes (`GiftCardErrorCode`), in its order. */
-export const GIFT_CARD_ERROR_CODES = [
-  'invalid_gift_card',
-  'expired_card',
-  'inactive_card',
-  'invalid_service_credentials',
-  'invalid_amount',
-  'incorrect_currency',
-  'insufficient_funds',
-  'invalid_service_configuration',
-  'operation_canceled',
-  'service_error',
-  'service_network_error',
-  'unknown_error',
-  'max_gift_cards_reached',
-  'suspected_fraud',
-  'canceled_payment_method',
-  'duplicate_transaction',
-  'unexpected_state',
-] as const
-export const GiftCardErrorCode = oneOf('GiftCardErrorCode', GIFT_CARD_ERROR_CODES)
-export type GiftCardErrorCode = t.TypeOf<typeof GiftCardErrorCode>
 
 export interface BalanceRequest {
   readonly service: GiftCardService
@@ -118,6 +95,8 @@ export interface GiftCardVault {
   insert(card: VaultedGiftCard): TE.TaskEither<Duplicate | Unavailable, void>
   /** Keyset read of one account's cards in descending (created_at, id) order: newest first. */
   list(merchantAccountId: string, filter: GiftCardFilter, seek: Seek): TE.TaskEither<Unavailable, readonly GiftCard[]>
+  /** The buyer's cards with their sealed number and PIN, newest first, at most `limit`: for balance checks. */
+  forBuyer(merchantAccountId: string, buyerId: string, limit: number): TE.TaskEither<Unavailable, readonly VaultedGiftCard[]>
   /**
    * Removes the card with this id from the account, sealed number and PIN with it (nothing is
    * kept). False when the account holds no such card (never held, or already deleted).

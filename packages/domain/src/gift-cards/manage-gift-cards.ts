@@ -6,7 +6,8 @@ import { BuyerRepository } from '../buyers/buyers.ports'
 import { Page } from '../pagination/page'
 import { paginate, PageQuery } from '../pagination/paginate'
 import { Mac } from '../shared/crypto.ports'
-import { InvalidRequest, NotFound, notFound, Unavailable } from '../shared/errors'
+import { Forbidden, InvalidRequest, NotFound, notFound, Unavailable } from '../shared/errors'
+import { Audience, audienceOf, CardReach, sees } from './card-reach'
 import { WebhookEvents } from '../webhooks/raise-event'
 import { giftCardSortKey } from './gift-card'
 import { GiftCard } from './gift-card.codecs'
@@ -18,16 +19,26 @@ export interface GiftCardListFilter {
   readonly buyer_external_identifier?: string
 }
 
+/** The buyer filter as the caller may see it: an embed token's buyer narrows it (`None`: no cards at all). */
+const within = (audience: Audience, buyerId: O.Option<string | undefined>): O.Option<string | undefined> =>
+  audience.all
+    ? buyerId
+    : pipe(
+        buyerId,
+        O.filter((id) => audience.buyerId !== null && (id === undefined || id === audience.buyerId)),
+        O.map(() => audience.buyerId ?? undefined),
+      )
+
 /**
  * The account's stored cards, newest first. `buyer_external_identifier` is looked up among the
  * account's buyers and filters by that buyer's id (no such buyer: no cards); with both filters,
- * only cards matching both are listed.
+ * only cards matching both are listed. An embed token sees only its buyer's (`cardReach`).
  */
 export const makeListGiftCards =
   (deps: { vault: GiftCardVault; buyers: BuyerRepository; mac: Mac }) =>
   (
-    q: PageQuery & { merchantAccountId: string; filter: GiftCardListFilter },
-  ): TE.TaskEither<InvalidRequest | Unavailable, Page<GiftCard>> => {
+    q: PageQuery & { merchantAccountId: string; filter: GiftCardListFilter; reach: CardReach },
+  ): TE.TaskEither<Forbidden | InvalidRequest | Unavailable, Page<GiftCard>> => {
     const { buyer_id, buyer_external_identifier } = q.filter
     // The filter is part of the cursor's scope: a cursor cannot be reused with another filter.
     const scope = `gift-cards\u0000${q.merchantAccountId}\u0000${JSON.stringify([buyer_id ?? null, buyer_external_identifier ?? null])}`
@@ -38,7 +49,8 @@ export const makeListGiftCards =
           TE.map(O.flatMap((b) => (buyer_id === undefined || b.id === buyer_id ? O.some(b.id) : O.none))),
         )
     return pipe(
-      buyerId,
+      audienceOf(deps.buyers, q.merchantAccountId, q.reach),
+      TE.flatMap((audience) => pipe(buyerId, TE.map((id) => within(audience, id)))),
       TE.flatMap((id) =>
         paginate(deps, scope, giftCardSortKey, (seek) =>
           O.isNone(id)
@@ -49,15 +61,21 @@ export const makeListGiftCards =
     )
   }
 
-/** One stored card of the account; another account's is not found, as one never stored. */
+/** One stored card of the account; another account's (or another buyer's, for an embed token) is not found, as one never stored. */
 export const makeGetGiftCard =
-  (deps: { vault: GiftCardVault }) =>
-  (q: { merchantAccountId: string; id: string }): TE.TaskEither<NotFound | Unavailable, GiftCard> =>
+  (deps: { vault: GiftCardVault; buyers: BuyerRepository }) =>
+  (q: { merchantAccountId: string; id: string; reach: CardReach }): TE.TaskEither<Forbidden | NotFound | Unavailable, GiftCard> =>
     pipe(
-      deps.vault.findById(q.merchantAccountId, q.id),
+      audienceOf(deps.buyers, q.merchantAccountId, q.reach),
+      TE.flatMap((audience) =>
+        pipe(
+          deps.vault.findById(q.merchantAccountId, q.id),
+          TE.map(O.filter((v) => sees(audience, v.card))),
+        ),
+      ),
       TE.flatMap(
         O.match(
-          () => TE.left<NotFound | Unavailable, GiftCard>(notFound('GiftCard', q.id)),
+          () => TE.left<Forbidden | NotFound | Unavailable, GiftCard>(notFound('GiftCard', q.id)),
           (v) => TE.right(v.card),
         ),
       ),
@@ -69,8 +87,8 @@ export const makeGetGiftCard =
  * meanwhile (a racing delete) is a 404 and takes its entry back.
  */
 export const makeDeleteGiftCard =
-  (deps: { vault: GiftCardVault; events: WebhookEvents }) =>
-  (q: { merchantAccountId: string; id: string }): TE.TaskEither<NotFound | Unavailable, void> =>
+  (deps: { vault: GiftCardVault; buyers: BuyerRepository; events: WebhookEvents }) =>
+  (q: { merchantAccountId: string; id: string; reach: CardReach }): TE.TaskEither<Forbidden | NotFound | Unavailable, void> =>
     pipe(
       makeGetGiftCard(deps)(q),
       TE.flatMap((card) =>
@@ -81,7 +99,7 @@ export const makeDeleteGiftCard =
               event,
               pipe(
                 deps.vault.delete(q.merchantAccountId, q.id),
-                TE.flatMap((removed): TE.TaskEither<NotFound | Unavailable, void> =>
+                TE.flatMap((removed): TE.TaskEither<Forbidden | NotFound | Unavailable, void> =>
                   removed ? TE.right(undefined) : TE.left(notFound('GiftCard', q.id)),
                 ),
               ),

@@ -10,6 +10,7 @@ export type FaultType =
   | 'extra_forbidden'
   | 'model_type'
   | 'list_type'
+  | 'too_long'
   | 'string_type'
   | 'string_invalid_characters'
   | 'string_unicode'
@@ -364,3 +365,53 @@ export class Tagged<K extends string, M extends Record<string, t.Mixed>> extends
 }
 export const tagged = <K extends string, M extends Record<string, t.Mixed>>(name: string, tag: K, branches: M) =>
   new Tagged(name, tag, branches)
+
+/**
+ * A list of at most `max` items: a longer one is a single `too_long` fault on the list, its
+ * items unchecked (a client sending a thousand items learns the bound, not a thousand faults).
+ */
+export class BoundedList<C extends t.Mixed> extends t.ArrayType<C, t.TypeOf<C>[], t.OutputOf<C>[]> {
+  readonly _bounded = true
+  constructor(
+    item: C,
+    readonly max: number,
+  ) {
+    const list = t.array(item)
+    super(
+      list.name,
+      (u): u is t.TypeOf<C>[] => list.is(u) && u.length <= max,
+      (u, c) => {
+        if (!Array.isArray(u) || u.length <= max) return list.validate(u, c)
+        const actual = u.length
+        const tooLong = new Checked<never>('list', t.never.is, () => ({ type: 'too_long', ctx: { field_type: 'List', max_length: max, actual_length: actual } }), {})
+        return t.failure(u, standingAs(c, tooLong))
+      },
+      list.encode,
+      item,
+    )
+  }
+}
+export const boundedList = <C extends t.Mixed>(item: C, max: number) => new BoundedList(item, max)
+
+/**
+ * A union of two objects told apart by whether the input has `key` (`{number, pin}` or `{id}`):
+ * decoding picks the branch, so a failure reports that branch's faults only. Documented as
+ * `anyOf` the two, in this order.
+ */
+export class ByKey<A extends t.Mixed, B extends t.Mixed> extends t.Type<t.TypeOf<A> | t.TypeOf<B>, t.OutputOf<A> | t.OutputOf<B>> {
+  readonly _byKey = true
+  constructor(
+    name: string,
+    readonly withoutKey: A,
+    readonly key: string,
+    readonly withKey: B,
+  ) {
+    const branch = (u: object): t.Mixed => (Object.hasOwn(u, key) ? withKey : withoutKey)
+    super(
+      name,
+      (u): u is t.TypeOf<A> | t.TypeOf<B> => objectType.is(u) && branch(u).is(u),
+      (u, c) => (objectType.is(u) ? branch(u).validate(u, c) : t.failure(u, standingAs(c, objectType), notObject.type)),
+      (a) => branch(a as object).encode(a) as t.OutputOf<A> | t.OutputOf<B>,
+    )
+  }
+}

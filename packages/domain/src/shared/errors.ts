@@ -17,7 +17,8 @@ export interface Problem {
   readonly type: string
 }
 
-export type ForbiddenReason = 'missing_scope' | 'restricted_api_key' | 'merchant_account' | 'locked'
+/** `embed_buyer`: an embed token reading stored cards without naming a buyer (see `cardReach`). */
+export type ForbiddenReason = 'missing_scope' | 'restricted_api_key' | 'merchant_account' | 'locked' | 'embed_buyer'
 
 export interface Unauthenticated {
   readonly _tag: 'Unauthenticated'

@@ -1,5 +1,5 @@
 import * as t from 'io-ts'
-import { Checked, Closed, Explanation, forbiddenExtra, Nullable, Refined, RuleLeaf, Tagged } from './codecs'
+import { ByKey, Checked, Closed, Explanation, forbiddenExtra, Nullable, Refined, RuleLeaf, Tagged } from './codecs'
 
 /**
  * One thing wrong with an input that failed its codec: where inside the input, and why (an
@@ -50,6 +50,7 @@ const declares = (codec: Decoder, key: string): boolean => {
   if (d instanceof Closed) return Object.hasOwn(d.required as object, key) || Object.hasOwn(d.optional as object, key)
   // A tagged union validates with its branch, in its own context entry.
   if (d instanceof Tagged) return key === d.tag || Object.values(d.branches as Record<string, t.Mixed>).some((b) => declares(b, key))
+  if (d instanceof ByKey) return declares(d.withoutKey as Decoder, key) || declares(d.withKey as Decoder, key)
   if (d instanceof t.InterfaceType || d instanceof t.PartialType) return Object.hasOwn(d.props as object, key)
   return false
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/Option'
 import { giftCardSortKey } from '../gift-cards/gift-card'
-import { GiftCardVault } from '../gift-cards/gift-card.ports'
+import { GiftCardVault, VaultedGiftCard } from '../gift-cards/gift-card.ports'
 import { Seek } from '../pagination/page'
 import { duplicate } from '../shared/errors'
 import { aBuyer, aVaultedCard, isoAt, MERCHANT_A, MERCHANT_B } from './fixtures'
@@ -114,6 +114,21 @@ export const giftCardVaultContract = (name: string, setup: () => Promise<Harness
       expect(await right(h.port.findById(MERCHANT_A, others.card.id))).to.deep.equal(O.some(others))
       expect(await right(h.port.findById(MERCHANT_B, otherAccount.card.id))).to.deep.equal(O.some(otherAccount))
       expect(await right(h.port.deleteByBuyer(MERCHANT_A, buyer.id))).to.equal(0)
+    })
+
+    it("reads a buyer's cards with their sealed number and PIN, newest first, in its account only, at most `limit`", async () => {
+      const buyer = aBuyer()
+      const [older, newer, newest] = [0, 1, 2].map((i) => aVaultedCard({ card: { buyer, created_at: isoAt(i * 1000) } })) as [
+        VaultedGiftCard,
+        VaultedGiftCard,
+        VaultedGiftCard,
+      ]
+      const others = [aVaultedCard(), aVaultedCard({ card: { buyer: aBuyer() } }), aVaultedCard({ card: { merchant_account_id: MERCHANT_B, buyer } })]
+      for (const c of [newer, ...others, older, newest]) await right(h.port.insert(c))
+      expect(await right(h.port.forBuyer(MERCHANT_A, buyer.id, 10))).to.deep.equal([newest, newer, older])
+      expect(await right(h.port.forBuyer(MERCHANT_A, buyer.id, 2))).to.deep.equal([newest, newer])
+      expect(await right(h.port.forBuyer(MERCHANT_B, buyer.id, 10))).to.deep.equal([others[2]])
+      expect(await right(h.port.forBuyer(MERCHANT_A, aBuyer().id, 10))).to.deep.equal([])
     })
 
     it('finds nothing for an unknown fingerprint', async () => {

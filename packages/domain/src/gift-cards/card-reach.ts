@@ -1,0 +1,62 @@
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { pipe } from 'fp-ts/function'
+import { Access, EmbedBuyer } from '../auth/authorize'
+import { EMBED, grants } from '../auth/scopes'
+import { BuyerRepository } from '../buyers/buyers.ports'
+import { Forbidden, forbidden, Unavailable } from '../shared/errors'
+import { GiftCard } from './gift-card.codecs'
+
+/**
+ * Whose stored cards a caller may read (`gift-cards.read`) or delete (`gift-cards.write`). A
+ * token holding the scope itself (or its wildcard) reaches the account's cards. An `embed`
+ * token is a browser's: it reaches only the cards of the buyer its `embed` claim names, and
+ * with no buyer named none at all (a `403`). Storing, activating and checking cards by number
+ * stay open to every embed token.
+ */
+export type CardReach =
+  | { readonly kind: 'account' }
+  | { readonly kind: 'buyer'; readonly buyer: EmbedBuyer }
+  | { readonly kind: 'none' }
+
+export const cardReach = (access: Access, scope: 'gift-cards.read' | 'gift-cards.write'): CardReach => {
+  const { scopes, embedBuyer } = access.principal
+  if (grants(scopes.filter((s) => s !== EMBED), scope)) return { kind: 'account' }
+  return embedBuyer === undefined ? { kind: 'none' } : { kind: 'buyer', buyer: embedBuyer }
+}
+
+/** Which stored cards are visible: all the account's, or only those of the buyer with this id (null: no such buyer, so none). */
+export type Audience = { readonly all: true } | { readonly all: false; readonly buyerId: string | null }
+export const EVERYONE: Audience = { all: true }
+
+/** The reach as the cards it sees: the embed claim's buyer looked up (both names given: both must match). */
+export const audienceOf = (
+  buyers: BuyerRepository,
+  merchantAccountId: string,
+  reach: CardReach,
+): TE.TaskEither<Forbidden | Unavailable, Audience> => {
+  if (reach.kind === 'account') return TE.right(EVERYONE)
+  if (reach.kind === 'none') return TE.left(forbidden('embed_buyer'))
+  const { id, externalIdentifier } = reach.buyer
+  const found =
+    id !== null ? buyers.findById(merchantAccountId, id) : buyers.findByExternalIdentifier(merchantAccountId, externalIdentifier ?? '')
+  return pipe(
+    found,
+    TE.map(
+      (b): Audience => ({
+        all: false,
+        buyerId: pipe(
+          b,
+          O.filter((x) => externalIdentifier === null || x.external_identifier === externalIdentifier),
+          O.match(
+            () => null,
+            (x) => x.id,
+          ),
+        ),
+      }),
+    ),
+  )
+}
+
+export const sees = (audience: Audience, card: GiftCard): boolean =>
+  audience.all || (audience.buyerId !== null && card.buyer?.id === audience.buyerId)

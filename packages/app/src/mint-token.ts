@@ -17,7 +17,14 @@ export interface MintOptions {
 export const mintToken = (privateKeyPem: string, o: MintOptions): string => {
   const iat = Math.floor((o.now ?? new Date()).getTime() / 1000)
   const scopes = o.embed && !o.scopes.includes('embed') ? [...o.scopes, 'embed'] : [...o.scopes]
-  const claims = { scopes, iat, nbf: iat, exp: iat + (o.expiresInS ?? 30), jti: randomUUID(), ...(o.embedClaim ? { embed: o.embedClaim } : {}) }
+  const claims = {
+    scopes,
+    iat,
+    nbf: iat,
+    exp: iat + (o.expiresInS ?? 30),
+    jti: randomUUID(),
+    ...(o.embedClaim ? { embed: o.embedClaim } : {}),
+  }
   return jwt.sign(claims, privateKeyPem, {
     algorithm: 'ES512',
     keyid: jwkThumbprint(publicKeyOf(privateKeyPem)),

@@ -3,7 +3,17 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
-import { ApiKeyPair, ApiKeyPairRepository, Clock, EmbedBuyer, Mac, Principal, Unauthenticated, unauthenticated, Unavailable } from '@orka/domain'
+import {
+  ApiKeyPair,
+  ApiKeyPairRepository,
+  Clock,
+  EmbedBuyer,
+  Mac,
+  Principal,
+  Unauthenticated,
+  unauthenticated,
+  Unavailable,
+} from '@orka/domain'
 import { decodeBase64urlStrict, decodeUtf8Strict } from './base64url'
 import { LruCache } from './lru-cache'
 

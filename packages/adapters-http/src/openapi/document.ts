@@ -206,7 +206,8 @@ const operation = (op: ServedOperation, config: OpenApiConfig, registry: SchemaR
       `\n\n**Scope:** \`${op.scope}\` (${granting
         .slice(1)
         .map((s) => `\`${s}\``)
-        .join(' and ')} also grant it).` + (limited ? ' Rate limited for `embed` tokens.' : ''),
+        .join(' and ')} also grant it).` +
+      (limited ? ' Rate limited for `embed` tokens.' : ''),
     operationId: op.operationId,
     // OpenAPI 3.1 lets a non-OAuth2 requirement list the roles it needs: here, the token scope.
     // The reference document declares an OAuth2 password flow instead, a flow this API does not

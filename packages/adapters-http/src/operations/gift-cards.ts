@@ -127,7 +127,11 @@ export const getGiftCard = defineOperation({
   params: GIFT_CARD_ID,
   success: { status: 200, codec: GiftCard, description: 'The gift card.' },
   handle: (u) => (req) =>
-    u.getGiftCard({ merchantAccountId: req.access.merchantAccount.id, id: req.params.gift_card_id, reach: cardReach(req.access, 'gift-cards.read') }),
+    u.getGiftCard({
+      merchantAccountId: req.access.merchantAccount.id,
+      id: req.params.gift_card_id,
+      reach: cardReach(req.access, 'gift-cards.read'),
+    }),
 })
 
 export const deleteGiftCard = defineOperation({
@@ -173,7 +177,11 @@ export const listGiftCardBalances = defineOperation({
   body: GiftCardBalanceRequest,
   success: { status: 200, codec: GiftCardSummaries, description: 'The balance of each item, in request order.' },
   handle: (u) => (req) =>
-    u.checkBalances({ merchantAccountId: req.access.merchantAccount.id, items: req.body.items, reach: cardReach(req.access, 'gift-cards.read') }),
+    u.checkBalances({
+      merchantAccountId: req.access.merchantAccount.id,
+      items: req.body.items,
+      reach: cardReach(req.access, 'gift-cards.read'),
+    }),
 })
 
 export const GIFT_CARD_OPERATIONS = [activateGiftCard, listGiftCardBalances, createGiftCard, listGiftCards, getGiftCard, deleteGiftCard]

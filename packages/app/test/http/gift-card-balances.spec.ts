@@ -88,10 +88,12 @@ describe('gift card balances and a buyer’s gift cards', () => {
     })
 
     it('stores nothing and logs no number or PIN of the cards it checks', async () => {
-      const before = await h.request<Page<Resource>>('GET', '/gift-cards?limit=100')
+      const before = await h.request<Page>('GET', '/gift-cards?limit=100')
       const numbers = [number(), number('0002'), number('0502')]
       expect((await balances(numbers.map((x) => ({ number: x, pin: '97531' })))).status).to.equal(200)
-      expect(await h.request<Page<Resource>>('GET', '/gift-cards?limit=100')).to.have.nested.property('body.items').that.deep.equals(before.body.items)
+      expect(await h.request<Page>('GET', '/gift-cards?limit=100'))
+        .to.have.nested.property('body.items')
+        .that.deep.equals(before.body.items)
       const all = h.logs.join('\n')
       for (const secret of [...numbers, '97531']) expect(all).not.to.include(secret)
     })
@@ -111,7 +113,9 @@ describe('gift card balances and a buyer’s gift cards', () => {
         const r = await balances([{ id: mine.id }, { number: number('0504'), pin: PIN }, { id }])
         expect(r.status).to.equal(404)
         expect(r.body).to.deep.equal(
-          errorBody(404, [{ location: 'body', pointer: '/items/2/id', message: 'No gift card with the id of item 2 exists', type: 'unknown_gift_card' }]),
+          errorBody(404, [
+            { location: 'body', pointer: '/items/2/id', message: 'No gift card with the id of item 2 exists', type: 'unknown_gift_card' },
+          ]),
         )
       }
     })
@@ -141,7 +145,12 @@ describe('gift card balances and a buyer’s gift cards', () => {
       expect(r.body).to.deep.equal({
         detail: [
           { loc: ['body', 'items', 0, 'id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing', input: 'not-a-uuid' },
-          { loc: ['body', 'items', 1, 'number'], msg: 'String should have at least 16 characters', type: 'string_too_short', ctx: { min_length: 16 } },
+          {
+            loc: ['body', 'items', 1, 'number'],
+            msg: 'String should have at least 16 characters',
+            type: 'string_too_short',
+            ctx: { min_length: 16 },
+          },
           { loc: ['body', 'items', 2, 'number'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' },
           { loc: ['body', 'items', 3], msg: 'Input should be a valid dictionary or object', type: 'model_type', input: 'x' },
           { loc: ['body', 'items', 4, 'number'], msg: 'Field required', type: 'missing' },
@@ -168,7 +177,9 @@ describe('gift card balances and a buyer’s gift cards', () => {
         const foreign = await balances([{ id: adas.id }, { id: graces.id }], { auth: embedFor(claim) })
         expect(foreign.status).to.equal(404)
         expect(foreign.body).to.deep.equal(
-          errorBody(404, [{ location: 'body', pointer: '/items/1/id', message: 'No gift card with the id of item 1 exists', type: 'unknown_gift_card' }]),
+          errorBody(404, [
+            { location: 'body', pointer: '/items/1/id', message: 'No gift card with the id of item 1 exists', type: 'unknown_gift_card' },
+          ]),
         )
       }
       const unknownBuyer = await balances([{ id: adas.id }], { auth: embedFor({ buyer_external_identifier: 'nobody' }) })
@@ -191,7 +202,8 @@ describe('gift card balances and a buyer’s gift cards', () => {
   })
 
   describe('GET /buyers/gift-cards', () => {
-    const list = (query: string, auth?: string) => h.request<Summaries>('GET', `/buyers/gift-cards?${query}`, auth === undefined ? {} : { auth })
+    const list = (query: string, auth?: string) =>
+      h.request<Summaries>('GET', `/buyers/gift-cards?${query}`, auth === undefined ? {} : { auth })
     let buyer: string
     let cards: (Resource & { last4: string })[]
     before(async () => {
@@ -207,7 +219,11 @@ describe('gift card balances and a buyer’s gift cards', () => {
     })
 
     it('lists the buyer’s cards that can pay, with balances, newest first, leaving out the empty one', async () => {
-      for (const query of [`buyer_id=${buyer}`, 'buyer_external_identifier=buyer-wallet', `buyer_id=${buyer.toUpperCase()}&order_by=desc`]) {
+      for (const query of [
+        `buyer_id=${buyer}`,
+        'buyer_external_identifier=buyer-wallet',
+        `buyer_id=${buyer.toUpperCase()}&order_by=desc`,
+      ]) {
         const r = await list(query)
         expect(r.status, query).to.equal(200)
         expect(r.body).to.deep.equal({
@@ -287,10 +303,10 @@ describe('gift card balances and a buyer’s gift cards', () => {
       const adas = await store({ number: number(), buyer_id: IDS.defaultBuyer })
       const nobodys = await store({ number: number() })
       const token = embedFor({ buyer_external_identifier: 'buyer-embed-2' })
-      const listed = await h.request<Page<Resource>>('GET', '/gift-cards', { auth: token })
+      const listed = await h.request<Page>('GET', '/gift-cards', { auth: token })
       expect(listed.status).to.equal(200)
       expect(listed.body.items.map((c) => c.id)).to.deep.equal([mine.id])
-      const filtered = await h.request<Page<Resource>>('GET', `/gift-cards?buyer_id=${IDS.defaultBuyer}`, { auth: token })
+      const filtered = await h.request<Page>('GET', `/gift-cards?buyer_id=${IDS.defaultBuyer}`, { auth: token })
       expect(filtered.body).to.deep.equal({ items: [], limit: 20, next_cursor: null, previous_cursor: null })
       expect((await h.request('GET', `/gift-cards/${mine.id}`, { auth: token })).status).to.equal(200)
       for (const other of [adas, nobodys]) {

@@ -66,9 +66,13 @@ describe('rate limits for embed tokens', () => {
     const embed = h.token('admin', { scopes: ['embed'] })
     const number = (i: number) => `6200000000${String(i).padStart(6, '0')}001`
     for (let i = 0; i < 12; i++) expect((await activate(embed, i)).status).to.equal(201)
-    for (let i = 0; i < 13; i++) expect((await h.request('POST', '/gift-cards', { auth: embed, body: { number: number(i), pin: '4321' } })).status).to.equal(201)
+    for (let i = 0; i < 13; i++)
+      expect((await h.request('POST', '/gift-cards', { auth: embed, body: { number: number(i), pin: '4321' } })).status).to.equal(201)
     for (let i = 0; i < 13; i++) {
-      const r = await h.request('POST', '/gift-cards/balances', { auth: embed, body: { items: [{ number: number(100 + i), pin: '4321' }] } })
+      const r = await h.request('POST', '/gift-cards/balances', {
+        auth: embed,
+        body: { items: [{ number: number(100 + i), pin: '4321' }] },
+      })
       expect(r.status).to.equal(200)
       expect(r.headers.get('ratelimit')).to.equal(`"embed";r=${24 - i};t=60`)
     }

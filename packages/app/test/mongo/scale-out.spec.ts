@@ -55,7 +55,8 @@ describe('several instances on one MongoDB database', function () {
     const calls = [
       (h: Harness, i: number) => h.request('POST', '/gift-cards/activations', { auth: token, body: { number: number(i) } }),
       (h: Harness, i: number) => h.request('POST', '/gift-cards', { auth: token, body: { number: number(i), pin: '4321' } }),
-      (h: Harness, i: number) => h.request('POST', '/gift-cards/balances', { auth: token, body: { items: [{ number: number(i), pin: '4321' }] } }),
+      (h: Harness, i: number) =>
+        h.request('POST', '/gift-cards/balances', { auth: token, body: { items: [{ number: number(i), pin: '4321' }] } }),
     ]
     const statuses: number[] = []
     for (let i = 0; i < 70; i++) {

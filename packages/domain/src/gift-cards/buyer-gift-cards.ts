@@ -79,9 +79,11 @@ export const makeListBuyerGiftCards =
   async () => {
     const audience = await audienceOf(deps.buyers, q.merchantAccountId, q.reach)()
     if (E.isLeft(audience)) return audience
-    const found = await ('id' in q.buyer
-      ? deps.buyers.findById(q.merchantAccountId, q.buyer.id)
-      : deps.buyers.findByExternalIdentifier(q.merchantAccountId, q.buyer.externalIdentifier))()
+    const found = await (
+      'id' in q.buyer
+        ? deps.buyers.findById(q.merchantAccountId, q.buyer.id)
+        : deps.buyers.findByExternalIdentifier(q.merchantAccountId, q.buyer.externalIdentifier)
+    )()
     if (E.isLeft(found)) return found
     const buyer = O.toNullable(found.right)
     if (buyer === null || !(audience.right.all || audience.right.buyerId === buyer.id)) return E.right({ items: [] })

@@ -14,14 +14,17 @@ import { GiftCard } from './gift-card.codecs'
  * with no buyer named none at all (a `403`). Storing, activating and checking cards by number
  * stay open to every embed token.
  */
-export type CardReach =
-  | { readonly kind: 'account' }
-  | { readonly kind: 'buyer'; readonly buyer: EmbedBuyer }
-  | { readonly kind: 'none' }
+export type CardReach = { readonly kind: 'account' } | { readonly kind: 'buyer'; readonly buyer: EmbedBuyer } | { readonly kind: 'none' }
 
 export const cardReach = (access: Access, scope: 'gift-cards.read' | 'gift-cards.write'): CardReach => {
   const { scopes, embedBuyer } = access.principal
-  if (grants(scopes.filter((s) => s !== EMBED), scope)) return { kind: 'account' }
+  if (
+    grants(
+      scopes.filter((s) => s !== EMBED),
+      scope,
+    )
+  )
+    return { kind: 'account' }
   return embedBuyer === undefined ? { kind: 'none' } : { kind: 'buyer', buyer: embedBuyer }
 }
 
@@ -42,19 +45,17 @@ export const audienceOf = (
     id !== null ? buyers.findById(merchantAccountId, id) : buyers.findByExternalIdentifier(merchantAccountId, externalIdentifier ?? '')
   return pipe(
     found,
-    TE.map(
-      (b): Audience => ({
-        all: false,
-        buyerId: pipe(
-          b,
-          O.filter((x) => externalIdentifier === null || x.external_identifier === externalIdentifier),
-          O.match(
-            () => null,
-            (x) => x.id,
-          ),
+    TE.map((b): Audience => ({
+      all: false,
+      buyerId: pipe(
+        b,
+        O.filter((x) => externalIdentifier === null || x.external_identifier === externalIdentifier),
+        O.match(
+          () => null,
+          (x) => x.id,
         ),
-      }),
-    ),
+      ),
+    })),
   )
 }
 

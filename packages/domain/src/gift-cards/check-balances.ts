@@ -21,7 +21,11 @@ export interface CheckBalancesQuery {
 }
 
 const unknownItem = (i: number, id: string): NotFound =>
-  notFound('GiftCard', id, problem('input', ['items', String(i), 'id'], `No gift card with the id of item ${i} exists`, 'unknown_gift_card'))
+  notFound(
+    'GiftCard',
+    id,
+    problem('input', ['items', String(i), 'id'], `No gift card with the id of item ${i} exists`, 'unknown_gift_card'),
+  )
 
 /**
  * `POST /gift-cards/balances`: each item's balance, in request order. A card given by number

@@ -1,6 +1,20 @@
 import * as t from 'io-ts'
 import { DateTime, Buyer } from '../buyers/buyer'
-import { bool, boundedList, boundedString, ByKey, canonicalUuid, closed, intRange, literal, nullable, oneOf, Refined, str, uuid } from '../shared/codecs'
+import {
+  bool,
+  boundedList,
+  boundedString,
+  ByKey,
+  canonicalUuid,
+  closed,
+  intRange,
+  literal,
+  nullable,
+  oneOf,
+  Refined,
+  str,
+  uuid,
+} from '../shared/codecs'
 
 export const GIFT_CARD_SERVICE_DEFINITIONS = ['mock-gift-card', 'qwikcilver-gift-card', 'valuelink-gift-card'] as const
 export const GiftCardServiceDefinitionId = oneOf('GiftCardServiceProvider', GIFT_CARD_SERVICE_DEFINITIONS)

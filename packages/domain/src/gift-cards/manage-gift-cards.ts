@@ -50,7 +50,12 @@ export const makeListGiftCards =
         )
     return pipe(
       audienceOf(deps.buyers, q.merchantAccountId, q.reach),
-      TE.flatMap((audience) => pipe(buyerId, TE.map((id) => within(audience, id)))),
+      TE.flatMap((audience) =>
+        pipe(
+          buyerId,
+          TE.map((id) => within(audience, id)),
+        ),
+      ),
       TE.flatMap((id) =>
         paginate(deps, scope, giftCardSortKey, (seek) =>
           O.isNone(id)
@@ -67,12 +72,7 @@ export const makeGetGiftCard =
   (q: { merchantAccountId: string; id: string; reach: CardReach }): TE.TaskEither<Forbidden | NotFound | Unavailable, GiftCard> =>
     pipe(
       audienceOf(deps.buyers, q.merchantAccountId, q.reach),
-      TE.flatMap((audience) =>
-        pipe(
-          deps.vault.findById(q.merchantAccountId, q.id),
-          TE.map(O.filter((v) => sees(audience, v.card))),
-        ),
-      ),
+      TE.flatMap((audience) => pipe(deps.vault.findById(q.merchantAccountId, q.id), TE.map(O.filter((v) => sees(audience, v.card))))),
       TE.flatMap(
         O.match(
           () => TE.left<Forbidden | NotFound | Unavailable, GiftCard>(notFound('GiftCard', q.id)),

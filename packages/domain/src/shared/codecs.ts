@@ -383,7 +383,12 @@ export class BoundedList<C extends t.Mixed> extends t.ArrayType<C, t.TypeOf<C>[]
       (u, c) => {
         if (!Array.isArray(u) || u.length <= max) return list.validate(u, c)
         const actual = u.length
-        const tooLong = new Checked<never>('list', t.never.is, () => ({ type: 'too_long', ctx: { field_type: 'List', max_length: max, actual_length: actual } }), {})
+        const tooLong = new Checked<never>(
+          'list',
+          t.never.is,
+          () => ({ type: 'too_long', ctx: { field_type: 'List', max_length: max, actual_length: actual } }),
+          {},
+        )
         return t.failure(u, standingAs(c, tooLong))
       },
       list.encode,
@@ -411,7 +416,7 @@ export class ByKey<A extends t.Mixed, B extends t.Mixed> extends t.Type<t.TypeOf
       name,
       (u): u is t.TypeOf<A> | t.TypeOf<B> => objectType.is(u) && branch(u).is(u),
       (u, c) => (objectType.is(u) ? branch(u).validate(u, c) : t.failure(u, standingAs(c, objectType), notObject.type)),
-      (a) => branch(a as object).encode(a) as t.OutputOf<A> | t.OutputOf<B>,
+      (a) => branch(a).encode(a) as t.OutputOf<A> | t.OutputOf<B>,
     )
   }
 }

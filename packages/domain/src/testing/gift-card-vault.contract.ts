@@ -123,7 +123,11 @@ export const giftCardVaultContract = (name: string, setup: () => Promise<Harness
         VaultedGiftCard,
         VaultedGiftCard,
       ]
-      const others = [aVaultedCard(), aVaultedCard({ card: { buyer: aBuyer() } }), aVaultedCard({ card: { merchant_account_id: MERCHANT_B, buyer } })]
+      const others = [
+        aVaultedCard(),
+        aVaultedCard({ card: { buyer: aBuyer() } }),
+        aVaultedCard({ card: { merchant_account_id: MERCHANT_B, buyer } }),
+      ]
       for (const c of [newer, ...others, older, newest]) await right(h.port.insert(c))
       expect(await right(h.port.forBuyer(MERCHANT_A, buyer.id, 10))).to.deep.equal([newest, newer, older])
       expect(await right(h.port.forBuyer(MERCHANT_A, buyer.id, 2))).to.deep.equal([newest, newer])

@@ -23,6 +23,7 @@ const SHARED_OPERATIONS = [
   'read_webhook_subscription',
   'add_buyer',
   'list_buyers',
+  'list_gift_card_balances',
 ]
 
 type Json = Record<string, unknown>
@@ -322,9 +323,23 @@ const ALLOWED: readonly Allowed[] = [
   },
   {
     why: 'Usage counts cannot be negative (the codec says `minimum: 0`).',
-    where: /^response 201$/,
-    path: /^\.(usage_count|cit_usage_count)$/,
+    where: /^response 20[01]$/,
+    path: /^(\.items\[\])?\.(usage_count|cit_usage_count)$/,
     kind: /^minimum$/,
+  },
+  {
+    why: 'A balance request holds at most 10 items, each a call to the gift card service (the excerpt leaves the list unbounded).',
+    operation: /^list_gift_card_balances$/,
+    where: /^request body$/,
+    path: /^\.items$/,
+    kind: /^maxItems$/,
+  },
+  {
+    why: "Every response codec is closed: `GiftCardSummaries` holds `items` and nothing else (the excerpt's envelope is left open).",
+    operation: /^list_gift_card_balances$/,
+    where: /^response 200$/,
+    path: /^$/,
+    kind: /^additionalProperties$/,
   },
 ]
 

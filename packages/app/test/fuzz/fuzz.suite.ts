@@ -269,6 +269,7 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
         giftCardOperator: h.token('giftCardOperator'),
         embed: h.token('admin', { scopes: ['embed'] }),
         embed2: h.token('acmeAdmin', { scopes: ['embed'] }),
+        embedBuyer: h.token('admin', { scopes: ['embed'], embedClaim: { buyer_external_identifier: 'buyer-1' } }),
         narrow: h.token('admin', { scopes: ['roles.read'] }),
         expired: mintToken(h.pems.admin, {
           scopes: ['*.read', '*.write'],

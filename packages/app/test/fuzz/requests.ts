@@ -20,6 +20,8 @@ export type TokenName =
   | 'giftCardOperator'
   | 'embed'
   | 'embed2'
+  /** An embed token whose `embed` claim names the seeded default buyer. */
+  | 'embedBuyer'
   | 'narrow'
   | 'expired'
   | 'badSignature'
@@ -701,6 +703,28 @@ const giftCardCreate: fc.Arbitrary<Obj> = mutated(
   ),
 )
 
+/** Items of `POST /gift-cards/balances`: by number and PIN, by stored id, or anything. */
+const balanceItem: fc.Arbitrary<unknown> = oneof(
+  { weight: 4, arbitrary: mutated(obj({ number: card, pin })) },
+  { weight: 3, arbitrary: mutated(obj({ id: oneof({ weight: 3, arbitrary: ref('giftCard', ['none', 'upper', 'tamper']) }, { weight: 1, arbitrary: uuidish }) })) },
+  { weight: 1, arbitrary: mutated(obj({ id: ref('giftCard'), number: card, pin })) },
+  { weight: 1, arbitrary: oneof(nastyString, anyJson) },
+)
+/** Bodies of `POST /gift-cards/balances`: up to the bound of 10 items, and past it. */
+const balanceRequest: fc.Arbitrary<Obj> = mutated(
+  obj({
+    items: oneof(
+      { weight: 8, arbitrary: fc.array(balanceItem, { maxLength: 10 }) },
+      { weight: 1, arbitrary: fc.array(balanceItem, { minLength: 11, maxLength: 14 }) },
+      { weight: 1, arbitrary: oneof(nastyString, anyJson) },
+    ),
+  }),
+  oneof(
+    key,
+    cardNumber.map((n) => new Secret('card', n)),
+  ),
+)
+
 /** `money: [amount, currency]` to the two properties (they go together). */
 function spreadMoney(o: Obj): Obj {
   return new Obj(
@@ -1041,6 +1065,7 @@ const TOKENS: readonly TokenName[] = [
   'giftCardOperator',
   'embed',
   'embed2',
+  'embedBuyer',
   'narrow',
   'expired',
   'badSignature',
@@ -1323,7 +1348,15 @@ const unknownPath: fc.Arbitrary<Segment[]> = fc.array(
   { minLength: 0, maxLength: 5 },
 )
 const KNOWN_PATHS: fc.Arbitrary<Segment[]> = oneof(
-  fc.constantFrom<Segment[]>(['gift-cards', 'activations'], ['gift-cards'], ['roles'], ['buyers'], ['webhook-subscriptions']),
+  fc.constantFrom<Segment[]>(
+    ['gift-cards', 'activations'],
+    ['gift-cards', 'balances'],
+    ['gift-cards'],
+    ['roles'],
+    ['buyers'],
+    ['buyers', 'gift-cards'],
+    ['webhook-subscriptions'],
+  ),
   idSegment('buyer').map((id) => ['buyers', id]),
   idSegment('subscription').map((id) => ['webhook-subscriptions', id]),
   idSegment('giftCard').map((id) => ['gift-cards', id]),
@@ -1446,6 +1479,29 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
       ]),
     }),
   },
+  {
+    weight: 5,
+    arbitrary: request({
+      family: 'list_gift_card_balances',
+      method: is('POST'),
+      path: seg('gift-cards', 'balances'),
+      body: body(balanceRequest),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'list_buyer_gift_cards',
+      method: is('GET'),
+      path: seg('buyers', 'gift-cards'),
+      query: query([
+        param('buyer_id', oneof(ref('buyer'), uuidish, shortNasty)),
+        param('buyer_external_identifier', oneof(ref('buyerExternalId'), shortNasty)),
+        param('sort_by', oneof(fc.constantFrom('last_used_at', 'usage_count', 'cit_last_used_at', 'cit_usage_count'), shortNasty)),
+        param('order_by', oneof(fc.constantFrom('asc', 'desc'), shortNasty)),
+      ]),
+    }),
+  },
   { weight: 2, arbitrary: request({ family: 'get_gift_card', method: is('GET'), path: seg('gift-cards', idSegment('giftCard')) }) },
   { weight: 2, arbitrary: request({ family: 'delete_gift_card', method: is('DELETE'), path: seg('gift-cards', idSegment('giftCard')) }) },
   { weight: 4, arbitrary: request({ family: 'add_buyer', method: is('POST'), path: seg('buyers'), body: body(buyerBody) }) },
@@ -1539,7 +1595,7 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
       family: 'rate-limited, not served',
       method: is('POST'),
       path: oneof(
-        fc.constantFrom<Segment[]>(['gift-cards', 'balances'], ['transactions']),
+        fc.constantFrom<Segment[]>(['transactions']),
         idSegment('subscription').map((id) => ['checkout', 'sessions', id, 'fields']),
       ),
       auth: oneof(authArb, fc.constant({ kind: 'bearer' as const, token: 'embed' as const, scheme: 'Bearer' })),

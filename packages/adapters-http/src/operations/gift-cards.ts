@@ -43,7 +43,12 @@ export const activateGiftCard = defineOperation({
   success: { status: 201, codec: GiftCard, description: 'The activated gift card.' },
   handle: (u) => (req) =>
     pipe(
-      u.activateGiftCard({ merchantAccountId: req.access.merchantAccount.id, input: req.body, idempotencyKey: req.idempotencyKey }),
+      u.activateGiftCard({
+        merchantAccountId: req.access.merchantAccount.id,
+        input: req.body,
+        idempotencyKey: req.idempotencyKey,
+        reach: cardReach(req.access, 'gift-cards.write'),
+      }),
       TE.map((r) => ({ value: r.card, replayed: r.replayed })),
     ),
 })
@@ -79,7 +84,12 @@ export const createGiftCard = defineOperation({
   success: { status: 201, codec: GiftCard, description: 'The stored gift card.' },
   handle: (u) => (req) =>
     pipe(
-      u.storeGiftCard({ merchantAccountId: req.access.merchantAccount.id, input: req.body, idempotencyKey: req.idempotencyKey }),
+      u.storeGiftCard({
+        merchantAccountId: req.access.merchantAccount.id,
+        input: req.body,
+        idempotencyKey: req.idempotencyKey,
+        reach: cardReach(req.access, 'gift-cards.write'),
+      }),
       TE.map((r) => ({ value: r.card, replayed: r.replayed })),
     ),
 })

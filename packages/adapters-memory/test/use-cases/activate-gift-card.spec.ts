@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import {
+  ACCOUNT_REACH,
   cardDeclined,
   duplicate,
   GiftCard,
@@ -33,7 +34,7 @@ describe('makeActivateGiftCard', () => {
     const service = aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A })
     const activate = makeActivateGiftCard(w)
     const run = (body: Record<string, unknown>, idempotencyKey: string | null = null, merchantAccountId = MERCHANT_A) =>
-      activate({ merchantAccountId, input: input(body), idempotencyKey })()
+      activate({ merchantAccountId, input: input(body), idempotencyKey, reach: ACCOUNT_REACH })()
     return { ...w, service, activate, run, ready: () => (o.primary === false ? Promise.resolve() : right(w.services.upsert(service))) }
   }
 

@@ -3,6 +3,7 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
+  ACCOUNT_REACH,
   BalanceItem,
   CardReach,
   forbidden,
@@ -20,7 +21,6 @@ import { aBuyer, aGiftCardService, aGiftCardServiceRecord, aVaultedCard, MERCHAN
 import { activationWorld, START } from './support'
 
 const PIN = '73915286'
-const ACCOUNT: CardReach = { kind: 'account' }
 const inThreeYears = '2028-01-15T10:00:00.000Z'
 
 const setup = () => {
@@ -36,7 +36,7 @@ const setup = () => {
     await right(w.vault.insert(v))
     return v.card
   }
-  const check = (items: BalanceItem[], reach: CardReach = ACCOUNT) =>
+  const check = (items: BalanceItem[], reach: CardReach = ACCOUNT_REACH) =>
     makeCheckBalances(w)({ merchantAccountId: MERCHANT_A, items, reach })()
   return { ...w, primary, vaulted, check, ready: () => right(w.services.upsert(primary)) }
 }
@@ -152,7 +152,7 @@ describe('makeCheckBalances', () => {
     const r = await makeCheckBalances({ ...s, connectors: odd })({
       merchantAccountId: MERCHANT_A,
       items: ['1111', '2222', '3333'].map((l) => ({ number: `603628123456${l}`, pin: PIN })),
-      reach: ACCOUNT,
+      reach: ACCOUNT_REACH,
     })()
     expect(r).to.deep.equal(
       E.right({ items: ['1111', '2222', '3333'].map((last4) => summary({ last4, balance_error_code: 'service_error' })) }),
@@ -178,7 +178,7 @@ describe('makeCheckBalances', () => {
         }),
     }
     const items = Array.from({ length: 10 }, (_, i) => ({ number: `60362812345670${String(i).padStart(2, '0')}`, pin: PIN }))
-    await makeCheckBalances({ ...s, connectors: parallel })({ merchantAccountId: MERCHANT_A, items, reach: ACCOUNT })()
+    await makeCheckBalances({ ...s, connectors: parallel })({ merchantAccountId: MERCHANT_A, items, reach: ACCOUNT_REACH })()
     expect(most).to.equal(10)
   })
 
@@ -253,7 +253,7 @@ describe('makeListBuyerGiftCards', () => {
         buyer: o.buyer ?? { id: buyer.id },
         sortBy: o.sortBy ?? null,
         orderBy: o.orderBy ?? 'desc',
-        reach: o.reach ?? ACCOUNT,
+        reach: o.reach ?? ACCOUNT_REACH,
       })
     return { ...s, buyer, list }
   }

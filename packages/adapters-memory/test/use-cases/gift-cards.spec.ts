@@ -2,6 +2,8 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import {
+  ACCOUNT_REACH,
+  forbidden,
   CardReach,
   duplicate,
   GiftCard,
@@ -32,15 +34,14 @@ const input = (body: Record<string, unknown>): GiftCardCreate => {
 const withReach =
   <Q extends { reach: CardReach }, R>(f: (q: Q) => R) =>
   (q: Omit<Q, 'reach'> & { reach?: CardReach }): R =>
-    f({ reach: ACCOUNT, ...q } as Q)
-const ACCOUNT: CardReach = { kind: 'account' }
+    f({ reach: ACCOUNT_REACH, ...q } as Q)
 
 const setup = (o: { timeoutMs?: number; primary?: boolean } = {}) => {
   const w = activationWorld(o)
   const service = aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A })
   const store = makeStoreGiftCard(w)
   const run = (body: Record<string, unknown>, idempotencyKey: string | null = null, merchantAccountId = MERCHANT_A) =>
-    store({ merchantAccountId, input: input(body), idempotencyKey })()
+    store({ merchantAccountId, input: input(body), idempotencyKey, reach: ACCOUNT_REACH })()
   const ready = () => (o.primary === false ? Promise.resolve() : right(w.services.upsert(service)))
   return {
     ...w,
@@ -194,6 +195,32 @@ describe('makeStoreGiftCard', () => {
   })
 })
 
+describe('storing for a buyer with an embed token', () => {
+  it('stores for the claim’s buyer only; another, an unknown one, or any with no buyer named is Forbidden, before the service is asked', async () => {
+    const s = setup()
+    await s.ready()
+    const buyer = aBuyer({ merchant_account_id: MERCHANT_A, external_identifier: 'crm-1' })
+    const other = aBuyer({ merchant_account_id: MERCHANT_A, external_identifier: 'crm-2' })
+    for (const b of [buyer, other]) await right(s.buyers.create(b))
+    const store = makeStoreGiftCard(s)
+    const run = (body: Record<string, unknown>, reach: CardReach) =>
+      store({ merchantAccountId: MERCHANT_A, input: input({ pin: PIN, ...body }), idempotencyKey: null, reach })()
+    const claim: CardReach = { kind: 'buyer', buyer: { id: null, externalIdentifier: 'crm-1' } }
+    const ok = await run({ number: '6036281234567101', buyer_id: buyer.id }, claim)
+    expect(E.isRight(ok) && ok.right.card.buyer?.id).to.equal(buyer.id)
+    expect(E.isRight(await run({ number: '6036281234567102' }, claim))).to.equal(true)
+    expect(E.isRight(await run({ number: '6036281234567103' }, { kind: 'none' }))).to.equal(true)
+    const calls = s.connectors.balanceCalls.length
+    for (const [body, reach] of [
+      [{ buyer_id: other.id }, claim],
+      [{ buyer_external_identifier: 'crm-3' }, claim],
+      [{ buyer_id: buyer.id }, { kind: 'none' }],
+    ] as const)
+      expect(await run({ number: '6036281234567104', ...body }, reach)).to.deep.equal(E.left(forbidden('embed_buyer')))
+    expect(s.connectors.balanceCalls).to.have.length(calls)
+  })
+})
+
 describe('makeListGiftCards, makeGetGiftCard, makeDeleteGiftCard', () => {
   const storeThree = async (s: World) => {
     await s.ready()
@@ -283,7 +310,9 @@ describe('makeListGiftCards, makeGetGiftCard, makeDeleteGiftCard', () => {
         },
       }),
     })
-    expect(await racing({ merchantAccountId: MERCHANT_A, id: c.id, reach: ACCOUNT })()).to.deep.equal(E.left(notFound('GiftCard', c.id)))
+    expect(await racing({ merchantAccountId: MERCHANT_A, id: c.id, reach: ACCOUNT_REACH })()).to.deep.equal(
+      E.left(notFound('GiftCard', c.id)),
+    )
     expect(await outboxEntries(s.outbox)).to.deep.equal([])
     expect(s.dispatch.published).to.deep.equal([])
   })

@@ -3,6 +3,7 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
+  ACCOUNT_REACH,
   ActivateDeps,
   duplicate,
   GiftCard,
@@ -56,7 +57,7 @@ const world = async (point: CrashPoint) => {
   await right(w.webhooks.create(aWebhookRecord({ merchant_account_id: MERCHANT_A })))
   const activate = makeActivateGiftCard(w)
   const run = (body: Record<string, unknown>, idempotencyKey: string | null) =>
-    activate({ merchantAccountId: MERCHANT_A, input: input(body), idempotencyKey })()
+    activate({ merchantAccountId: MERCHANT_A, input: input(body), idempotencyKey, reach: ACCOUNT_REACH })()
 
   const dying: { -readonly [K in keyof ActivateDeps]?: ActivateDeps[K] } = {}
   if (point === 'after the claim') dying.services = { findPrimary: () => dies, upsert: (r) => w.services.upsert(r) }
@@ -87,7 +88,7 @@ const world = async (point: CrashPoint) => {
   }
   const firstAttempt = makeActivateGiftCard({ ...w, ...dying })
   const startDying = (body: Record<string, unknown>) => {
-    void firstAttempt({ merchantAccountId: MERCHANT_A, input: input(body), idempotencyKey: KEY })()
+    void firstAttempt({ merchantAccountId: MERCHANT_A, input: input(body), idempotencyKey: KEY, reach: ACCOUNT_REACH })()
   }
   const vaulted = async () =>
     O.map((v: { card: GiftCard }) => v.card)(await right(w.vault.findByFingerprint(MERCHANT_A, w.mac.mac('card-fingerprint', NUMBER))))

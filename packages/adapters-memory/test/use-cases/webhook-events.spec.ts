@@ -3,6 +3,8 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
+  ACCOUNT_REACH,
+  ActivateDeps,
   Buyer,
   BuyerCreate,
   cardDeclined,
@@ -11,7 +13,6 @@ import {
   GiftCardActivationCreate,
   GiftCardConnector,
   GiftCardConnectors,
-  ActivateDeps,
   makeActivateGiftCard,
   makeCreateBuyer,
   makeWebhookEvents,
@@ -228,7 +229,12 @@ describe('webhook events raised by use cases', () => {
       const activate = (body: Record<string, unknown>, idempotencyKey: string | null = null, replaced: Partial<ActivateDeps> = {}) => {
         const decoded = GiftCardActivationCreate.decode(body)
         if (E.isLeft(decoded)) throw new Error(`test body does not decode: ${JSON.stringify(body)}`)
-        return makeActivateGiftCard({ ...w, ...replaced })({ merchantAccountId: MERCHANT_A, input: decoded.right, idempotencyKey })()
+        return makeActivateGiftCard({ ...w, ...replaced })({
+          merchantAccountId: MERCHANT_A,
+          input: decoded.right,
+          idempotencyKey,
+          reach: ACCOUNT_REACH,
+        })()
       }
       const card: GiftCard = {
         type: 'gift-card',

@@ -706,7 +706,12 @@ const giftCardCreate: fc.Arbitrary<Obj> = mutated(
 /** Items of `POST /gift-cards/balances`: by number and PIN, by stored id, or anything. */
 const balanceItem: fc.Arbitrary<unknown> = oneof(
   { weight: 4, arbitrary: mutated(obj({ number: card, pin })) },
-  { weight: 3, arbitrary: mutated(obj({ id: oneof({ weight: 3, arbitrary: ref('giftCard', ['none', 'upper', 'tamper']) }, { weight: 1, arbitrary: uuidish }) })) },
+  {
+    weight: 3,
+    arbitrary: mutated(
+      obj({ id: oneof({ weight: 3, arbitrary: ref('giftCard', ['none', 'upper', 'tamper']) }, { weight: 1, arbitrary: uuidish }) }),
+    ),
+  },
   { weight: 1, arbitrary: mutated(obj({ id: ref('giftCard'), number: card, pin })) },
   { weight: 1, arbitrary: oneof(nastyString, anyJson) },
 )

@@ -296,7 +296,38 @@ describe('gift card balances and a buyer’s gift cards', () => {
     })
   })
 
-  describe('what an embed token may read and delete of stored cards', () => {
+  describe('what an embed token may do with stored cards', () => {
+    it('stores and activates cards for no buyer or its claim’s buyer only: another, or an unknown one, is 403', async () => {
+      const b = await h.request<Resource>('POST', '/buyers', { body: { display_name: 'Ray', external_identifier: 'buyer-embed-3' } })
+      const token = embedFor({ buyer_id: b.body.id })
+      expect((await h.request('POST', '/gift-cards', { auth: token, body: { number: number(), pin: PIN } })).status).to.equal(201)
+      const own = await h.request<Resource & { buyer: Resource }>('POST', '/gift-cards', {
+        auth: token,
+        body: { number: number(), pin: PIN, buyer_external_identifier: 'buyer-embed-3' },
+      })
+      expect(own.status).to.equal(201)
+      expect(own.body.buyer.id).to.equal(b.body.id)
+      const activated = await h.request('POST', '/gift-cards/activations', {
+        auth: token,
+        body: { number: number(), pin: PIN, store: true, buyer_id: b.body.id },
+      })
+      expect(activated.status).to.equal(201)
+      for (const [auth, buyer] of [
+        [token, { buyer_id: IDS.defaultBuyer }],
+        [token, { buyer_external_identifier: 'no-such-buyer' }],
+        [embedFor(), { buyer_id: b.body.id }],
+      ] as const) {
+        const stored = await h.request('POST', '/gift-cards', { auth, body: { number: number(), pin: PIN, ...buyer } })
+        expect(stored.status, JSON.stringify(buyer)).to.equal(403)
+        expect(stored.body).to.deep.equal(errorBody(403))
+        const act = await h.request('POST', '/gift-cards/activations', {
+          auth,
+          body: { number: number(), pin: PIN, store: true, ...buyer },
+        })
+        expect(act.status).to.equal(403)
+      }
+    })
+
     it('lists, reads and deletes only its buyer’s cards; naming no buyer it gets 403', async () => {
       const b = await h.request<Resource>('POST', '/buyers', { body: { display_name: 'Kay', external_identifier: 'buyer-embed-2' } })
       const mine = await store({ number: number(), buyer_id: b.body.id })

@@ -11,10 +11,13 @@ import { GiftCard } from './gift-card.codecs'
  * Whose stored cards a caller may read (`gift-cards.read`) or delete (`gift-cards.write`). A
  * token holding the scope itself (or its wildcard) reaches the account's cards. An `embed`
  * token is a browser's: it reaches only the cards of the buyer its `embed` claim names, and
- * with no buyer named none at all (a `403`). Storing, activating and checking cards by number
- * stay open to every embed token.
+ * with no buyer named none at all (a `403`). Storing and activating cards, and checking them by
+ * number, stay open to every embed token, but only for no buyer or its own (`mayWriteFor`).
  */
 export type CardReach = { readonly kind: 'account' } | { readonly kind: 'buyer'; readonly buyer: EmbedBuyer } | { readonly kind: 'none' }
+
+/** A server's reach: every card of the account (what an embedder acting for the merchant passes). */
+export const ACCOUNT_REACH: CardReach = { kind: 'account' }
 
 export const cardReach = (access: Access, scope: 'gift-cards.read' | 'gift-cards.write'): CardReach => {
   const { scopes, embedBuyer } = access.principal
@@ -59,5 +62,36 @@ export const audienceOf = (
   )
 }
 
-export const sees = (audience: Audience, card: GiftCard): boolean =>
+export const sees = (audience: Audience, card: Pick<GiftCard, 'buyer'>): boolean =>
   audience.all || (audience.buyerId !== null && card.buyer?.id === audience.buyerId)
+
+/**
+ * Whether the caller may store a card for the buyer a request names: any buyer with the scope
+ * itself, only the claim's buyer with an embed token, none with an embed token naming none. A
+ * refused buyer is a `403` whether or not it exists, so a browser cannot probe the account's
+ * external identifiers.
+ */
+export const mayWriteFor = (
+  buyers: BuyerRepository,
+  merchantAccountId: string,
+  reach: CardReach,
+  named: { readonly buyer_id?: string | null; readonly buyer_external_identifier?: string | null },
+): TE.TaskEither<Forbidden | Unavailable, void> => {
+  const { buyer_id, buyer_external_identifier } = named
+  if (reach.kind === 'account' || (buyer_id == null && buyer_external_identifier == null)) return TE.right(undefined)
+  return pipe(
+    audienceOf(buyers, merchantAccountId, reach),
+    TE.flatMap((audience) =>
+      pipe(
+        buyer_id != null
+          ? buyers.findById(merchantAccountId, buyer_id)
+          : buyers.findByExternalIdentifier(merchantAccountId, buyer_external_identifier ?? ''),
+        TE.flatMap((b) =>
+          O.isSome(b) && sees(audience, { buyer: b.value })
+            ? TE.right(undefined)
+            : TE.left<Forbidden | Unavailable>(forbidden('embed_buyer')),
+        ),
+      ),
+    ),
+  )
+}

@@ -8,6 +8,7 @@ import { Attempted, OutcomeCodec, Reservation } from '../idempotency/run-idempot
 import {
   Duplicate,
   duplicate,
+  Forbidden,
   InFlight,
   InvalidRequest,
   invalidRequest,
@@ -22,18 +23,22 @@ import {
   unavailable,
 } from '../shared/errors'
 import { askConnector } from './ask-connector'
+import { CardReach, mayWriteFor } from './card-reach'
 import { makeCardWrite } from './card-write'
 import type { ActivateDeps, Activated } from './activate-gift-card'
 import { splitNumber } from './gift-card'
 import { GiftCard, GiftCardCreate } from './gift-card.codecs'
 import { BalanceResult } from './gift-card.ports'
 
-export type StoreError = InvalidRequest | NotFound | Duplicate | InFlight | Replayed | ServiceFailed | ServiceTimeout | Unavailable
+export type StoreError =
+  InvalidRequest | Forbidden | NotFound | Duplicate | InFlight | Replayed | ServiceFailed | ServiceTimeout | Unavailable
 
 export interface StoreCommand {
   readonly merchantAccountId: string
   readonly input: GiftCardCreate
   readonly idempotencyKey: string | null
+  /** Whose cards the caller may write (`cardReach(access, 'gift-cards.write')`). */
+  readonly reach: CardReach
 }
 /** A stored card, and whether it is the replay of an earlier answer: an activation's shape. */
 export type Stored = Activated
@@ -107,6 +112,8 @@ const attempt =
   async (reservation: Reservation | null): Promise<Attempted<StoreError, GiftCard>> => {
     const own = (id: string) => reservation !== null && (id === reservation.reservedId || reservation.earlierIds.includes(id))
     const { input } = cmd
+    const allowed = await mayWriteFor(deps.buyers, cmd.merchantAccountId, cmd.reach, input)()
+    if (E.isLeft(allowed)) return ended(allowed)
     const buyer = await resolveBuyer(deps.buyers, cmd.merchantAccountId, input)()
     if (E.isLeft(buyer)) return ended(buyer)
     const primary = await deps.services.findPrimary(cmd.merchantAccountId)()

@@ -59,3 +59,47 @@ export const median = (xs: readonly number[]): number => {
   const mid = Math.floor(s.length / 2)
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
 }
+
+export const ms = (x: number) => `${x.toFixed(1)} ms`
+/** A value of the explain output as a template literal would write it. */
+const text = (v: unknown): string => String(v)
+
+/** The plan in a line: MongoDB's winning plan and work counts, or FerretDB's PostgreSQL plan and pushdowns. */
+export const planSummary = (explain: Record<string, unknown>): string => {
+  const qp = (explain.queryPlanner ?? {}) as Record<string, unknown>
+  if (qp.winningPlan !== undefined) {
+    const stages: string[] = []
+    const walk = (p: Record<string, unknown> | undefined): void => {
+      if (p === undefined) return
+      stages.push(p.indexName ? `${text(p.stage)}(${text(p.indexName)})` : String(p.stage))
+      walk(p.inputStage as Record<string, unknown> | undefined)
+      for (const s of (p.inputStages as Record<string, unknown>[] | undefined) ?? []) walk(s)
+    }
+    walk(
+      ((qp.winningPlan as Record<string, unknown>).queryPlan as Record<string, unknown> | undefined) ??
+        (qp.winningPlan as Record<string, unknown>),
+    )
+    const st = (explain.executionStats ?? {}) as Record<string, unknown>
+    return (
+      `MongoDB plan ${stages.join(' < ')}; keys examined ${text(st.totalKeysExamined)}, ` +
+      `documents examined ${text(st.totalDocsExamined)}, returned ${text(st.nReturned)}`
+    )
+  }
+  if (qp.Plan !== undefined) {
+    const nodes: string[] = []
+    for (
+      let p = qp.Plan as Record<string, unknown> | undefined;
+      p !== undefined;
+      p = (p.Plans as Record<string, unknown>[] | undefined)?.[0]
+    )
+      nodes.push(
+        text(p['Node Type']) +
+          (p['Relation Name'] ? ` on ${text(p['Relation Name'])}` : '') +
+          (p['Index Name'] ? ` using ${text(p['Index Name'])}` : '') +
+          (p.Filter ? ` [filter ${text(p.Filter)}]` : ''),
+      )
+    const pushdown = ['filterPushdown', 'sortPushdown', 'limitPushdown'].map((k) => `${k} ${text(explain[k])}`).join(', ')
+    return `FerretDB: PostgreSQL plan ${nodes.join(' > ')}; ${pushdown}`
+  }
+  return `unrecognised explain output: ${JSON.stringify(explain).slice(0, 300)}`
+}

@@ -28,6 +28,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/gift-cards/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List gift card balances
+         * @description Fetches the balance of each item, answered in request order: a card by `number` and `pin` (used for the check and forgotten: never stored or logged) or a stored card by `id`. At most 10 items: each is a call to the gift card service.
+         *
+         *     Every `id` is resolved first: one that is unknown, deleted or of another merchant account (or, for an `embed` token, of another buyer than its `embed` claim's) makes the whole request a `404` whose detail points at the item. After that one item never fails the request: a card the service refuses carries its `balance_error_code` (`invalid_gift_card`, `expired_card`, ...), and a service that fails or does not answer in time gives each of its items `service_error` or `service_network_error`, never a `502` for all. An error item has `balance` and `currency` null; a card given by number has no `id` and no usage (0).
+         *
+         *     **Scope:** `gift-cards.read` (`*.read` and `embed` also grant it). Rate limited for `embed` tokens.
+         */
+        post: operations["list_gift_card_balances"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/gift-cards": {
         parameters: {
             query?: never;
@@ -37,7 +61,7 @@ export interface paths {
         };
         /**
          * List gift cards
-         * @description Lists the gift cards stored for the merchant account, newest first.
+         * @description Lists the gift cards stored for the merchant account, newest first. An `embed` token reads only the cards of the buyer its `embed` claim names (`buyer_id` or `buyer_external_identifier`); one naming no buyer is a `403`.
          *
          *     **Scope:** `gift-cards.read` (`*.read` and `embed` also grant it).
          */
@@ -67,7 +91,7 @@ export interface paths {
         };
         /**
          * Get gift card
-         * @description A gift card stored for the merchant account.
+         * @description A gift card stored for the merchant account. An `embed` token reads only the cards of the buyer its `embed` claim names (`buyer_id` or `buyer_external_identifier`); one naming no buyer is a `403`.
          *
          *     **Scope:** `gift-cards.read` (`*.read` and `embed` also grant it).
          */
@@ -76,7 +100,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a gift card
-         * @description Removes a stored gift card: its number and PIN are destroyed, not hidden, and a second delete is a `404`. Subscribers receive `gift-card.deleted`.
+         * @description Removes a stored gift card: its number and PIN are destroyed, not hidden, and a second delete is a `404`. Subscribers receive `gift-card.deleted`. An `embed` token deletes only the cards of the buyer its `embed` claim names.
          *
          *     **Scope:** `gift-cards.write` (`*.write` and `embed` also grant it).
          */
@@ -136,6 +160,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/buyers/gift-cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List gift cards for a buyer
+         * @description The buyer's stored gift cards that can still pay, with their current balances from the gift card service (its 50 newest cards, checked at once). Cards stored as expired, and cards the service answers are empty or expired, are left out; a card whose balance could not be fetched is listed with its `balance_error_code`. An unknown buyer has no cards (`items` is empty). An `embed` token reads only the buyer its `embed` claim names (another buyer has no cards for it); one naming no buyer is a `403`.
+         *
+         *     **Query rules:**
+         *     1. One of `buyer_id` and `buyer_external_identifier` is required.
+         *     2. `buyer_id` and `buyer_external_identifier` must not both be set.
+         *
+         *     **Scope:** `gift-cards.read` (`*.read` and `embed` also grant it).
+         */
+        get: operations["list_buyer_gift_cards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/buyers/{buyer_id}": {
         parameters: {
             query?: never;
@@ -160,7 +210,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a buyer
-         * @description Permanently removes a buyer; its `external_identifier` is free again at once. Unknown, already deleted and another account's buyers are all `404`.
+         * @description Permanently removes a buyer with its stored gift cards (their numbers and PINs destroyed); its `external_identifier` is free again at once. Unknown, already deleted and another account's buyers are all `404`. Subscribers receive `buyer.deleted`.
          *
          *     **Scope:** `buyers.write` (`*.write` also grant it).
          */
@@ -548,6 +598,49 @@ export interface components {
             buyer_external_identifier?: string | null;
         };
         /**
+         * GiftCardErrorCode
+         * @enum {string}
+         */
+        GiftCardErrorCode: "invalid_gift_card" | "expired_card" | "inactive_card" | "invalid_service_credentials" | "invalid_amount" | "incorrect_currency" | "insufficient_funds" | "invalid_service_configuration" | "operation_canceled" | "service_error" | "service_network_error" | "unknown_error" | "max_gift_cards_reached" | "suspected_fraud" | "canceled_payment_method" | "duplicate_transaction" | "unexpected_state";
+        /** GiftCardSummary */
+        GiftCardSummary: {
+            /** @constant */
+            type?: "gift-card";
+            merchant_account_id: string;
+            bin: string;
+            sub_bin: string;
+            last4: string;
+            usage_count: number;
+            cit_usage_count: number;
+            id?: string | null;
+            currency?: string | null;
+            expiration_date?: string | null;
+            balance?: number | null;
+            balance_error_code?: components["schemas"]["GiftCardErrorCode"] | null;
+            balance_raw_error_code?: string | null;
+            balance_raw_error_message?: string | null;
+            last_used_at?: string | null;
+            cit_last_used_at?: string | null;
+        };
+        /** GiftCardSummaries */
+        GiftCardSummaries: {
+            items: components["schemas"]["GiftCardSummary"][];
+        };
+        /** GiftCardRequest */
+        GiftCardRequest: {
+            number: string;
+            pin: string;
+        };
+        /** GiftCardStoredRequest */
+        GiftCardStoredRequest: {
+            /** Format: uuid */
+            id: string;
+        };
+        /** GiftCardBalanceRequest */
+        GiftCardBalanceRequest: {
+            items: (components["schemas"]["GiftCardRequest"] | components["schemas"]["GiftCardStoredRequest"])[];
+        };
+        /**
          * GiftCardCreate
          * @description Rules:
          *     1. `buyer_id` and `buyer_external_identifier` must not both be set.
@@ -609,6 +702,16 @@ export interface components {
             next_cursor: string | null;
             previous_cursor: string | null;
         };
+        /**
+         * BuyerGiftCardsSortBy
+         * @enum {string}
+         */
+        BuyerGiftCardsSortBy: "last_used_at" | "usage_count" | "cit_last_used_at" | "cit_usage_count";
+        /**
+         * OrderBy
+         * @enum {string}
+         */
+        OrderBy: "asc" | "desc";
         /** BuyerUpdate */
         BuyerUpdate: {
             display_name?: string | null;
@@ -1241,6 +1344,184 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    list_gift_card_balances: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GiftCardBalanceRequest"];
+            };
+        };
+        responses: {
+            /** @description The balance of each item, in request order. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftCardSummaries"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2321,6 +2602,167 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Buyer"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    list_buyer_gift_cards: {
+        parameters: {
+            query?: {
+                /** @description The ID of the buyer. */
+                buyer_id?: string;
+                /** @description The `external_identifier` of the buyer. */
+                buyer_external_identifier?: string;
+                /** @description The field to sort the cards by; newest first when absent. */
+                sort_by?: components["schemas"]["BuyerGiftCardsSortBy"];
+                /** @description The direction to sort the cards in. */
+                order_by?: components["schemas"]["OrderBy"];
+            };
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The buyer's usable gift cards. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftCardSummaries"];
                 };
             };
             /** @description The request was invalid. */

@@ -264,6 +264,42 @@ describe('Orka through a client typed from its own OpenAPI document (openapi-fet
       expect(read.error).to.deep.equal(NOT_FOUND)
     })
 
+    it('POST /gift-cards/balances and GET /buyers/gift-cards: 200 with a GiftCardSummary per card', async () => {
+      const buyer = (await api.POST('/buyers', { body: { display_name: 'Dorothy Vaughan', external_identifier: 'typed-dv' } })).data!
+      const kept = (await api.POST('/gift-cards', { body: { number: cardNumber('6666'), pin: PIN, buyer_id: buyer.id } })).data!
+      await api.POST('/gift-cards', { body: { number: cardNumber('0004'), pin: PIN, buyer_id: buyer.id } })
+      const summary = (o: Partial<Schemas['GiftCardSummary']> & Pick<Schemas['GiftCardSummary'], 'last4'>): Schemas['GiftCardSummary'] => ({
+        type: 'gift-card',
+        id: null,
+        merchant_account_id: 'default',
+        bin: '512345',
+        sub_bin: '660',
+        currency: null,
+        expiration_date: null,
+        balance: null,
+        balance_error_code: null,
+        balance_raw_error_code: null,
+        balance_raw_error_message: null,
+        last_used_at: null,
+        usage_count: 0,
+        cit_last_used_at: null,
+        cit_usage_count: 0,
+        ...o,
+      })
+      const funded = { balance: 10000, currency: 'USD', expiration_date: threeYearsAfter(h.clock.now()).toISOString() }
+      const balances = await api.POST('/gift-cards/balances', {
+        body: { items: [{ id: kept.id }, { number: cardNumber('0002'), pin: PIN }] },
+      })
+      expect(balances.response.status).to.equal(200)
+      const expected: Schemas['GiftCardSummaries'] = {
+        items: [summary({ id: kept.id, last4: '6666', ...funded }), summary({ last4: '0002', balance_error_code: 'invalid_gift_card' })],
+      }
+      expect(balances.data).to.deep.equal(expected)
+      const wallet = await api.GET('/buyers/gift-cards', { params: { query: { buyer_external_identifier: 'typed-dv', order_by: 'desc' } } })
+      expect(wallet.response.status).to.equal(200)
+      expect(wallet.data).to.deep.equal({ items: [summary({ id: kept.id, last4: '6666', ...funded })] })
+    })
+
     it('POST /gift-cards of a card the service refuses (0002): 400 pointing at /number', async () => {
       const r = await api.POST('/gift-cards', { body: { number: cardNumber('0002'), pin: PIN } })
       expect(r.response.status).to.equal(400)

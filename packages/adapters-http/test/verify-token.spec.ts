@@ -62,6 +62,15 @@ describe('makeTokenVerifier', () => {
       expect(a.tokenId).not.to.equal(b.tokenId)
     })
 
+    it('reads the buyer an embed claim names, ignoring its other keys', async () => {
+      const p = await ok(bearer(mint(key, claims({ scopes: ['embed'], embed: { buyer_external_identifier: 'crm-1', amount: 100 } }))))
+      expect(p.embedBuyer).to.deep.equal({ id: null, externalIdentifier: 'crm-1' })
+      const both = await ok(bearer(mint(key, claims({ embed: { buyer_id: 'b-1', buyer_external_identifier: 'crm-1' } }))))
+      expect(both.embedBuyer).to.deep.equal({ id: 'b-1', externalIdentifier: 'crm-1' })
+      expect(await ok(bearer(mint(key, claims({ embed: { amount: 100, buyer_id: null } }))))).not.to.have.property('embedBuyer')
+      expect(await ok(bearer(mint(key, claims())))).not.to.have.property('embedBuyer')
+    })
+
     it('accepts the scheme in any case', async () => {
       await ok(`bearer ${mint(key, claims())}`)
     })
@@ -92,6 +101,12 @@ describe('makeTokenVerifier', () => {
       await refused(bearer(mint(key, claims())), /expired/)
     })
 
+    it('an embed claim that is not an object', () => refused(bearer(mint(key, claims({ embed: 'crm-1' }))), /embed is not an object/))
+    it('an embed claim naming a buyer with a non-string or an empty string', async () => {
+      await refused(bearer(mint(key, claims({ embed: { buyer_id: 7 } }))), /embed names a buyer/)
+      await refused(bearer(mint(key, claims({ embed: { buyer_external_identifier: '' } }))), /embed names a buyer/)
+      await refused(bearer(mint(key, claims({ embed: { buyer_id: 'x'.repeat(201) } }))), /embed names a buyer/)
+    })
     it('a token without exp', () => refused(bearer(mint(key, { scopes: ['roles.read'] })), /exp missing/))
     it('a non-numeric exp', () =>
       refused(bearer(handmade({ alg: 'ES512', kid: key.thumbprint }, claims({ exp: String(T0 + 30) }))), /exp missing/))

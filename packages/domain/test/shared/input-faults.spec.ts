@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import * as t from 'io-ts'
-import { boundedString, closed, intRange, literal, NOT_UNICODE, NUL_CHARACTER, oneOf } from '../../src/shared/codecs'
+import { boundedList, boundedString, ByKey, closed, intRange, literal, NOT_UNICODE, NUL_CHARACTER, oneOf } from '../../src/shared/codecs'
 import { GiftCardActivationCreate } from '../../src/gift-cards/gift-card.codecs'
 import { faultsOf } from '../helpers'
 
@@ -29,6 +29,33 @@ describe('inputFaults', () => {
     ])
     expect(faultsOf(closed('X', {}), [])).to.deep.equal([{ path: [], type: 'model_type', value: [] }])
     expect(faultsOf(t.type({ a: t.number }), { a: 'x' })).to.deep.equal([{ path: ['a'], type: 'float_type', value: 'x' }])
+  })
+
+  it('explains a list over its bound once, as too_long, without checking its items', () => {
+    const list = closed('X', { items: boundedList(intRange('n', 0), 2) })
+    expect(faultsOf(list, { items: [1, 'a', -1] })).to.deep.equal([
+      { path: ['items'], type: 'too_long', value: [1, 'a', -1], ctx: { field_type: 'List', max_length: 2, actual_length: 3 } },
+    ])
+    expect(faultsOf(list, { items: [1, -1] })).to.deep.equal([
+      { path: ['items', 1], type: 'greater_than_equal', value: -1, ctx: { ge: 0 } },
+    ])
+    expect(faultsOf(list, { items: 'a' })).to.deep.equal([{ path: ['items'], type: 'list_type', value: 'a' }])
+    expect(list.is({ items: [1, 2] }) && !list.is({ items: [1, 2, 3] })).to.equal(true)
+  })
+
+  it('decodes a ByKey union by whether the key is there, reporting only that branch', () => {
+    const item = new ByKey(
+      'Item',
+      closed('ByName', { name: boundedString('name', { min: 1 }) }),
+      'id',
+      closed('ById', { id: intRange('id', 1) }),
+    )
+    expect(faultsOf(item, { id: 0 })).to.deep.equal([{ path: ['id'], type: 'greater_than_equal', value: 0, ctx: { ge: 1 } }])
+    expect(faultsOf(item, { id: 1, name: 'x' })).to.deep.equal([{ path: ['name'], type: 'extra_forbidden', value: 'x' }])
+    expect(faultsOf(item, {})).to.deep.equal([{ path: ['name'], type: 'missing', value: undefined }])
+    expect(faultsOf(item, 'x')).to.deep.equal([{ path: [], type: 'model_type', value: 'x' }])
+    expect(item.decode({ id: 3 })).to.deep.equal({ _tag: 'Right', right: { id: 3 } })
+    expect(item.encode({ name: 'n' })).to.deep.equal({ name: 'n' })
   })
 
   it('names the codec of a fault it has no kind for', () => {

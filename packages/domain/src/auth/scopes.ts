@@ -5,7 +5,12 @@
 export type Scope = string
 
 export const EMBED = 'embed'
-/** What an `embed` token may do: enough for a checkout page, nothing that lists or administers. */
+/**
+ * The scopes an `embed` token holds: enough for a checkout page, nothing that administers. The
+ * gift card scopes are narrowed further by `cardReach`: an embed token reaches only the stored
+ * cards of the buyer its `embed` claim names (none without one), and stores cards only for that
+ * buyer or none; by number it may activate, store and check any card, rate limited.
+ */
 export const EMBED_SCOPES: ReadonlySet<Scope> = new Set([
   'gift-cards.read',
   'gift-cards.write',

@@ -17,7 +17,16 @@ import {
   notFound,
   problem,
 } from '@orka/domain'
-import { aBuyer, aGiftCardService, aGiftCardServiceRecord, aVaultedCard, MERCHANT_A, MERCHANT_B, right } from '@orka/domain/testing'
+import {
+  aBuyer,
+  aGiftCardService,
+  aGiftCardSummary,
+  aGiftCardServiceRecord,
+  aVaultedCard,
+  MERCHANT_A,
+  MERCHANT_B,
+  right,
+} from '@orka/domain/testing'
 import { activationWorld, START } from './support'
 
 const PIN = '73915286'
@@ -41,26 +50,7 @@ const setup = () => {
   return { ...w, primary, vaulted, check, ready: () => right(w.services.upsert(primary)) }
 }
 
-/** What a summary holds when nothing is known; `o` says what is. */
-const summary = (o: Partial<GiftCardSummary>): GiftCardSummary => ({
-  type: 'gift-card',
-  id: null,
-  merchant_account_id: MERCHANT_A,
-  bin: '603628',
-  sub_bin: '123',
-  last4: '0000',
-  currency: null,
-  expiration_date: null,
-  balance: null,
-  balance_error_code: null,
-  balance_raw_error_code: null,
-  balance_raw_error_message: null,
-  last_used_at: null,
-  usage_count: 0,
-  cit_last_used_at: null,
-  cit_usage_count: 0,
-  ...o,
-})
+const summary = aGiftCardSummary
 const funded = (o: Partial<GiftCardSummary>) => summary({ balance: 10000, currency: 'USD', expiration_date: inThreeYears, ...o })
 const ofCard = (c: GiftCard, o: Partial<GiftCardSummary> = {}) =>
   funded({

@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import { aGiftCardSummary } from '@orka/domain/testing'
 import { errorBody, Harness, IDS, Page, Resource, startHarness, ValidationErrorBody } from '../support/harness'
 
 interface Summary {
@@ -28,25 +29,8 @@ describe('gift card balances and a buyer’s gift cards', () => {
     d.setUTCFullYear(d.getUTCFullYear() + 3)
     return d.toISOString()
   }
-  /** The summary of every item: nulls and zeros where nothing is known. */
-  const summary = (o: Record<string, unknown>) => ({
-    type: 'gift-card',
-    id: null,
-    merchant_account_id: 'default',
-    bin: '710000',
-    sub_bin: '000',
-    currency: null,
-    expiration_date: null,
-    balance: null,
-    balance_error_code: null,
-    balance_raw_error_code: null,
-    balance_raw_error_message: null,
-    last_used_at: null,
-    usage_count: 0,
-    cit_last_used_at: null,
-    cit_usage_count: 0,
-    ...o,
-  })
+  /** A summary in the default account, of a number starting 710000000. */
+  const summary = (o: Record<string, unknown>) => aGiftCardSummary({ merchant_account_id: 'default', bin: '710000', sub_bin: '000', ...o })
   const funded = (o: Record<string, unknown>) => summary({ balance: 10000, currency: 'USD', expiration_date: threeYearsOn(), ...o })
   const store = async (body: Record<string, unknown>, o: { auth?: string; merchantAccount?: string } = {}) => {
     const r = await h.request<Resource & { last4: string }>('POST', '/gift-cards', { body: { pin: PIN, ...body }, ...o })

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { expect } from 'chai'
 import createClient, { Client } from 'openapi-fetch'
 import { ROLE_CATALOGUE } from '@orka/domain'
+import { aGiftCardSummary } from '@orka/domain/testing'
 import { DEFAULT_GIFT_CARD_SERVICE, Harness, startHarness, UUID_RE } from '../support/harness'
 import { API_TYPES_FILE, fetchLiveDocument, generateApiTypes, REGENERATE_COMMAND } from './generate-api-types'
 import type { components, paths } from './orka-api'
@@ -269,21 +270,7 @@ describe('Orka through a client typed from its own OpenAPI document (openapi-fet
       const kept = (await api.POST('/gift-cards', { body: { number: cardNumber('6666'), pin: PIN, buyer_id: buyer.id } })).data!
       await api.POST('/gift-cards', { body: { number: cardNumber('0004'), pin: PIN, buyer_id: buyer.id } })
       const summary = (o: Partial<Schemas['GiftCardSummary']> & Pick<Schemas['GiftCardSummary'], 'last4'>): Schemas['GiftCardSummary'] => ({
-        type: 'gift-card',
-        id: null,
-        merchant_account_id: 'default',
-        bin: '512345',
-        sub_bin: '660',
-        currency: null,
-        expiration_date: null,
-        balance: null,
-        balance_error_code: null,
-        balance_raw_error_code: null,
-        balance_raw_error_message: null,
-        last_used_at: null,
-        usage_count: 0,
-        cit_last_used_at: null,
-        cit_usage_count: 0,
+        ...aGiftCardSummary({ merchant_account_id: 'default', bin: '512345', sub_bin: '660' }),
         ...o,
       })
       const funded = { balance: 10000, currency: 'USD', expiration_date: threeYearsAfter(h.clock.now()).toISOString() }

@@ -2,7 +2,7 @@ import * as t from 'io-ts'
 import { ApiKeyPair } from '../auth/api-key-pair'
 import { Principal } from '../auth/authorize'
 import { Buyer, reconciliationId } from '../buyers/buyer'
-import { GiftCard, GiftCardService, GiftCardServiceRecord } from '../gift-cards/gift-card.codecs'
+import { GiftCard, GiftCardService, GiftCardServiceRecord, GiftCardSummary } from '../gift-cards/gift-card.codecs'
 import { VaultedGiftCard } from '../gift-cards/gift-card.ports'
 import { IdempotencyRecord } from '../idempotency/idempotency'
 import { MerchantAccount } from '../merchant-accounts/merchant-account'
@@ -166,6 +166,27 @@ export const aGiftCard = (o: Partial<GiftCard> = {}): GiftCard =>
     cit_usage_count: 0,
     ...o,
   })
+
+/** A balance summary with nothing known (no balance, no error, no usage), but what `o` says. */
+export const aGiftCardSummary = (o: Partial<GiftCardSummary>): GiftCardSummary => ({
+  type: 'gift-card',
+  id: null,
+  merchant_account_id: MERCHANT_A,
+  bin: '603628',
+  sub_bin: '123',
+  last4: '0000',
+  currency: null,
+  expiration_date: null,
+  balance: null,
+  balance_error_code: null,
+  balance_raw_error_code: null,
+  balance_raw_error_message: null,
+  last_used_at: null,
+  usage_count: 0,
+  cit_last_used_at: null,
+  cit_usage_count: 0,
+  ...o,
+})
 
 export type VaultedCardOverrides = Partial<Omit<VaultedGiftCard, 'card'>> & { readonly card?: Partial<GiftCard> }
 

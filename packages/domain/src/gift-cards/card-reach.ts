@@ -21,15 +21,14 @@ export const ACCOUNT_REACH: CardReach = { kind: 'account' }
 
 export const cardReach = (access: Access, scope: 'gift-cards.read' | 'gift-cards.write'): CardReach => {
   const { scopes, embedBuyer } = access.principal
-  if (
-    grants(
-      scopes.filter((s) => s !== EMBED),
-      scope,
-    )
-  )
-    return { kind: 'account' }
+  const own = scopes.filter((s) => s !== EMBED)
+  if (grants(own, scope)) return ACCOUNT_REACH
   return embedBuyer === undefined ? { kind: 'none' } : { kind: 'buyer', buyer: embedBuyer }
 }
+
+/** The buyer named by id, else by external identifier. */
+const findNamed = (buyers: BuyerRepository, merchantAccountId: string, id: string | null, externalIdentifier: string | null) =>
+  id !== null ? buyers.findById(merchantAccountId, id) : buyers.findByExternalIdentifier(merchantAccountId, externalIdentifier ?? '')
 
 /** Which stored cards are visible: all the account's, or only those of the buyer with this id (null: no such buyer, so none). */
 export type Audience = { readonly all: true } | { readonly all: false; readonly buyerId: string | null }
@@ -44,10 +43,8 @@ export const audienceOf = (
   if (reach.kind === 'account') return TE.right(EVERYONE)
   if (reach.kind === 'none') return TE.left(forbidden('embed_buyer'))
   const { id, externalIdentifier } = reach.buyer
-  const found =
-    id !== null ? buyers.findById(merchantAccountId, id) : buyers.findByExternalIdentifier(merchantAccountId, externalIdentifier ?? '')
   return pipe(
-    found,
+    findNamed(buyers, merchantAccountId, id, externalIdentifier),
     TE.map((b): Audience => ({
       all: false,
       buyerId: pipe(
@@ -83,9 +80,7 @@ export const mayWriteFor = (
     audienceOf(buyers, merchantAccountId, reach),
     TE.flatMap((audience) =>
       pipe(
-        buyer_id != null
-          ? buyers.findById(merchantAccountId, buyer_id)
-          : buyers.findByExternalIdentifier(merchantAccountId, buyer_external_identifier ?? ''),
+        findNamed(buyers, merchantAccountId, buyer_id ?? null, buyer_external_identifier ?? null),
         TE.flatMap((b) =>
           O.isSome(b) && sees(audience, { buyer: b.value })
             ? TE.right(undefined)

@@ -1,8 +1,9 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { Buyer, BuyerFilter, BuyerRepository, buyerSortKey, Duplicate, duplicate, Seek, seekIn, Unavailable } from '@orka/domain'
-import { atomically, copy } from './memory-support'
+import { Buyer, BuyerFilter, BuyerRepository, buyerSortKey, Duplicate, duplicate, Seek, Unavailable } from '@orka/domain'
+import { atomically, keep } from './memory-support'
+import { SortedIndex } from './sorted-index'
 
 /** JavaScript's syntax characters, the only ones a Unicode-mode pattern may escape. */
 const searchPattern = (search: string) => new RegExp(search.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'iu')
@@ -13,6 +14,8 @@ export class MemoryBuyerRepository implements BuyerRepository {
   private readonly buyers = new Map<string, Buyer>()
   /** (account, external_identifier) to buyer id: the uniqueness the port promises. */
   private readonly byExternal = new Map<string, string>()
+  /** Each account's buyers in list order: a page seeks instead of sorting them all. */
+  private readonly listed = new Map<string, SortedIndex<Buyer>>()
 
   create(buyer: Buyer): TE.TaskEither<Duplicate | Unavailable, void> {
     return atomically((): E.Either<Duplicate | Unavailable, void> => {
@@ -23,7 +26,7 @@ export class MemoryBuyerRepository implements BuyerRepository {
         if (existing !== undefined) return E.left(duplicate('Buyer', existing))
         this.byExternal.set(externalKey(buyer.merchant_account_id, ext), buyer.id)
       }
-      this.buyers.set(buyer.id, copy(buyer))
+      this.put(buyer)
       return E.right(undefined)
     })
   }
@@ -52,7 +55,7 @@ export class MemoryBuyerRepository implements BuyerRepository {
         }
         if (before != null) this.byExternal.delete(externalKey(buyer.merchant_account_id, before))
       }
-      this.buyers.set(buyer.id, copy(buyer))
+      this.put(buyer)
       return E.right(true)
     })
   }
@@ -63,6 +66,7 @@ export class MemoryBuyerRepository implements BuyerRepository {
       if (current?.merchant_account_id !== merchantAccountId) return E.right(false)
       if (current.external_identifier != null) this.byExternal.delete(externalKey(merchantAccountId, current.external_identifier))
       this.buyers.delete(id)
+      this.listed.get(merchantAccountId)?.remove(buyerSortKey(current))
       return E.right(true)
     })
   }
@@ -70,18 +74,23 @@ export class MemoryBuyerRepository implements BuyerRepository {
   list(merchantAccountId: string, filter: BuyerFilter, seek: Seek): TE.TaskEither<Unavailable, readonly Buyer[]> {
     return atomically(() => {
       const pattern = filter.search === undefined ? undefined : searchPattern(filter.search)
-      const wanted = [...this.buyers.values()].filter(
-        (b) =>
-          b.merchant_account_id === merchantAccountId &&
-          (filter.external_identifier === undefined || b.external_identifier === filter.external_identifier) &&
-          (pattern === undefined || pattern.test(b.display_name ?? '') || pattern.test(b.external_identifier ?? '')),
-      )
-      return E.right(seekIn(wanted, buyerSortKey, 'descending', seek).map(copy))
+      const wanted = (b: Buyer) =>
+        (filter.external_identifier === undefined || b.external_identifier === filter.external_identifier) &&
+        (pattern === undefined || pattern.test(b.display_name ?? '') || pattern.test(b.external_identifier ?? ''))
+      return E.right(this.listed.get(merchantAccountId)?.seek('descending', seek, wanted) ?? [])
     })
   }
 
   private find(merchantAccountId: string, id: string): O.Option<Buyer> {
     const b = this.buyers.get(id)
-    return b?.merchant_account_id === merchantAccountId ? O.some(copy(b)) : O.none
+    return b?.merchant_account_id === merchantAccountId ? O.some(b) : O.none
+  }
+
+  private put(buyer: Buyer): void {
+    const kept = keep(buyer)
+    this.buyers.set(buyer.id, kept)
+    const account = this.listed.get(buyer.merchant_account_id) ?? new SortedIndex<Buyer>(buyerSortKey)
+    this.listed.set(buyer.merchant_account_id, account)
+    account.put(kept)
   }
 }

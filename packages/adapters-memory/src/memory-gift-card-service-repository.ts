@@ -2,7 +2,7 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { GiftCardServiceRecord, GiftCardServiceRepository, Unavailable } from '@orka/domain'
-import { atomically, copy } from './memory-support'
+import { atomically, keep } from './memory-support'
 
 export class MemoryGiftCardServiceRepository implements GiftCardServiceRepository {
   /** By service id. */
@@ -11,7 +11,7 @@ export class MemoryGiftCardServiceRepository implements GiftCardServiceRepositor
   findPrimary(merchantAccountId: string): TE.TaskEither<Unavailable, O.Option<GiftCardServiceRecord>> {
     return atomically(() => {
       const primary = [...this.services.values()].find((r) => r.merchant_account_id === merchantAccountId && r.primary)
-      return E.right(O.map(copy)(O.fromNullable(primary)))
+      return E.right(O.fromNullable(primary))
     })
   }
 
@@ -20,8 +20,8 @@ export class MemoryGiftCardServiceRepository implements GiftCardServiceRepositor
       // One primary per account: promoting one demotes the rest in the same step.
       if (record.primary)
         for (const [id, r] of this.services)
-          if (r.merchant_account_id === record.merchant_account_id && r.primary) this.services.set(id, { ...r, primary: false })
-      this.services.set(record.service.id, copy(record))
+          if (r.merchant_account_id === record.merchant_account_id && r.primary) this.services.set(id, keep({ ...r, primary: false }))
+      this.services.set(record.service.id, keep(record))
       return E.right(undefined)
     })
   }

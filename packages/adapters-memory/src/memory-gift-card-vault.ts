@@ -2,7 +2,6 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
-  compareSortKeys,
   Duplicate,
   duplicate,
   GiftCard,
@@ -10,11 +9,11 @@ import {
   giftCardSortKey,
   GiftCardVault,
   Seek,
-  seekIn,
   Unavailable,
   VaultedGiftCard,
 } from '@orka/domain'
-import { atomically, copy } from './memory-support'
+import { atomically, keep } from './memory-support'
+import { SortedIndex } from './sorted-index'
 
 const slot = (merchantAccountId: string, fingerprint: string) => `${merchantAccountId}\u0000${fingerprint}`
 
@@ -22,17 +21,19 @@ export class MemoryGiftCardVault implements GiftCardVault {
   /** By (account, fingerprint): the uniqueness the port promises. */
   private readonly cards = new Map<string, VaultedGiftCard>()
   private readonly slotById = new Map<string, string>()
+  /** Each account's cards in list order (newest last): pages and a buyer's newest cards seek instead of sorting. */
+  private readonly listed = new Map<string, SortedIndex<VaultedGiftCard>>()
 
   findById(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>> {
     return atomically(() => {
       const at = this.slotById.get(id)
       const c = at === undefined ? undefined : this.cards.get(at)
-      return E.right(c?.card.merchant_account_id === merchantAccountId ? O.some(copy(c)) : O.none)
+      return E.right(c?.card.merchant_account_id === merchantAccountId ? O.some(c) : O.none)
     })
   }
 
   findByFingerprint(merchantAccountId: string, fingerprint: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>> {
-    return atomically(() => E.right(O.map(copy)(O.fromNullable(this.cards.get(slot(merchantAccountId, fingerprint))))))
+    return atomically(() => E.right(O.fromNullable(this.cards.get(slot(merchantAccountId, fingerprint)))))
   }
 
   insert(card: VaultedGiftCard): TE.TaskEither<Duplicate | Unavailable, void> {
@@ -40,27 +41,22 @@ export class MemoryGiftCardVault implements GiftCardVault {
       const at = slot(card.card.merchant_account_id, card.fingerprint)
       const existing = this.cards.get(at)
       if (existing !== undefined) return E.left(duplicate('GiftCard', existing.card.id))
-      this.cards.set(at, copy(card))
+      const kept = keep(card)
+      this.cards.set(at, kept)
       this.slotById.set(card.card.id, at)
+      const account = this.listed.get(card.card.merchant_account_id) ?? new SortedIndex<VaultedGiftCard>((v) => giftCardSortKey(v.card))
+      this.listed.set(card.card.merchant_account_id, account)
+      account.put(kept)
       return E.right(undefined)
     })
   }
 
   list(merchantAccountId: string, filter: GiftCardFilter, seek: Seek): TE.TaskEither<Unavailable, readonly GiftCard[]> {
-    return atomically(() => {
-      const wanted = [...this.cards.values()]
-        .map((v) => v.card)
-        .filter((c) => c.merchant_account_id === merchantAccountId && (filter.buyer_id === undefined || c.buyer?.id === filter.buyer_id))
-      return E.right(seekIn(wanted, giftCardSortKey, 'descending', seek).map(copy))
-    })
+    return atomically(() => E.right(this.newestFirst(merchantAccountId, filter.buyer_id, seek).map((v) => v.card)))
   }
 
   forBuyer(merchantAccountId: string, buyerId: string, limit: number): TE.TaskEither<Unavailable, readonly VaultedGiftCard[]> {
-    return atomically(() => {
-      const mine = [...this.cards.values()].filter((v) => v.card.merchant_account_id === merchantAccountId && v.card.buyer?.id === buyerId)
-      const newestFirst = (a: VaultedGiftCard, b: VaultedGiftCard) => compareSortKeys(giftCardSortKey(b.card), giftCardSortKey(a.card))
-      return E.right(mine.sort(newestFirst).slice(0, limit).map(copy))
-    })
+    return atomically(() => E.right(this.newestFirst(merchantAccountId, buyerId, { direction: 'forward', from: O.none, limit })))
   }
 
   delete(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, boolean> {
@@ -83,6 +79,12 @@ export class MemoryGiftCardVault implements GiftCardVault {
     if (at === undefined || c?.card.merchant_account_id !== merchantAccountId) return false
     this.cards.delete(at)
     this.slotById.delete(id)
+    this.listed.get(merchantAccountId)?.remove(giftCardSortKey(c.card))
     return true
+  }
+
+  private newestFirst(merchantAccountId: string, buyerId: string | undefined, seek: Seek): VaultedGiftCard[] {
+    const mine = (v: VaultedGiftCard) => buyerId === undefined || v.card.buyer?.id === buyerId
+    return this.listed.get(merchantAccountId)?.seek('descending', seek, mine) ?? []
   }
 }

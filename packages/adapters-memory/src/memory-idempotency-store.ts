@@ -11,7 +11,7 @@ import {
   takeOver,
   Unavailable,
 } from '@orka/domain'
-import { atomically, copy } from './memory-support'
+import { atomically, keep } from './memory-support'
 
 const slot = (merchantAccountId: string, key: string) => `${merchantAccountId}\u0000${key}`
 const live = (r: IdempotencyRecord, nowMs: number) => Date.parse(r.expires_at) > nowMs
@@ -47,10 +47,10 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
       if (++this.claims % this.sweepEvery === 0) this.sweep(nowMs)
       const at = slot(record.merchant_account_id, record.key)
       const existing = this.records.get(at)
-      if (existing !== undefined && live(existing, nowMs)) return E.right({ claimed: false, existing: copy(existing) })
-      const stored = existing === undefined ? copy(record) : takeOver(existing, copy(record))
+      if (existing !== undefined && live(existing, nowMs)) return E.right({ claimed: false, existing })
+      const stored = keep(existing === undefined ? record : takeOver(existing, record))
       this.records.set(at, stored)
-      return E.right({ claimed: true, record: copy(stored) })
+      return E.right({ claimed: true, record: stored })
     })
   }
 
@@ -60,8 +60,8 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
       const existing = this.records.get(at)
       const held = heldBy(existing, holder)
       // Only the holder of the current lease records an outcome; a released key stays released.
-      if (held === undefined) return E.right({ settled: false, current: existing === undefined ? null : copy(existing) })
-      this.records.set(at, { ...held, state: 'completed', outcome: copy(outcome), expires_at: expiresAt.toISOString() })
+      if (held === undefined) return E.right({ settled: false, current: existing ?? null })
+      this.records.set(at, keep({ ...held, state: 'completed', outcome, expires_at: expiresAt.toISOString() }))
       return E.right({ settled: true })
     })
   }
@@ -71,9 +71,9 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
       const at = slot(holder.merchantAccountId, holder.key)
       const existing = this.records.get(at)
       const held = heldBy(existing, holder)
-      if (held?.state !== 'in_flight') return E.right({ settled: false, current: existing === undefined ? null : copy(existing) })
+      if (held?.state !== 'in_flight') return E.right({ settled: false, current: existing ?? null })
       // The lease ends now; the record stays, so a retry of the request learns its reserved id.
-      this.records.set(at, { ...held, expires_at: now.toISOString() })
+      this.records.set(at, keep({ ...held, expires_at: now.toISOString() }))
       return E.right({ settled: true })
     })
   }

@@ -14,7 +14,7 @@ import {
   WebhookDeliveryRecord,
   WebhookDeliveryStore,
 } from '@orka/domain'
-import { atomically, copy } from './memory-support'
+import { atomically, keep } from './memory-support'
 
 const claimKey = (deliveryId: string, attempt: number) => `${deliveryId}|${attempt}`
 
@@ -26,7 +26,7 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
 
   enqueue(deliveries: readonly WebhookDeliveryRecord[]): TE.TaskEither<Unavailable, void> {
     return atomically(() => {
-      for (const d of deliveries) if (!this.deliveries.has(d.id)) this.put(copy(d))
+      for (const d of deliveries) if (!this.deliveries.has(d.id)) this.put(d)
       return E.right(undefined)
     })
   }
@@ -39,7 +39,7 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
       for (const d of this.pendingDeliveries())
         if (d.next_attempt_at !== null && d.next_attempt_at <= at && !skip.has(d.subscription_id)) due.push([d.next_attempt_at, d])
       due.sort(([a, da], [b, db]) => compareSortKeys([a, da.id], [b, db.id]))
-      return E.right(due.slice(0, limit).map(([, d]) => copy(d)))
+      return E.right(due.slice(0, limit).map(([, d]) => d))
     })
   }
 
@@ -54,7 +54,7 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
         d?.status === 'pending' && d.attempts.length === attempt - 1 && d.next_attempt_at !== null && d.next_attempt_at <= now.toISOString()
       if (!runnable) return E.right(O.none)
       this.claims.set(key, { owner, leaseUntil: leaseUntil.getTime() })
-      return E.right(O.some({ delivery: copy(d), attempt, owner }))
+      return E.right(O.some({ delivery: d, attempt, owner }))
     })
   }
 
@@ -71,7 +71,7 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
         this.put({
           ...d,
           ...transition,
-          attempts: attempt === null ? d.attempts : [...d.attempts, copy(attempt)],
+          attempts: attempt === null ? d.attempts : [...d.attempts, attempt],
           updated_at: now.toISOString(),
         })
       }
@@ -96,7 +96,7 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
   findById(subscriptionId: string, deliveryId: string): TE.TaskEither<Unavailable, O.Option<WebhookDeliveryRecord>> {
     return atomically(() => {
       const d = this.deliveries.get(deliveryId)
-      return E.right(d?.subscription_id === subscriptionId ? O.some(copy(d)) : O.none)
+      return E.right(d?.subscription_id === subscriptionId ? O.some(d) : O.none)
     })
   }
 
@@ -105,7 +105,7 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
       const mine = [...this.deliveries.values()].filter(
         (d) => d.subscription_id === subscriptionId && (filter.status === undefined || d.status === filter.status),
       )
-      return E.right(seekIn(mine, deliverySortKey, 'descending', seek).map(copy))
+      return E.right(seekIn(mine, deliverySortKey, 'descending', seek))
     })
   }
 
@@ -142,8 +142,9 @@ export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
     }
   }
 
+  /** Every write goes through here, so every stored delivery is kept (copied and frozen). */
   private put(d: WebhookDeliveryRecord): void {
-    this.deliveries.set(d.id, d)
+    this.deliveries.set(d.id, keep(d))
     if (d.status === 'pending') this.pending.add(d.id)
     else this.pending.delete(d.id)
   }

@@ -11,7 +11,7 @@ import {
   WebhookSubscriptionRecord,
   WebhookSubscriptionRepository,
 } from '@orka/domain'
-import { atomically, copy } from './memory-support'
+import { atomically, keep } from './memory-support'
 
 const inScope = (scope: WebhookScope, s: WebhookSubscriptionRecord) =>
   s.merchant_account_id === scope.merchantAccountId || (s.merchant_account_id === null && scope.includeInstanceWide)
@@ -25,14 +25,14 @@ export class MemoryWebhookSubscriptionRepository implements WebhookSubscriptionR
     return atomically(() => {
       // Ids come from the id generator; a clash is a bug, reported like a database's duplicate key.
       if (this.subs.has(sub.id)) return E.left(unavailable(new Error(`webhook subscription ${sub.id} already exists`)))
-      this.subs.set(sub.id, copy(sub))
+      this.subs.set(sub.id, keep(sub))
       return E.right(undefined)
     })
   }
 
   ensure(sub: WebhookSubscriptionRecord): TE.TaskEither<Unavailable, void> {
     return atomically(() => {
-      if (!this.subs.has(sub.id) && !this.deleted.has(sub.id)) this.subs.set(sub.id, copy(sub))
+      if (!this.subs.has(sub.id) && !this.deleted.has(sub.id)) this.subs.set(sub.id, keep(sub))
       return E.right(undefined)
     })
   }
@@ -40,14 +40,14 @@ export class MemoryWebhookSubscriptionRepository implements WebhookSubscriptionR
   findById(scope: WebhookScope, id: string): TE.TaskEither<Unavailable, O.Option<WebhookSubscriptionRecord>> {
     return atomically(() => {
       const s = this.subs.get(id)
-      return E.right(s !== undefined && inScope(scope, s) ? O.some(copy(s)) : O.none)
+      return E.right(s !== undefined && inScope(scope, s) ? O.some(s) : O.none)
     })
   }
 
   list(scope: WebhookScope, seek: Seek): TE.TaskEither<Unavailable, readonly WebhookSubscriptionRecord[]> {
     return atomically(() => {
       const visible = [...this.subs.values()].filter((s) => inScope(scope, s))
-      return E.right(seekIn(visible, webhookSortKey, 'descending', seek).map(copy))
+      return E.right(seekIn(visible, webhookSortKey, 'descending', seek))
     })
   }
 
@@ -64,21 +64,19 @@ export class MemoryWebhookSubscriptionRepository implements WebhookSubscriptionR
     return atomically(() => {
       const s = this.subs.get(sub.id)
       if (s === undefined || !inScope(scope, s)) return E.right(false)
-      this.subs.set(sub.id, copy(sub))
+      this.subs.set(sub.id, keep(sub))
       return E.right(true)
     })
   }
 
   findForDelivery(id: string): TE.TaskEither<Unavailable, O.Option<WebhookSubscriptionRecord>> {
-    return atomically(() => E.right(O.map(copy)(O.fromNullable(this.subs.get(id)))))
+    return atomically(() => E.right(O.fromNullable(this.subs.get(id))))
   }
 
   recipients(merchantAccountId: string): TE.TaskEither<Unavailable, readonly WebhookSubscriptionRecord[]> {
     return atomically(() =>
       E.right(
-        [...this.subs.values()]
-          .filter((s) => s.active && (s.merchant_account_id === merchantAccountId || s.merchant_account_id === null))
-          .map(copy),
+        [...this.subs.values()].filter((s) => s.active && (s.merchant_account_id === merchantAccountId || s.merchant_account_id === null)),
       ),
     )
   }

@@ -22,42 +22,50 @@ import {
 } from '../src'
 
 /** Behaviour only a memory adapter can get wrong: shared references and unbounded growth. */
-describe('memory adapters keep their own copies', () => {
-  it('a stored buyer is unaffected by mutating the input or a result', async () => {
+describe('memory adapters keep their own frozen copies', () => {
+  it('a stored buyer is unaffected by mutating the input; a result cannot be mutated', async () => {
     const repo = new MemoryBuyerRepository()
     const buyer = aBuyer()
     const original = structuredClone(buyer)
     await right(repo.create(buyer))
     ;(buyer.billing_details!.address as { city: string }).city = 'Paris'
     const found = await right(repo.findById(MERCHANT_A, buyer.id))
-    ;((found as O.Some<typeof buyer>).value as { display_name: string }).display_name = 'Mallory'
+    expect(() => {
+      ;((found as O.Some<typeof buyer>).value as { display_name: string }).display_name = 'Mallory'
+    }).to.throw(TypeError)
     const listed = await right(repo.list(MERCHANT_A, {}, { direction: 'forward', from: O.none, limit: 10 }))
-    ;(listed[0] as { external_identifier: string }).external_identifier = 'hijacked'
+    expect(() => {
+      ;(listed[0]!.billing_details!.address as { city: string }).city = 'hijacked'
+    }).to.throw(TypeError)
     expect(await right(repo.findById(MERCHANT_A, buyer.id))).to.deep.equal(O.some(original))
   })
 
-  it('a vaulted card is unaffected by mutating the input or a result', async () => {
+  it('a vaulted card is unaffected by mutating the input; a result cannot be mutated', async () => {
     const vault = new MemoryGiftCardVault()
     const card = aVaultedCard()
     const original = structuredClone(card)
     await right(vault.insert(card))
     ;(card.card as { last4: string }).last4 = '9999'
     const found = await right(vault.findByFingerprint(MERCHANT_A, card.fingerprint))
-    ;((found as O.Some<typeof card>).value as { sealed_number: string }).sealed_number = 'x'
+    expect(() => {
+      ;((found as O.Some<typeof card>).value as { sealed_number: string }).sealed_number = 'x'
+    }).to.throw(TypeError)
     expect(await right(vault.findByFingerprint(MERCHANT_A, card.fingerprint))).to.deep.equal(O.some(original))
   })
 
-  it('roles, keys, webhooks and idempotency records are copies too', async () => {
+  it('roles, keys, webhooks and idempotency records are frozen copies too', async () => {
     const roles = new MemoryRoleRepository()
     const role = aRole({ slug: 'auditor' })
     await right(roles.upsert(role))
-    ;(await right(roles.findBySlugs(['auditor'])))[0]!.permissions.allow.push('*.write')
+    const [stored] = await right(roles.findBySlugs(['auditor']))
+    expect(() => stored!.permissions.allow.push('*.write')).to.throw(TypeError)
     expect(await right(roles.findBySlugs(['auditor']))).to.deep.equal([role])
 
     const keys = new MemoryApiKeyPairRepository()
     const key = anApiKeyPair({ roles: ['read-only'] })
     await right(keys.upsert(key))
-    ;(await right(keys.list()))[0]!.roles.push('administrator')
+    const [listedKey] = await right(keys.list())
+    expect(() => listedKey!.roles.push('administrator')).to.throw(TypeError)
     expect(await right(keys.list())).to.deep.equal([key])
 
     const webhooks = new MemoryWebhookSubscriptionRepository()
@@ -65,14 +73,18 @@ describe('memory adapters keep their own copies', () => {
     await right(webhooks.create(sub))
     const scope = { merchantAccountId: MERCHANT_A, includeInstanceWide: false }
     const found = await right(webhooks.findById(scope, sub.id))
-    ;(found as O.Some<typeof sub>).value.authentication!.username = 'mallory'
+    expect(() => {
+      ;(found as O.Some<typeof sub>).value.authentication!.username = 'mallory'
+    }).to.throw(TypeError)
     expect(await right(webhooks.findById(scope, sub.id))).to.deep.equal(O.some(sub))
 
     const store = new MemoryIdempotencyStore()
     const record = anIdempotencyRecord()
     await right(store.claim(record, dateAt(0)))
     const held = await right(store.claim(anIdempotencyRecord({ key: record.key }), dateAt(1)))
-    if (!held.claimed) (held.existing as { fingerprint: string }).fingerprint = 'changed'
+    expect(() => {
+      if (!held.claimed) (held.existing as { fingerprint: string }).fingerprint = 'changed'
+    }).to.throw(TypeError)
     expect(await right(store.claim(anIdempotencyRecord({ key: record.key }), dateAt(2)))).to.deep.equal({
       claimed: false,
       existing: record,

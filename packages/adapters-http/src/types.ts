@@ -7,6 +7,8 @@ export interface PublicBaseUrls {
 }
 
 export interface HttpLog {
+  /** Whether lines at this level are written (pino's): the access log is not even built when not. */
+  isLevelEnabled?(level: string): boolean
   debug?(o: object, msg?: string): void
   info(o: object, msg?: string): void
   warn(o: object, msg?: string): void

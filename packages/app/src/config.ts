@@ -88,6 +88,12 @@ export const SETTINGS = {
     default: undefined,
     doc: "Database to use; unset: the URI's, else `orka`",
   }),
+  lookupCacheMs: s({
+    env: 'LOOKUP_CACHE_MS',
+    codec: int(0, 60000),
+    default: 5000,
+    doc: 'MongoDB: how long an instance uses the API key, roles and merchant account it read for a request; a key revoked or an account locked elsewhere takes effect everywhere within this (0: read every time)',
+  }),
   mongodbWriteConcern: s({
     env: 'MONGODB_WRITE_CONCERN',
     codec: text("'majority' or a number of members", /^(majority|\d+)$/),

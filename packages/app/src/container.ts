@@ -57,7 +57,7 @@ import {
   WebhookSubscriptionRepository,
   WebhookUrlPolicy,
 } from '@orka/domain'
-import { AesGcmSecretBox, HmacMac, MathRandom, MockGiftCardConnectors, RandomIds, SystemClock } from '@orka/adapters-node'
+import { AesGcmSecretBox, cachedLookups, HmacMac, MathRandom, MockGiftCardConnectors, RandomIds, SystemClock } from '@orka/adapters-node'
 import { HttpDeps, NodeWebhookSender } from '@orka/adapters-http'
 import { Config } from './config'
 import { Storage } from './storage'
@@ -107,7 +107,10 @@ export const buildContainer = (
   c.register(IdGenerator, { useValue: new RandomIds() })
   c.register(Mac, { useValue: new HmacMac(deriveKey(rootKey, 'mac')) })
   c.register(SecretBox, { useValue: vaultBox(rootKey) })
-  for (const name of STORAGE_PORT_NAMES) c.register(STORAGE_PORT_TOKENS[name], { useValue: storage.ports[name] })
+  // In memory a lookup is already a map read; in MongoDB it is a round trip, three per request.
+  const ports =
+    storage.persistent && config.lookupCacheMs > 0 ? cachedLookups(storage.ports, { clock, ttlMs: config.lookupCacheMs }) : storage.ports
+  for (const name of STORAGE_PORT_NAMES) c.register(STORAGE_PORT_TOKENS[name], { useValue: ports[name] })
   c.register(Random, { useValue: new MathRandom() })
   c.register(GiftCardConnectors, { useValue: new MockGiftCardConnectors({ clock, timeoutMs: config.connectorTimeoutMs }) })
   c.register(WebhookSender, {

@@ -186,6 +186,9 @@ const checkTimes = (c: Claims, nowS: number, maxLifetimeS: number): string | und
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('base64url')
+/** An SDK's token is some 500 bytes: kept as its own key (no hash per request); a long one by its hash, so the cache stays small. */
+const INLINE_KEY_MAX = 1024
+const cacheKeyOf = (token: string) => (token.length <= INLINE_KEY_MAX ? token : `#${sha256(token)}`)
 
 /** Resolves on the thread pool; a throw or an error from OpenSSL counts as a bad signature. */
 const verifyEs512 = (key: KeyObject, data: string, signature: Buffer): Promise<boolean> =>
@@ -246,7 +249,7 @@ export const makeTokenVerifier = (deps: TokenVerifierDeps): TokenVerifier => {
     const token = bearerToken(authorization)
     if (E.isLeft(token)) return TE.left(token.left)
     const nowS = deps.clock.now().getTime() / 1000
-    const cacheKey = sha256(token.right)
+    const cacheKey = cacheKeyOf(token.right)
     const hit = verified.get(cacheKey)
     if (hit) {
       const times = checkTimes(hit.claims, nowS, maxLifetimeS)

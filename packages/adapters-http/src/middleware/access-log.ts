@@ -3,7 +3,7 @@ import type { Middleware } from 'koa'
 import type { HttpLog } from '../types'
 import { rejectedWith } from '../client-error'
 import { OrkaState, requestIdFor } from '../context'
-import { redactCardNumbers, redactLogFields } from '../log-redaction'
+import { redactCardNumbers } from '../log-redaction'
 import { HEALTH_PATHS } from '../routes/health'
 
 /** An unmatched path is logged this long at most, after masking. */
@@ -34,7 +34,7 @@ const loggedPath = (ctx: { path: string; _matchedRoute?: unknown }): string =>
  *   handler answered: install `clientErrorHandler`);
  * - `aborted`: the client went away before its request was fully received;
  * - `closed`: the request was received, the connection closed before the response finished;
- * with `status` null unless a status line had been sent. Every string is redacted.
+ * with `status` null unless a status line had been sent.
  */
 export const accessLog =
   (log: HttpLog): Middleware<OrkaState> =>
@@ -45,9 +45,11 @@ export const accessLog =
     const { req, res } = ctx
     const socket = req.socket
     let written = false
+    const level = HEALTH_PATHS.has(ctx.path) ? 'debug' : 'info'
     const write = (finished: boolean): void => {
       if (written) return
       written = true
+      if (log.isLevelEnabled?.(level) === false) return
       const line: Record<string, unknown> = {
         requestId: ctx.state.requestId,
         method: ctx.method,
@@ -66,8 +68,9 @@ export const accessLog =
         }
       }
       // Probes poll health every few seconds: at info they would drown the log.
-      if (HEALTH_PATHS.has(ctx.path)) log.debug?.(redactLogFields(line), 'request')
-      else log.info(redactLogFields(line), 'request')
+      // Every field is ours or checked (the request id, the masked path): the logger's line-wide masking is enough.
+      if (level === 'debug') log.debug?.(line, 'request')
+      else log.info(line, 'request')
     }
     res.once('finish', () => {
       write(true)

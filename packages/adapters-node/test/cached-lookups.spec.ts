@@ -1,0 +1,109 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { ApiKeyPair, MerchantAccount, Role, unavailable } from '@orka/domain'
+import { anApiKeyPair, aRole, ManualClock, MERCHANT_A, right } from '@orka/domain/testing'
+import { cachedLookups } from '../src/cached-lookups'
+
+/** The three lookups over maps, counting key reads. */
+const storage = () => {
+  const keys = new Map<string, ApiKeyPair>()
+  const roles = new Map<string, Role>()
+  const accounts = new Map<string, MerchantAccount>()
+  const s = {
+    reads: 0,
+    keys: {
+      findByThumbprint: (kid: string) => () => {
+        s.reads++
+        return Promise.resolve(E.right(O.fromNullable([...keys.values()].find((k) => k.thumbprint === kid))))
+      },
+      upsert: (k: ApiKeyPair) => TE.right(void keys.set(k.id, k)),
+      list: () => TE.right([...keys.values()]),
+      revoke: (id: string) => {
+        const k = keys.get(id)
+        if (k !== undefined) keys.set(id, { ...k, revoked: true })
+        return TE.right(k !== undefined)
+      },
+    },
+    roles: {
+      list: () => TE.right([...roles.values()]),
+      findBySlugs: (slugs: readonly string[]) => TE.right(slugs.flatMap((x) => roles.get(x) ?? [])),
+      upsert: (r: Role) => TE.right(void roles.set(r.slug, r)),
+    },
+    merchantAccounts: {
+      find: (id: string) => TE.right(O.fromNullable(accounts.get(id))),
+      upsert: (a: MerchantAccount) => TE.right(void accounts.set(a.id, a)),
+    },
+  }
+  return s
+}
+
+describe('cachedLookups', () => {
+  const setup = () => {
+    const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'))
+    const inner = storage()
+    const cached = cachedLookups(inner, { clock, ttlMs: 5000, max: 2 })
+    return { clock, inner, cached, reads: () => inner.reads }
+  }
+
+  it('answers a key lookup from memory for ttlMs, then asks storage again', async () => {
+    const s = setup()
+    const key = anApiKeyPair()
+    await right(s.inner.keys.upsert(key))
+    expect(await right(s.cached.keys.findByThumbprint(key.thumbprint))).to.deep.equal(O.some(key))
+    // Revoked behind its back (another instance): still the cached answer within the bound.
+    await right(s.inner.keys.revoke(key.id))
+    s.clock.advance(4999)
+    expect(await right(s.cached.keys.findByThumbprint(key.thumbprint))).to.deep.equal(O.some(key))
+    expect(s.reads()).to.equal(1)
+    s.clock.advance(1)
+    expect(await right(s.cached.keys.findByThumbprint(key.thumbprint))).to.deep.equal(O.some({ ...key, revoked: true }))
+    expect(s.reads()).to.equal(2)
+  })
+
+  it('forgets at once what is written through it, and keeps an unknown kid as unknown', async () => {
+    const s = setup()
+    const key = anApiKeyPair()
+    expect(await right(s.cached.keys.findByThumbprint(key.thumbprint))).to.deep.equal(O.none)
+    await right(s.cached.keys.upsert(key))
+    expect(await right(s.cached.keys.findByThumbprint(key.thumbprint))).to.deep.equal(O.some(key))
+    await right(s.cached.keys.revoke(key.id))
+    expect(await right(s.cached.keys.findByThumbprint(key.thumbprint))).to.deep.equal(O.some({ ...key, revoked: true }))
+    const role = aRole({ slug: 'auditor' })
+    expect(await right(s.cached.roles.findBySlugs(['auditor']))).to.deep.equal([])
+    await right(s.cached.roles.upsert(role))
+    expect(await right(s.cached.roles.findBySlugs(['auditor']))).to.deep.equal([role])
+    const account = { id: MERCHANT_A, display_name: 'A', locked: false }
+    await right(s.cached.merchantAccounts.upsert(account))
+    expect(await right(s.cached.merchantAccounts.find(MERCHANT_A))).to.deep.equal(O.some(account))
+    await right(s.cached.merchantAccounts.upsert({ ...account, locked: true }))
+    expect(await right(s.cached.merchantAccounts.find(MERCHANT_A))).to.deep.equal(O.some({ ...account, locked: true }))
+  })
+
+  it('never keeps a storage failure, and keeps at most `max` answers', async () => {
+    const s = setup()
+    let fail = true
+    const flaky = cachedLookups(
+      {
+        ...s.inner,
+        merchantAccounts: {
+          ...s.inner.merchantAccounts,
+          find: (id: string) => (fail || id === '' ? TE.left(unavailable(new Error('down'))) : TE.right(O.none)),
+        },
+      },
+      { clock: s.clock, ttlMs: 5000 },
+    )
+    expect(E.isLeft(await flaky.merchantAccounts.find('x')())).to.equal(true)
+    fail = false
+    expect(await flaky.merchantAccounts.find('x')()).to.deep.equal(E.right(O.none))
+    const keys = [anApiKeyPair(), anApiKeyPair(), anApiKeyPair()]
+    for (const k of keys) await right(s.inner.keys.upsert(k))
+    for (const k of keys) await right(s.cached.keys.findByThumbprint(k.thumbprint))
+    expect(s.reads()).to.equal(3)
+    // The first was dropped to keep two: asked again; the last is still held.
+    await right(s.cached.keys.findByThumbprint(keys[0]!.thumbprint))
+    await right(s.cached.keys.findByThumbprint(keys[2]!.thumbprint))
+    expect(s.reads()).to.equal(4)
+  })
+})

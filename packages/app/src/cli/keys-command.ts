@@ -16,7 +16,7 @@ create  Generates an API key pair (ECDSA P-521). With MONGODB_URI set, stores it
         the private key PEM once: keep it, it is not stored. Without MONGODB_URI, prints both PEMs
         for a SEED_FILE.
 list    Lists the stored key pairs (needs MONGODB_URI).
-revoke  Revokes a stored key pair: its tokens are refused from then on (needs MONGODB_URI).
+revoke  Revokes a stored key pair: running servers refuse its tokens within LOOKUP_CACHE_MS (needs MONGODB_URI).
 `
 
 const ROLES = new Set(ROLE_CATALOGUE.map((r) => r.slug))

@@ -11,7 +11,8 @@ type AnyCtx = ParameterizedContext<OrkaState>
 export const sendJson = (ctx: AnyCtx, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void => {
   ctx.status = status
   ctx.set(headers)
-  ctx.type = 'application/json'
+  // Set as is: Koa's `type` setter would look the media type up on every response.
+  ctx.set('Content-Type', 'application/json; charset=utf-8')
   ctx.body = JSON.stringify(body)
 }
 

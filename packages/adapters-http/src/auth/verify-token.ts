@@ -257,10 +257,8 @@ export const makeTokenVerifier = (deps: TokenVerifierDeps): TokenVerifier => {
         verified.delete(cacheKey)
         return TE.left(unauthenticated(times))
       }
-      return pipe(
-        liveKey(hit.claims.kid),
-        TE.map((key) => principal(hit, key)),
-      )
+      const live = liveKey(hit.claims.kid)
+      return async () => E.map((key: ApiKeyPair) => principal(hit, key))(await live())
     }
     const parsed = parse(token.right, nowS, maxLifetimeS)
     if (E.isLeft(parsed)) return TE.left(parsed.left)

@@ -1,6 +1,6 @@
+import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { pipe } from 'fp-ts/function'
 import { MerchantAccount, MerchantAccountRepository } from '../merchant-accounts/merchant-account'
 import { RoleRepository } from '../roles/roles.ports'
 import { Forbidden, forbidden, Unavailable } from '../shared/errors'
@@ -39,26 +39,22 @@ export interface Access {
 export const makeAuthorize =
   (deps: { merchantAccounts: MerchantAccountRepository; roles: RoleRepository }) =>
   (req: { principal: Principal; merchantAccountId: string; required: Scope }): TE.TaskEither<Forbidden | Unavailable, Access> =>
-    pipe(
-      deps.roles.findBySlugs(req.principal.key.roles),
-      TE.flatMap((roles) => {
-        const check = checkScope(
-          req.principal.scopes,
-          roles.flatMap((r) => r.permissions.allow),
-          req.required,
-        )
-        return check === 'granted' ? TE.right(undefined) : TE.left<Forbidden | Unavailable>(forbidden(check))
-      }),
-      TE.flatMap(() => {
-        const bound = req.principal.key.merchant_account_id
-        return bound !== null && bound !== req.merchantAccountId
-          ? TE.left<Forbidden | Unavailable>(forbidden('merchant_account'))
-          : deps.merchantAccounts.find(req.merchantAccountId)
-      }),
-      TE.flatMap(
-        O.match(
-          () => TE.left<Forbidden | Unavailable>(forbidden('merchant_account')),
-          (account) => (account.locked ? TE.left(forbidden('locked')) : TE.right({ principal: req.principal, merchantAccount: account })),
-        ),
-      ),
+  // Every request runs this: one async step, not a chain of them.
+  async () => {
+    const roles = await deps.roles.findBySlugs(req.principal.key.roles)()
+    if (E.isLeft(roles)) return roles
+    const check = checkScope(
+      req.principal.scopes,
+      roles.right.flatMap((r) => r.permissions.allow),
+      req.required,
     )
+    if (check !== 'granted') return E.left(forbidden(check))
+    const bound = req.principal.key.merchant_account_id
+    if (bound !== null && bound !== req.merchantAccountId) return E.left(forbidden('merchant_account'))
+    const account = await deps.merchantAccounts.find(req.merchantAccountId)()
+    if (E.isLeft(account)) return account
+    if (O.isNone(account.right)) return E.left(forbidden('merchant_account'))
+    return account.right.value.locked
+      ? E.left(forbidden('locked'))
+      : E.right({ principal: req.principal, merchantAccount: account.right.value })
+  }

@@ -65,10 +65,19 @@ const delays = new t.Type<number[], unknown, string>(
 /** About 7 days in all (the original API's horizon): quick retries first, then daily ones. */
 export const DEFAULT_RETRY_DELAYS_S = [10, 60, 300, 1800, 3600, 7200, 14400, 28800, 43200, 86400, 86400, 86400, 86400, 86400, 86400]
 
+/** More processes than this would mostly contend for storage connections (each has its own pool). */
+export const MAX_WORKERS = 64
+
 const s = <A, D extends A | undefined>(x: Setting<A, D>) => x
 export const SETTINGS = {
   port: s({ env: 'PORT', codec: int(0, 65535), default: 8080, doc: 'TCP port of the HTTP server' }),
   host: s({ env: 'HOST', codec: text('a host name or address'), default: '0.0.0.0', doc: 'Address the HTTP server binds to' }),
+  workers: s({
+    env: 'WORKERS',
+    codec: int(1, MAX_WORKERS),
+    default: 1,
+    doc: 'Processes serving HTTP (node:cluster); more than 1 needs `MONGODB_URI`',
+  }),
   environment: s({
     env: 'ENVIRONMENT',
     codec: oneOf('sandbox', 'production'),
@@ -277,6 +286,10 @@ export const loadConfig = (env: Record<string, string | undefined>): E.Either<st
   const config = out as Config
   if (errors.length === 0 && config.environment === 'production' && config.vaultKey === undefined)
     errors.push('VAULT_KEY: required when ENVIRONMENT is production (32 bytes as 64 hex digits or base64)')
+  if (errors.length === 0 && config.workers > 1 && config.mongodbUri === undefined)
+    errors.push(
+      'WORKERS: more than 1 needs MONGODB_URI: the embedded store lives inside each process, so every worker would have its own data, rate limits and idempotency keys',
+    )
   if (errors.length === 0 && config.requestTimeoutMs < config.headersTimeoutMs)
     errors.push('REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (the whole request includes its headers)')
   if (errors.length === 0 && config.webhookLeaseS * 1000 < config.webhookTimeoutMs + 1000)

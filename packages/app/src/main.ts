@@ -1,18 +1,22 @@
 import 'reflect-metadata'
+import cluster from 'node:cluster'
 import * as E from 'fp-ts/Either'
-import { loadConfig } from './config'
+import pino from 'pino'
+import { runPrimary } from './cluster'
+import { isOrkaWorker, tellPrimary } from './cluster-worker'
+import { Config, loadConfig } from './config'
 import { createLogger } from './logger'
 import { startServer } from './server'
 
-const main = async () => {
-  const config = loadConfig(process.env)
-  if (E.isLeft(config)) {
-    for (const line of config.left) console.error(`configuration error: ${line}`)
-    process.exit(1)
-  }
-  const log = createLogger(config.right.logLevel)
-  const server = await startServer(config.right, { logger: log })
+/** One process serving HTTP: the whole service (WORKERS=1), or one of the primary's workers. */
+const serve = async (config: Config, log: pino.Logger, worker: boolean) => {
+  const server = await startServer(config, { logger: log, prepared: worker })
+  if (worker) await tellPrimary({ orka: 'listening', url: server.url })
+  let stopping = false
   const stop = (signal: string) => {
+    // A worker may get both the terminal's SIGINT and the primary's SIGTERM.
+    if (stopping) return
+    stopping = true
     log.info({ signal }, `${signal}: finishing requests in flight, then stopping`)
     server.close().then(
       () => {
@@ -33,7 +37,26 @@ const main = async () => {
   })
 }
 
-main().catch((e: unknown) => {
-  console.error(`Orka could not start: ${e instanceof Error ? e.message : String(e)}`)
+const main = async () => {
+  const config = loadConfig(process.env)
+  if (E.isLeft(config)) {
+    for (const line of config.left) console.error(`configuration error: ${line}`)
+    process.exit(1)
+  }
+  const log = createLogger(config.right.logLevel)
+  if (isOrkaWorker()) return serve(config.right, log.child({ role: 'worker', worker: cluster.worker?.id, pid: process.pid }), true)
+  if (config.right.workers > 1) {
+    if (!cluster.isPrimary)
+      throw new Error('WORKERS: this process is a cluster worker of another program already; set WORKERS=1 and let it fork')
+    return runPrimary(config.right, log.child({ role: 'primary', pid: process.pid }))
+  }
+  return serve(config.right, log, false)
+}
+
+main().catch(async (e: unknown) => {
+  const reason = e instanceof Error ? e.message : String(e)
+  // A worker's reason is the primary's to report, once.
+  if (isOrkaWorker()) await tellPrimary({ orka: 'start-failed', reason })
+  else console.error(`Orka could not start: ${reason}`)
   process.exit(1)
 })

@@ -2,8 +2,11 @@ import * as O from 'fp-ts/Option'
 import { ApiKeyPair, reconciliationId, ROLE_CATALOGUE, SecretBox, StoragePorts } from '@orka/domain'
 import { jwkThumbprint } from '@orka/adapters-http'
 import { randomBytes } from 'node:crypto'
+import pino from 'pino'
+import { Config } from './config'
+import { ensureDevKey } from './dev-key'
 import { runTask } from './run-task'
-import { SeedFile } from './seed-file'
+import { readSeedFile, SeedFile } from './seed-file'
 import { stableUuid } from './stable-id'
 
 export type ProvisioningPorts = Pick<StoragePorts, 'merchantAccounts' | 'keys' | 'roles' | 'services' | 'buyers' | 'webhooks'> & {
@@ -126,4 +129,26 @@ export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile)
       }),
       `seeding webhook subscription ${w.url}`,
     )
+}
+
+/** At start: defaults, then the seed file, then (sandbox, when the seed names no keys) the dev key. */
+export const provisionAtStart = async (ports: ProvisioningPorts, now: Date, config: Config, log: pino.Logger): Promise<void> => {
+  await applyDefaults(ports, now)
+  const seed = config.seedFile === undefined ? undefined : readSeedFile(config.seedFile)
+  if (seed) {
+    await applySeed(ports, now, seed)
+    log.info({ seedFile: config.seedFile }, 'seed file applied')
+  }
+  if ((seed?.api_key_pairs ?? []).length > 0) return
+  if (config.environment === 'production') {
+    log.warn('production: no dev API key is generated; provision API key pairs with SEED_FILE')
+    return
+  }
+  const dev = ensureDevKey(config.dataDir)
+  await applySeed(ports, now, { api_key_pairs: [{ public_key_pem: dev.publicKeyPem, roles: ['administrator'] }] })
+  log.info(
+    { privateKeyFile: dev.path, created: dev.created, mint: `pnpm orka token --key ${dev.path} --scopes '*.read,*.write'` },
+    `sandbox dev API key pair ${dev.created ? 'generated' : 'loaded'}: its private key is ${dev.path}; ` +
+      `mint a token with: pnpm orka token --key ${dev.path} --scopes '*.read,*.write'`,
+  )
 }

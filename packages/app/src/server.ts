@@ -18,12 +18,11 @@ import {
 import { clientErrorHandler, createHttpApp } from '@orka/adapters-http'
 import { Config } from './config'
 import { buildContainer, Dispatcher, get, Overrides, UseCases } from './container'
-import { ensureDevKey } from './dev-key'
 import { createLogger } from './logger'
-import { applyDefaults, applySeed, DEFAULT_MERCHANT_ACCOUNT_ID, ProvisioningPorts } from './provision'
+import { announceStart } from './prepare'
+import { DEFAULT_MERCHANT_ACCOUNT_ID, provisionAtStart, ProvisioningPorts } from './provision'
 import { resolveRootKey } from './root-key'
 import { openStorage, Storage } from './storage'
-import { readSeedFile } from './seed-file'
 
 export interface RunningServer {
   readonly url: string
@@ -35,6 +34,8 @@ export interface StartOptions extends Overrides {
   readonly logger?: pino.Logger
   /** Last word on the wiring, for tests that need a failing or instrumented adapter. */
   readonly configure?: (c: DependencyContainer) => void
+  /** A cluster worker: the primary made the indexes and provisioned storage before forking (`prepareStorage`). */
+  readonly prepared?: boolean
 }
 
 const provisioningPorts = (c: DependencyContainer): ProvisioningPorts => ({
@@ -47,47 +48,17 @@ const provisioningPorts = (c: DependencyContainer): ProvisioningPorts => ({
   box: get(c, SecretBox),
 })
 
-/** Defaults, then the seed file, then (sandbox, when the seed names no keys) the dev key. */
-const provision = async (c: DependencyContainer, config: Config, log: pino.Logger) => {
-  const ports = provisioningPorts(c)
-  const now = get(c, Clock).now()
-  await applyDefaults(ports, now)
-  const seed = config.seedFile === undefined ? undefined : readSeedFile(config.seedFile)
-  if (seed) {
-    await applySeed(ports, now, seed)
-    log.info({ seedFile: config.seedFile }, 'seed file applied')
-  }
-  if ((seed?.api_key_pairs ?? []).length > 0) return
-  if (config.environment === 'production') {
-    log.warn('production: no dev API key is generated; provision API key pairs with SEED_FILE')
-    return
-  }
-  const dev = ensureDevKey(config.dataDir)
-  await applySeed(ports, now, { api_key_pairs: [{ public_key_pem: dev.publicKeyPem, roles: ['administrator'] }] })
-  log.info(
-    { privateKeyFile: dev.path, created: dev.created, mint: `pnpm orka token --key ${dev.path} --scopes '*.read,*.write'` },
-    `sandbox dev API key pair ${dev.created ? 'generated' : 'loaded'}: its private key is ${dev.path}; ` +
-      `mint a token with: pnpm orka token --key ${dev.path} --scopes '*.read,*.write'`,
-  )
-}
-
 export const startServer = async (config: Config, o: StartOptions = {}): Promise<RunningServer> => {
   const log = o.logger ?? createLogger(config.logLevel)
-  const storage = await openStorage(config)
+  const storage = await openStorage(config, { indexes: o.prepared !== true })
   try {
     const rootKey = resolveRootKey(config, storage.persistent)
     const c = buildContainer(config, storage, rootKey.key, log, o)
     o.configure?.(c)
-    log.info({ storage: storage.description, environment: config.environment }, `storage: ${storage.description}`)
-    if (config.webhookAllowPrivateAddresses)
-      log.warn(
-        'WEBHOOK_ALLOW_PRIVATE_ADDRESSES is true: webhooks may be sent to loopback, private and link-local addresses (sandboxes and tests only)',
-      )
-    if (rootKey.source === 'process')
-      log.warn('VAULT_KEY is not set: a key was generated for this process; stored cards will not survive a restart')
-    else if (rootKey.source !== 'VAULT_KEY')
-      log.warn({ file: rootKey.source }, `VAULT_KEY is not set: using the sandbox key kept in ${rootKey.source}`)
-    await provision(c, config, log)
+    if (o.prepared !== true) {
+      announceStart(config, storage.description, rootKey.source, log)
+      await provisionAtStart(provisioningPorts(c), get(c, Clock).now(), config, log)
+    }
     return await listen(c, config, log, storage)
   } catch (e) {
     await storage.close()

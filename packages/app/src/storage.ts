@@ -22,8 +22,11 @@ export const memoryStorage = (): Storage => ({
   close: () => Promise.resolve(),
 })
 
-/** MongoDB when `MONGODB_URI` is set (indexes created before the first request), else memory. */
-export const openStorage = async (config: Config): Promise<Storage> => {
+/**
+ * MongoDB when `MONGODB_URI` is set (indexes created before the first request, unless
+ * `indexes` is false: a cluster's primary made them before forking), else memory.
+ */
+export const openStorage = async (config: Config, o: { readonly indexes?: boolean } = {}): Promise<Storage> => {
   if (config.mongodbUri === undefined) return memoryStorage()
   const store = await connectMongo(config.mongodbUri, {
     ...(config.mongodbDatabase ? { dbName: config.mongodbDatabase } : {}),
@@ -35,7 +38,7 @@ export const openStorage = async (config: Config): Promise<Storage> => {
     // Every storage call (and the readiness ping) fails as Unavailable after this: 500 with Retry-After.
     operationTimeoutMs: config.storageTimeoutMs,
   })
-  await store.ensureIndexes()
+  if (o.indexes ?? true) await store.ensureIndexes()
   return {
     description: `MongoDB adapters (database ${store.dbName})`,
     persistent: true,

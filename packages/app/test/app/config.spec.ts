@@ -79,4 +79,31 @@ describe('configuration', () => {
       E.left(['WEBHOOK_LEASE_S: must exceed WEBHOOK_TIMEOUT_MS by at least a second, or an attempt could run twice']),
     )
   })
+
+  it('runs one process by default; WORKERS is an integer from 1 to 64, anything else is a configuration error', () => {
+    const uri = 'mongodb://127.0.0.1/'
+    const c = loadConfig({})
+    expect(E.isRight(c) && c.right.workers).to.equal(1)
+    for (const [raw, n] of [
+      ['1', 1],
+      ['2', 2],
+      ['64', 64],
+    ] as const) {
+      const c = loadConfig({ WORKERS: raw, MONGODB_URI: uri })
+      expect(E.isRight(c) && c.right.workers, raw).to.equal(n)
+    }
+    for (const bad of ['0', '65', '-1', '2.5', 'two', ' 2', 'auto'])
+      expect(loadConfig({ WORKERS: bad, MONGODB_URI: uri }), bad).to.deep.equal(
+        E.left([`WORKERS: expected an integer from 1 to 64, got '${bad}'`]),
+      )
+  })
+
+  it('refuses WORKERS above 1 on the embedded store, saying why', () => {
+    expect(loadConfig({ WORKERS: '1' })).to.satisfy(E.isRight)
+    expect(loadConfig({ WORKERS: '2' })).to.deep.equal(
+      E.left([
+        'WORKERS: more than 1 needs MONGODB_URI: the embedded store lives inside each process, so every worker would have its own data, rate limits and idempotency keys',
+      ]),
+    )
+  })
 })

@@ -69,12 +69,15 @@ export class MongoBuyerRepository implements BuyerRepository {
       const claimId = externalIdentifierClaimId(buyer.merchant_account_id, ext)
       const claimed = await this.claim(buyer.merchant_account_id, ext, buyer.id)
       if (E.isLeft(claimed)) return claimed
+      // Only a claim this call inserted is taken back: a claim it found already held for this buyer id
+      // (the same buyer created at once elsewhere, as two instances seeding do) is the winner's.
+      const release = () => (claimed.right ? this.#claims.deleteOne({ _id: claimId, buyer_id: buyer.id }) : Promise.resolve())
       try {
         const created = await this.insertBuyer(buyer)
-        if (E.isLeft(created)) await this.#claims.deleteOne({ _id: claimId, buyer_id: buyer.id })
+        if (E.isLeft(created)) await release()
         return created
       } catch (e) {
-        await this.#claims.deleteOne({ _id: claimId, buyer_id: buyer.id }).catch(() => undefined)
+        await release().catch(() => undefined)
         throw e
       }
     })

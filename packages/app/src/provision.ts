@@ -76,7 +76,13 @@ export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile)
       `seeding merchant account ${m.id}`,
     )
 
-  for (const k of seed.api_key_pairs ?? []) await runTask(p.keys.upsert(apiKeyPairOf(k, at)), 'seeding an api key pair')
+  for (const k of seed.api_key_pairs ?? []) {
+    const key = apiKeyPairOf(k, at)
+    const stored = O.toNullable(await runTask(p.keys.findByThumbprint(key.thumbprint), 'reading an api key pair'))
+    // Revocation is final: a seed that still lists a revoked key does not bring it back at the next start.
+    const kept = stored === null ? key : { ...key, revoked: stored.revoked, created_at: stored.created_at }
+    await runTask(p.keys.upsert(kept), 'seeding an api key pair')
+  }
 
   for (const s of seed.gift_card_services ?? [])
     await runTask(

@@ -7,6 +7,7 @@ import { AesGcmSecretBox } from '@orka/adapters-node'
 import { ROLE_CATALOGUE } from '@orka/domain'
 import { applyDefaults, applySeed, ProvisioningPorts } from '../../src/provision'
 import { generateKeyPair } from '../../src/dev-key'
+import { runTask } from '../../src/run-task'
 
 const ports = (): ProvisioningPorts => ({ ...makeMemoryAdapters(), box: new AesGcmSecretBox(randomBytes(32)) })
 const now = new Date('2026-01-02T03:04:05.000Z')
@@ -43,6 +44,16 @@ describe('provisioning', () => {
     expect(E.isRight(buyers) && buyers.right.map((b) => b.external_identifier)).to.deep.equal(['b-1'])
     const hooks = await p.webhooks.list({ merchantAccountId: 'acme', includeInstanceWide: false }, seek)()
     expect(E.isRight(hooks) && hooks.right.map((w) => w.url)).to.deep.equal(['https://example.test/h'])
+  })
+
+  it('never brings a revoked key back, and keeps when a key was first seeded', async () => {
+    const p = ports()
+    const seed = { api_key_pairs: [{ public_key_pem: generateKeyPair().publicKeyPem, roles: ['administrator'] }] }
+    await applySeed(p, now, seed)
+    const [key] = await runTask(p.keys.list(), 'keys')
+    await runTask(p.keys.revoke(key!.id), 'revoke')
+    await applySeed(p, new Date(now.getTime() + 60_000), seed)
+    expect(await runTask(p.keys.list(), 'keys')).to.deep.equal([{ ...key, revoked: true }])
   })
 
   it('refuses a seed that names a role outside the catalogue', async () => {

@@ -96,6 +96,17 @@ export const buyerRepositoryContract = (name: string, setup: () => Promise<Harne
       expect(lost).to.deep.equal(Array.from({ length: 19 }, () => ({ _tag: 'Left', left: duplicate('Buyer', at(won, 0).id) })))
     })
 
+    it('keeps the external identifier held when the same buyer is created twice at once (two instances seeding)', async () => {
+      const buyer = aBuyer({ external_identifier: 'crm-seeded' })
+      const results = await Promise.all([h.port.create(buyer)(), h.port.create(buyer)(), h.port.create(buyer)()])
+      expect(results.filter((r) => r._tag === 'Right')).to.have.length(1)
+      expect(await right(h.port.findByExternalIdentifier(MERCHANT_A, 'crm-seeded'))).to.deep.equal(O.some(buyer))
+      expect(await h.port.create(aBuyer({ external_identifier: 'crm-seeded' }))()).to.deep.equal({
+        _tag: 'Left',
+        left: duplicate('Buyer', buyer.id),
+      })
+    })
+
     it('lists only the buyers with the external identifier filtered on', async () => {
       const wanted = aBuyer({ external_identifier: 'crm-000417', created_at: isoAt(1000) })
       await right(h.port.create(aBuyer({ external_identifier: 'crm-000418', created_at: isoAt(2000) })))

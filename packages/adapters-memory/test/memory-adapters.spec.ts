@@ -102,6 +102,15 @@ describe('memory stores stay bounded', () => {
     expect(store.size).to.equal(1)
   })
 
+  it('the rate-limit store also sweeps on time: a burst of one-off keys is let go after its window', async () => {
+    const store = new MemoryRateLimitStore({ sweepEvery: 1_000_000, sweepEveryMs: 10_000 })
+    for (let i = 0; i < 500; i++) await right(store.admit(`embed:jti-${i}`, 50, 60_000, dateAt(i)))
+    await right(store.admit('embed:jti-later', 50, 60_000, dateAt(30_000)))
+    expect(store.size).to.equal(501)
+    await right(store.admit('embed:jti-latest', 50, 60_000, dateAt(61_000)))
+    expect(store.size).to.equal(2)
+  })
+
   it('the rate-limit store drops a key as soon as it is seen empty', async () => {
     const store = new MemoryRateLimitStore()
     await right(store.admit('k', 0, 60_000, dateAt(0)))

@@ -18,23 +18,29 @@ export interface MerchantAccountSelection {
  * with `, `), and a string the domain accepts (no NUL). Any value is otherwise looked up as it
  * is, so that an unknown and a malformed id get the same 403.
  */
-const merchantAccountHeader = (ctx: Parameters<RouteMiddleware>[0], name: string) => {
+const merchantAccountHeader = (name: string) => {
   const lower = name.toLowerCase()
-  return E.chain((v: string | undefined) =>
-    E.map((h: Record<string, string | undefined>) => h[lower])(
-      decodeWith(t.partial({ [lower]: inputStr }), 'header')(v === undefined ? {} : { [lower]: v }),
-    ),
-  )(singleHeader(ctx.req, lower))
+  // Built once per route, not per request.
+  const decode = decodeWith(t.partial({ [lower]: inputStr }), 'header')
+  return (ctx: Parameters<RouteMiddleware>[0]) =>
+    E.chain((v: string | undefined) =>
+      E.map((h: Record<string, string | undefined>) => h[lower])(decode(v === undefined ? {} : { [lower]: v })),
+    )(singleHeader(ctx.req, lower))
 }
 
 /**
  * The route's scope against the token and its key, for the merchant account the request names.
  * A merchant account header sent more than once is a 422 on `['header', <name>]`.
  */
-export const authorize =
-  (check: ReturnType<typeof makeAuthorize>, log: HttpLog, config: MerchantAccountSelection, required: Scope): RouteMiddleware =>
-  async (ctx, next) => {
-    const header = merchantAccountHeader(ctx, config.merchantAccountHeader)
+export const authorize = (
+  check: ReturnType<typeof makeAuthorize>,
+  log: HttpLog,
+  config: MerchantAccountSelection,
+  required: Scope,
+): RouteMiddleware => {
+  const accountOf = merchantAccountHeader(config.merchantAccountHeader)
+  return async (ctx, next) => {
+    const header = accountOf(ctx)
     if (E.isLeft(header)) {
       sendErrorResponse(ctx, validationErrorResponse(header.left))
       return
@@ -49,3 +55,4 @@ export const authorize =
     ctx.state.access = r.right
     await next()
   }
+}

@@ -16,7 +16,8 @@ const lua = (spec: LoadSpec, runId: string): string => {
     .join(', ')
   return `
 local n = 0
-local statuses = {}
+-- A global: done() reads each thread's copy with thread:get.
+statuses = {}
 local headers = { ${headers} }
 local body = ${spec.body === undefined ? 'nil' : JSON.stringify(spec.body)}
 function request()
@@ -60,7 +61,7 @@ export const runWrk = async (spec: LoadSpec, cpus: string | undefined, scriptFil
   child.stderr.on('data', (d: Buffer) => (out += d.toString()))
   const [code] = (await once(child, 'close')) as [number | null]
   const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
-  if (code !== 0 || line === undefined) throw new BenchFailure(`wrk failed (exit ${code}):\n${out.trim()}`)
+  if (code !== 0 || line === undefined) throw new BenchFailure(`wrk failed (exit ${code}): ${out.trim()}`)
   const r = JSON.parse(line) as {
     requests: number
     us: number

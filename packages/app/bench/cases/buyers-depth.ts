@@ -88,15 +88,15 @@ const depthRow = async (bench: Bench, storage: string, orka: Server, vaultKey: B
       rps: b.rps,
       p50: b.p50,
       p99: b.p99,
-      reference: `first page: p50 ${ms(a.p50)}, p99 ${ms(a.p99)}`,
+      reference: `first page p50 ${ms(a.p50)}, p99 ${ms(a.p99)}`,
       ...judge(b.p50 / a.p50, { atMost: 1.5 }),
     },
-    note: `${samples} requests per page, one at a time, after ${warmUps + 1} not counted`,
+    note: `${int(N)} buyers; the page after the ${int(N - LIMIT)}th (the last ${LIMIT}) against the first, limit=${LIMIT}, ${samples} requests each, one at a time, after ${warmUps + 1} not counted; latency ratio of the medians`,
     slowestMs: Math.max(a.p99, b.p99),
   }
 }
 
-const NAME = `GET /buyers?limit=${LIMIT} after ${int(N - LIMIT)} of ${int(N)} buyers vs first page, 1 connection`
+const NAME = `GET /buyers at depth ${int(N)} vs first page`
 
 /** Case 6, memory: the buyers come from a SEED_FILE (all created at the seed's instant; ids give the order). */
 export const memoryDepthCase = (bench: Bench): Promise<Row> =>

@@ -28,7 +28,7 @@ const AFTER_WINDOW_REQUESTS = 2_000
  */
 export const limiterMemoryCase = (bench: Bench): Promise<Row> => {
   const n = Math.min(bench.limiterTokenRun, bench.freshTokens.count)
-  return guarded('7', `${int(n)} distinct embed tokens through the limiter, memory`, () =>
+  return guarded('7', `${int(n)} distinct embed tokens, limiter memory`, () =>
     using(
       startOrka(bench, 'Orka (memory, limiter)', { env: { RATE_LIMIT_WINDOW_S: String(LIMITER_WINDOW_S), EMBED_RATE_LIMIT: '1000000' } }),
       async (orka) => {
@@ -82,14 +82,14 @@ export const limiterMemoryCase = (bench: Bench): Promise<Row> => {
           rps: r.rps,
           p50: r.p50,
           p99: r.p99,
-          reference: `RSS ${mb(before)} before, ${mb(right)} right after, ${mb(after)} after the window (+${mb(Math.max(0, growth))})`,
-          target: `growth <= ${TARGET_GROWTH_MB} MB, back down`,
+          reference: `RSS ${mb(before)} -> ${mb(right)} (+${mb(Math.max(0, growth))}) -> ${mb(after)} after the window`,
+          target: `+${TARGET_GROWTH_MB} MB, back down`,
           result:
             grewOk && backDown
               ? full
                 ? 'met'
                 : `met for ${int(n)} tokens (target is for ${int(TARGET_TOKENS)})`
-              : `not met${grewOk ? '' : ': grew too much'}${backDown ? '' : ': not back down'}`,
+              : `not met${grewOk ? '' : ', grew too much'}${backDown ? '' : ', not back down'}`,
         }
       },
     ),

@@ -96,7 +96,7 @@ export const memoryHttpCases = async (bench: Bench, selected: (id: string) => bo
       )
     if (selected('2'))
       rows.push(
-        await guarded('2', 'POST /gift-cards/activations, store: false, memory', async () => {
+        await guarded('2', 'POST activations, store: false, memory', async () => {
           const s = await setup
           const orka = await measure(bench, 'Orka activations', activations(s.orka, 1_000_000), { expect: 201 })
           const koa = await measure(bench, 'bare Koa activations', activations(s.koa, 2_000_000), { expect: 201 })
@@ -104,14 +104,14 @@ export const memoryHttpCases = async (bench: Bench, selected: (id: string) => bo
             rps: orka.rps,
             p50: orka.p50,
             p99: orka.p99,
-            reference: `bare Koa, parses the body, 201 of ${int(s.activationBytes)} B: ${int(koa.rps)} req/s`,
+            reference: `bare Koa, parses JSON, ${int(s.activationBytes)} B: ${int(koa.rps)} req/s`,
             ...judge(orka.rps / koa.rps, { atLeast: 0.6 }),
           }
         }),
       )
     if (selected('3'))
       rows.push(
-        await guarded('3', 'bare node:http, GET /roles bytes (ceiling)', async () => {
+        await guarded('3', 'bare node:http, GET /roles bytes: ceiling', async () => {
           const s = await setup
           const r = await measure(bench, 'bare node:http GET /roles', roles(s.nodeHttp), { expect: 200 })
           return { rps: r.rps, p50: r.p50, p99: r.p99, result: 'reference' }
@@ -127,7 +127,7 @@ export const memoryHttpCases = async (bench: Bench, selected: (id: string) => bo
       )
     if (selected('4'))
       rows.push(
-        await guarded('4', `GET /roles, fresh ES512 token per request (${int(fresh)}), memory`, async () => {
+        await guarded('4', 'GET /roles, fresh ES512 token each, memory', async () => {
           const s = await setup
           const orka = await measure(
             bench,
@@ -140,7 +140,7 @@ export const memoryHttpCases = async (bench: Bench, selected: (id: string) => bo
             rps: orka.rps,
             p50: orka.p50,
             p99: orka.p99,
-            reference: `async crypto.verify, all ${bench.machine.cores} cores: ${int(all.perSecond)}/s`,
+            reference: `async crypto.verify, ${bench.machine.cores} cores: ${int(all.perSecond)}/s`,
             ...judge(orka.rps / all.perSecond, { atLeast: 0.95 }),
             notes: [
               `${int(fresh)} tokens minted beforehand, each sent once; the reference verifies the same tokens in its own process, not pinned` +
@@ -154,9 +154,9 @@ export const memoryHttpCases = async (bench: Bench, selected: (id: string) => bo
     if (selected('4') && bench.machine.serverCpus !== undefined) {
       const cpus = bench.machine.serverCpus
       rows.push(
-        await guarded('4r', `async ES512 verification on the server's CPU ${cpus}`, async () => {
+        await guarded('4r', `async ES512 verify on CPU ${cpus} only`, async () => {
           const r = await verifyRate(cpus)
-          return { reference: `${int(r.perSecond)} verifications/s`, result: 'reference' }
+          return { reference: `${int(r.perSecond)}/s`, result: 'reference' }
         }),
       )
     }

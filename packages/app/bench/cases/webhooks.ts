@@ -11,7 +11,7 @@ const TARGET_P99_MS = 1000
  * CPUs, the sender and receiver (that script's own process) on the generator's. Its line is parsed.
  */
 export const webhooksCase = (bench: Bench): Promise<Row> =>
-  guarded('8', 'webhook event to first delivery attempt, idle, MongoDB', async () => {
+  guarded('8', 'webhook event to first attempt, idle, MongoDB', async () => {
     if ('missing' in bench.mongo) throw new NotMeasured(bench.mongo.missing)
     const out = await runChild('bench:webhooks', join(BENCH_DIR, 'webhook-latency.js'), [], {
       cpus: bench.machine.generatorCpus,
@@ -24,7 +24,7 @@ export const webhooksCase = (bench: Bench): Promise<Row> =>
     return {
       p50: Number(p50),
       p99: Number(p99),
-      reference: `${events} events, one at a time; max ${ms(Number(max))}`,
+      reference: `${events} events, one at a time, max ${ms(Number(max))}`,
       target: `p99 <= ${TARGET_P99_MS} ms`,
       result: Number(p99) <= TARGET_P99_MS ? 'met' : 'not met',
     }

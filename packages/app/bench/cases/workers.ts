@@ -27,7 +27,7 @@ const childrenOf = (pid: number): number => {
  * pinned: the two workers and the load generator share every core, as they would on a 2-core host.
  */
 export const workersCase = (bench: Bench): Promise<Row> =>
-  guarded('9', 'WORKERS=2 vs WORKERS=1, GET /roles, MongoDB, cores shared with the generator', async () => {
+  guarded('9', 'WORKERS=2 vs 1, GET /roles, MongoDB, not pinned', async () => {
     const config = readFileSync(join(ORKA_MAIN, '..', 'config.js'), 'utf8')
     if (!/\bWORKERS\b/.test(config)) throw new NotMeasured('WORKERS not supported by this build')
     return withMongoDatabase(bench, async (uri, db) => {

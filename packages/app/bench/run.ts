@@ -132,7 +132,9 @@ const main = async () => {
   }
 
   const elapsed = (performance.now() - started) / 1000
+  const busyAfter = await busyShare()
   const notes = [
+    `other load on the machine after the run: ${(busyAfter * 100).toFixed(0)} % of all CPU time busy`,
     `tokens: ${int(poolSize)} minted in ${mintSeconds.toFixed(0)} s before the cases (not counted); MongoDB: ${'missing' in mongo ? mongo.missing : mongo.description}`,
     `whole run: ${Math.floor(elapsed / 60)} min ${Math.round(elapsed % 60)} s`,
   ]

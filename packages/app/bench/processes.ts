@@ -16,7 +16,9 @@ export class NotMeasured extends Error {
 
 /** Compiled scripts: this file lives in `dist/bench/`. */
 export const BENCH_DIR = __dirname
-export const ORKA_MAIN = join(__dirname, '..', 'src', 'main.js')
+/** The Orka build under test: this one, or `BENCH_ORKA` (another build's `dist/src/main.js`, to compare builds). */
+export const ORKA_MAIN =
+  process.env.BENCH_ORKA === undefined || process.env.BENCH_ORKA === '' ? join(__dirname, '..', 'src', 'main.js') : process.env.BENCH_ORKA
 export const REPO_ROOT = join(__dirname, '..', '..', '..', '..')
 
 /** `node script args...`, under `taskset -c cpus` when given (taskset execs node: same pid). */

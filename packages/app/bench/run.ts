@@ -14,7 +14,7 @@ import { webhooksCase } from './cases/webhooks'
 import { workersCase } from './cases/workers'
 import { describeMachine, hasCommand, machineLine, pinningLine } from './machine'
 import { MongoTarget, provideMongo } from './mongo'
-import { BENCH_DIR, runJsonChild, sleep } from './processes'
+import { BENCH_DIR, ORKA_MAIN, runJsonChild, sleep } from './processes'
 import { formatNotes, formatTable, int, Row } from './table'
 
 /**
@@ -22,7 +22,8 @@ import { formatNotes, formatTable, int, Row } from './table'
  * its own process, the load from another (autocannon, or wrk when installed), one table at the end.
  *
  * BENCH_SECONDS (8) per measured run; BENCH_FRESH_TOKENS (5000) for case 4; BENCH_LIMITER_TOKENS
- * (30000) for case 7; BENCH_CASES (e.g. `1,4,6`) runs some cases only; MONGODB_URI, else
+ * (30000) for case 7; BENCH_CASES (e.g. `1,4,6`) runs some cases only; BENCH_ORKA measures another
+ * build (its `dist/src/main.js`); MONGODB_URI, else
  * scripts/mongo-test-server is started for the MongoDB cases and stopped at the end.
  */
 const CONNECTIONS = 32
@@ -86,7 +87,7 @@ const main = async () => {
     pinningLine(machine),
     `load generator: ${wrk ? 'wrk' : 'autocannon'}, one thread in its own process, ${CONNECTIONS} connections, ${seconds} s per run after a 2 s warm-up` +
       (wrk ? ' (autocannon for the runs that use each token once)' : ''),
-    'Orka runs as shipped (dist/src/main.js, default settings unless a case says otherwise; LOG_LEVEL info: an access-log line per request, to a file)',
+    `Orka runs as shipped (${ORKA_MAIN === join(BENCH_DIR, '..', 'src', 'main.js') ? "this build's dist/src/main.js" : ORKA_MAIN}, default settings unless a case says otherwise; LOG_LEVEL info: an access-log line per request, to a file)`,
     `other load on the machine before the run: ${(busy * 100).toFixed(0)} % of all CPU time busy, load average ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,

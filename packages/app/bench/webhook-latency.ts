@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks'
 import { MongoClient } from 'mongodb'
 import { generateKeyPair } from '../src/dev-key'
 import { mintToken } from '../src/mint-token'
-import { nodeCommand } from './processes'
+import { nodeCommand, ORKA_MAIN } from './processes'
 
 /**
  * From the `201` that creates an event to the first delivery attempt reaching the receiver, on
@@ -24,7 +24,7 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 200)
 const STORAGES = (process.env.BENCH_WEBHOOK_STORAGES ?? 'memory,mongodb').split(',')
 const SERVER_CPUS = process.env.BENCH_SERVER_CPUS === '' ? undefined : process.env.BENCH_SERVER_CPUS
 const TARGET_MS = 1000
-const main = join(__dirname, '..', 'src', 'main.js')
+const main = ORKA_MAIN
 
 const receiver = async () => {
   const arrivals = new Map<string, number>()

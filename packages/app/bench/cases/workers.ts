@@ -59,7 +59,7 @@ export const workersCase = (bench: Bench): Promise<Row> =>
         rps: two.r.rps,
         p50: two.r.p50,
         p99: two.r.p99,
-        reference: `WORKERS=1: ${int(one.r.rps)} req/s (${one.processes} vs ${two.processes} processes)`,
+        reference: `WORKERS=1: ${int(one.r.rps)} req/s (processes: ${one.processes} and ${two.processes})`,
         ...judge(two.r.rps / one.r.rps, { atLeast: 1.3 }),
       }
     })

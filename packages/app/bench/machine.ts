@@ -53,3 +53,36 @@ export const pinningLine = (m: Machine): string =>
   m.serverCpus === undefined
     ? 'not pinned: taskset is missing or there is a single CPU, so servers and the load generator share every core'
     : `pinned with taskset -c: servers and references on CPU ${m.serverCpus}, load generator on CPU ${m.generatorCpus}`
+
+/** Clock ticks per second of /proc (USER_HZ; 100 on Linux). */
+const TICKS = 100
+
+export interface CpuMark {
+  readonly at: number
+  /** CPU time the whole machine spent busy (not idle, not waiting for I/O), in ticks. */
+  readonly busy: number
+  /** CPU time of this process and of its children that have ended, in ticks. */
+  readonly mine: number
+}
+
+export const cpuMark = (): CpuMark => {
+  const f = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number)
+  const total = f.reduce((a, b) => a + b, 0)
+  const self = readFileSync('/proc/self/stat', 'utf8')
+  const fields = self
+    .slice(self.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number)
+  // utime, stime, cutime, cstime: fields 14 to 17 of stat, 11 to 14 after the command name.
+  const mine = (fields[11] ?? 0) + (fields[12] ?? 0) + (fields[13] ?? 0) + (fields[14] ?? 0)
+  return { at: performance.now(), busy: total - (f[3] ?? 0) - (f[4] ?? 0), mine }
+}
+
+/**
+ * Share of the machine's CPU time used by processes that are not the bench's between two marks
+ * (taken when every process the bench started meanwhile has ended).
+ */
+export const othersShare = (a: CpuMark, b: CpuMark, cores: number): number => {
+  const capacity = ((b.at - a.at) / 1000) * TICKS * cores
+  return capacity <= 0 ? 0 : Math.max(0, (b.busy - a.busy - (b.mine - a.mine)) / capacity)
+}

@@ -12,7 +12,7 @@ import { memoryHttpCases } from './cases/memory-http'
 import { mongoWritesCase } from './cases/mongo-writes'
 import { webhooksCase } from './cases/webhooks'
 import { workersCase } from './cases/workers'
-import { describeMachine, hasCommand, machineLine, pinningLine } from './machine'
+import { cpuMark, describeMachine, hasCommand, machineLine, othersShare, pinningLine } from './machine'
 import { MongoTarget, provideMongo } from './mongo'
 import { BENCH_DIR, ORKA_MAIN, runJsonChild, sleep } from './processes'
 import { formatNotes, formatTable, int, Row } from './table'
@@ -121,13 +121,29 @@ const main = async () => {
     mongo: 'missing' in mongo ? mongo : { uri: mongo.uri, description: mongo.description },
   }
   const rows: Row[] = []
+  const contention: string[] = []
+  /** Runs some cases and notes how much CPU time other processes took meanwhile. */
+  const watched = async (ids: string, mongoDb: boolean, run: () => Promise<Row[]>) => {
+    const a = cpuMark()
+    const done = await run()
+    rows.push(...done)
+    if (done.every((r) => r.result.startsWith('not measured'))) return
+    const share = othersShare(a, cpuMark(), machine.cores)
+    contention.push(
+      `${ids}: other processes used ${(share * 100).toFixed(0)} % of the machine's CPU time meanwhile` +
+        (mongoDb ? ' (the MongoDB server, FerretDB and its PostgreSQL, counts as other)' : ''),
+    )
+  }
   try {
-    if (['1', '2', '3', '4'].some(selected)) rows.push(...(await memoryHttpCases(bench, selected)))
-    if (selected('5')) rows.push(await mongoWritesCase(bench))
-    if (selected('6')) rows.push(await memoryDepthCase(bench), await mongoDepthCase(bench))
-    if (selected('7')) rows.push(await limiterMemoryCase(bench))
-    if (selected('8')) rows.push(await webhooksCase(bench))
-    if (selected('9')) rows.push(await workersCase(bench))
+    if (['1', '2', '3', '4'].some(selected)) await watched('1-4', false, () => memoryHttpCases(bench, selected))
+    if (selected('5')) await watched('5', true, async () => [await mongoWritesCase(bench)])
+    if (selected('6')) {
+      await watched('6a', false, async () => [await memoryDepthCase(bench)])
+      await watched('6b', true, async () => [await mongoDepthCase(bench)])
+    }
+    if (selected('7')) await watched('7', false, async () => [await limiterMemoryCase(bench)])
+    if (selected('8')) await watched('8', true, async () => [await webhooksCase(bench)])
+    if (selected('9')) await watched('9', true, async () => [await workersCase(bench)])
   } finally {
     if (!('missing' in mongo)) await mongo.stop()
   }
@@ -139,7 +155,7 @@ const main = async () => {
     `tokens: ${int(poolSize)} minted in ${mintSeconds.toFixed(0)} s before the cases (not counted); MongoDB: ${'missing' in mongo ? mongo.missing : mongo.description}`,
     `whole run: ${Math.floor(elapsed / 60)} min ${Math.round(elapsed % 60)} s`,
   ]
-  console.log([...header, '', formatTable(rows), '', ...formatNotes(rows), ...notes].join('\n'))
+  console.log([...header, '', formatTable(rows), '', ...formatNotes(rows), ...contention, ...notes].join('\n'))
   if (failures.length > 0) {
     console.error(`\nbench FAILED (${failures.length}):\n${[...new Set(failures)].map((f) => `- ${f}`).join('\n')}`)
     process.exitCode = 1

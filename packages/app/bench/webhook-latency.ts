@@ -10,16 +10,21 @@ import { performance } from 'node:perf_hooks'
 import { MongoClient } from 'mongodb'
 import { generateKeyPair } from '../src/dev-key'
 import { mintToken } from '../src/mint-token'
+import { nodeCommand, ORKA_MAIN } from './processes'
 
 /**
  * From the `201` that creates an event to the first delivery attempt reaching the receiver, on
  * an idle service: the service runs in its own process (embedded store, then MongoDB when
  * `MONGODB_URI` is set), this process sends one `POST /buyers` at a time and receives the
  * webhooks. Prints p50/p99/max against the 1 s target; `BENCH_EVENTS` (default 200) per storage.
+ * `BENCH_WEBHOOK_STORAGES` (`memory,mongodb` by default) picks the storages; `BENCH_SERVER_CPUS`
+ * pins the service with `taskset -c` (`npm run bench` sets both for its case 8).
  */
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200)
+const STORAGES = (process.env.BENCH_WEBHOOK_STORAGES ?? 'memory,mongodb').split(',')
+const SERVER_CPUS = process.env.BENCH_SERVER_CPUS === '' ? undefined : process.env.BENCH_SERVER_CPUS
 const TARGET_MS = 1000
-const main = join(__dirname, '..', 'src', 'main.js')
+const main = ORKA_MAIN
 
 const receiver = async () => {
   const arrivals = new Map<string, number>()
@@ -39,7 +44,8 @@ const receiver = async () => {
 }
 
 const startService = async (env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> => {
-  const child = spawn(process.execPath, [main], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const [cmd, args] = nodeCommand(main, [], SERVER_CPUS)
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
   const collect = (d: Buffer) => (out += d.toString())
   child.stdout.on('data', collect)
@@ -120,8 +126,9 @@ const run = async () => {
   console.log(
     `Webhook event to first delivery attempt, idle service (${cpus().length} cores, Node ${process.version}); the 201 is the start`,
   )
-  await measure('memory', { MONGODB_URI: '' })
+  if (STORAGES.includes('memory')) await measure('memory', { MONGODB_URI: '' })
   const uri = process.env.MONGODB_URI
+  if (!STORAGES.includes('mongodb')) return
   if (uri) {
     const db = `orka_bench_${randomBytes(4).toString('hex')}`
     try {

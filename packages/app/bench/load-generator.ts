@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import autocannon from 'autocannon'
+import { cardNumber, LoadResult, LoadSpec, percentile } from './load-spec'
+
+/**
+ * The load generator's own process (autocannon, one thread): reads a LoadSpec (JSON file named
+ * by argv[2]), sends it, prints a LoadResult as one JSON line. Latency is taken from every
+ * response (autocannon's own histogram keeps whole milliseconds of 2xx only).
+ */
+const spec = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as LoadSpec
+
+const tokens = spec.tokens
+  ? readFileSync(spec.tokens.file, 'utf8')
+      .split('\n')
+      .slice(spec.tokens.from, spec.tokens.from + spec.tokens.count)
+  : undefined
+if (tokens && spec.tokens && tokens.length !== spec.tokens.count)
+  throw new Error(`${spec.tokens.file} holds ${tokens.length} tokens from ${spec.tokens.from}, not ${spec.tokens.count}`)
+
+let n = 0
+const perRequest = spec.tokens !== undefined || spec.idempotencyKeys === true || spec.body?.includes('{{card}}') === true
+const setupRequest = (req: autocannon.Request): autocannon.Request => {
+  const i = n++
+  const headers: Record<string, string> = { ...spec.headers }
+  if (tokens) headers.authorization = `Bearer ${tokens[i] ?? ''}`
+  if (spec.idempotencyKeys) headers['idempotency-key'] = randomUUID()
+  const body = spec.body?.replace('{{card}}', cardNumber(spec.cardBase ?? 0, i))
+  return { ...req, headers, ...(body === undefined ? {} : { body }) }
+}
+
+let latencies = new Float64Array(1 << 16)
+let count = 0
+const started = process.hrtime.bigint()
+const instance = autocannon(
+  {
+    url: spec.url,
+    method: spec.method,
+    connections: spec.connections,
+    headers: spec.headers,
+    ...(spec.body === undefined ? {} : { body: spec.body }),
+    ...(tokens ? { amount: tokens.length } : spec.amount !== undefined ? { amount: spec.amount } : { duration: spec.seconds }),
+    ...(perRequest ? { requests: [{ setupRequest }] } : {}),
+    timeout: 30,
+  },
+  (err, r) => {
+    if (err) {
+      console.error(err)
+      process.exit(1)
+    }
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9
+    const sorted = latencies.subarray(0, count).sort()
+    const statuses: Record<string, number> = {}
+    for (const [code, s] of Object.entries(r.statusCodeStats ?? {})) statuses[code] = s.count ?? 0
+    const result: LoadResult = {
+      requests: count,
+      seconds,
+      rps: count / seconds,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      statuses,
+      errors: r.errors,
+      errorKinds,
+    }
+    console.log(JSON.stringify(result))
+  },
+)
+const errorKinds: Record<string, number> = {}
+instance.on('reqError', (e: Error & { code?: string }) => {
+  const kind = e.code ?? e.message
+  errorKinds[kind] = (errorKinds[kind] ?? 0) + 1
+})
+instance.on('response', (_client, _status, _bytes, ms) => {
+  if (count === latencies.length) {
+    const bigger = new Float64Array(latencies.length * 2)
+    bigger.set(latencies)
+    latencies = bigger
+  }
+  latencies[count++] = ms
+})

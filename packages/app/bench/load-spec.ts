@@ -1,0 +1,44 @@
+/** What a load generator is asked to send, and what it reports back (JSON between processes). */
+export interface LoadSpec {
+  readonly url: string
+  readonly method: 'GET' | 'POST'
+  readonly headers: Readonly<Record<string, string>>
+  /** Sent as is, or with `{{card}}` replaced per request by a distinct 19-digit card number. */
+  readonly body?: string
+  /** Card numbers of this run are `41234555` + (cardBase + n, 10 digits) + `1`: never a mock's special ending. */
+  readonly cardBase?: number
+  /** A fresh `idempotency-key` per request. */
+  readonly idempotencyKeys?: boolean
+  /** Tokens, one per line: request n carries token `from + n`, each used once; the run is `count` requests. */
+  readonly tokens?: { readonly file: string; readonly from: number; readonly count: number }
+  /** Exactly this many requests (instead of `seconds`). */
+  readonly amount?: number
+  readonly connections: number
+  /** Duration of a run without `tokens` or `amount`. */
+  readonly seconds: number
+}
+
+export interface LoadResult {
+  /** Responses received. */
+  readonly requests: number
+  readonly seconds: number
+  readonly rps: number
+  /** Latency of every response, ms. */
+  readonly p50: number
+  readonly p99: number
+  /** Responses per HTTP status. */
+  readonly statuses: Readonly<Record<string, number>>
+  /** Connection errors and timeouts. */
+  readonly errors: number
+  /** Errors by code or message (the first few kinds). */
+  readonly errorKinds?: Readonly<Record<string, number>>
+}
+
+export const cardNumber = (base: number, n: number): string => `41234555${String(base + n).padStart(10, '0')}1`
+
+/** Nearest-rank percentile of ascending samples. */
+export const percentile = (sorted: ArrayLike<number>, p: number): number => {
+  if (sorted.length === 0) return Number.NaN
+  const v = sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
+  return v ?? Number.NaN
+}

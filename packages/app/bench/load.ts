@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Bench } from './bench'
+import { LoadResult, LoadSpec } from './load-spec'
+import { BENCH_DIR, BenchFailure, runJsonChild } from './processes'
+import { runWrk } from './wrk'
+
+let runs = 0
+
+export interface LoadOptions {
+  /** The only status every response may have. */
+  readonly expect: number
+  /** Where the generator runs; default the generator's CPUs. `null`: not pinned. */
+  readonly cpus?: string | null
+}
+
+/**
+ * Sends a LoadSpec from the load generator's own process (wrk when the machine has it, else
+ * autocannon) and checks the run: every response has the expected status and nothing failed
+ * on the wire, else a BenchFailure naming what came back.
+ */
+export const load = async (bench: Bench, what: string, spec: LoadSpec, o: LoadOptions): Promise<LoadResult> => {
+  const id = `${++runs}-${randomBytes(3).toString('hex')}`
+  const cpus = o.cpus === null ? undefined : (o.cpus ?? bench.machine.generatorCpus)
+  const r =
+    bench.wrk && spec.tokens === undefined && spec.amount === undefined
+      ? await runWrk(spec, cpus, join(bench.dir, `run-${id}.lua`), `bench-${id}`)
+      : await (async () => {
+          const file = join(bench.dir, `run-${id}.json`)
+          writeFileSync(file, JSON.stringify(spec))
+          const timeoutMs = spec.tokens || spec.amount !== undefined ? 900_000 : (spec.seconds + 60) * 1000
+          return runJsonChild<LoadResult>('the load generator', join(BENCH_DIR, 'load-generator.js'), [file], { cpus, timeoutMs })
+        })()
+  const unexpected = Object.entries(r.statuses).filter(([code]) => Number(code) !== o.expect)
+  if (unexpected.length > 0 || r.errors > 0 || r.requests === 0) {
+    const seen = Object.entries(r.statuses)
+      .map(([code, n]) => `${n} x ${code}`)
+      .join(', ')
+    throw new BenchFailure(
+      `${what}: expected only ${o.expect}, got ${seen || 'no response'}${r.errors > 0 ? `, ${r.errors} connection errors or timeouts ${JSON.stringify(r.errorKinds ?? {})}` : ''}`,
+    )
+  }
+  const wanted = spec.tokens?.count ?? spec.amount
+  if (wanted !== undefined && r.requests !== wanted) throw new BenchFailure(`${what}: ${r.requests} responses for ${wanted} requests`)
+  return r
+}

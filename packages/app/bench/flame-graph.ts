@@ -1,14 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 
 /**
- * A flame graph (SVG) of a V8 CPU profile, as `node --cpu-prof` writes it: each frame as wide as
+ * A flame graph (an HTML page holding an SVG) of a V8 CPU profile, as `node --cpu-prof` writes it: each frame as wide as
  * the time spent in it and below it, callers under callees' roots, idle time and the
  * profiler's own frames left out, so widths are shares of the time the process was busy.
  *
- *   node packages/app/dist/bench/flame-graph.js <profile.cpuprofile> <out.svg> [title]
+ *   node packages/app/dist/bench/flame-graph.js <profile.cpuprofile> <out.html> [title]
  *
  * Written here because the flame graph tools at hand read other formats (perf, V8 logs) or need
- * a browser viewer; this one is a static SVG a docs page shows as it is.
+ * a viewer; this one is a static page any browser shows as it is (HTML, so the SVG needs no
+ * namespace declaration).
  */
 
 interface CallFrame {
@@ -103,14 +104,15 @@ const render = (root: Frame, title: string): string => {
     .replace(/LEVEL(\d+)T/g, (_, l: string) => String(height - (Number(l) + 1) * ROW + 12))
     .replace(/LEVEL(\d+)/g, (_, l: string) => String(height - (Number(l) + 1) * ROW))
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" font-family="monospace" font-size="11">\n` +
+    `<!doctype html>\n<meta charset="utf-8">\n<title>${escape(title)}</title>\n` +
+    `<svg width="${WIDTH}" height="${height}" font-family="monospace" font-size="11">\n` +
     `<text x="4" y="14" font-size="13">${escape(title)}</text>\n${body}\n</svg>\n`
   )
 }
 
 const [input, output, title] = process.argv.slice(2)
 if (input === undefined || output === undefined) {
-  console.error('usage: flame-graph <profile.cpuprofile> <out.svg> [title]')
+  console.error('usage: flame-graph <profile.cpuprofile> <out.html> [title]')
   process.exit(2)
 }
 writeFileSync(output, render(foldProfile(JSON.parse(readFileSync(input, 'utf8')) as CpuProfile), title ?? input))

@@ -1,7 +1,7 @@
 import * as TE from 'fp-ts/TaskEither'
-import { pipe } from 'fp-ts/function'
 import {
   canonicalUuid,
+  Activated,
   cardReach,
   GiftCard,
   GiftCardActivationCreate,
@@ -11,7 +11,7 @@ import {
   MAX_BALANCE_ITEMS,
   pageOf,
 } from '@orka/domain'
-import { defineOperation, Tag } from './operation'
+import { defineOperation, OperationRequest, ParameterDocs, Tag } from './operation'
 import { PAGE_QUERY } from './page'
 
 const GIFT_CARDS: Tag = {
@@ -41,22 +41,22 @@ export const activateGiftCard = defineOperation({
   idempotent: true,
   body: GiftCardActivationCreate,
   success: { status: 201, codec: GiftCard, description: 'The activated gift card.' },
-  handle: (u) => (req) =>
-    pipe(
-      u.activateGiftCard({
-        merchantAccountId: req.access.merchantAccount.id,
-        input: req.body,
-        idempotencyKey: req.idempotencyKey,
-        reach: cardReach(req.access, 'gift-cards.write'),
-      }),
-      TE.map((r) => ({ value: r.card, replayed: r.replayed })),
-    ),
+  handle: (u) => (req) => replayable(u.activateGiftCard(cardWrite(req))),
 })
 
 /** What an embed token may read of stored cards (see `cardReach`). */
 const EMBED_READS =
   'An `embed` token reads only the cards of the buyer its `embed` claim names (`buyer_id` or `buyer_external_identifier`); one naming ' +
   'no buyer is a `403`.'
+
+/** What activating and storing a card take from the request. */
+const cardWrite = <B>(req: OperationRequest<ParameterDocs, ParameterDocs, B>) => ({
+  merchantAccountId: req.access.merchantAccount.id,
+  input: req.body,
+  idempotencyKey: req.idempotencyKey,
+  reach: cardReach(req.access, 'gift-cards.write'),
+})
+const replayable = <E>(written: TE.TaskEither<E, Activated>) => TE.map((r: Activated) => ({ value: r.card, replayed: r.replayed }))(written)
 
 /** Path ids are UUIDs compared case-insensitively: decoded to lower case, the form stored ids have. */
 const GIFT_CARD_ID = { gift_card_id: { codec: canonicalUuid, description: 'The ID of the gift card.' } }
@@ -82,16 +82,7 @@ export const createGiftCard = defineOperation({
   idempotent: true,
   body: GiftCardCreate,
   success: { status: 201, codec: GiftCard, description: 'The stored gift card.' },
-  handle: (u) => (req) =>
-    pipe(
-      u.storeGiftCard({
-        merchantAccountId: req.access.merchantAccount.id,
-        input: req.body,
-        idempotencyKey: req.idempotencyKey,
-        reach: cardReach(req.access, 'gift-cards.write'),
-      }),
-      TE.map((r) => ({ value: r.card, replayed: r.replayed })),
-    ),
+  handle: (u) => (req) => replayable(u.storeGiftCard(cardWrite(req))),
 })
 
 export const listGiftCards = defineOperation({

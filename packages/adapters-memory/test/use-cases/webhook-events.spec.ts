@@ -9,7 +9,6 @@ import {
   BuyerCreate,
   cardDeclined,
   duplicate,
-  GiftCard,
   GiftCardActivationCreate,
   GiftCardConnector,
   GiftCardConnectors,
@@ -22,7 +21,7 @@ import {
 } from '@orka/domain'
 import { aGiftCardServiceRecord, aVaultedCard, aWebhookRecord, MERCHANT_A, MERCHANT_B, right, uuidFor } from '@orka/domain/testing'
 import { MemoryBuyerRepository, MemoryGiftCardVault, MemoryWebhookOutbox } from '../../src'
-import { activationWorld, outboxEntries, START } from './support'
+import { activationWorld, expectedCard, outboxEntries, START } from './support'
 
 const id = uuidFor
 
@@ -236,23 +235,7 @@ describe('webhook events raised by use cases', () => {
           reach: ACCOUNT_REACH,
         })()
       }
-      const card: GiftCard = {
-        type: 'gift-card',
-        id: id(1),
-        merchant_account_id: MERCHANT_A,
-        gift_card_service: service.service,
-        bin: '603628',
-        sub_bin: '123',
-        last4: '7890',
-        expiration_date: '2028-01-15T10:00:00.000Z',
-        buyer: null,
-        created_at: START.toISOString(),
-        updated_at: START.toISOString(),
-        last_used_at: null,
-        usage_count: 0,
-        cit_last_used_at: null,
-        cit_usage_count: 0,
-      }
+      const card = expectedCard(service.service, { id: id(1) })
       return { ...w, activate, card }
     }
 

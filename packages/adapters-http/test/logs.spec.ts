@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import fc from 'fast-check'
 import * as TE from 'fp-ts/TaskEither'
 import { makeAuthorize, makeCheckRateLimit, serviceFailed, unavailable } from '@orka/domain'
 import { containsCardNumber, createHttpApp, HttpDeps, redactCardNumbers, redactJsonLine, redactLogFields } from '../src'
@@ -165,6 +166,19 @@ describe('card numbers in logs', () => {
         path: '/gift-cards/################',
       })
       expect(redactJsonLine('{"msg":"plain \\"quoted\\" 123"}')).to.equal('{"msg":"plain \\"quoted\\" 123"}')
+    })
+
+    it('masks a line as every string of its record masked would serialise (plain ASCII lines take a shortcut)', () => {
+      const chars = (alphabet: string) => fc.string({ unit: fc.constantFrom(...alphabet.split('')), minLength: 8, maxLength: 40, size: 'max' })
+      // Plain text (the shortcut) and text with quotes, percent signs, a newline, another script's digit (the long way).
+      const text = fc.oneof(chars('0123456789 -./:a'), chars('0123456789 -./:a"%\n\u0663'))
+      const record = fc.dictionary(text, fc.oneof(text, fc.integer(), fc.constant(41234555666677770)), { maxKeys: 5 })
+      fc.assert(
+        fc.property(record, (o) => {
+          expect(redactJsonLine(`${JSON.stringify(o)}\n`)).to.equal(`${JSON.stringify(redactLogFields(o))}\n`)
+        }),
+        { numRuns: 3000 },
+      )
     })
   })
 

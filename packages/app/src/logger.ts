@@ -1,9 +1,32 @@
 import pino from 'pino'
 import { redactJsonLine } from '@orka/adapters-http'
 
+/** Keys whose values are never written, at the top of a line's record or one level down. */
+const CENSORED: ReadonlySet<string> = new Set(['authorization', 'token', 'number', 'pin', 'headers', 'body'])
+const CENSOR = '[redacted]'
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v)
+
+/**
+ * The record with censored keys' values replaced, copied only when one is found. Done by hand
+ * rather than with pino's `redact` paths (`key`, `*.key`), which cost about 10 µs on every line
+ * here, matching or not: more than the rest of an access line's writing.
+ */
+export const censorKeys = (o: Record<string, unknown>, nested = false): Record<string, unknown> => {
+  let out: Record<string, unknown> | undefined
+  for (const k of Object.keys(o)) {
+    const v = o[k]
+    const w = CENSORED.has(k) ? CENSOR : !nested && isRecord(v) ? censorKeys(v, true) : v
+    if (w !== v) (out ??= { ...o })[k] = w
+  }
+  return out ?? o
+}
+
 /**
  * JSON lines on stdout. Nothing a client sent is logged by design (the HTTP adapter logs
- * route, status and timing only); the redaction list is a second line of defence.
+ * route, status and timing only); the censored keys are a second line of defence, and the
+ * card-number masking of every written line the last.
  *
  * Written asynchronously and in batches (sonic-boom, `sync: false`, 4 KiB or 250 ms): a request
  * never waits on stdout, and a busy service makes one write for many lines. pino flushes what
@@ -14,23 +37,7 @@ export const createLogger = (level: string, destination?: pino.DestinationStream
     {
       level,
       base: { service: 'orka' },
-      redact: {
-        paths: [
-          'authorization',
-          'token',
-          'number',
-          'pin',
-          '*.authorization',
-          '*.token',
-          '*.number',
-          '*.pin',
-          'headers',
-          '*.headers',
-          'body',
-          '*.body',
-        ],
-        censor: '[redacted]',
-      },
+      formatters: { log: (o) => censorKeys(o) },
       // Last line of defence: a run of 12+ digits (a card number) is masked in every line written.
       hooks: { streamWrite: redactJsonLine },
     },

@@ -4,7 +4,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import { sign } from 'jsonwebtoken'
 import { Principal, Unauthenticated, Unavailable } from '@orka/domain'
-import { makeTokenVerifier, TokenVerifier } from '../src'
+import { makeTokenVerifier, TOKEN_CACHE_IDLE_MS, TokenVerifier } from '../src'
 import { clockAtT0, FakeKeys, fakeMac, handmade, hs512WithKey, keyPair, mint, newP521Key, T0, TestKey } from './support'
 import { highSTwin, isHighS, P521_N, mintShaped, resign, sameBytesSpellings, segments, signatureOf, withSignature } from './auth/jws'
 
@@ -246,6 +246,21 @@ describe('makeTokenVerifier', () => {
       keys.byThumbprint.set(key.thumbprint, keyPair(key, { public_key_pem: other.publicKeyPem }))
       await ok(b)
       await refused(a, /bad signature/)
+    })
+
+    it('forgets a token not presented for TOKEN_CACHE_IDLE_MS; each use restarts the count', async () => {
+      const token = bearer(mint(key, claims({ exp: T0 + 3600 })))
+      const at = (ms: number) => {
+        clock.set(new Date(T0 * 1000 + ms))
+      }
+      await ok(token)
+      keys.byThumbprint.set(key.thumbprint, keyPair(key, { public_key_pem: other.publicKeyPem }))
+      at(TOKEN_CACHE_IDLE_MS - 1)
+      await ok(token)
+      at(2 * TOKEN_CACHE_IDLE_MS - 2)
+      await ok(token)
+      at(3 * TOKEN_CACHE_IDLE_MS - 2)
+      await refused(token, /bad signature/)
     })
 
     it('caches nothing with size 0', async () => {

@@ -1,7 +1,17 @@
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
 import * as O from 'fp-ts/Option'
-import { ApiKeyPair, ApiKeyPairRepository, Clock, MerchantAccount, MerchantAccountRepository, Role, RoleRepository } from '@orka/domain'
+import {
+  ApiKeyPair,
+  ApiKeyPairRepository,
+  Clock,
+  GiftCardServiceRecord,
+  GiftCardServiceRepository,
+  MerchantAccount,
+  MerchantAccountRepository,
+  Role,
+  RoleRepository,
+} from '@orka/domain'
 
 /**
  * Answers kept for `ttlMs` by the clock, at most `max` of them (the oldest written is dropped
@@ -46,21 +56,28 @@ export interface LookupCacheOptions {
   readonly max?: number
 }
 
+/** What `cachedLookups` puts in front of storage. */
+export interface LookedUp {
+  readonly keys: ApiKeyPairRepository
+  readonly roles: RoleRepository
+  readonly merchantAccounts: MerchantAccountRepository
+  readonly services: GiftCardServiceRepository
+}
+
 /**
  * The three lookups every request makes (its key by `kid`, the key's roles, the merchant
- * account), answered from memory for `ttlMs` instead of a storage round trip each. A change
- * made through this instance (a key upserted or revoked, a role or account upserted) clears
- * the cache at once; one made through another instance, or straight in the database, is seen
- * within `ttlMs`: a revoked key stops working everywhere within that bound.
+ * account), and the account's primary gift card service every activation, store and balance
+ * check reads, answered from memory for `ttlMs` instead of a storage round trip each. A change
+ * made through this instance (a key upserted or revoked, a role, account or service upserted)
+ * clears the cache at once; one made through another instance, or straight in the database, is
+ * seen within `ttlMs`: a revoked key stops working everywhere within that bound.
  */
-export const cachedLookups = <P extends { keys: ApiKeyPairRepository; roles: RoleRepository; merchantAccounts: MerchantAccountRepository }>(
-  ports: P,
-  o: LookupCacheOptions,
-): P => {
-  const { keys, roles, merchantAccounts } = ports
+export const cachedLookups = <P extends LookedUp>(ports: P, o: LookupCacheOptions): P => {
+  const { keys, roles, merchantAccounts, services } = ports
   const byKid = new TtlCache<O.Option<ApiKeyPair>>(o.clock, o.ttlMs, o.max ?? 10_000)
   const bySlugs = new TtlCache<readonly Role[]>(o.clock, o.ttlMs, o.max ?? 10_000)
   const byId = new TtlCache<O.Option<MerchantAccount>>(o.clock, o.ttlMs, o.max ?? 10_000)
+  const primaryOf = new TtlCache<O.Option<GiftCardServiceRecord>>(o.clock, o.ttlMs, o.max ?? 10_000)
   /** A write through this instance: its own cache forgets at once. */
   const clearing = <L, A>(cache: { clear(): void }, write: TE.TaskEither<L, A>): TE.TaskEither<L, A> =>
     TE.map((a: A) => {
@@ -84,5 +101,9 @@ export const cachedLookups = <P extends { keys: ApiKeyPairRepository; roles: Rol
       find: (id) => byId.through(id, () => merchantAccounts.find(id)),
       upsert: (account) => clearing(byId, merchantAccounts.upsert(account)),
     },
+    services: {
+      findPrimary: (accountId) => primaryOf.through(accountId, () => services.findPrimary(accountId)),
+      upsert: (record) => clearing(primaryOf, services.upsert(record)),
+    } satisfies GiftCardServiceRepository,
   }
 }

@@ -2,17 +2,19 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { ApiKeyPair, MerchantAccount, Role, unavailable } from '@orka/domain'
-import { anApiKeyPair, aRole, ManualClock, MERCHANT_A, right } from '@orka/domain/testing'
+import { ApiKeyPair, GiftCardServiceRecord, MerchantAccount, Role, unavailable } from '@orka/domain'
+import { anApiKeyPair, aGiftCardServiceRecord, aRole, ManualClock, MERCHANT_A, right } from '@orka/domain/testing'
 import { cachedLookups } from '../src/cached-lookups'
 
-/** The three lookups over maps, counting key reads. */
+/** The lookups over maps, counting key and service reads. */
 const storage = () => {
   const keys = new Map<string, ApiKeyPair>()
   const roles = new Map<string, Role>()
   const accounts = new Map<string, MerchantAccount>()
+  const primary = new Map<string, GiftCardServiceRecord>()
   const s = {
     reads: 0,
+    serviceReads: 0,
     keys: {
       findByThumbprint: (kid: string) => () => {
         s.reads++
@@ -34,6 +36,13 @@ const storage = () => {
     merchantAccounts: {
       find: (id: string) => TE.right(O.fromNullable(accounts.get(id))),
       upsert: (a: MerchantAccount) => TE.right(void accounts.set(a.id, a)),
+    },
+    services: {
+      findPrimary: (id: string) => () => {
+        s.serviceReads++
+        return Promise.resolve(E.right(O.fromNullable(primary.get(id))))
+      },
+      upsert: (r: GiftCardServiceRecord) => TE.right(void primary.set(r.merchant_account_id, r)),
     },
   }
   return s
@@ -79,6 +88,24 @@ describe('cachedLookups', () => {
     expect(await right(s.cached.merchantAccounts.find(MERCHANT_A))).to.deep.equal(O.some(account))
     await right(s.cached.merchantAccounts.upsert({ ...account, locked: true }))
     expect(await right(s.cached.merchantAccounts.find(MERCHANT_A))).to.deep.equal(O.some({ ...account, locked: true }))
+  })
+
+  it('answers the primary gift card service of an account from memory for ttlMs, and forgets it at a write through it', async () => {
+    const s = setup()
+    const first = aGiftCardServiceRecord()
+    await right(s.inner.services.upsert(first))
+    expect(await right(s.cached.services.findPrimary(MERCHANT_A))).to.deep.equal(O.some(first))
+    // Replaced behind its back (the CLI, another instance): the cached answer within the bound.
+    const second = aGiftCardServiceRecord()
+    await right(s.inner.services.upsert(second))
+    s.clock.advance(4999)
+    expect(await right(s.cached.services.findPrimary(MERCHANT_A))).to.deep.equal(O.some(first))
+    expect(s.inner.serviceReads).to.equal(1)
+    s.clock.advance(1)
+    expect(await right(s.cached.services.findPrimary(MERCHANT_A))).to.deep.equal(O.some(second))
+    await right(s.cached.services.upsert(first))
+    expect(await right(s.cached.services.findPrimary(MERCHANT_A))).to.deep.equal(O.some(first))
+    expect(s.inner.serviceReads).to.equal(3)
   })
 
   it('never keeps a storage failure, and keeps at most `max` answers', async () => {

@@ -46,6 +46,11 @@ export const MAX_TOKEN_BYTES = 8 * 1024
 export const NBF_LEEWAY_S = 30
 /** Longest lifetime a token may claim when the deps name none: `exp` − `iat` (or − now without `iat`). */
 export const DEFAULT_MAX_TOKEN_LIFETIME_S = 86400
+/**
+ * A verified token not presented again for this long leaves the cache (at the next request): a
+ * burst of one-off tokens (an SDK mints one per call) is not kept for their whole lifetime.
+ */
+export const TOKEN_CACHE_IDLE_MS = 60_000
 /** IEEE P1363 (r || s) signature of ES512: two 66-byte integers. */
 const ES512_SIGNATURE_BYTES = 132
 
@@ -53,7 +58,7 @@ export interface TokenVerifierDeps {
   readonly keys: ApiKeyPairRepository
   readonly clock: Clock
   readonly mac: Mac
-  /** Verified tokens kept (LRU); 0 disables the cache. */
+  /** Verified tokens kept (LRU, each for `TOKEN_CACHE_IDLE_MS` after its last use); 0 disables the cache. */
   readonly cacheSize: number
   /** Longest lifetime a token may claim: `exp` − `iat`, or `exp` − now without `iat`. Default 86400. */
   readonly maxTokenLifetimeS?: number
@@ -210,7 +215,7 @@ export const makeTokenVerifier = (deps: TokenVerifierDeps): TokenVerifier => {
    * and is parsed and verified from scratch. (Keying it by the identity would let a forged
    * signature ride on a verified one.)
    */
-  const verified = new LruCache<string, Verified>(deps.cacheSize)
+  const verified = new LruCache<string, Verified>(deps.cacheSize, { ms: TOKEN_CACHE_IDLE_MS, now: () => deps.clock.now().getTime() })
   const publicKeys = new LruCache<string, KeyObject>(256)
 
   const publicKeyOf = (pem: string): KeyObject | undefined => {

@@ -1,0 +1,33 @@
+require('reflect-metadata')
+const { loadConfig } = require('./dist/src/config')
+const { startServer } = require('./dist/src/server')
+const { UseCases } = require('./dist/src/container')
+const fs = require('fs')
+const E = require('fp-ts/Either')
+;(async () => {
+  const cfg = loadConfig({ PORT: '0', HOST: '127.0.0.1', SEED_FILE: '/tmp/prof/seed.json', DATA_DIR: '/tmp/prof/data2', LOG_LEVEL: 'warn' })
+  fs.mkdirSync('/tmp/prof/data2', { recursive: true })
+  const s = await startServer(cfg.right)
+  const uc = s.container.resolve(UseCases)
+  const { makeTokenVerifier } = require('@orka/adapters-http')
+  const domain = require('@orka/domain')
+  const keys = s.container.resolve(domain.ApiKeyPairRepository)
+  const clock = s.container.resolve(domain.Clock)
+  const mac = s.container.resolve(domain.Mac)
+  const verify = makeTokenVerifier({ keys, clock, mac, cacheSize: 100 })
+  const auth = 'Bearer ' + fs.readFileSync('/tmp/prof/token', 'utf8')
+  const p = (await verify(auth)()).right
+  const time = async (name, f, n = 100000) => { for (let i = 0; i < 20000; i++) await f(); const t = process.hrtime.bigint(); for (let i = 0; i < n; i++) await f(); console.log(name.padEnd(20), (Number(process.hrtime.bigint() - t) / n / 1000).toFixed(2), 'us') }
+  await time('verify(cached)', () => verify(auth)())
+  await time('authorize', () => uc.authorize({ principal: p, merchantAccountId: 'default', required: 'roles.read' })())
+  const access = (await uc.authorize({ principal: p, merchantAccountId: 'default', required: 'roles.read' })()).right
+  await time('listRoles', () => uc.listRoles({ merchantAccountId: 'default' })())
+  const page = (await uc.listRoles({ merchantAccountId: 'default' })()).right
+  const ops = require('@orka/adapters-http/dist/src/operations')
+  const op = ops.OPERATIONS.find((o) => o.path === '/roles' && o.method === 'GET')
+  await time('encode', () => op.success.codec.encode(page))
+  const enc = op.success.codec.encode(page)
+  await time('stringify', () => JSON.stringify(enc))
+  await time('noop await', () => undefined)
+  await s.close()
+})()

@@ -42,13 +42,29 @@ const mask = (m: string): string => m.replace(TOKEN, (t, separator: string | und
 /** The fewest digits of a run treated as a card number. */
 export const CARD_NUMBER_MIN_DIGITS = 12
 
+/** ASCII without `%`: a digit there is [0-9] and a separator ASCII, so the run needs no Unicode tables (several times faster). */
+const ASCII_NO_PERCENT = /^[\x00-\x24\x26-\x7f]*$/
+const asciiRuns = new Map<number, RegExp>()
+const asciiRunOf = (minDigits: number): RegExp => {
+  let r = asciiRuns.get(minDigits)
+  if (r === undefined) {
+    r = new RegExp(`[0-9](?:[\\s.,:_+\\/\\-]{0,3}[0-9]){${minDigits - 1},}`, 'g')
+    asciiRuns.set(minDigits, r)
+  }
+  r.lastIndex = 0
+  return r
+}
+const runFor = (text: string, minDigits: number): RegExp => {
+  const n = Math.max(2, Math.floor(minDigits))
+  return ASCII_NO_PERCENT.test(text) ? asciiRunOf(n) : runOf(n, false)
+}
+
 /** `text` with every run of `minDigits` (default 12) or more digits masked digit by digit. */
 export const redactCardNumbers = (text: string, minDigits: number = CARD_NUMBER_MIN_DIGITS): string =>
-  text.replace(runOf(Math.max(2, Math.floor(minDigits)), false), mask)
+  text.replace(runFor(text, minDigits), mask)
 
 /** Whether `text` holds a run of `minDigits` (default 12) or more digits, as `redactCardNumbers` sees them. */
-export const containsCardNumber = (text: string, minDigits: number = CARD_NUMBER_MIN_DIGITS): boolean =>
-  runOf(Math.max(2, Math.floor(minDigits)), false).test(text)
+export const containsCardNumber = (text: string, minDigits: number = CARD_NUMBER_MIN_DIGITS): boolean => runFor(text, minDigits).test(text)
 
 const MAX_DEPTH = 10
 

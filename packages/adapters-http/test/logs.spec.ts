@@ -168,6 +168,18 @@ describe('card numbers in logs', () => {
       expect(redactJsonLine('{"msg":"plain \\"quoted\\" 123"}')).to.equal('{"msg":"plain \\"quoted\\" 123"}')
     })
 
+    it('finds and masks the same runs in ASCII text (a shortcut) as in text the full Unicode rule must read', () => {
+      // An "é" at the end changes no run, but sends the text the long way.
+      const text = fc.string({ unit: fc.constantFrom(...'0123456789 -./:_+,a\t\n\r\u000b\f'.split('')), maxLength: 60, size: 'max' })
+      fc.assert(
+        fc.property(text, fc.integer({ min: 2, max: 20 }), (s, min) => {
+          expect(containsCardNumber(s, min)).to.equal(containsCardNumber(`${s}é`, min))
+          expect(`${redactCardNumbers(s, min)}é`).to.equal(redactCardNumbers(`${s}é`, min))
+        }),
+        { numRuns: 3000 },
+      )
+    })
+
     it('masks a line as every string of its record masked would serialise (plain ASCII lines take a shortcut)', () => {
       const chars = (alphabet: string) => fc.string({ unit: fc.constantFrom(...alphabet.split('')), minLength: 8, maxLength: 40, size: 'max' })
       // Plain text (the shortcut) and text with quotes, percent signs, a newline, another script's digit (the long way).

@@ -2,7 +2,6 @@ import { createHash, createPublicKey, KeyObject, verify } from 'node:crypto'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { pipe } from 'fp-ts/function'
 import {
   ApiKeyPair,
   ApiKeyPairRepository,
@@ -232,16 +231,12 @@ export const makeTokenVerifier = (deps: TokenVerifierDeps): TokenVerifier => {
   }
 
   /** The key must still be known and not revoked, also for a cached token. */
-  const liveKey = (kid: string): TE.TaskEither<Unauthenticated | Unavailable, ApiKeyPair> =>
-    pipe(
-      deps.keys.findByThumbprint(kid),
-      TE.flatMap(
-        O.match(
-          () => TE.left<Unauthenticated | Unavailable>(unauthenticated('unknown kid')),
-          (key) => (key.revoked ? TE.left(unauthenticated('API key revoked')) : TE.right(key)),
-        ),
-      ),
-    )
+  const liveKey = async (kid: string): Promise<E.Either<Unauthenticated | Unavailable, ApiKeyPair>> => {
+    const found = await deps.keys.findByThumbprint(kid)()
+    if (E.isLeft(found)) return found
+    if (O.isNone(found.right)) return E.left(unauthenticated('unknown kid'))
+    return found.right.value.revoked ? E.left(unauthenticated('API key revoked')) : E.right(found.right.value)
+  }
 
   const principal = (v: Verified, key: ApiKeyPair): Principal => ({
     key,
@@ -262,29 +257,31 @@ export const makeTokenVerifier = (deps: TokenVerifierDeps): TokenVerifier => {
         verified.delete(cacheKey)
         return TE.left(unauthenticated(times))
       }
-      const live = liveKey(hit.claims.kid)
-      return async () => E.map((key: ApiKeyPair) => principal(hit, key))(await live())
+      return async () => {
+        const key = await liveKey(hit.claims.kid)
+        return E.isLeft(key) ? key : E.right(principal(hit, key.right))
+      }
     }
     const parsed = parse(token.right, nowS, maxLifetimeS)
     if (E.isLeft(parsed)) return TE.left(parsed.left)
     const { claims, signingInput, signature } = parsed.right
-    return pipe(
-      liveKey(claims.kid),
-      TE.flatMap((key) => async () => {
-        const publicKey = publicKeyOf(key.public_key_pem)
-        if (!publicKey) return E.left(unauthenticated('API key is not a P-521 public key'))
-        if (!(await verifyEs512(publicKey, signingInput, signature))) return E.left(unauthenticated('bad signature'))
-        const jti = claims.jti
-        // What was signed, not how the signature is spelt: see the identity note at the top.
-        const tokenId = jti === undefined ? { hash: deps.mac.mac('token-hash', signingInput) } : { jti }
-        const v: Verified = {
-          claims,
-          // A client-chosen `jti` is namespaced by its key, so one key's tokens cannot draw on another's quota.
-          tokenIdFor: (k) => ('jti' in tokenId ? `jti:${k.id}:${tokenId.jti}` : `hash:${tokenId.hash}`),
-        }
-        verified.set(cacheKey, v)
-        return E.right(principal(v, key))
-      }),
-    )
+    return async () => {
+      const live = await liveKey(claims.kid)
+      if (E.isLeft(live)) return live
+      const key = live.right
+      const publicKey = publicKeyOf(key.public_key_pem)
+      if (!publicKey) return E.left(unauthenticated('API key is not a P-521 public key'))
+      if (!(await verifyEs512(publicKey, signingInput, signature))) return E.left(unauthenticated('bad signature'))
+      const jti = claims.jti
+      // What was signed, not how the signature is spelt: see the identity note at the top.
+      const tokenId = jti === undefined ? { hash: deps.mac.mac('token-hash', signingInput) } : { jti }
+      const v: Verified = {
+        claims,
+        // A client-chosen `jti` is namespaced by its key, so one key's tokens cannot draw on another's quota.
+        tokenIdFor: (k) => ('jti' in tokenId ? `jti:${k.id}:${tokenId.jti}` : `hash:${tokenId.hash}`),
+      }
+      verified.set(cacheKey, v)
+      return E.right(principal(v, key))
+    }
   }
 }

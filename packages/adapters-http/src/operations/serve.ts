@@ -32,6 +32,16 @@ const sent = (values: Record<string, unknown>) => Object.fromEntries(Object.entr
 
 const NONE = E.right({})
 
+const queryOf = (docs: ParameterDocs, rules: ServedOperation['queryRules']) => {
+  const codec = rules ? new Refined(t.partial(codecs(docs)), rules) : t.partial(codecs(docs))
+  return {
+    codec,
+    pick: pick(docs),
+    // No query string is the common case: its answer is the same every time (codecs are pure).
+    none: E.map(sent)(decodeWith(codec, 'query')({})),
+  }
+}
+
 /**
  * The route handler of an operation: decode, call the use case, respond. Path parameters are
  * decoded first, then the query (each failing alone), then headers and body together.
@@ -39,10 +49,7 @@ const NONE = E.right({})
 export const serve = (op: ServedOperation, deps: Pick<HttpDeps, 'log' | 'config' | 'useCases'>): RouteMiddleware => {
   const handle = op.handle(deps.useCases)
   const path = op.params && t.type(codecs(op.params))
-  const query = op.query && {
-    codec: op.queryRules ? new Refined(t.partial(codecs(op.query)), op.queryRules) : t.partial(codecs(op.query)),
-    pick: pick(op.query),
-  }
+  const query = op.query && queryOf(op.query, op.queryRules)
   const readBody = (ctx: Ctx) =>
     op.optionalBody ? readOptionalJsonBody(ctx, deps.config.maxBodyBytes, {}) : readJsonBody(ctx, deps.config.maxBodyBytes)
   return async (ctx) => {
@@ -52,7 +59,7 @@ export const serve = (op: ServedOperation, deps: Pick<HttpDeps, 'log' | 'config'
       sendErrorResponse(ctx, validationErrorResponse(params.left))
       return
     }
-    const q = query ? decodeQuery(query.codec, ctx, query.pick) : NONE
+    const q = !query ? NONE : ctx.querystring === '' ? query.none : E.map(sent)(decodeQuery(query.codec, ctx, query.pick))
     if (E.isLeft(q)) {
       sendErrorResponse(ctx, validationErrorResponse(q.left))
       return
@@ -63,7 +70,7 @@ export const serve = (op: ServedOperation, deps: Pick<HttpDeps, 'log' | 'config'
       sendErrorResponse(ctx, validationErrorResponse(violationsOf(key, body)))
       return
     }
-    const r = await handle({ access, params: params.right, query: sent(q.right), body: body.right, idempotencyKey: key.right })()
+    const r = await handle({ access, params: params.right, query: q.right, body: body.right, idempotencyKey: key.right })()
     if (E.isLeft(r)) {
       sendDomainError(ctx, deps.log, r.left)
       return

@@ -43,7 +43,7 @@ const mask = (m: string): string => m.replace(TOKEN, (t, separator: string | und
 export const CARD_NUMBER_MIN_DIGITS = 12
 
 /** ASCII without `%`: a digit there is [0-9] and a separator ASCII, so the run needs no Unicode tables (several times faster). */
-const ASCII_NO_PERCENT = /^[\x00-\x24\x26-\x7f]*$/
+const ASCII_NO_PERCENT = /^[^%\u0080-\uffff]*$/
 const asciiRuns = new Map<number, RegExp>()
 const asciiRunOf = (minDigits: number): RegExp => {
   let r = asciiRuns.get(minDigits)

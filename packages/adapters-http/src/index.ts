@@ -1,6 +1,13 @@
 export { createHttpApp } from './app'
 export { HttpDeps, HttpLog, PublicBaseUrls, UseCases } from './types'
-export { makeTokenVerifier, TokenVerifier, TokenVerifierDeps, MAX_TOKEN_BYTES, NBF_LEEWAY_S, TOKEN_CACHE_IDLE_MS } from './auth/verify-token'
+export {
+  makeTokenVerifier,
+  TokenVerifier,
+  TokenVerifierDeps,
+  MAX_TOKEN_BYTES,
+  NBF_LEEWAY_S,
+  TOKEN_CACHE_IDLE_MS,
+} from './auth/verify-token'
 export { jwkThumbprint } from './auth/jwk-thumbprint'
 export { toErrorResponse, ErrorResponse, ErrorBody, ErrorDetail, ValidationBody } from './error-response'
 export { Violation } from './decode/violations'

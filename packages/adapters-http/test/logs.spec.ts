@@ -181,7 +181,8 @@ describe('card numbers in logs', () => {
     })
 
     it('masks a line as every string of its record masked would serialise (plain ASCII lines take a shortcut)', () => {
-      const chars = (alphabet: string) => fc.string({ unit: fc.constantFrom(...alphabet.split('')), minLength: 8, maxLength: 40, size: 'max' })
+      const chars = (alphabet: string) =>
+        fc.string({ unit: fc.constantFrom(...alphabet.split('')), minLength: 8, maxLength: 40, size: 'max' })
       // Plain text (the shortcut) and text with quotes, percent signs, a newline, another script's digit (the long way).
       const text = fc.oneof(chars('0123456789 -./:a'), chars('0123456789 -./:a"%\n\u0663'))
       const record = fc.dictionary(text, fc.oneof(text, fc.integer(), fc.constant(41234555666677770)), { maxKeys: 5 })

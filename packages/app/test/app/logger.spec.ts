@@ -51,7 +51,9 @@ describe('createLogger', () => {
 
   it('masks card numbers in every string of a written line, child bindings and message included', () => {
     const { lines, stream } = capture()
-    createLogger('info', stream).child({ worker: 'w 4123 4555 6666 7777' }).warn({ reason: 'card 4123455566667777' }, 'for 4123-4555-6666-7777')
+    createLogger('info', stream)
+      .child({ worker: 'w 4123 4555 6666 7777' })
+      .warn({ reason: 'card 4123455566667777' }, 'for 4123-4555-6666-7777')
     expect(lines.map(withoutTime)).to.deep.equal([
       { level: 40, service: 'orka', worker: 'w #### #### #### ####', reason: 'card ################', msg: 'for ####-####-####-####' },
     ])

@@ -153,7 +153,8 @@ const attempt =
     if (O.isNone(connector)) return ended(E.left(serviceFailed(`no connector for ${service.gift_card_service_definition_id}`)), 'checks')
 
     const store = input.store === true
-    const fingerprint = deps.mac.mac('card-fingerprint', input.number)
+    // Only a stored card needs one (an HMAC is a fair share of an activation's own work).
+    const fingerprint = store ? deps.mac.mac('card-fingerprint', input.number) : ''
     if (store) {
       const existing = await deps.vault.findByFingerprint(cmd.merchantAccountId, fingerprint)()
       if (E.isLeft(existing)) return ended(existing, 'checks')

@@ -78,7 +78,7 @@ export const limiterMemoryCase = (bench: Bench): Promise<Row> => {
         const mintRate = bench.freshTokens.count / Math.max(bench.freshTokens.mintSeconds, 0.001)
         if (!full)
           notes.push(
-            `${int(n)} tokens, not ${int(TARGET_TOKENS)}, to keep the case near 2 min: each is an ES512 signature to mint ` +
+            `${int(n)} tokens, not ${int(TARGET_TOKENS)}, to keep the case near 3 min: each is an ES512 signature to mint ` +
               `(${int(mintRate)}/s here, all cores) and to verify (${int(r.rps)}/s here); BENCH_LIMITER_TOKENS=${TARGET_TOKENS} runs the full count`,
           )
         return {

@@ -13,7 +13,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
  * rather than with pino's `redact` paths (`key`, `*.key`), which cost about 10 µs on every line
  * here, matching or not: more than the rest of an access line's writing.
  */
-export const censorKeys = (o: Record<string, unknown>, nested = false): Record<string, unknown> => {
+const censorKeys = (o: Record<string, unknown>, nested = false): Record<string, unknown> => {
   let out: Record<string, unknown> | undefined
   for (const k of Object.keys(o)) {
     const v = o[k]

@@ -1,6 +1,6 @@
 /**
  * A bounded map that forgets the least recently used entry first (Map keeps insertion order,
- * and a read moves its entry to the end). With `idleMs`, an entry not read for that long is
+ * and a read moves its entry to the end). With `idle`, an entry not read for `idle.ms` is
  * forgotten too: each call first drops such entries from the oldest end, so a burst of keys used
  * once does not hold memory after the traffic that brought it has gone.
  */

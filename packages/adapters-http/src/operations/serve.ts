@@ -37,8 +37,8 @@ const queryOf = (docs: ParameterDocs, rules: ServedOperation['queryRules']) => {
   return {
     codec,
     pick: pick(docs),
-    // No query string is the common case: its answer is the same every time (codecs are pure).
-    none: E.map(sent)(decodeWith(codec, 'query')({})),
+    // No query string is the common case: its answer is the same every time (codecs are pure), shared frozen.
+    none: E.map((v: Record<string, unknown>) => Object.freeze(sent(v)))(decodeWith(codec, 'query')({})),
   }
 }
 

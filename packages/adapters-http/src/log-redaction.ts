@@ -98,8 +98,6 @@ const JSON_STRING = /"(?:[^"\\]|\\.)*"/g
 
 /** Printable ASCII without `%` and `\\` (and the line's final newline): no escapes, no other scripts. */
 const PLAIN_LINE = /^[\x20-\x24\x26-\x5b\x5d-\x7e]*\n?$/
-/** On a plain line, a digit is [0-9] and a separator one of these: the run, without Unicode tables. */
-const PLAIN_RUN = new RegExp(`[0-9](?:[ .,:_+\\/\\-]{0,3}[0-9]){${CARD_NUMBER_MIN_DIGITS - 1},}`, 'g')
 
 /**
  * Whether a plain line has a run inside a string literal. A run holds no `"`, so it lies wholly
@@ -107,10 +105,10 @@ const PLAIN_RUN = new RegExp(`[0-9](?:[ .,:_+\\/\\-]{0,3}[0-9]){${CARD_NUMBER_MI
  * odd count of quotes before the run puts it inside.
  */
 const plainLineHasRun = (line: string): boolean => {
-  PLAIN_RUN.lastIndex = 0
+  const run = asciiRunOf(CARD_NUMBER_MIN_DIGITS)
   let quotes = 0
   let from = 0
-  for (let m = PLAIN_RUN.exec(line); m !== null; m = PLAIN_RUN.exec(line)) {
+  for (let m = run.exec(line); m !== null; m = run.exec(line)) {
     for (let i = line.indexOf('"', from); i !== -1 && i < m.index; i = line.indexOf('"', i + 1)) quotes++
     if (quotes % 2 === 1) return true
     from = m.index

@@ -1,7 +1,6 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { Collection } from 'mongodb'
 import { Buyer, BuyerFilter, BuyerRepository, Duplicate, duplicate, Seek, Unavailable } from '@orka/domain'
 import {
   BuyerDocument,
@@ -11,7 +10,8 @@ import {
   fromExternalIdentifierClaimDocument,
   toBuyerDocument,
 } from './buyer.document'
-import { dbOf, MongoStore } from './mongo-database'
+import { storedCollection, StoredCollection } from './mongo-collection'
+import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
 import { isDuplicateKey, keysetRead, ReadPlan, storageCalls, StorageCalls } from './mongo-support'
 
@@ -43,16 +43,15 @@ export const buyerListRead = (merchantAccountId: string, filter: BuyerFilter, se
 }
 
 export class MongoBuyerRepository implements BuyerRepository {
-  readonly #buyers: Collection<BuyerDocument>
-  readonly #claims: Collection<ExternalIdentifierClaimDocument>
+  readonly #buyers: StoredCollection<BuyerDocument>
+  readonly #claims: StoredCollection<ExternalIdentifierClaimDocument>
   readonly #abandonedClaimMs: number
   readonly #calls: StorageCalls
 
   constructor(store: MongoStore, options: MongoBuyerRepositoryOptions = {}) {
     this.#calls = storageCalls(store)
-    const db = dbOf(store)
-    this.#buyers = db.collection(COLLECTIONS.buyers)
-    this.#claims = db.collection(COLLECTIONS.buyerExternalIdentifiers)
+    this.#buyers = storedCollection(store, COLLECTIONS.buyers)
+    this.#claims = storedCollection(store, COLLECTIONS.buyerExternalIdentifiers)
     this.#abandonedClaimMs = options.abandonedClaimMs ?? 60_000
   }
 
@@ -63,18 +62,20 @@ export class MongoBuyerRepository implements BuyerRepository {
    * insert fails.
    */
   create(buyer: Buyer): TE.TaskEither<Duplicate | Unavailable, void> {
-    return this.#calls.attemptEither(async (): Promise<E.Either<Duplicate, void>> => {
+    return this.#calls.attemptEither(async (signal): Promise<E.Either<Duplicate, void>> => {
       const ext = buyer.external_identifier
-      if (ext == null) return this.insertBuyer(buyer)
+      if (ext == null) return this.insertBuyer(signal, buyer)
       const claimId = externalIdentifierClaimId(buyer.merchant_account_id, ext)
-      const claimed = await this.claim(buyer.merchant_account_id, ext, buyer.id)
+      const claimed = await this.claim(signal, buyer.merchant_account_id, ext, buyer.id)
       if (E.isLeft(claimed)) return claimed
       // Only a claim this call inserted is taken back: a claim it found already held for this buyer id
       // (the same buyer created at once elsewhere, as two instances seeding do) is the winner's.
-      const release = () => (claimed.right ? this.#claims.deleteOne({ _id: claimId, buyer_id: buyer.id }) : Promise.resolve())
+      const release = () =>
+        claimed.right ? this.#claims.within(signal).deleteOne({ _id: claimId, buyer_id: buyer.id }) : Promise.resolve()
       try {
-        const created = await this.insertBuyer(buyer)
-        if (E.isLeft(created)) await release()
+        const created = await this.insertBuyer(signal, buyer)
+        // The same buyer inserted by a racing creation that found this claim held: the claim is its own.
+        if (E.isLeft(created) && !(await this.holds(signal, buyer.id, buyer.merchant_account_id, ext))) await release()
         return created
       } catch (e) {
         await release().catch(() => undefined)
@@ -88,20 +89,20 @@ export class MongoBuyerRepository implements BuyerRepository {
    * right(false) when the buyer held it already (left by an update that died), left naming the
    * holder otherwise. An abandoned claim is taken over.
    */
-  private async claim(merchantAccountId: string, ext: string, buyerId: string): Promise<E.Either<Duplicate, boolean>> {
+  private async claim(signal: AbortSignal, merchantAccountId: string, ext: string, buyerId: string): Promise<E.Either<Duplicate, boolean>> {
     const claimId = externalIdentifierClaimId(merchantAccountId, ext)
     for (let i = 0; i < 5; i++) {
       try {
-        await this.#claims.insertOne({ _id: claimId, buyer_id: buyerId, claimed_at: new Date() })
+        await this.#claims.within(signal).insertOne({ _id: claimId, buyer_id: buyerId, claimed_at: new Date() })
         return E.right(true)
       } catch (e) {
         if (!isDuplicateKey(e)) throw e
-        const raw = await this.#claims.findOne({ _id: claimId })
+        const raw = await this.#claims.within(signal).findOne({ _id: claimId })
         if (raw === null) continue
         const claim = fromExternalIdentifierClaimDocument(raw)
         if (claim.buyer_id === buyerId) return E.right(false)
-        if (await this.abandoned(merchantAccountId, ext, claim.buyer_id, claim.claimed_at)) {
-          await this.#claims.deleteOne({ _id: claimId, buyer_id: claim.buyer_id })
+        if (await this.abandoned(signal, merchantAccountId, ext, claim.buyer_id, claim.claimed_at)) {
+          await this.#claims.within(signal).deleteOne({ _id: claimId, buyer_id: claim.buyer_id })
           continue
         }
         return E.left(duplicate('Buyer', claim.buyer_id))
@@ -111,15 +112,19 @@ export class MongoBuyerRepository implements BuyerRepository {
   }
 
   findById(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<Buyer>> {
-    return this.#calls.attempt(async () =>
-      O.map(fromBuyerDocument)(O.fromNullable(await this.#buyers.findOne({ _id: id, merchant_account_id: merchantAccountId }))),
+    return this.#calls.attempt(async (signal) =>
+      O.map(fromBuyerDocument)(
+        O.fromNullable(await this.#buyers.within(signal).findOne({ _id: id, merchant_account_id: merchantAccountId })),
+      ),
     )
   }
 
   findByExternalIdentifier(merchantAccountId: string, externalIdentifier: string): TE.TaskEither<Unavailable, O.Option<Buyer>> {
-    return this.#calls.attempt(async () =>
+    return this.#calls.attempt(async (signal) =>
       O.map(fromBuyerDocument)(
-        O.fromNullable(await this.#buyers.findOne({ merchant_account_id: merchantAccountId, external_identifier: externalIdentifier })),
+        O.fromNullable(
+          await this.#buyers.within(signal).findOne({ merchant_account_id: merchantAccountId, external_identifier: externalIdentifier }),
+        ),
       ),
     )
   }
@@ -131,23 +136,23 @@ export class MongoBuyerRepository implements BuyerRepository {
    * this one start again (and give back what it claimed), so claims follow the stored buyers.
    */
   update(buyer: Buyer): TE.TaskEither<Duplicate | Unavailable, boolean> {
-    return this.#calls.attemptEither(async (): Promise<E.Either<Duplicate, boolean>> => {
+    return this.#calls.attemptEither(async (signal): Promise<E.Either<Duplicate, boolean>> => {
       const account = buyer.merchant_account_id
       for (let i = 0; i < 5; i++) {
-        const raw = await this.#buyers.findOne({ _id: buyer.id, merchant_account_id: account })
+        const raw = await this.#buyers.within(signal).findOne({ _id: buyer.id, merchant_account_id: account })
         if (raw === null) return E.right(false)
         const before = fromBuyerDocument(raw).external_identifier
         const after = buyer.external_identifier
-        const claimed = before !== after && after != null ? await this.claim(account, after, buyer.id) : E.right(false)
+        const claimed = before !== after && after != null ? await this.claim(signal, account, after, buyer.id) : E.right(false)
         if (E.isLeft(claimed)) return claimed
         const release = async () => {
           if (claimed.right && after != null)
-            await this.#claims.deleteOne({ _id: externalIdentifierClaimId(account, after), buyer_id: buyer.id })
+            await this.#claims.within(signal).deleteOne({ _id: externalIdentifierClaimId(account, after), buyer_id: buyer.id })
         }
         let replaced: boolean
         try {
           const { _id, ...fields } = toBuyerDocument(buyer)
-          const r = await this.#buyers.replaceOne({ _id, merchant_account_id: account, external_identifier: before }, fields)
+          const r = await this.#buyers.within(signal).replaceOne({ _id, merchant_account_id: account, external_identifier: before }, fields)
           replaced = r.matchedCount === 1
         } catch (e) {
           await release().catch(() => undefined)
@@ -158,7 +163,7 @@ export class MongoBuyerRepository implements BuyerRepository {
           continue
         }
         if (before !== after && before != null)
-          await this.#claims.deleteOne({ _id: externalIdentifierClaimId(account, before), buyer_id: buyer.id })
+          await this.#claims.within(signal).deleteOne({ _id: externalIdentifierClaimId(account, before), buyer_id: buyer.id })
         return E.right(true)
       }
       throw new Error(`updating buyer ${buyer.id} did not settle after 5 attempts`)
@@ -167,28 +172,28 @@ export class MongoBuyerRepository implements BuyerRepository {
 
   /** The buyer first, then its claim: the identifier is never free while a buyer shows it. */
   delete(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, boolean> {
-    return this.#calls.attempt(async () => {
-      const raw = await this.#buyers.findOne({ _id: id, merchant_account_id: merchantAccountId })
+    return this.#calls.attempt(async (signal) => {
+      const raw = await this.#buyers.within(signal).findOne({ _id: id, merchant_account_id: merchantAccountId })
       if (raw === null) return false
-      const { deletedCount } = await this.#buyers.deleteOne({ _id: id, merchant_account_id: merchantAccountId })
+      const { deletedCount } = await this.#buyers.within(signal).deleteOne({ _id: id, merchant_account_id: merchantAccountId })
       if (deletedCount !== 1) return false
       const ext = fromBuyerDocument(raw).external_identifier
-      if (ext != null) await this.#claims.deleteOne({ _id: externalIdentifierClaimId(merchantAccountId, ext), buyer_id: id })
+      if (ext != null) await this.#claims.within(signal).deleteOne({ _id: externalIdentifierClaimId(merchantAccountId, ext), buyer_id: id })
       return true
     })
   }
 
   list(merchantAccountId: string, filter: BuyerFilter, seek: Seek): TE.TaskEither<Unavailable, readonly Buyer[]> {
-    return this.#calls.attempt(async () => {
+    return this.#calls.attempt(async (signal) => {
       if (seek.limit < 1) return []
       const { filter: f, sort, limit } = buyerListRead(merchantAccountId, filter, seek)
-      return (await this.#buyers.find(f).sort(sort).limit(limit).toArray()).map(fromBuyerDocument)
+      return (await this.#buyers.within(signal).find(f).sort(sort).limit(limit).toArray()).map(fromBuyerDocument)
     })
   }
 
-  private async insertBuyer(buyer: Buyer): Promise<E.Either<Duplicate, void>> {
+  private async insertBuyer(signal: AbortSignal, buyer: Buyer): Promise<E.Either<Duplicate, void>> {
     try {
-      await this.#buyers.insertOne(toBuyerDocument(buyer))
+      await this.#buyers.within(signal).insertOne(toBuyerDocument(buyer))
       return E.right(undefined)
     } catch (e) {
       if (isDuplicateKey(e)) return E.left(duplicate('Buyer', buyer.id))
@@ -201,9 +206,13 @@ export class MongoBuyerRepository implements BuyerRepository {
    * process that died before releasing it): old enough that no creation or update can still be
    * in flight with it.
    */
-  private async abandoned(merchantAccountId: string, ext: string, buyerId: string, claimedAt: Date): Promise<boolean> {
-    if (Date.now() - claimedAt.getTime() < this.#abandonedClaimMs) return false
+  private async abandoned(signal: AbortSignal, merchantAccountId: string, ext: string, buyerId: string, claimedAt: Date): Promise<boolean> {
+    return Date.now() - claimedAt.getTime() >= this.#abandonedClaimMs && !(await this.holds(signal, buyerId, merchantAccountId, ext))
+  }
+
+  /** Whether the buyer exists and shows the identifier. */
+  private async holds(signal: AbortSignal, buyerId: string, merchantAccountId: string, ext: string): Promise<boolean> {
     const holds = { _id: buyerId, merchant_account_id: merchantAccountId, external_identifier: ext }
-    return (await this.#buyers.countDocuments(holds, { limit: 1 })) === 0
+    return (await this.#buyers.within(signal).countDocuments(holds, { limit: 1 })) > 0
   }
 }

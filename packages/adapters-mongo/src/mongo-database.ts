@@ -28,6 +28,8 @@ export interface MongoConnectOptions {
    * unbounded: a build on a large collection may take minutes). Unset: no bound.
    */
   readonly operationTimeoutMs?: number
+  /** Emit the driver's command monitoring events (`clientOf(store).on('commandStarted', ...)`); for tests. */
+  readonly monitorCommands?: boolean
 }
 
 /** Which server the store talks to, from `hello` and `buildInfo`. */
@@ -62,12 +64,20 @@ export class MongoConnectionError extends Error {
 }
 
 const dbs = new WeakMap<MongoStore, Db>()
+const clients = new WeakMap<MongoStore, MongoClient>()
 
 /** The driver's database behind a store: for this package's adapters and tests only (not exported by the index). */
 export const dbOf = (store: MongoStore): Db => {
   const db = dbs.get(store)
   if (db === undefined) throw new Error('not a store made by connectMongo')
   return db
+}
+
+/** The driver's client behind a store, for its events: this package's tests only (not exported by the index). */
+export const clientOf = (store: MongoStore): MongoClient => {
+  const client = clients.get(store)
+  if (client === undefined) throw new Error('not a store made by connectMongo')
+  return client
 }
 
 interface Target {
@@ -135,6 +145,7 @@ class Store implements MongoStore {
     this.#target = target
     this.#unboundedClient = unboundedClient
     dbs.set(this, this.#db)
+    clients.set(this, client)
   }
 
   async ensureIndexes(): Promise<void> {
@@ -172,7 +183,7 @@ class Store implements MongoStore {
 
   async ping(): Promise<string> {
     try {
-      await withinBound(() => this.#db.command({ ping: 1 }), this.operationTimeoutMs)
+      await withinBound((signal) => this.#db.command({ ping: 1 }, { signal }), this.operationTimeoutMs)
       return this.dbName
     } catch (e) {
       throw new MongoConnectionError(
@@ -183,8 +194,8 @@ class Store implements MongoStore {
 
   async serverInfo(): Promise<MongoServerInfo> {
     const admin = this.#client.db('admin')
-    const hello = await withinBound(() => admin.command({ hello: 1 }), this.operationTimeoutMs)
-    const build = await withinBound(() => admin.command({ buildInfo: 1 }), this.operationTimeoutMs)
+    const hello = await withinBound((signal) => admin.command({ hello: 1 }, { signal }), this.operationTimeoutMs)
+    const build = await withinBound((signal) => admin.command({ buildInfo: 1 }, { signal }), this.operationTimeoutMs)
     const version = typeof build.version === 'string' ? build.version : 'unknown'
     const ferretdb = Object.keys(build).some((k) => k.toLowerCase().startsWith('ferretdb'))
     const fv: unknown = build.ferretdbVersion ?? (build.ferretdb as { version?: unknown } | undefined)?.version
@@ -224,6 +235,7 @@ export const connectMongo = async (uri: string, options: MongoConnectOptions = {
     ...(options.maxPoolSize !== undefined ? { maxPoolSize: options.maxPoolSize } : {}),
     ...(options.connectTimeoutMS !== undefined ? { connectTimeoutMS: options.connectTimeoutMS } : {}),
     ...(options.serverSelectionTimeoutMS !== undefined ? { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS } : {}),
+    ...(options.monitorCommands === true ? { monitorCommands: true } : {}),
   }
   // Per-stage driver bounds (the driver's `timeoutMS` is a deprecated no-op from 6.22 on, and
   // unsafe before). A socket timeout closes that connection and fails the operation without

@@ -1,9 +1,9 @@
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { Collection } from 'mongodb'
 import { GiftCardServiceRecord, GiftCardServiceRepository, Unavailable } from '@orka/domain'
 import { fromGiftCardServiceDocument, GiftCardServiceDocument, toGiftCardServiceDocument } from './gift-card-service.document'
-import { dbOf, MongoStore } from './mongo-database'
+import { storedCollection, StoredCollection } from './mongo-collection'
+import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
 import { replaceById, storageCalls, StorageCalls } from './mongo-support'
 
@@ -19,21 +19,20 @@ const promotedAfter = (seq: number, id: string) => ({ $or: [{ promoted_seq: { $g
 const demoted = { $set: { primary: false, promoted_seq: null } }
 
 export class MongoGiftCardServiceRepository implements GiftCardServiceRepository {
-  readonly #col: Collection<GiftCardServiceDocument>
+  readonly #col: StoredCollection<GiftCardServiceDocument>
   readonly #calls: StorageCalls
 
   constructor(store: MongoStore) {
     this.#calls = storageCalls(store)
-    this.#col = dbOf(store).collection(COLLECTIONS.giftCardServices)
+    this.#col = storedCollection(store, COLLECTIONS.giftCardServices)
   }
 
   /** The latest promotion, should a race have left two services marked primary for a moment. */
   findPrimary(merchantAccountId: string): TE.TaskEither<Unavailable, O.Option<GiftCardServiceRecord>> {
-    return this.#calls.attempt(async () => {
-      const doc = await this.#col.findOne(
-        { merchant_account_id: merchantAccountId, primary: true },
-        { sort: { promoted_seq: -1, _id: -1 } },
-      )
+    return this.#calls.attempt(async (signal) => {
+      const doc = await this.#col
+        .within(signal)
+        .findOne({ merchant_account_id: merchantAccountId, primary: true }, { sort: { promoted_seq: -1, _id: -1 } })
       return O.map(fromGiftCardServiceDocument)(O.fromNullable(doc))
     })
   }
@@ -45,18 +44,19 @@ export class MongoGiftCardServiceRepository implements GiftCardServiceRepository
    * promotion is the one left standing.
    */
   upsert(record: GiftCardServiceRecord): TE.TaskEither<Unavailable, void> {
-    return this.#calls.attempt(async () => {
+    return this.#calls.attempt(async (signal) => {
       const id = record.service.id
       const m = record.merchant_account_id
-      if (!record.primary) return replaceById(this.#col, toGiftCardServiceDocument(record, null))
+      if (!record.primary) return replaceById(this.#col.within(signal), toGiftCardServiceDocument(record, null))
       const seq = nextPromotionSeq()
-      await replaceById(this.#col, toGiftCardServiceDocument(record, seq))
-      await this.#col.updateMany({ merchant_account_id: m, primary: true, _id: { $ne: id }, ...promotedBefore(seq, id) }, demoted)
-      const newer = await this.#col.findOne(
-        { merchant_account_id: m, primary: true, _id: { $ne: id }, ...promotedAfter(seq, id) },
-        { projection: { _id: 1 } },
-      )
-      if (newer !== null) await this.#col.updateOne({ _id: id, promoted_seq: seq }, demoted)
+      await replaceById(this.#col.within(signal), toGiftCardServiceDocument(record, seq))
+      await this.#col
+        .within(signal)
+        .updateMany({ merchant_account_id: m, primary: true, _id: { $ne: id }, ...promotedBefore(seq, id) }, demoted)
+      const newer = await this.#col
+        .within(signal)
+        .findOne({ merchant_account_id: m, primary: true, _id: { $ne: id }, ...promotedAfter(seq, id) }, { projection: { _id: 1 } })
+      if (newer !== null) await this.#col.within(signal).updateOne({ _id: id, promoted_seq: seq }, demoted)
     })
   }
 }

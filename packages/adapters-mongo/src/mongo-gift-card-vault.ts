@@ -1,9 +1,9 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { Collection } from 'mongodb'
 import { Duplicate, duplicate, GiftCard, GiftCardFilter, GiftCardVault, Seek, Unavailable, VaultedGiftCard } from '@orka/domain'
-import { dbOf, MongoStore } from './mongo-database'
+import { storedCollection, StoredCollection } from './mongo-collection'
+import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
 import { isDuplicateKey, keysetRead, ReadPlan, storageCalls, StorageCalls } from './mongo-support'
 import { fromVaultedGiftCardDocument, toVaultedGiftCardDocument, VaultedGiftCardDocument } from './vaulted-gift-card.document'
@@ -17,57 +17,61 @@ export const giftCardListRead = (merchantAccountId: string, filter: GiftCardFilt
 }
 
 export class MongoGiftCardVault implements GiftCardVault {
-  readonly #col: Collection<VaultedGiftCardDocument>
+  readonly #col: StoredCollection<VaultedGiftCardDocument>
   readonly #calls: StorageCalls
 
   constructor(store: MongoStore) {
     this.#calls = storageCalls(store)
-    this.#col = dbOf(store).collection(COLLECTIONS.vaultedGiftCards)
+    this.#col = storedCollection(store, COLLECTIONS.vaultedGiftCards)
   }
 
   findById(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>> {
-    return this.#calls.attempt(async () =>
-      O.map(fromVaultedGiftCardDocument)(O.fromNullable(await this.#col.findOne({ _id: id, merchant_account_id: merchantAccountId }))),
+    return this.#calls.attempt(async (signal) =>
+      O.map(fromVaultedGiftCardDocument)(
+        O.fromNullable(await this.#col.within(signal).findOne({ _id: id, merchant_account_id: merchantAccountId })),
+      ),
     )
   }
 
   findByFingerprint(merchantAccountId: string, fingerprint: string): TE.TaskEither<Unavailable, O.Option<VaultedGiftCard>> {
-    return this.#calls.attempt(async () =>
-      O.map(fromVaultedGiftCardDocument)(O.fromNullable(await this.#col.findOne({ merchant_account_id: merchantAccountId, fingerprint }))),
+    return this.#calls.attempt(async (signal) =>
+      O.map(fromVaultedGiftCardDocument)(
+        O.fromNullable(await this.#col.within(signal).findOne({ merchant_account_id: merchantAccountId, fingerprint })),
+      ),
     )
   }
 
   /** Atomic through the unique (merchant_account_id, fingerprint) index: of racing inserts one wins. */
   insert(card: VaultedGiftCard): TE.TaskEither<Duplicate | Unavailable, void> {
-    return this.#calls.attemptEither(async (): Promise<E.Either<Duplicate, void>> => {
+    return this.#calls.attemptEither(async (signal): Promise<E.Either<Duplicate, void>> => {
       try {
-        await this.#col.insertOne(toVaultedGiftCardDocument(card))
+        await this.#col.within(signal).insertOne(toVaultedGiftCardDocument(card))
         return E.right(undefined)
       } catch (e) {
         if (!isDuplicateKey(e)) throw e
       }
-      const holder = await this.#col.findOne(
-        { merchant_account_id: card.card.merchant_account_id, fingerprint: card.fingerprint },
-        { projection: { _id: 1 } },
-      )
+      const holder = await this.#col
+        .within(signal)
+        .findOne({ merchant_account_id: card.card.merchant_account_id, fingerprint: card.fingerprint }, { projection: { _id: 1 } })
       // No holder: the clash was on the card id itself.
       return E.left(duplicate('GiftCard', holder?._id ?? card.card.id))
     })
   }
 
   list(merchantAccountId: string, filter: GiftCardFilter, seek: Seek): TE.TaskEither<Unavailable, readonly GiftCard[]> {
-    return this.#calls.attempt(async () => {
+    return this.#calls.attempt(async (signal) => {
       if (seek.limit < 1) return []
       const { filter: f, sort, limit } = giftCardListRead(merchantAccountId, filter, seek)
-      return (await this.#col.find(f).sort(sort).limit(limit).toArray()).map((d) => fromVaultedGiftCardDocument(d).card)
+      return (await this.#col.within(signal).find(f).sort(sort).limit(limit).toArray()).map((d) => fromVaultedGiftCardDocument(d).card)
     })
   }
 
   /** Served by the `merchant_buyer_created` index, as a buyer-filtered list is. */
   forBuyer(merchantAccountId: string, buyerId: string, limit: number): TE.TaskEither<Unavailable, readonly VaultedGiftCard[]> {
-    return this.#calls.attempt(async () =>
+    return this.#calls.attempt(async (signal) =>
       (
         await this.#col
+          .within(signal)
           .find({ merchant_account_id: merchantAccountId, 'card.buyer.id': buyerId })
           .sort({ 'card.created_at': -1, _id: -1 })
           .limit(limit)
@@ -79,13 +83,14 @@ export class MongoGiftCardVault implements GiftCardVault {
   /** Removes the document itself: the sealed number and PIN go with it. */
   delete(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, boolean> {
     return this.#calls.attempt(
-      async () => (await this.#col.deleteOne({ _id: id, merchant_account_id: merchantAccountId })).deletedCount === 1,
+      async (signal) => (await this.#col.within(signal).deleteOne({ _id: id, merchant_account_id: merchantAccountId })).deletedCount === 1,
     )
   }
 
   deleteByBuyer(merchantAccountId: string, buyerId: string): TE.TaskEither<Unavailable, number> {
     return this.#calls.attempt(
-      async () => (await this.#col.deleteMany({ merchant_account_id: merchantAccountId, 'card.buyer.id': buyerId })).deletedCount,
+      async (signal) =>
+        (await this.#col.within(signal).deleteMany({ merchant_account_id: merchantAccountId, 'card.buyer.id': buyerId })).deletedCount,
     )
   }
 }

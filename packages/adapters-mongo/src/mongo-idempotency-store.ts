@@ -1,5 +1,4 @@
 import * as TE from 'fp-ts/TaskEither'
-import { Collection } from 'mongodb'
 import {
   Claim,
   IdempotencyRecord,
@@ -19,7 +18,8 @@ import {
   takeoverId,
   toIdempotencyRecordDocument,
 } from './idempotency-record.document'
-import { dbOf, MongoStore } from './mongo-database'
+import { storedCollection, StoredCollection } from './mongo-collection'
+import { MongoStore } from './mongo-database'
 import { COLLECTIONS, EXPIRY_GRACE_MS } from './mongo-schema'
 import { isDuplicateKey, storageCalls, StorageCalls } from './mongo-support'
 
@@ -42,7 +42,7 @@ const sameVersion = (raw: IdempotencyRecordDocument) => ({
 })
 
 export class MongoIdempotencyStore implements IdempotencyStore {
-  readonly #col: Collection<IdempotencyRecordDocument>
+  readonly #col: StoredCollection<IdempotencyRecordDocument>
   readonly #sweepEvery: number
   readonly #sweepGraceMs: number
   #claims = 0
@@ -50,7 +50,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
 
   constructor(store: MongoStore, options: MongoIdempotencyStoreOptions = {}) {
     this.#calls = storageCalls(store)
-    this.#col = dbOf(store).collection(COLLECTIONS.idempotencyRecords)
+    this.#col = storedCollection(store, COLLECTIONS.idempotencyRecords)
     this.#sweepEvery = Math.max(1, options.sweepEvery ?? 1000)
     this.#sweepGraceMs = options.sweepGraceMs ?? EXPIRY_GRACE_MS
   }
@@ -81,17 +81,17 @@ export class MongoIdempotencyStore implements IdempotencyStore {
    * winner vaulted and answers with it.
    */
   claim(record: IdempotencyRecord, now: Date): TE.TaskEither<Unavailable, Claim> {
-    return this.#calls.attempt(async (): Promise<Claim> => {
-      if (++this.#claims % this.#sweepEvery === 0) await this.sweep(now)
+    return this.#calls.attempt(async (signal): Promise<Claim> => {
+      if (++this.#claims % this.#sweepEvery === 0) await this.#sweep(signal, now)
       const doc = toIdempotencyRecordDocument(record)
       for (let i = 0; i < MAX_CLAIM_ATTEMPTS; i++) {
         try {
-          await this.#col.insertOne(doc)
+          await this.#col.within(signal).insertOne(doc)
           return { claimed: true, record }
         } catch (e) {
           if (!isDuplicateKey(e)) throw e
         }
-        const raw = await this.#col.findOne({ _id: doc._id })
+        const raw = await this.#col.within(signal).findOne({ _id: doc._id })
         if (raw === null) continue // swept meanwhile
         const existing = fromIdempotencyRecordDocument(raw)
         // Our own takeover, which a loser (step 2) put in place before we did: lease tokens are unique.
@@ -100,17 +100,17 @@ export class MongoIdempotencyStore implements IdempotencyStore {
         const next = takeOver(existing, record)
         const takeover = { ...toIdempotencyRecordDocument(next), _id: takeoverId(raw), expiresAt: now }
         try {
-          await this.#col.insertOne(takeover)
+          await this.#col.within(signal).insertOne(takeover)
         } catch (e) {
           if (!isDuplicateKey(e)) throw e
           // Another claim took this record over: finish its replacement, then read its claim.
-          const won = await this.#col.findOne({ _id: takeover._id })
+          const won = await this.#col.within(signal).findOne({ _id: takeover._id })
           if (won === null) continue // swept meanwhile
           const winner = fromIdempotencyRecordDocument(won)
-          await this.#col.replaceOne(sameVersion(raw), { ...won, _id: raw._id, expiresAt: expiryDate(keptUntil(winner)) })
+          await this.#col.within(signal).replaceOne(sameVersion(raw), { ...won, _id: raw._id, expiresAt: expiryDate(keptUntil(winner)) })
           continue
         }
-        const replaced = await this.#col.replaceOne(sameVersion(raw), toIdempotencyRecordDocument(next))
+        const replaced = await this.#col.within(signal).replaceOne(sameVersion(raw), toIdempotencyRecordDocument(next))
         if (replaced.matchedCount === 1) return { claimed: true, record: next }
         // The record changed since it was read: a loser put our takeover in place already, or its
         // holder completed it. Read it again.
@@ -128,15 +128,15 @@ export class MongoIdempotencyStore implements IdempotencyStore {
    * the reverse; either way the record ends up naming one holder, and one outcome.
    */
   complete(holder: LeaseHolder, outcome: StoredOutcome, expiresAt: Date): TE.TaskEither<Unavailable, Settlement> {
-    return this.#calls.attempt(async (): Promise<Settlement> => {
+    return this.#calls.attempt(async (signal): Promise<Settlement> => {
       const iso = expiresAt.toISOString()
       const id = idempotencyRecordId(holder.merchantAccountId, holder.key)
-      const done = await this.#col.updateOne(
+      const done = await this.#col.within(signal).updateOne(
         { _id: id, lease: holder.lease, attempt: holder.attempt },
         // A completed record is kept until its replay ends (`keptUntil`).
         { $set: { state: 'completed', outcome, expires_at: iso, expiresAt: expiryDate(iso) } },
       )
-      return done.matchedCount === 1 ? { settled: true } : { settled: false, current: await this.#current(id) }
+      return done.matchedCount === 1 ? { settled: true } : { settled: false, current: await this.#current(signal, id) }
     })
   }
 
@@ -145,18 +145,20 @@ export class MongoIdempotencyStore implements IdempotencyStore {
    * `expiresAt` unchanged) so that a retry of the same request takes it over with its ids.
    */
   release(holder: LeaseHolder, now: Date): TE.TaskEither<Unavailable, Settlement> {
-    return this.#calls.attempt(async (): Promise<Settlement> => {
+    return this.#calls.attempt(async (signal): Promise<Settlement> => {
       const id = idempotencyRecordId(holder.merchantAccountId, holder.key)
-      const done = await this.#col.updateOne(
-        { _id: id, lease: holder.lease, attempt: holder.attempt, state: 'in_flight' },
-        { $set: { expires_at: now.toISOString() } },
-      )
-      return done.matchedCount === 1 ? { settled: true } : { settled: false, current: await this.#current(id) }
+      const done = await this.#col
+        .within(signal)
+        .updateOne(
+          { _id: id, lease: holder.lease, attempt: holder.attempt, state: 'in_flight' },
+          { $set: { expires_at: now.toISOString() } },
+        )
+      return done.matchedCount === 1 ? { settled: true } : { settled: false, current: await this.#current(signal, id) }
     })
   }
 
-  async #current(id: string): Promise<IdempotencyRecord | null> {
-    const raw = await this.#col.findOne({ _id: id })
+  async #current(signal: AbortSignal, id: string): Promise<IdempotencyRecord | null> {
+    const raw = await this.#col.within(signal).findOne({ _id: id })
     return raw === null ? null : fromIdempotencyRecordDocument(raw)
   }
 
@@ -164,7 +166,11 @@ export class MongoIdempotencyStore implements IdempotencyStore {
    * Deletes records expired for longer than the grace period. Expired records are already treated
    * as absent; this only bounds the collection where the server has no TTL index (FerretDB).
    */
-  async sweep(now: Date): Promise<number> {
-    return (await this.#col.deleteMany({ expiresAt: { $lt: new Date(now.getTime() - this.#sweepGraceMs) } })).deletedCount
+  sweep(now: Date): Promise<number> {
+    return this.#calls.run((signal) => this.#sweep(signal, now))
+  }
+
+  async #sweep(signal: AbortSignal, now: Date): Promise<number> {
+    return (await this.#col.within(signal).deleteMany({ expiresAt: { $lt: new Date(now.getTime() - this.#sweepGraceMs) } })).deletedCount
   }
 }

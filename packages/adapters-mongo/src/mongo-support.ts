@@ -3,8 +3,9 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import * as t from 'io-ts'
-import { Collection, Filter, MongoBulkWriteError } from 'mongodb'
+import { Filter, MongoBulkWriteError } from 'mongodb'
 import { Seek, Unavailable, unavailable } from '@orka/domain'
+import { BoundedCollection } from './mongo-collection'
 
 /** A stored document as the adapters see it: a string `_id` and fields still to be decoded. */
 export interface Doc {
@@ -24,20 +25,25 @@ export class StorageTimeout extends Error {
 }
 
 /**
- * `work()`, or a `StorageTimeout` rejection once `timeoutMs` have passed, whichever comes first
- * (no bound when `timeoutMs` is undefined). The timer is cleared as soon as the work settles,
- * and the work's own late outcome is consumed, so an abandoned call never surfaces as an
- * unhandled rejection.
+ * `work(signal)`, or a `StorageTimeout` rejection once `timeoutMs` have passed, whichever comes
+ * first (no bound when `timeoutMs` is undefined). At the bound `signal` aborts (its reason is
+ * the `StorageTimeout`), so that the abandoned work stops: a `BoundedCollection` issues no
+ * command after it, and the driver drops what it still queued for it. The timer is cleared as
+ * soon as the work settles, and the work's own late outcome is consumed, so an abandoned call
+ * never surfaces as an unhandled rejection.
  */
-export const withinBound = <A>(work: () => Promise<A>, timeoutMs: number | undefined): Promise<A> => {
+export const withinBound = <A>(work: (signal: AbortSignal) => Promise<A>, timeoutMs: number | undefined): Promise<A> => {
+  const abort = new AbortController()
   // A `work` that throws instead of returning a rejected promise rejects `running` the same way.
   const running = new Promise<A>((resolve) => {
-    resolve(work())
+    resolve(work(abort.signal))
   })
   if (timeoutMs === undefined) return running
   return new Promise<A>((resolve, reject) => {
     const timer = setTimeout(() => {
-      reject(new StorageTimeout(timeoutMs))
+      const timeout = new StorageTimeout(timeoutMs)
+      abort.abort(timeout)
+      reject(timeout)
     }, timeoutMs)
     // Settles as the work did, unless the timeout came first (then this is a no-op).
     const settle = () => {
@@ -53,20 +59,25 @@ export interface StorageCalls {
   /**
    * Runs a driver interaction: whatever it throws (driver error, undecodable document) is
    * `Unavailable`, and so is taking longer than the store's bound (cause `StorageTimeout`):
-   * a frozen server costs a request that bound, not the driver's own timeouts.
+   * a frozen server costs a request that bound, not the driver's own timeouts. The interaction
+   * reaches its collections through the signal it is given (`StoredCollection.within`), so
+   * nothing it would still do after the bound is done.
    */
-  attempt<A>(f: () => Promise<A>): TE.TaskEither<Unavailable, A>
+  attempt<A>(f: (signal: AbortSignal) => Promise<A>): TE.TaskEither<Unavailable, A>
   /** The same, for an interaction that can also end in an expected failure. */
-  attemptEither<L, A>(f: () => Promise<E.Either<L, A>>): TE.TaskEither<L | Unavailable, A>
+  attemptEither<L, A>(f: (signal: AbortSignal) => Promise<E.Either<L, A>>): TE.TaskEither<L | Unavailable, A>
+  /** The bounded interaction as a promise (rejected with what it threw, or the `StorageTimeout`): for housekeeping such as sweeps. */
+  run<A>(f: (signal: AbortSignal) => Promise<A>): Promise<A>
 }
 
 /** The calls of a store with this bound (`operationTimeoutMs`; none for stores opened without one). */
 export const storageCalls = (store: { readonly operationTimeoutMs: number | undefined }): StorageCalls => {
-  const attempt = <A>(f: () => Promise<A>): TE.TaskEither<Unavailable, A> =>
+  const attempt = <A>(f: (signal: AbortSignal) => Promise<A>): TE.TaskEither<Unavailable, A> =>
     TE.tryCatch(() => withinBound(f, store.operationTimeoutMs), unavailable)
   return {
     attempt,
-    attemptEither: <L, A>(f: () => Promise<E.Either<L, A>>): TE.TaskEither<L | Unavailable, A> =>
+    run: (f) => withinBound(f, store.operationTimeoutMs),
+    attemptEither: <L, A>(f: (signal: AbortSignal) => Promise<E.Either<L, A>>): TE.TaskEither<L | Unavailable, A> =>
       pipe(
         attempt(f),
         TE.flatMap((r): TE.TaskEither<L | Unavailable, A> => TE.fromEither(r)),
@@ -209,7 +220,7 @@ export const BsonDate = new t.Type<Date, Date, unknown>(
  * racing ones may both try the insert, and the loser sees a duplicate `_id`; by then the
  * document exists, so replacing again settles it.
  */
-export const replaceById = async <D extends Doc>(col: Collection<D>, doc: D, attempts = 5): Promise<void> => {
+export const replaceById = async <D extends Doc>(col: BoundedCollection<D>, doc: D, attempts = 5): Promise<void> => {
   for (let i = 1; ; i++) {
     try {
       await col.replaceOne({ _id: doc._id } as Filter<D>, doc, { upsert: true })

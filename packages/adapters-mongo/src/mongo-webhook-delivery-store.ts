@@ -1,6 +1,6 @@
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { Collection, UpdateFilter } from 'mongodb'
+import { UpdateFilter } from 'mongodb'
 import {
   DeliveryClaim,
   DeliveryFilter,
@@ -12,7 +12,8 @@ import {
   WebhookDeliveryStatus,
   WebhookDeliveryStore,
 } from '@orka/domain'
-import { dbOf, MongoStore } from './mongo-database'
+import { storedCollection, StoredCollection } from './mongo-collection'
+import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
 import { isDuplicateKey, keysetRead, onlyDuplicateKeys, storageCalls, StorageCalls } from './mongo-support'
 import {
@@ -39,23 +40,22 @@ const runnable = (d: WebhookDeliveryRecord, n: number, now: string): boolean =>
  * (conditional updates are not atomic on FerretDB 1.24, so they decide nothing here).
  */
 export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
-  readonly #deliveries: Collection<WebhookDeliveryDocument>
-  readonly #claims: Collection<DeliveryClaimDocument>
+  readonly #deliveries: StoredCollection<WebhookDeliveryDocument>
+  readonly #claims: StoredCollection<DeliveryClaimDocument>
   readonly #calls: StorageCalls
 
   constructor(store: MongoStore) {
     this.#calls = storageCalls(store)
-    const db = dbOf(store)
-    this.#deliveries = db.collection(COLLECTIONS.webhookDeliveries)
-    this.#claims = db.collection(COLLECTIONS.webhookDeliveryClaims)
+    this.#deliveries = storedCollection(store, COLLECTIONS.webhookDeliveries)
+    this.#claims = storedCollection(store, COLLECTIONS.webhookDeliveryClaims)
   }
 
   /** Unordered, so that one delivery stored already (an entry handed over twice) does not stop the others. */
   enqueue(deliveries: readonly WebhookDeliveryRecord[]): TE.TaskEither<Unavailable, void> {
-    return this.#calls.attempt(async () => {
+    return this.#calls.attempt(async (signal) => {
       if (deliveries.length === 0) return
       try {
-        await this.#deliveries.insertMany(deliveries.map(toWebhookDeliveryDocument), { ordered: false })
+        await this.#deliveries.within(signal).insertMany(deliveries.map(toWebhookDeliveryDocument), { ordered: false })
       } catch (e) {
         if (!onlyDuplicateKeys(e)) throw e
       }
@@ -63,12 +63,12 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
   }
 
   due(now: Date, limit: number, excluded: readonly string[]): TE.TaskEither<Unavailable, readonly WebhookDeliveryRecord[]> {
-    return this.#calls.attempt(async () => {
+    return this.#calls.attempt(async (signal) => {
       // A limit of 0 means "no limit" to the server.
       if (limit < 1) return []
       const filter: Record<string, unknown> = { status: 'pending', next_attempt_at: { $lte: now.toISOString() } }
       if (excluded.length > 0) filter.subscription_id = { $nin: [...excluded] }
-      return (await this.#deliveries.find(filter).sort({ next_attempt_at: 1, _id: 1 }).limit(limit).toArray()).map(
+      return (await this.#deliveries.within(signal).find(filter).sort({ next_attempt_at: 1, _id: 1 }).limit(limit).toArray()).map(
         fromWebhookDeliveryDocument,
       )
     })
@@ -80,13 +80,13 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
    * The re-read comes after the insert, so whatever settled before the claim was taken is seen.
    */
   claim(delivery: WebhookDeliveryRecord, owner: string, now: Date, leaseUntil: Date): TE.TaskEither<Unavailable, O.Option<DeliveryClaim>> {
-    return this.#calls.attempt(async (): Promise<O.Option<DeliveryClaim>> => {
+    return this.#calls.attempt(async (signal): Promise<O.Option<DeliveryClaim>> => {
       const n = delivery.attempts.length + 1
       const mine: DeliveryClaimDocument = { _id: deliveryClaimId(delivery.id, n), delivery_id: delivery.id, owner, lease_until: leaseUntil }
-      if (!(await this.take(mine, now))) return O.none
-      const release = () => this.#claims.deleteOne({ _id: mine._id, owner, lease_until: leaseUntil })
+      if (!(await this.take(signal, mine, now))) return O.none
+      const release = () => this.#claims.within(signal).deleteOne({ _id: mine._id, owner, lease_until: leaseUntil })
       try {
-        const raw = await this.#deliveries.findOne({ _id: delivery.id })
+        const raw = await this.#deliveries.within(signal).findOne({ _id: delivery.id })
         const current = raw === null ? null : fromWebhookDeliveryDocument(raw)
         if (current !== null && runnable(current, n, now.toISOString())) return O.some({ delivery: current, attempt: n, owner })
         await release()
@@ -109,41 +109,45 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
    * of sending when it is deleted or inactive.
    */
   settle(claim: DeliveryClaim, made: WebhookDeliveryAttempt | null, next: DeliveryTransition, now: Date): TE.TaskEither<Unavailable, void> {
-    return this.#calls.attempt(async () => {
+    return this.#calls.attempt(async (signal) => {
       const id = claim.delivery.id
       const updatedAt = now.toISOString()
       const withAttempt = (set: Partial<WebhookDeliveryDocument>): UpdateFilter<WebhookDeliveryDocument> =>
         made === null ? { $set: set } : { $set: set, $push: { attempts: made } }
-      const applied = await this.#deliveries.updateOne({ _id: id, status: 'pending' }, withAttempt({ ...next, updated_at: updatedAt }))
-      if (applied.matchedCount === 0) await this.#deliveries.updateOne({ _id: id }, withAttempt({ updated_at: updatedAt }))
+      const applied = await this.#deliveries
+        .within(signal)
+        .updateOne({ _id: id, status: 'pending' }, withAttempt({ ...next, updated_at: updatedAt }))
+      if (applied.matchedCount === 0) await this.#deliveries.within(signal).updateOne({ _id: id }, withAttempt({ updated_at: updatedAt }))
       // Only our own claim: one taken over after our lease ended belongs to its new owner.
-      await this.#claims.deleteOne({ _id: deliveryClaimId(id, claim.attempt), owner: claim.owner })
+      await this.#claims.within(signal).deleteOne({ _id: deliveryClaimId(id, claim.attempt), owner: claim.owner })
     })
   }
 
   cancelPending(subscriptionId: string, now: Date): TE.TaskEither<Unavailable, number> {
-    return this.#calls.attempt(async () => {
+    return this.#calls.attempt(async (signal) => {
       const set = { status: 'cancelled' as const, next_attempt_at: null, updated_at: now.toISOString() }
-      return (await this.#deliveries.updateMany({ subscription_id: subscriptionId, status: 'pending' }, { $set: set })).modifiedCount
+      return (await this.#deliveries.within(signal).updateMany({ subscription_id: subscriptionId, status: 'pending' }, { $set: set }))
+        .modifiedCount
     })
   }
 
   findById(subscriptionId: string, deliveryId: string): TE.TaskEither<Unavailable, O.Option<WebhookDeliveryRecord>> {
-    return this.#calls.attempt(async () =>
+    return this.#calls.attempt(async (signal) =>
       O.map(fromWebhookDeliveryDocument)(
-        O.fromNullable(await this.#deliveries.findOne({ _id: deliveryId, subscription_id: subscriptionId })),
+        O.fromNullable(await this.#deliveries.within(signal).findOne({ _id: deliveryId, subscription_id: subscriptionId })),
       ),
     )
   }
 
   list(subscriptionId: string, filter: DeliveryFilter, seek: Seek): TE.TaskEither<Unavailable, readonly WebhookDeliveryRecord[]> {
-    return this.#calls.attempt(async () => {
+    return this.#calls.attempt(async (signal) => {
       if (seek.limit < 1) return []
       const k = keysetRead('created_at', 'descending', seek)
       const scope: Record<string, unknown> = { subscription_id: subscriptionId }
       if (filter.status !== undefined) scope.status = filter.status
       return (
         await this.#deliveries
+          .within(signal)
           .find({ ...scope, ...k.filter })
           .sort(k.sort)
           .limit(k.limit)
@@ -153,12 +157,14 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
   }
 
   redeliver(subscriptionId: string, deliveryId: string, now: Date, retriesUsed: number): TE.TaskEither<Unavailable, boolean> {
-    return this.#calls.attempt(async () => {
+    return this.#calls.attempt(async (signal) => {
       const at = now.toISOString()
-      const r = await this.#deliveries.updateOne(
-        { _id: deliveryId, subscription_id: subscriptionId, status: { $in: REDELIVERABLE } },
-        { $set: { status: 'pending', next_attempt_at: at, retries_used: retriesUsed, updated_at: at } },
-      )
+      const r = await this.#deliveries
+        .within(signal)
+        .updateOne(
+          { _id: deliveryId, subscription_id: subscriptionId, status: { $in: REDELIVERABLE } },
+          { $set: { status: 'pending', next_attempt_at: at, retries_used: retriesUsed, updated_at: at } },
+        )
       return r.matchedCount > 0
     })
   }
@@ -171,9 +177,11 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
    * at that very instant; `before` lies far in the past, where no takeover is still under way.
    */
   sweep(before: Date): TE.TaskEither<Unavailable, number> {
-    return this.#calls.attempt(async () => {
-      const deleted = await this.#deliveries.deleteMany({ status: { $in: FINISHED }, updated_at: { $lt: before.toISOString() } })
-      await this.#claims.deleteMany({ lease_until: { $lt: before } })
+    return this.#calls.attempt(async (signal) => {
+      const deleted = await this.#deliveries
+        .within(signal)
+        .deleteMany({ status: { $in: FINISHED }, updated_at: { $lt: before.toISOString() } })
+      await this.#claims.within(signal).deleteMany({ lease_until: { $lt: before } })
       return deleted.deletedCount
     })
   }
@@ -186,19 +194,19 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
    * the same instant could, in a window of microseconds, both win. Expired claims are left only
    * by processes that died, and the port already lets such an attempt run twice.
    */
-  private async take(mine: DeliveryClaimDocument, now: Date): Promise<boolean> {
+  private async take(signal: AbortSignal, mine: DeliveryClaimDocument, now: Date): Promise<boolean> {
     for (let i = 0; i < MAX_CLAIM_ATTEMPTS; i++) {
       try {
-        await this.#claims.insertOne(mine)
+        await this.#claims.within(signal).insertOne(mine)
         return true
       } catch (e) {
         if (!isDuplicateKey(e)) throw e
       }
-      const raw = await this.#claims.findOne({ _id: mine._id })
+      const raw = await this.#claims.within(signal).findOne({ _id: mine._id })
       if (raw === null) continue // settled or given back meanwhile
       const held = fromDeliveryClaimDocument(raw)
       if (held.lease_until.getTime() >= now.getTime()) return false
-      await this.#claims.deleteOne({ _id: mine._id, owner: held.owner, lease_until: held.lease_until })
+      await this.#claims.within(signal).deleteOne({ _id: mine._id, owner: held.owner, lease_until: held.lease_until })
     }
     throw new Error(`claiming attempt ${mine._id} did not settle after ${MAX_CLAIM_ATTEMPTS} attempts`)
   }

@@ -1,25 +1,25 @@
 import * as TE from 'fp-ts/TaskEither'
-import { Collection } from 'mongodb'
 import { OutboxEntry, Unavailable, WebhookOutbox } from '@orka/domain'
-import { dbOf, MongoStore } from './mongo-database'
+import { storedCollection, StoredCollection } from './mongo-collection'
+import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
 import { isDuplicateKey, storageCalls, StorageCalls } from './mongo-support'
 import { fromOutboxEntryDocument, OutboxEntryDocument, toOutboxEntryDocument } from './outbox-entry.document'
 
 export class MongoWebhookOutbox implements WebhookOutbox {
-  readonly #col: Collection<OutboxEntryDocument>
+  readonly #col: StoredCollection<OutboxEntryDocument>
   readonly #calls: StorageCalls
 
   constructor(store: MongoStore) {
     this.#calls = storageCalls(store)
-    this.#col = dbOf(store).collection(COLLECTIONS.webhookOutbox)
+    this.#col = storedCollection(store, COLLECTIONS.webhookOutbox)
   }
 
   /** An insert under the event id: a second add of the same entry is a duplicate key, and changes nothing. */
   add(entry: OutboxEntry): TE.TaskEither<Unavailable, void> {
-    return this.#calls.attempt(async () => {
+    return this.#calls.attempt(async (signal) => {
       try {
-        await this.#col.insertOne(toOutboxEntryDocument(entry))
+        await this.#col.within(signal).insertOne(toOutboxEntryDocument(entry))
       } catch (e) {
         if (!isDuplicateKey(e)) throw e
       }
@@ -27,16 +27,17 @@ export class MongoWebhookOutbox implements WebhookOutbox {
   }
 
   remove(eventId: string): TE.TaskEither<Unavailable, void> {
-    return this.#calls.attempt(async () => {
-      await this.#col.deleteOne({ _id: eventId })
+    return this.#calls.attempt(async (signal) => {
+      await this.#col.within(signal).deleteOne({ _id: eventId })
     })
   }
 
   olderThan(before: Date, limit: number): TE.TaskEither<Unavailable, readonly OutboxEntry[]> {
-    return this.#calls.attempt(async () => {
+    return this.#calls.attempt(async (signal) => {
       // A limit of 0 means "no limit" to the server.
       if (limit < 1) return []
       const docs = await this.#col
+        .within(signal)
         .find({ created_at: { $lt: before.toISOString() } })
         .sort({ created_at: 1, _id: 1 })
         .limit(limit)

@@ -82,6 +82,14 @@ export const rateLimitStoreContract = (name: string, setup: () => Promise<Harnes
       expect(results.filter((r) => !r.admitted)).to.deep.equal(Array.from({ length: 15 }, () => denied(MINUTE)))
     })
 
+    it('admits exactly `limit` of 300 concurrent requests of one key, and refuses the rest with the time until a slot frees', async () => {
+      const results = await Promise.all(Array.from({ length: 300 }, () => admit('flood', 50, 0)))
+      expect(results.filter((r) => r.admitted).map((r) => r.remaining)).to.have.members(Array.from({ length: 50 }, (_, i) => i))
+      expect(results.filter((r) => !r.admitted)).to.deep.equal(Array.from({ length: 250 }, () => denied(MINUTE)))
+      expect(await admit('flood', 50, MINUTE - 1)).to.deep.equal(denied(1))
+      expect(await admit('flood', 50, MINUTE)).to.deep.equal(admitted(49, MINUTE))
+    })
+
     for (const seed of [1, 42, 2024])
       it(`admits exactly while fewer than limit were admitted in the last windowMs (sequence ${seed})`, async () => {
         const limit = 4

@@ -65,6 +65,8 @@ const T0 = '2025-01-01T00:00:00.000Z'
 const config = { replayS: 86400, leaseS: 30, retryAfterS: 2 }
 const KEY = 'POST /gift-cards/activations\u0000key-1'
 const req = { merchantAccountId: 'acme', operation: 'POST /gift-cards/activations', key: 'key-1', fingerprint: 'fp-1' }
+/** An authorization step that lets every request through. */
+const ALLOWED: TE.TaskEither<never, void> = TE.right(undefined)
 /** Stores outcomes as they are; a replayed failure comes back marked, as an owner would mark it. */
 const codec: OutcomeCodec<string, { n: number }> = {
   encode: (o) => (E.isRight(o) ? { ok: true, value: o.right } : { ok: false, error: o.left }),
@@ -117,6 +119,7 @@ describe('makeRunIdempotently', () => {
     const h = setup()
     const result = await h.run(
       req,
+      ALLOWED,
       h.work({ outcome: E.right({ n: 1 }), recorded: true }, () => {
         h.clock.set(new Date('2025-01-01T00:00:05.000Z'))
       }),
@@ -133,16 +136,18 @@ describe('makeRunIdempotently', () => {
 
   it('records a failure the work marks as recordable, and returns it as a fresh outcome', async () => {
     const h = setup()
-    expect(await h.run(req, h.work({ outcome: E.left('declined'), recorded: true }), codec)()).to.deep.equal(E.left('declined'))
+    expect(await h.run(req, ALLOWED, h.work({ outcome: E.left('declined'), recorded: true }), codec)()).to.deep.equal(E.left('declined'))
     expect(h.calls[1]).to.deep.equal(['complete', firstHolder, { ok: false, error: 'declined' }, '2025-01-02T00:00:00.000Z'])
     // A retry gets it back through the owner's codec.
-    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(E.left('replayed declined'))
+    expect(await h.run(req, ALLOWED, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(
+      E.left('replayed declined'),
+    )
   })
 
   it('replays a completed outcome for the same fingerprint without running the work', async () => {
     const h = setup()
     await h.put(record({}))
-    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(
+    expect(await h.run(req, ALLOWED, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(
       E.right({ value: { n: 1 }, replayed: true }),
     )
     expect([h.runs(), h.calls.map((c) => c[0])]).to.deep.equal([0, ['claim']])
@@ -150,8 +155,8 @@ describe('makeRunIdempotently', () => {
 
   it('replays the first outcome to a second identical request', async () => {
     const h = setup()
-    await h.run(req, h.work({ outcome: E.right({ n: 1 }), recorded: true }), codec)()
-    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(
+    await h.run(req, ALLOWED, h.work({ outcome: E.right({ n: 1 }), recorded: true }), codec)()
+    expect(await h.run(req, ALLOWED, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(
       E.right({ value: { n: 1 }, replayed: true }),
     )
     expect(h.runs()).to.equal(1)
@@ -160,7 +165,7 @@ describe('makeRunIdempotently', () => {
   it('rejects the same key with another fingerprint as InvalidRequest at header /idempotency-key, without running the work', async () => {
     const h = setup()
     await h.put(record({ fingerprint: 'fp-other' }))
-    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(
+    expect(await h.run(req, ALLOWED, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(
       E.left(
         invalidRequest(
           problem('idempotencyKey', [], 'This idempotency key was already used with a different request body', 'idempotency_key_reused'),
@@ -173,35 +178,37 @@ describe('makeRunIdempotently', () => {
   it('rejects a different fingerprint as reused even while the first request is in flight', async () => {
     const h = setup()
     await h.put(record({ fingerprint: 'fp-other', state: 'in_flight', outcome: null }))
-    const r = await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
+    const r = await h.run(req, ALLOWED, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
     expect(E.isLeft(r) && typeof r.left === 'object' && r.left._tag).to.equal('InvalidRequest')
   })
 
   it('answers a repeat while the first is in flight with InFlight and the configured Retry-After', async () => {
     const h = setup()
     await h.put(record({ state: 'in_flight', outcome: null, expires_at: '2025-01-01T00:00:30.000Z' }))
-    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
+    expect(await h.run(req, ALLOWED, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
     expect(h.runs()).to.equal(0)
   })
 
   it('answers InFlight for an in-flight record even if it already carries an outcome', async () => {
     const h = setup()
     await h.put(record({ state: 'in_flight' }))
-    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
+    expect(await h.run(req, ALLOWED, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
   })
 
   it('treats a completed record without an outcome as still in flight', async () => {
     const h = setup()
     await h.put(record({ state: 'completed', outcome: null }))
-    expect(await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
+    expect(await h.run(req, ALLOWED, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
   })
 
   it('releases the key when the work marks its outcome not to be recorded, so a retry runs again with the same reserved id', async () => {
     const h = setup()
-    expect(await h.run(req, h.work({ outcome: E.left('unknown buyer'), recorded: false }), codec)()).to.deep.equal(E.left('unknown buyer'))
+    expect(await h.run(req, ALLOWED, h.work({ outcome: E.left('unknown buyer'), recorded: false }), codec)()).to.deep.equal(
+      E.left('unknown buyer'),
+    )
     expect(h.calls.map((c) => c[0])).to.deep.equal(['claim', 'release'])
     expect(h.calls[1]).to.deep.equal(['release', firstHolder, T0])
-    await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
+    await h.run(req, ALLOWED, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
     expect(h.reservations).to.deep.equal([
       { reservedId: uuid(1), earlierIds: [] },
       { reservedId: uuid(3), earlierIds: [uuid(1)] },
@@ -213,7 +220,7 @@ describe('makeRunIdempotently', () => {
     const bug = new Error('bug in work')
     let caught: unknown
     try {
-      await h.run(req, () => Promise.reject(bug), codec)()
+      await h.run(req, ALLOWED, () => Promise.reject(bug), codec)()
     } catch (e) {
       caught = e
     }
@@ -226,8 +233,18 @@ describe('makeRunIdempotently', () => {
   it('keeps keys apart per merchant account: the same key on another account runs the work', async () => {
     const h = setup()
     await h.put(record({}))
-    const r = await h.run({ ...req, merchantAccountId: 'globex' }, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
+    const r = await h.run({ ...req, merchantAccountId: 'globex' }, ALLOWED, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
     expect([r, h.runs()]).to.deep.equal([E.right({ value: { n: 2 }, replayed: false }), 1])
+  })
+
+  it('authorizes before the record is looked up: a refusal is answered as is, whatever the key holds, and touches nothing', async () => {
+    const h = setup()
+    for (const held of [undefined, record({}), record({ state: 'in_flight', outcome: null }), record({ fingerprint: 'fp-other' })]) {
+      if (held === undefined) h.clear()
+      else await h.put(held)
+      const refused = await h.run(req, TE.left('forbidden'), h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
+      expect([refused, h.calls, h.runs(), await h.get()]).to.deep.equal([E.left('forbidden'), [], 0, held])
+    }
   })
 
   it('passes a failing claim on as Unavailable without running the work', async () => {
@@ -239,7 +256,7 @@ describe('makeRunIdempotently', () => {
       ids: { uuid: () => uuid(9) },
       config,
     })
-    expect(await run(req, h.work({ outcome: E.right({ n: 1 }), recorded: true }), codec)()).to.deep.equal(E.left(boom))
+    expect(await run(req, ALLOWED, h.work({ outcome: E.right({ n: 1 }), recorded: true }), codec)()).to.deep.equal(E.left(boom))
     expect(h.runs()).to.equal(0)
   })
 
@@ -248,7 +265,7 @@ describe('makeRunIdempotently', () => {
       const h = setup()
       await h.put({ ...firstClaim, lease: 'lease-dead', reserved_id: 'reserved-dead' }) // its process died before completing
       h.clock.set(new Date('2025-01-01T00:00:30.000Z'))
-      expect(await h.run(req, h.work({ outcome: E.right({ n: 7 }), recorded: true }), codec)()).to.deep.equal(
+      expect(await h.run(req, ALLOWED, h.work({ outcome: E.right({ n: 7 }), recorded: true }), codec)()).to.deep.equal(
         E.right({ value: { n: 7 }, replayed: false }),
       )
       expect(h.reservations).to.deep.equal([{ reservedId: uuid(1), earlierIds: ['reserved-dead'] }])
@@ -266,7 +283,7 @@ describe('makeRunIdempotently', () => {
       const h = setup()
       await h.put(firstClaim)
       h.clock.set(new Date('2025-01-01T00:00:29.999Z'))
-      expect(await h.run(req, h.work({ outcome: E.right({ n: 7 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
+      expect(await h.run(req, ALLOWED, h.work({ outcome: E.right({ n: 7 }), recorded: true }), codec)()).to.deep.equal(E.left(inFlight(2)))
     })
   })
 
@@ -279,6 +296,7 @@ describe('makeRunIdempotently', () => {
       const h = setup()
       const result = await h.run(
         req,
+        ALLOWED,
         h.work(settled, async () => {
           h.clock.set(new Date('2025-01-01T00:00:31.000Z'))
           await during(h)
@@ -290,7 +308,7 @@ describe('makeRunIdempotently', () => {
 
     it('answers with the outcome the new holder recorded, as a replay, and changes nothing', async () => {
       const { h, result } = await overtaken(async (h) => {
-        await h.run(req, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
+        await h.run(req, ALLOWED, h.work({ outcome: E.right({ n: 2 }), recorded: true }), codec)()
       })
       expect(result).to.deep.equal(E.right({ value: { n: 2 }, replayed: true }))
       expect(await h.get()).to.deep.include({ state: 'completed', outcome: { ok: true, value: { n: 2 } }, attempt: 2 })

@@ -131,3 +131,78 @@ describe('idempotency-key on POST /gift-cards/activations', () => {
     expect(r.body.detail[0]!.loc).to.deep.equal(['header', 'idempotency-key'])
   })
 })
+
+describe('idempotency-key and the buyer an embed token names', () => {
+  let h: Harness
+  before(async () => {
+    h = await startHarness()
+  })
+  after(() => h.close())
+  /** An embed token; with a claim, it writes cards only for that buyer (or none). */
+  const embedFor = (claim?: Record<string, string>) =>
+    h.token('admin', { scopes: ['embed'], ...(claim === undefined ? {} : { embedClaim: claim }) })
+  let n = 0
+  /** A fresh number the mock accepts. */
+  const fresh = () => `700000000000${String(3000 + n++).padStart(7, '0')}`
+
+  for (const [path, extra] of [
+    ['/gift-cards/activations', { store: true }],
+    ['/gift-cards', {}],
+  ] as const)
+    describe(`POST ${path}`, () => {
+      /** Buyer A (with everything a card's buyer shows), buyer B, and the body A's token sends: A's card. */
+      const buyersAndBody = async () => {
+        const a = await h.request<Resource>('POST', '/buyers', {
+          body: {
+            display_name: `Alice Able ${n}`,
+            external_identifier: `buyer-a-${n}`,
+            billing_details: { first_name: 'Alice', email_address: `alice-${n}@example.test`, address: { country: 'NL', city: 'Delft' } },
+          },
+        })
+        const b = await h.request<Resource>('POST', '/buyers', { body: { display_name: 'Bob', external_identifier: `buyer-b-${n}` } })
+        expect([a.status, b.status]).to.deep.equal([201, 201])
+        return { a: a.body, b: b.body, body: { number: fresh(), pin: '1234', ...extra, buyer_id: a.body.id } }
+      }
+
+      it("answers a token of another buyer, or one naming none, with the 403 a fresh key gets, and A's replay still works", async () => {
+        const { a, b, body } = await buyersAndBody()
+        const post = (auth: string, key: string) => h.request<GiftCard>('POST', path, { auth, body, headers: { 'idempotency-key': key } })
+        const key = `key-embed-buyer ${path}`
+        const first = await post(embedFor({ buyer_id: a.id }), key)
+        expect(first.status).to.equal(201)
+        expect(first.body.buyer).to.deep.equal(a)
+        for (const [i, auth] of [embedFor({ buyer_id: b.id }), embedFor()].entries()) {
+          const refused = await post(auth, `${key} fresh ${i}`)
+          expect(refused.status).to.equal(403)
+          expect(refused.body).to.deep.equal(errorBody(403))
+          const r = await post(auth, key)
+          expect(r.status).to.equal(403)
+          expect(r.body).to.deep.equal(errorBody(403))
+          expect(r.text).to.equal(refused.text)
+          expect(r.headers.get('idempotent-replayed')).to.equal(null)
+          for (const shown of [first.body.id, a.id, a.display_name, a.external_identifier, 'Alice']) expect(r.text).not.to.include(shown)
+        }
+        const again = await post(embedFor({ buyer_id: a.id }), key)
+        expect(again.status).to.equal(201)
+        expect(again.headers.get('idempotent-replayed')).to.equal('true')
+        expect(again.text).to.equal(first.text)
+      })
+
+      it('replays to another token of the same buyer and to a server token', async () => {
+        const { a, body } = await buyersAndBody()
+        const post = (auth: string) =>
+          h.request<GiftCard>('POST', path, { auth, body, headers: { 'idempotency-key': `key-same-buyer ${path}` } })
+        const first = await post(embedFor({ buyer_id: a.id }))
+        expect(first.status).to.equal(201)
+        for (const auth of [
+          embedFor({ buyer_external_identifier: String(a.external_identifier) }),
+          h.token('admin', { scopes: ['gift-cards.write'] }),
+        ]) {
+          const r = await post(auth)
+          expect(r.status).to.equal(201)
+          expect(r.headers.get('idempotent-replayed')).to.equal('true')
+          expect(r.text).to.equal(first.text)
+        }
+      })
+    })
+})

@@ -28,21 +28,16 @@ import {
 } from '../shared/errors'
 import { GiftCard, GiftCardActivationCreate } from './gift-card.codecs'
 import { askConnector } from './ask-connector'
-import { CardWritten, makeCardWrite } from './card-write'
+import { CardWriteCommand, CardWritten, makeCardWrite } from './card-write'
 import { splitNumber } from './gift-card'
 import { ActivationResult, GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from './gift-card.ports'
 import { WebhookEvents } from '../webhooks/raise-event'
-import { CardReach, mayWriteFor } from './card-reach'
 
 export type ActivateError =
   InvalidRequest | Forbidden | CardDeclined | Duplicate | InFlight | Replayed | ServiceFailed | ServiceTimeout | Unavailable
 
-export interface ActivateCommand {
-  readonly merchantAccountId: string
+export interface ActivateCommand extends CardWriteCommand {
   readonly input: GiftCardActivationCreate
-  readonly idempotencyKey: string | null
-  /** Whose cards the caller may write (`cardReach(access, 'gift-cards.write')`): it bounds the buyer the card is stored for. */
-  readonly reach: CardReach
 }
 /** The activated card, and whether it is the replay of an earlier answer. */
 export type Activated = CardWritten
@@ -137,8 +132,6 @@ const attempt =
   async (reservation: Reservation | null): Promise<Attempted<ActivateError, GiftCard>> => {
     const own = (id: string) => reservation !== null && (id === reservation.reservedId || reservation.earlierIds.includes(id))
     const { input } = cmd
-    const allowed = await mayWriteFor(deps.buyers, cmd.merchantAccountId, cmd.reach, input)()
-    if (E.isLeft(allowed)) return ended(allowed, 'checks')
     const buyer = await resolveBuyer(deps, cmd)()
     if (E.isLeft(buyer)) return ended(buyer, 'checks')
     const primary = await deps.services.findPrimary(cmd.merchantAccountId)()

@@ -1,4 +1,3 @@
-import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import {
@@ -10,8 +9,11 @@ import {
   Reservation,
 } from '../idempotency/run-idempotently'
 import { IdempotencyStore } from '../idempotency/idempotency'
+import { BuyerRepository } from '../buyers/buyers.ports'
 import { Clock, IdGenerator } from '../shared/clock'
 import { Mac } from '../shared/crypto.ports'
+import { Forbidden } from '../shared/errors'
+import { CardReach, mayWriteFor } from './card-reach'
 import { canonicalJson } from './gift-card'
 import { GiftCard } from './gift-card.codecs'
 
@@ -24,25 +26,36 @@ export interface CardWritten {
 /** What a request that writes a card (activation, store) names. */
 export interface CardWriteCommand {
   readonly merchantAccountId: string
-  readonly input: unknown
+  readonly input: { readonly buyer_id?: string | null; readonly buyer_external_identifier?: string | null }
   readonly idempotencyKey: string | null
+  /** Whose cards the caller may write (`cardReach(access, 'gift-cards.write')`): it bounds the buyer the card is stored for. */
+  readonly reach: CardReach
 }
 
 /**
  * Runs a card-writing request: once, or, with an idempotency key, at most once per account,
  * operation and key (the fingerprint is a MAC of the canonical body), answering a repeat from
- * what was recorded.
+ * what was recorded. Whether the caller may write for the buyer the input names is checked
+ * first, before any record is looked up (see `makeRunIdempotently`).
  */
 export const makeCardWrite =
-  (deps: { idempotency: IdempotencyStore; clock: Clock; ids: IdGenerator; mac: Mac; config: IdempotencyConfig }, operation: string) =>
+  (
+    deps: { buyers: BuyerRepository; idempotency: IdempotencyStore; clock: Clock; ids: IdGenerator; mac: Mac; config: IdempotencyConfig },
+    operation: string,
+  ) =>
   <Cmd extends CardWriteCommand, Err>(
     attempt: (cmd: Cmd) => (reservation: Reservation | null) => Promise<Attempted<Err, GiftCard>>,
     codec: OutcomeCodec<Err, GiftCard>,
   ) => {
     const runIdempotently = makeRunIdempotently({ store: deps.idempotency, clock: deps.clock, ids: deps.ids, config: deps.config })
-    return (cmd: Cmd): TE.TaskEither<Err | IdempotencyRefusal, CardWritten> => {
+    return (cmd: Cmd): TE.TaskEither<Err | Forbidden | IdempotencyRefusal, CardWritten> => {
+      const authorize = mayWriteFor(deps.buyers, cmd.merchantAccountId, cmd.reach, cmd.input)
       if (cmd.idempotencyKey === null)
-        return async () => E.map((card: GiftCard): CardWritten => ({ card, replayed: false }))((await attempt(cmd)(null)).outcome)
+        return pipe(
+          authorize,
+          TE.flatMap(() => async () => (await attempt(cmd)(null)).outcome),
+          TE.map((card): CardWritten => ({ card, replayed: false })),
+        )
       const request = {
         merchantAccountId: cmd.merchantAccountId,
         operation,
@@ -50,7 +63,7 @@ export const makeCardWrite =
         fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input)),
       }
       return pipe(
-        runIdempotently(request, attempt(cmd), codec),
+        runIdempotently(request, authorize, attempt(cmd), codec),
         TE.map(({ value, replayed }): CardWritten => ({ card: value, replayed })),
       )
     }

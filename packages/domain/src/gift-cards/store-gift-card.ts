@@ -23,8 +23,7 @@ import {
   unavailable,
 } from '../shared/errors'
 import { askConnector } from './ask-connector'
-import { CardReach, mayWriteFor } from './card-reach'
-import { makeCardWrite } from './card-write'
+import { CardWriteCommand, makeCardWrite } from './card-write'
 import type { ActivateDeps, Activated } from './activate-gift-card'
 import { splitNumber } from './gift-card'
 import { GiftCard, GiftCardCreate } from './gift-card.codecs'
@@ -33,12 +32,8 @@ import { BalanceResult } from './gift-card.ports'
 export type StoreError =
   InvalidRequest | Forbidden | NotFound | Duplicate | InFlight | Replayed | ServiceFailed | ServiceTimeout | Unavailable
 
-export interface StoreCommand {
-  readonly merchantAccountId: string
+export interface StoreCommand extends CardWriteCommand {
   readonly input: GiftCardCreate
-  readonly idempotencyKey: string | null
-  /** Whose cards the caller may write (`cardReach(access, 'gift-cards.write')`). */
-  readonly reach: CardReach
 }
 /** A stored card, and whether it is the replay of an earlier answer: an activation's shape. */
 export type Stored = Activated
@@ -112,8 +107,6 @@ const attempt =
   async (reservation: Reservation | null): Promise<Attempted<StoreError, GiftCard>> => {
     const own = (id: string) => reservation !== null && (id === reservation.reservedId || reservation.earlierIds.includes(id))
     const { input } = cmd
-    const allowed = await mayWriteFor(deps.buyers, cmd.merchantAccountId, cmd.reach, input)()
-    if (E.isLeft(allowed)) return ended(allowed)
     const buyer = await resolveBuyer(deps.buyers, cmd.merchantAccountId, input)()
     if (E.isLeft(buyer)) return ended(buyer)
     const primary = await deps.services.findPrimary(cmd.merchantAccountId)()

@@ -59,6 +59,11 @@ export type IdempotencyRefusal = InFlight | InvalidRequest | Unavailable
  * gets the stored outcome back, one with another fingerprint a 400, one that arrives while the
  * first still runs a 425. An outcome the work does not mark as recorded frees the key.
  *
+ * `authorize` runs first, before the record is claimed or looked up: a caller who may not make
+ * the request gets the refusal a fresh key gets, learns nothing of an earlier answer, and
+ * leaves the record as it was. A request's key and body are the client's to choose, so they
+ * say nothing of who may read what was answered under them.
+ *
  * A claim whose process died is taken over once its lease ends; the work then learns the ids
  * the dead attempts reserved (`Reservation.earlierIds`), so that it can tell what they already
  * created from what another request did. Only the current holder of the lease may record an
@@ -67,12 +72,15 @@ export type IdempotencyRefusal = InFlight | InvalidRequest | Unavailable
  */
 export const makeRunIdempotently =
   (deps: { store: IdempotencyStore; clock: Clock; ids: IdGenerator; config: IdempotencyConfig }) =>
-  <Err, A>(
+  <Denied, Err, A>(
     req: IdempotentRequest,
+    authorize: TE.TaskEither<Denied, void>,
     work: (reservation: Reservation) => Promise<Attempted<Err, A>>,
     codec: OutcomeCodec<Err, A>,
-  ): TE.TaskEither<Err | IdempotencyRefusal, Answered<A>> =>
+  ): TE.TaskEither<Denied | Err | IdempotencyRefusal, Answered<A>> =>
   async () => {
+    const allowed = await authorize()
+    if (E.isLeft(allowed)) return allowed
     const now = deps.clock.now()
     const key = `${req.operation}\u0000${req.key}`
     // The reserved id first: it becomes the id of what the work creates.

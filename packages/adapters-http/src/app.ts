@@ -62,7 +62,7 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
       if (isServed(op)) register(literals, op.method, op.path, [() => undefined])
     }
   for (const op of OPERATIONS) {
-    const limit = op.rateLimit === undefined ? [] : [rateLimit(useCases.checkRateLimit, log, op.rateLimit)]
+    const limit = op.rateLimit === undefined ? [] : [rateLimit(useCases.checkRateLimit, log, op.rateLimit, config.rateLimitHoldMs ?? 0)]
     if (isServed(op))
       register(served, op.method, koaPath(op.path), [
         authn,

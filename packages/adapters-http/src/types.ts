@@ -39,6 +39,8 @@ export interface HttpDeps {
     instanceId?: string
     /** Prefix of the webhook signature headers, for the document's `webhooks`. Default: `X-Orka`. */
     webhookHeaderPrefix?: string
+    /** How long a rate limit's 429 is held before it is sent (at most its `Retry-After`). Default: 0. */
+    rateLimitHoldMs?: number
   }
   useCases: UseCases
 }

@@ -9,8 +9,8 @@ import { runWrk } from './wrk'
 let runs = 0
 
 export interface LoadOptions {
-  /** The only status every response may have. */
-  readonly expect: number
+  /** The only status every response may have (or the only statuses). */
+  readonly expect: number | readonly number[]
   /** Where the generator runs; default the generator's CPUs. `null`: not pinned. */
   readonly cpus?: string | null
 }
@@ -32,13 +32,14 @@ export const load = async (bench: Bench, what: string, spec: LoadSpec, o: LoadOp
           const timeoutMs = spec.tokens || spec.amount !== undefined ? 900_000 : (spec.seconds + 60) * 1000
           return runJsonChild<LoadResult>('the load generator', join(BENCH_DIR, 'load-generator.js'), [file], { cpus, timeoutMs })
         })()
-  const unexpected = Object.entries(r.statuses).filter(([code]) => Number(code) !== o.expect)
+  const expected: readonly number[] = typeof o.expect === 'number' ? [o.expect] : o.expect
+  const unexpected = Object.entries(r.statuses).filter(([code]) => !expected.includes(Number(code)))
   if (unexpected.length > 0 || r.errors > 0 || r.requests === 0) {
     const seen = Object.entries(r.statuses)
       .map(([code, n]) => `${n} x ${code}`)
       .join(', ')
     throw new BenchFailure(
-      `${what}: expected only ${o.expect}, got ${seen || 'no response'}${r.errors > 0 ? `, ${r.errors} connection errors or timeouts ${JSON.stringify(r.errorKinds ?? {})}` : ''}`,
+      `${what}: expected only ${expected.join(' or ')}, got ${seen || 'no response'}${r.errors > 0 ? `, ${r.errors} connection errors or timeouts ${JSON.stringify(r.errorKinds ?? {})}` : ''}`,
     )
   }
   const wanted = spec.tokens?.count ?? spec.amount

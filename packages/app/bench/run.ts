@@ -7,6 +7,7 @@ import { mintToken } from '../src/mint-token'
 import { Bench } from './bench'
 import { memoryDepthCase, mongoDepthCase } from './cases/buyers-depth'
 import { failures } from './cases/common'
+import { embedFloodCase } from './cases/embed-flood'
 import { limiterMemoryCase } from './cases/limiter-memory'
 import { memoryHttpCases } from './cases/memory-http'
 import { mongoWritesCase } from './cases/mongo-writes'
@@ -103,7 +104,7 @@ const main = async () => {
   process.stderr.write(`bench: minting ${int(poolSize)} ES512 tokens in ${Math.min(machine.cores, Math.max(1, poolSize))} processes\n`)
   const mintSeconds = poolSize === 0 ? 0 : await mintPool(dir, privateKeyFile, poolSize, machine.cores)
 
-  const needsMongo = ['5', '6', '8', '9'].some(selected)
+  const needsMongo = ['5', '6', '8', '9', '10'].some(selected)
   const mongo: MongoTarget = needsMongo ? await provideMongo() : { missing: 'not selected' }
   if (needsMongo) process.stderr.write(`bench: MongoDB: ${'missing' in mongo ? mongo.missing : mongo.description}\n`)
 
@@ -144,6 +145,7 @@ const main = async () => {
     if (selected('7')) await watched('7', false, async () => [await limiterMemoryCase(bench)])
     if (selected('8')) await watched('8', true, async () => [await webhooksCase(bench)])
     if (selected('9')) await watched('9', true, async () => [await workersCase(bench)])
+    if (selected('10')) await watched('10', true, async () => [await embedFloodCase(bench)])
   } finally {
     if (!('missing' in mongo)) await mongo.stop()
   }

@@ -159,6 +159,12 @@ export const SETTINGS = {
     doc: 'Requests an `embed` token (or checkout session) may make per window',
   }),
   rateLimitWindowS: s({ env: 'RATE_LIMIT_WINDOW_S', codec: int(1, 86400), default: 60, doc: 'Rolling rate-limit window in seconds' }),
+  rateLimitHoldMs: s({
+    env: 'RATE_LIMIT_HOLD_MS',
+    codec: int(0, 10000),
+    default: 1000,
+    doc: 'How long a `429` of a rate limit is held before it is sent (at most its `Retry-After`), so that a flood from one token cannot take the CPU from other requests; `0`: at once',
+  }),
   shutdownTimeoutMs: s({
     env: 'SHUTDOWN_TIMEOUT_MS',
     codec: int(0, 600000),

@@ -80,6 +80,7 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
       tokenCacheSize: config.tokenCacheSize,
       maxTokenLifetimeS: config.maxTokenLifetimeS,
       webhookHeaderPrefix: config.webhookHeaderPrefix,
+      rateLimitHoldMs: config.rateLimitHoldMs,
     },
     useCases: get(c, UseCases),
   })

@@ -26,12 +26,19 @@ const rateLimitRequest = (policy: RateLimitPolicy, ctx: Ctx): RateLimitRequest =
 /**
  * Draws on the caller's quota before anything else is checked, so even refused requests count.
  * A limited route sends its RateLimit headers on every response, 429 included.
+ *
+ * A 429 is held `holdMs` (at most its `Retry-After`) before it is sent: the client may not
+ * retry before then anyway, and a flood that waits for its answers (a browser, most scripts)
+ * then sends one request per connection per hold instead of as many as this process can
+ * refuse, which would take the CPU from every other account's requests.
  */
 export const rateLimit =
-  (check: ReturnType<typeof makeCheckRateLimit>, log: HttpLog, policy: RateLimitPolicy): RouteMiddleware =>
+  (check: ReturnType<typeof makeCheckRateLimit>, log: HttpLog, policy: RateLimitPolicy, holdMs: number): RouteMiddleware =>
   async (ctx, next) => {
     const r = await check(rateLimitRequest(policy, ctx))()
     if (E.isLeft(r)) {
+      const hold = r.left._tag === 'RateLimited' ? Math.min(holdMs, r.left.retryAfterS * 1000) : 0
+      if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold))
       sendDomainError(ctx, log, r.left)
       return
     }

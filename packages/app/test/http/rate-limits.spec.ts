@@ -120,3 +120,26 @@ describe('rate limit configuration', () => {
     }
   })
 })
+
+describe('RATE_LIMIT_HOLD_MS', () => {
+  it('holds a 429 that long before sending it, the same answer otherwise; admitted requests and other accounts are not held', async () => {
+    const h = await startHarness({ env: { EMBED_RATE_LIMIT: '1', RATE_LIMIT_HOLD_MS: '400' } })
+    try {
+      const embed = h.token('admin', { scopes: ['embed'] })
+      const balances = async () => {
+        const t0 = performance.now()
+        const r = await h.request('POST', '/gift-cards/balances', { auth: embed, body: { items: [] } })
+        return { r, ms: performance.now() - t0 }
+      }
+      const first = await balances()
+      expect([first.r.status, first.r.body]).to.deep.equal([200, { items: [] }])
+      expect(first.ms).to.be.below(400)
+      const [over, read] = await Promise.all([balances(), h.request('GET', '/roles?limit=1')])
+      expect([over.r.status, over.r.body, over.r.headers.get('retry-after')]).to.deep.equal([429, errorBody(429), '60'])
+      expect(over.ms).to.be.at.least(390)
+      expect(read.status).to.equal(200)
+    } finally {
+      await h.close()
+    }
+  })
+})

@@ -1,0 +1,3 @@
+import { embedFloodSuite } from './embed-flood.suite'
+
+embedFloodSuite('memory', () => ({ env: {} }), 1)

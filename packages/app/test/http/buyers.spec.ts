@@ -57,6 +57,25 @@ describe('buyers', () => {
     ])
   })
 
+  it('counts a display name in code points: 200 emoji are 201, 201 emoji are 422', async () => {
+    const ok = await h.request<Resource & { display_name: string }>('POST', '/buyers', { body: { display_name: '😀'.repeat(200) } })
+    expect(ok.status).to.equal(201)
+    expect(ok.body.display_name).to.equal('😀'.repeat(200))
+    const r = await h.request('POST', '/buyers', { body: { display_name: '😀'.repeat(201) } })
+    expect(r.status).to.equal(422)
+    expect(r.body).to.deep.equal({
+      detail: [
+        {
+          loc: ['body', 'display_name'],
+          msg: 'String should have at most 200 characters',
+          type: 'string_too_long',
+          input: '😀'.repeat(201),
+          ctx: { max_length: 200 },
+        },
+      ],
+    })
+  })
+
   it('filters the list by external identifier within the merchant account', async () => {
     const r = await h.request<Page>('GET', '/buyers?external_identifier=buyer-1')
     expect(r.status).to.equal(200)

@@ -335,6 +335,15 @@ const ALLOWED: readonly Allowed[] = [
     kind: /^maxItems$/,
   },
   {
+    why:
+      'A PIN holds at most 64 characters wherever one is accepted: it is sealed and stored as sent, so an unbounded one ' +
+      '(the excerpt sets no maximum) would store whatever a client sends; 64 is far beyond any gift card PIN.',
+    operation: /^(activate_gift_card|create_gift_card|list_gift_card_balances)$/,
+    where: /^request body$/,
+    path: /^(\.items\[\]<\d+>)?\.pin$/,
+    kind: /^maxLength$/,
+  },
+  {
     why: "Every response codec is closed: `GiftCardSummaries` holds `items` and nothing else (the excerpt's envelope is left open).",
     operation: /^list_gift_card_balances$/,
     where: /^response 200$/,

@@ -76,6 +76,28 @@ describe('buyers', () => {
     })
   })
 
+  it('lists 49 of 5,000 unknown billing properties, then how many there were, in under 64 KiB', async () => {
+    const billing_details = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, 0]))
+    expect(JSON.stringify({ billing_details }).length).to.be.below(64 * 1024)
+    const r = await h.request<ValidationErrorBody>('POST', '/buyers', { body: { billing_details } })
+    expect(r.status).to.equal(422)
+    expect(Buffer.byteLength(r.text)).to.be.at.most(64 * 1024)
+    expect(r.body.detail).to.have.length(50)
+    expect(r.body.detail.slice(0, 49)).to.deep.equal(
+      Array.from({ length: 49 }, (_, i) => ({
+        loc: ['body', 'billing_details', `k${i}`],
+        msg: 'Extra inputs are not permitted',
+        type: 'extra_forbidden',
+      })),
+    )
+    expect(r.body.detail[49]).to.deep.equal({
+      loc: ['body'],
+      msg: '... and 4951 more errors (5000 in all)',
+      type: 'too_many_errors',
+      ctx: { total: 5000 },
+    })
+  })
+
   it('filters the list by external identifier within the merchant account', async () => {
     const r = await h.request<Page>('GET', '/buyers?external_identifier=buyer-1')
     expect(r.status).to.equal(200)

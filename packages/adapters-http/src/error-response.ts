@@ -199,12 +199,12 @@ const fitted = <T>(
     if (total === 0 || Buffer.byteLength(text) <= MAX_ERROR_BODY_BYTES) return text
   }
   const summary = (kept: number) => omitted(entries[kept] as T, total - kept, total)
-  let kept = Math.min(total - 1, MAX_ERROR_ENTRIES - 1)
-  // Each kept entry and its comma; the body is rendered once more, when it is known to fit.
-  const sizes = entries.slice(0, kept).map((e) => Buffer.byteLength(JSON.stringify(e)) + 1)
+  // The bytes of each entry that may be kept, its comma included: the body is rendered once more, knowing it fits.
+  const sizes = entries.slice(0, Math.min(total, MAX_ERROR_ENTRIES) - 1).map((e) => Buffer.byteLength(JSON.stringify(e)) + 1)
   let bytes = Buffer.byteLength(render([])) + sizes.reduce((a, b) => a + b, 0)
-  while (kept > 0 && bytes + Buffer.byteLength(JSON.stringify(summary(kept))) > MAX_ERROR_BODY_BYTES) bytes -= sizes[--kept] as number
-  return render([...entries.slice(0, kept), summary(kept)])
+  while (sizes.length > 0 && bytes + Buffer.byteLength(JSON.stringify(summary(sizes.length))) > MAX_ERROR_BODY_BYTES)
+    bytes -= sizes.pop() ?? 0
+  return render([...entries.slice(0, sizes.length), summary(sizes.length)])
 }
 
 /** An error body as sent: at most `MAX_ERROR_ENTRIES` entries and `MAX_ERROR_BODY_BYTES` bytes (see `fitted`). */

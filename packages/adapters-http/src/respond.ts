@@ -16,8 +16,9 @@ const sendJsonText = (ctx: AnyCtx, status: number, json: string, headers: Readon
 }
 
 /** Every response body is JSON we serialise ourselves, so its bytes are exactly what we encoded. */
-export const sendJson = (ctx: AnyCtx, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void =>
+export const sendJson = (ctx: AnyCtx, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void => {
   sendJsonText(ctx, status, JSON.stringify(body), headers)
+}
 
 export const sendNoContent = (ctx: AnyCtx): void => {
   ctx.status = 204

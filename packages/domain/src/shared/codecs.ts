@@ -133,7 +133,7 @@ export const codePointLength = (s: string): number => {
 }
 
 // A string has between half its code units and all of them as code points: only a length in
-// between needs counting, so plain text never does.
+// between needs counting, so a string within its bound in code units (the common case) never is.
 const shorterThan = (s: string, min: number) => s.length < min || (s.length < 2 * min && codePointLength(s) < min)
 const longerThan = (s: string, max: number) => s.length > max && (s.length > 2 * max || codePointLength(s) > max)
 

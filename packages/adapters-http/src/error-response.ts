@@ -161,6 +161,58 @@ export function toErrorResponse(e: DomainError): ErrorResponse {
 /** A request that fails its declared schema: 422 with the violations the codecs explained. */
 export const validationErrorResponse = (detail: readonly Violation[]): ErrorResponse => ({ status: 422, body: { detail }, headers: {} })
 
+/** The most entries an error body lists (422 `detail`, others' `details`); the last then says how many there were. */
+export const MAX_ERROR_ENTRIES = 50
+/** No error body is larger, whatever the request. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024
+/** The `type` of the entry that stands for the faults left out. */
+export const TOO_MANY_ERRORS = 'too_many_errors'
+
+const omittedMessage = (more: number, total: number) => `... and ${more} more error${more === 1 ? '' : 's'} (${total} in all)`
+const omittedViolation = (next: Violation, more: number, total: number): Violation => ({
+  loc: next.loc.slice(0, 1),
+  msg: omittedMessage(more, total),
+  type: TOO_MANY_ERRORS,
+  ctx: { total },
+})
+const omittedDetail = (next: ErrorDetail, more: number, total: number): ErrorDetail => ({
+  location: next.location,
+  pointer: '',
+  message: omittedMessage(more, total),
+  type: TOO_MANY_ERRORS,
+})
+
+/**
+ * The JSON of a body listing `entries`: all of them when they are at most `MAX_ERROR_ENTRIES`
+ * and fit in `MAX_ERROR_BODY_BYTES`; else the first ones that fit with room for one more entry,
+ * `omitted`, saying how many were left out. Sizes are measured serialised, escapes included;
+ * the rest of a body is ours and small, so this bounds the whole body whatever a codec explains.
+ */
+const fitted = <T>(
+  entries: readonly T[],
+  render: (kept: readonly T[]) => string,
+  omitted: (next: T, more: number, total: number) => T,
+): string => {
+  const total = entries.length
+  if (total <= MAX_ERROR_ENTRIES) {
+    const text = render(entries)
+    if (total === 0 || Buffer.byteLength(text) <= MAX_ERROR_BODY_BYTES) return text
+  }
+  const summary = (kept: number) => omitted(entries[kept] as T, total - kept, total)
+  // The bytes of each entry that may be kept, its comma included: the body is rendered once more, knowing it fits.
+  const sizes = entries.slice(0, Math.min(total, MAX_ERROR_ENTRIES) - 1).map((e) => Buffer.byteLength(JSON.stringify(e)) + 1)
+  let bytes = Buffer.byteLength(render([])) + sizes.reduce((a, b) => a + b, 0)
+  while (sizes.length > 0 && bytes + Buffer.byteLength(JSON.stringify(summary(sizes.length))) > MAX_ERROR_BODY_BYTES)
+    bytes -= sizes.pop() ?? 0
+  return render([...entries.slice(0, sizes.length), summary(sizes.length)])
+}
+
+/** An error body as sent: at most `MAX_ERROR_ENTRIES` entries and `MAX_ERROR_BODY_BYTES` bytes (see `fitted`). */
+export const errorBodyJson = (body: ErrorBody | ValidationBody): string =>
+  'detail' in body
+    ? fitted(body.detail, (detail) => JSON.stringify({ ...body, detail }), omittedViolation)
+    : fitted(body.details, (details) => JSON.stringify({ ...body, details }), omittedDetail)
+
 /** Unknown route. */
 export const notFoundResponse = (): ErrorResponse => respond(404)
 

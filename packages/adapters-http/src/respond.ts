@@ -1,19 +1,23 @@
 import type { ParameterizedContext } from 'koa'
 import { DomainError } from '@orka/domain'
-import { ErrorResponse, toErrorResponse } from './error-response'
+import { errorBodyJson, ErrorResponse, toErrorResponse } from './error-response'
 import type { HttpLog } from './types'
 import type { OrkaState } from './context'
 import { redactCardNumbers, redactLogFields } from './log-redaction'
 
 type AnyCtx = ParameterizedContext<OrkaState>
 
-/** Every response body is JSON we serialise ourselves, so its bytes are exactly what we encoded. */
-export const sendJson = (ctx: AnyCtx, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void => {
+const sendJsonText = (ctx: AnyCtx, status: number, json: string, headers: Readonly<Record<string, string>>): void => {
   ctx.status = status
   ctx.set(headers)
   // Set as is: Koa's `type` setter would look the media type up on every response.
   ctx.set('Content-Type', 'application/json; charset=utf-8')
-  ctx.body = JSON.stringify(body)
+  ctx.body = json
+}
+
+/** Every response body is JSON we serialise ourselves, so its bytes are exactly what we encoded. */
+export const sendJson = (ctx: AnyCtx, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void => {
+  sendJsonText(ctx, status, JSON.stringify(body), headers)
 }
 
 export const sendNoContent = (ctx: AnyCtx): void => {
@@ -21,8 +25,9 @@ export const sendNoContent = (ctx: AnyCtx): void => {
   ctx.body = null
 }
 
+/** An error body is bounded as it is serialised, whatever built it. */
 export const sendErrorResponse = (ctx: AnyCtx, r: ErrorResponse): void => {
-  sendJson(ctx, r.status, r.body, r.headers)
+  sendJsonText(ctx, r.status, errorBodyJson(r.body), r.headers)
 }
 
 /**

@@ -17,7 +17,8 @@ import {
   unavailable,
 } from '@orka/domain'
 import { toErrorResponse } from '../src'
-import { serverErrorResponse } from '../src/error-response'
+import { ErrorDetail, errorBody, errorBodyJson, serverErrorResponse } from '../src/error-response'
+import { Violation } from '../src/decode/violations'
 
 const body = (status: number, code: string, message: string, details: unknown[] = []) => ({ type: 'error', code, status, message, details })
 
@@ -163,5 +164,70 @@ describe('toErrorResponse', () => {
         'Unavailable',
       ].sort(),
     )
+  })
+})
+
+describe('errorBodyJson: no error body outgrows its bounds', () => {
+  const extra = (i: number): Violation => ({ loc: ['body', `k${i}`], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' })
+  const violations = (n: number, at = extra) => Array.from({ length: n }, (_, i) => at(i))
+  const parse = (json: string) => JSON.parse(json) as { detail: Violation[] }
+
+  it('sends a body within its bounds exactly as built', () => {
+    const body = { detail: violations(50) }
+    expect(errorBodyJson(body)).to.equal(JSON.stringify(body))
+    expect(errorBodyJson(errorBody(404))).to.equal(JSON.stringify(errorBody(404)))
+  })
+
+  it('lists the first 49 of 51 violations, then one saying how many there were, rooted where the next one was', () => {
+    const detail = [...violations(50), { loc: ['header', 'idempotency-key'], msg: 'x', type: 'string_too_long' }]
+    expect(parse(errorBodyJson({ detail }))).to.deep.equal({
+      detail: [...violations(49), { loc: ['body'], msg: '... and 2 more errors (51 in all)', type: 'too_many_errors', ctx: { total: 51 } }],
+    })
+  })
+
+  it('caps the details of any other error body the same way', () => {
+    const detail = (i: number): ErrorDetail => ({ location: 'query', pointer: `/p${i}`, message: 'm', type: 't' })
+    const sent = JSON.parse(
+      errorBodyJson(
+        errorBody(
+          400,
+          Array.from({ length: 1000 }, (_, i) => detail(i)),
+        ),
+      ),
+    ) as { details: ErrorDetail[] }
+    expect(sent).to.deep.equal(
+      errorBody(400, [
+        ...Array.from({ length: 49 }, (_, i) => detail(i)),
+        { location: 'query', pointer: '', message: '... and 951 more errors (1000 in all)', type: 'too_many_errors' },
+      ]),
+    )
+  })
+
+  it('keeps to 64 KiB, escapes counted, dropping entries until it fits and counting them in the last', () => {
+    // 2,000 control characters: 12,000 bytes of JSON each, five entries fit.
+    const big = (i: number): Violation => ({ ...extra(i), input: '\u0001'.repeat(2000) })
+    const json = errorBodyJson({ detail: violations(20, big) })
+    expect(Buffer.byteLength(json)).to.be.at.most(64 * 1024)
+    const sent = parse(json)
+    expect(sent.detail.slice(0, -1)).to.deep.equal(violations(5, big))
+    expect(sent.detail.at(-1)).to.deep.equal({
+      loc: ['body'],
+      msg: '... and 15 more errors (20 in all)',
+      type: 'too_many_errors',
+      ctx: { total: 20 },
+    })
+  })
+
+  it('stands a single entry over 64 KiB for itself with the count alone', () => {
+    const json = errorBodyJson({ detail: [{ ...extra(0), input: 'x'.repeat(70_000) }] })
+    expect(parse(json)).to.deep.equal({
+      detail: [{ loc: ['body'], msg: '... and 1 more error (1 in all)', type: 'too_many_errors', ctx: { total: 1 } }],
+    })
+  })
+
+  it('counts a hundred thousand entries without serialising them all', () => {
+    const json = errorBodyJson({ detail: violations(100_000) })
+    expect(parse(json).detail).to.have.length(50)
+    expect(parse(json).detail.at(-1)).to.deep.include({ msg: '... and 99951 more errors (100000 in all)' })
   })
 })

@@ -316,6 +316,14 @@ const ALLOWED: readonly Allowed[] = [
     kind: /^const$/,
   },
   {
+    why:
+      'An error body lists at most 50 faults (the last then says how many there were in all) and is at most 64 KiB, ' +
+      'so that no answer outgrows the request that caused it; the excerpt leaves the lists unbounded.',
+    operation: /^errors$/,
+    path: /^\.details?$/,
+    kind: /^maxItems$/,
+  },
+  {
     why: 'Secrets are never returned: `client_secret` always reads `********`, pinned like `password` (the excerpt pins only `password`).',
     where: /^response 20\d$/,
     path: /\.authentication<kind="oauth_\w+">\.client_secret$/,
@@ -333,6 +341,15 @@ const ALLOWED: readonly Allowed[] = [
     where: /^request body$/,
     path: /^\.items$/,
     kind: /^maxItems$/,
+  },
+  {
+    why:
+      'A PIN holds at most 64 characters wherever one is accepted: it is sealed and stored as sent, so an unbounded one ' +
+      '(the excerpt sets no maximum) would store whatever a client sends; 64 is far beyond any gift card PIN.',
+    operation: /^(activate_gift_card|create_gift_card|list_gift_card_balances)$/,
+    where: /^request body$/,
+    path: /^(\.items\[\]<\d+>)?\.pin$/,
+    kind: /^maxLength$/,
   },
   {
     why: "Every response codec is closed: `GiftCardSummaries` holds `items` and nothing else (the excerpt's envelope is left open).",

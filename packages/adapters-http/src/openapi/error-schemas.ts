@@ -1,4 +1,5 @@
-import { errorBody, ErrorStatus } from '../error-response'
+import { errorBody, ErrorStatus, MAX_ERROR_BODY_BYTES, MAX_ERROR_ENTRIES, TOO_MANY_ERRORS } from '../error-response'
+import { MAX_ECHOED_INPUT } from '../decode/violations'
 import type { JsonSchema } from './codec-to-schema'
 
 /** Every status the spec's error table gives a body for, in its order; 422 has its own body. */
@@ -52,8 +53,17 @@ export const errorSchemas = (): Record<string, JsonSchema> => {
           description: 'Where the faulty value is: `body`, `query`, `path` or `header`, then the path to it.',
         },
         msg: { type: 'string' },
-        type: { type: 'string', description: 'Kind of violation: `missing`, `string_too_short`, `extra_forbidden`, `value_error`, ...' },
-        input: { description: 'The faulty value; only for scalars of non-sensitive properties (never a card number, PIN or secret).' },
+        type: {
+          type: 'string',
+          description:
+            'Kind of violation: `missing`, `string_too_short`, `extra_forbidden`, `value_error`, ...; ' +
+            `\`${TOO_MANY_ERRORS}\` for the last entry of a list that leaves faults out (\`ctx.total\` counts them all).`,
+        },
+        input: {
+          description:
+            `The faulty value; only for scalars of non-sensitive properties (never a card number, PIN or secret) ` +
+            `whose JSON form is at most ${MAX_ECHOED_INPUT} characters.`,
+        },
         ctx: { type: 'object', description: 'The violated constraint, e.g. `{"max_length": 200}`.' },
       },
       required: ['loc', 'msg', 'type'],
@@ -61,8 +71,11 @@ export const errorSchemas = (): Record<string, JsonSchema> => {
     HTTPValidationError: {
       title: 'HTTPValidationError',
       type: 'object',
-      description: 'The request does not match its schema (body, query, path or headers); it was not processed.',
-      properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } },
+      description:
+        'The request does not match its schema (body, query, path or headers); it was not processed. ' +
+        `At most ${MAX_ERROR_ENTRIES} entries and ${MAX_ERROR_BODY_BYTES / 1024} KiB: a list that leaves faults out ends with one ` +
+        `entry of type \`${TOO_MANY_ERRORS}\` whose \`ctx.total\` counts them all.`,
+      properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' }, maxItems: MAX_ERROR_ENTRIES } },
       required: ['detail'],
     },
   }
@@ -79,7 +92,8 @@ export const errorSchemas = (): Record<string, JsonSchema> => {
         details: {
           type: 'array',
           items: { $ref: '#/components/schemas/ErrorDetail' },
-          description: 'The faulty properties, if any.',
+          maxItems: MAX_ERROR_ENTRIES,
+          description: `The faulty properties, if any; past ${MAX_ERROR_ENTRIES}, the last entry (type \`${TOO_MANY_ERRORS}\`) says how many there were.`,
           default: [],
         },
         ...(status === 409

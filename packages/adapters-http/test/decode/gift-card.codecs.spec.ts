@@ -69,6 +69,7 @@ describe('GiftCardActivationCreate: field constraints', () => {
     ],
     ['store false', { number: N16, store: false }],
     ['an external_identifier of 200 chars', { number: N16, external_identifier: s(200) }],
+    ['a pin of 64 characters', { number: N16, pin: '7'.repeat(64) }],
   ]
   for (const [name, body] of accepted)
     it(`accepts ${name}, decoding it unchanged`, () => {
@@ -84,6 +85,8 @@ describe('GiftCardActivationCreate: field constraints', () => {
     ['a number sent as a JSON number as string_type, without echoing it', { number: 4111111111111111 }, [notString('number')]],
     ['a null number as string_type', { number: null }, [notString('number')]],
     ['an empty pin as string_too_short, without echoing it', { number: N16, pin: '' }, [tooShort('pin', 1)]],
+    ['a 65-character pin as string_too_long, without echoing it', { number: N16, pin: '7'.repeat(65) }, [tooLong('pin', 64)]],
+    ['a 60 KB pin as string_too_long, without echoing it', { number: N16, pin: '7'.repeat(60_000) }, [tooLong('pin', 64)]],
     ['a pin sent as a number as string_type, without echoing it', { number: N16, pin: 1234 }, [notString('pin')]],
     ['a pin sent as an object as string_type', { number: N16, pin: { value: '1234' } }, [notString('pin')]],
     ['an amount of 1.5 as int_type', { number: N16, amount: 1.5, currency: 'USD' }, [notInt(1.5)]],

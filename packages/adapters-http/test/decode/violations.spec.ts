@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as t from 'io-ts'
-import { boundedString, closed, GiftCardActivationCreate, Limit, PermissionSet, str } from '@orka/domain'
-import { SENSITIVE_KEYS } from '../../src/decode/violations'
+import { bool, boundedString, closed, GiftCardActivationCreate, Limit, PermissionSet, str } from '@orka/domain'
+import { SENSITIVE_KEYS, Violation } from '../../src/decode/violations'
 import { violationsOf } from './helpers'
 
 const N = '4111111111111111'
@@ -70,6 +70,35 @@ describe('toViolations', () => {
     expect(violationsOf(GiftCardActivationCreate, { number: N, external_identifier: 7 })).to.deep.equal([
       { loc: ['body', 'external_identifier'], msg: 'Input should be a valid string', type: 'string_type', input: 7 },
     ])
+  })
+
+  describe('echoes an input only when its JSON form is at most 256 characters', () => {
+    const Named = closed('Named', { name: boundedString('name', { max: 3 }) })
+    const tooLong = (input?: string): Violation => ({
+      loc: ['body', 'name'],
+      msg: 'String should have at most 3 characters',
+      type: 'string_too_long',
+      ...(input === undefined ? {} : { input }),
+      ctx: { max_length: 3 },
+    })
+    it('echoes a string whose JSON form is 256 characters', () => {
+      expect(violationsOf(Named, { name: 'x'.repeat(254) })).to.deep.equal([tooLong('x'.repeat(254))])
+    })
+    it('leaves out a string whose JSON form is 257 characters', () => {
+      expect(violationsOf(Named, { name: 'x'.repeat(255) })).to.deep.equal([tooLong()])
+    })
+    it('counts characters as code points: 254 emoji are echoed', () => {
+      expect(violationsOf(Named, { name: '😀'.repeat(254) })).to.deep.equal([tooLong('😀'.repeat(254))])
+    })
+    it('measures the escaped form: 60 control characters are 360 characters of JSON, left out', () => {
+      expect(violationsOf(Named, { name: '\u0001'.repeat(60) })).to.deep.equal([tooLong()])
+    })
+    it('leaves out a 60 KB value, whatever its type', () => {
+      const Flag = closed('Flag', { flag: bool })
+      expect(violationsOf(Flag, { flag: 'y'.repeat(60_000) })).to.deep.equal([
+        { loc: ['body', 'flag'], msg: 'Input should be a valid boolean', type: 'bool_type' },
+      ])
+    })
   })
 
   it('reports array indexes in loc as integers', () => {

@@ -57,6 +57,47 @@ describe('buyers', () => {
     ])
   })
 
+  it('counts a display name in code points: 200 emoji are 201, 201 emoji are 422', async () => {
+    const ok = await h.request<Resource & { display_name: string }>('POST', '/buyers', { body: { display_name: '😀'.repeat(200) } })
+    expect(ok.status).to.equal(201)
+    expect(ok.body.display_name).to.equal('😀'.repeat(200))
+    const r = await h.request('POST', '/buyers', { body: { display_name: '😀'.repeat(201) } })
+    expect(r.status).to.equal(422)
+    expect(r.body).to.deep.equal({
+      detail: [
+        {
+          loc: ['body', 'display_name'],
+          msg: 'String should have at most 200 characters',
+          type: 'string_too_long',
+          input: '😀'.repeat(201),
+          ctx: { max_length: 200 },
+        },
+      ],
+    })
+  })
+
+  it('lists 49 of 5,000 unknown billing properties, then how many there were, in under 64 KiB', async () => {
+    const billing_details = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, 0]))
+    expect(JSON.stringify({ billing_details }).length).to.be.below(64 * 1024)
+    const r = await h.request<ValidationErrorBody>('POST', '/buyers', { body: { billing_details } })
+    expect(r.status).to.equal(422)
+    expect(Buffer.byteLength(r.text)).to.be.at.most(64 * 1024)
+    expect(r.body.detail).to.have.length(50)
+    expect(r.body.detail.slice(0, 49)).to.deep.equal(
+      Array.from({ length: 49 }, (_, i) => ({
+        loc: ['body', 'billing_details', `k${i}`],
+        msg: 'Extra inputs are not permitted',
+        type: 'extra_forbidden',
+      })),
+    )
+    expect(r.body.detail[49]).to.deep.equal({
+      loc: ['body'],
+      msg: '... and 4951 more errors (5000 in all)',
+      type: 'too_many_errors',
+      ctx: { total: 5000 },
+    })
+  })
+
   it('filters the list by external identifier within the merchant account', async () => {
     const r = await h.request<Page>('GET', '/buyers?external_identifier=buyer-1')
     expect(r.status).to.equal(200)

@@ -90,6 +90,11 @@ describe('POST /gift-cards/activations', () => {
     expect(r.body.buyer!.reconciliation_id).to.be.a('string')
   })
 
+  it('stores a card with a PIN of 64 characters, the most a PIN may have', async () => {
+    const r = await activate({ number: '4123455541234561001', pin: '7'.repeat(64), store: true })
+    expect(r.status).to.equal(201)
+  })
+
   it('embeds the buyer named by external identifier', async () => {
     const r = await activate({ number: '6000000000000000102', pin: PIN, store: true, buyer_external_identifier: 'buyer-1' })
     expect(r.status).to.equal(201)
@@ -192,6 +197,16 @@ describe('POST /gift-cards/activations', () => {
         'an empty PIN',
         { number: NUMBER, pin: '' },
         [violation(['body', 'pin'], 'string_too_short', 'String should have at least 1 character', { ctx: { min_length: 1 } })],
+      ],
+      [
+        'a PIN of 65 characters, without echoing it',
+        { number: NUMBER, pin: '7'.repeat(65) },
+        [violation(['body', 'pin'], 'string_too_long', 'String should have at most 64 characters', { ctx: { max_length: 64 } })],
+      ],
+      [
+        'a PIN of 60 KB, without echoing it',
+        { number: NUMBER, pin: '7'.repeat(60_000) },
+        [violation(['body', 'pin'], 'string_too_long', 'String should have at most 64 characters', { ctx: { max_length: 64 } })],
       ],
       [
         'a negative amount',

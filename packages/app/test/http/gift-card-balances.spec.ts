@@ -121,6 +121,29 @@ describe('gift card balances and a buyer’s gift cards', () => {
       expect(r.text).not.to.include(items[0]!.number)
     })
 
+    it('lists 49 of the faults of 10 items with 500 unknown properties each, then how many there were, in under 64 KiB', async () => {
+      const extra = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`x${i}`, 0]))
+      const items = Array.from({ length: 10 }, () => ({ number: number(), pin: PIN, ...extra }))
+      expect(JSON.stringify({ items }).length).to.be.below(64 * 1024)
+      const r = await h.request<ValidationErrorBody>('POST', '/gift-cards/balances', { body: { items } })
+      expect(r.status).to.equal(422)
+      expect(Buffer.byteLength(r.text)).to.be.at.most(64 * 1024)
+      expect(r.body.detail).to.have.length(50)
+      expect(r.body.detail[0]).to.deep.equal({
+        loc: ['body', 'items', 0, 'x0'],
+        msg: 'Extra inputs are not permitted',
+        type: 'extra_forbidden',
+      })
+      expect(r.body.detail[48]).to.deep.include({ loc: ['body', 'items', 0, 'x48'] })
+      expect(r.body.detail[49]).to.deep.equal({
+        loc: ['body'],
+        msg: '... and 4951 more errors (5000 in all)',
+        type: 'too_many_errors',
+        ctx: { total: 5000 },
+      })
+      expect(r.text).not.to.include(items[0]!.number)
+    })
+
     it('answers 422 for an item of neither shape, pointing into the item', async () => {
       const r = await h.request<ValidationErrorBody>('POST', '/gift-cards/balances', {
         body: { items: [{ id: 'not-a-uuid' }, { number: '123', pin: PIN }, { id: IDS.defaultBuyer, number: number() }, 'x', { pin: PIN }] },

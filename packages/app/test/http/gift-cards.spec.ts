@@ -136,6 +136,17 @@ describe('gift cards', () => {
       expect(r.text).not.to.include(number)
     })
 
+    it('answers 422 for a PIN over 64 characters without echoing it, and stores one of 64', async () => {
+      const r = await h.request<ValidationErrorBody>('POST', '/gift-cards', { body: { number: fresh(), pin: '7'.repeat(65) } })
+      expect(r.status).to.equal(422)
+      expect(r.body).to.deep.equal({
+        detail: [
+          { loc: ['body', 'pin'], msg: 'String should have at most 64 characters', type: 'string_too_long', ctx: { max_length: 64 } },
+        ],
+      })
+      await stored({ pin: '7'.repeat(64) })
+    })
+
     it('answers 400 with a detail on /number for a card the service refuses (0002, 0003)', async () => {
       const invalid = await store({ number: '7000000000000000002', pin: PIN })
       expect(invalid.status).to.equal(400)

@@ -65,11 +65,14 @@ export const GiftCard = closed(
 )
 export type GiftCard = t.TypeOf<typeof GiftCard>
 
+/** Bounded (the reference is not) because a PIN is sealed and stored as sent; 64 is far beyond any card's. */
+const Pin = boundedString('pin', { min: 1, max: 64 })
+
 const ActivationFields = closed(
   'GiftCardActivationCreate',
   { number: boundedString('number', { min: 16, max: 19, pattern: /^\d+$/ }) },
   {
-    pin: nullable(boundedString('pin', { min: 1 })),
+    pin: nullable(Pin),
     amount: nullable(intRange('amount', 0, 99999999)),
     currency: nullable(boundedString('currency', { pattern: /^[A-Z]{3}$/ })),
     external_identifier: nullable(boundedString('external_identifier', { min: 1, max: 200 })),
@@ -123,7 +126,7 @@ export type GiftCardActivationCreate = t.TypeOf<typeof GiftCardActivationCreate>
 
 const CreateFields = closed(
   'GiftCardCreate',
-  { number: ActivationFields.required.number, pin: boundedString('pin', { min: 1 }) },
+  { number: ActivationFields.required.number, pin: Pin },
   { buyer_id: ActivationFields.optional.buyer_id, buyer_external_identifier: ActivationFields.optional.buyer_external_identifier },
 )
 
@@ -197,7 +200,7 @@ export const GiftCardSummaries = closed('GiftCardSummaries', { items: t.readonly
 /** The most items one balance request may hold: each is a call to the gift card service. */
 export const MAX_BALANCE_ITEMS = 10
 
-export const GiftCardRequest = closed('GiftCardRequest', { number: ActivationFields.required.number, pin: CreateFields.required.pin })
+export const GiftCardRequest = closed('GiftCardRequest', { number: ActivationFields.required.number, pin: Pin })
 export const GiftCardStoredRequest = closed('GiftCardStoredRequest', { id: canonicalUuid })
 export type BalanceItem = t.TypeOf<typeof GiftCardRequest> | t.TypeOf<typeof GiftCardStoredRequest>
 

@@ -100,6 +100,7 @@ export const explainCharacters = (s: string): Explanation | undefined =>
   s.includes('\u0000') ? NUL_CHARACTER : LONE_SURROGATE.test(s) ? NOT_UNICODE : undefined
 
 export interface StringConstraints {
+  /** Length bounds, in Unicode code points (an emoji is one, as JSON Schema counts it). */
   readonly min?: number
   readonly max?: number
   readonly pattern?: RegExp
@@ -112,13 +113,38 @@ export interface StringConstraints {
   readonly anyCharacters?: boolean
 }
 
+/**
+ * How many Unicode code points `s` holds, as JSON Schema's `minLength` and `maxLength` count
+ * (a lone surrogate counts as one): its UTF-16 code units less its surrogate pairs.
+ */
+export const codePointLength = (s: string): number => {
+  let n = s.length
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--
+        i++
+      }
+    }
+  }
+  return n
+}
+
+// A string has between half its code units and all of them as code points: only a length in
+// between needs counting, so a string within its bound in code units (the common case) never is.
+const shorterThan = (s: string, min: number) => s.length < min || (s.length < 2 * min && codePointLength(s) < min)
+const longerThan = (s: string, max: number) => s.length > max && (s.length > 2 * max || codePointLength(s) > max)
+
+/** A string of bounded length (in code points, as the published JSON Schema counts) and pattern. */
 export const boundedString = (name: string, k: StringConstraints): Checked<string> => {
   const explain = (u: unknown): Explanation | undefined => {
     if (!isString(u)) return notString
     const chars = k.anyCharacters === true ? undefined : explainCharacters(u)
     if (chars !== undefined) return chars
-    if (k.min !== undefined && u.length < k.min) return { type: 'string_too_short', ctx: { min_length: k.min } }
-    if (k.max !== undefined && u.length > k.max) return { type: 'string_too_long', ctx: { max_length: k.max } }
+    if (k.min !== undefined && shorterThan(u, k.min)) return { type: 'string_too_short', ctx: { min_length: k.min } }
+    if (k.max !== undefined && longerThan(u, k.max)) return { type: 'string_too_long', ctx: { max_length: k.max } }
     if (k.pattern !== undefined && !k.pattern.test(u)) return { type: 'string_pattern_mismatch', ctx: { pattern: k.pattern.source } }
     return undefined
   }

@@ -1,13 +1,11 @@
 import { expect } from 'chai'
-import { randomBytes } from 'node:crypto'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import { aBuyer } from '@orka/domain/testing'
 import { makeMongoAdapters } from '../src'
-import { connectMongo, dbOf, MongoStore } from '../src/mongo-database'
+import { dbOf, MongoStore } from '../src/mongo-database'
 import { StorageTimeout, storageCalls, withinBound } from '../src/mongo-support'
-import { eventually, FreezingProxy, upstreamOf } from './freezing-proxy'
-import { MONGODB_URI } from './support'
+import { eventually, FreezingProxy, startProxiedStore } from './freezing-proxy'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
@@ -91,23 +89,7 @@ describe('a store with operationTimeoutMs, on a server that freezes or goes down
   let dbName: string
 
   before(async function () {
-    let upstream: [string, number]
-    try {
-      upstream = upstreamOf(MONGODB_URI)
-    } catch {
-      this.skip()
-    }
-    proxy = new FreezingProxy(...upstream!)
-    await proxy.start()
-    dbName = `orka_test_${randomBytes(6).toString('hex')}`
-    store = await connectMongo(`mongodb://127.0.0.1:${proxy.port}/`, {
-      dbName,
-      operationTimeoutMs: BOUND,
-      maxPoolSize: POOL,
-      connectTimeoutMS: 2000,
-      serverSelectionTimeoutMS: 5000,
-    })
-    await store.ensureIndexes()
+    ;({ proxy, store, dbName } = await startProxiedStore(this, { operationTimeoutMs: BOUND, maxPoolSize: POOL, connectTimeoutMS: 2000 }))
   })
 
   // A failed test must not leave the next one frozen.

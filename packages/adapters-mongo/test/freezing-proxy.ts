@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { AddressInfo, createConnection, createServer, Server, Socket } from 'node:net'
+import { connectMongo, MongoConnectOptions, MongoStore } from '../src/mongo-database'
+import { MONGODB_URI } from './support'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -101,4 +104,26 @@ export const eventually = async (what: string, ms: number, f: () => Promise<bool
     if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`)
     await sleep(100)
   }
+}
+
+/**
+ * A store on a database of its own (indexes created) that reaches the test server through a
+ * FreezingProxy. Skips the suite when the server's URI is not a plain host and port to proxy.
+ */
+export const startProxiedStore = async (
+  suite: Mocha.Context,
+  options: MongoConnectOptions,
+): Promise<{ proxy: FreezingProxy; store: MongoStore; dbName: string }> => {
+  let upstream: [string, number] | undefined
+  try {
+    upstream = upstreamOf(MONGODB_URI)
+  } catch {
+    suite.skip()
+  }
+  const proxy = new FreezingProxy(...upstream)
+  await proxy.start()
+  const dbName = `orka_test_${randomBytes(6).toString('hex')}`
+  const store = await connectMongo(`mongodb://127.0.0.1:${proxy.port}/`, { dbName, serverSelectionTimeoutMS: 5000, ...options })
+  await store.ensureIndexes()
+  return { proxy, store, dbName }
 }

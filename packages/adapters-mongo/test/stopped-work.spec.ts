@@ -1,13 +1,11 @@
 import { expect } from 'chai'
-import { randomBytes } from 'node:crypto'
 import * as E from 'fp-ts/Either'
 import { aBuyer, anIdempotencyRecord } from '@orka/domain/testing'
 import { makeMongoAdapters } from '../src'
 import { storedCollection } from '../src/mongo-collection'
-import { clientOf, connectMongo, dbOf, MongoStore } from '../src/mongo-database'
+import { clientOf, dbOf, MongoStore } from '../src/mongo-database'
 import { Doc, StorageTimeout, storageCalls } from '../src/mongo-support'
-import { FreezingProxy, upstreamOf } from './freezing-proxy'
-import { MONGODB_URI } from './support'
+import { FreezingProxy, startProxiedStore } from './freezing-proxy'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const causeOf = (r: E.Either<unknown, unknown>): unknown => (E.isLeft(r) ? (r.left as { cause?: unknown }).cause : undefined)
@@ -26,22 +24,7 @@ describe('a bound stops the work it bounds (commands counted by the driver)', fu
   const startedAfter = (t: number) => started.filter((c) => c.at > t).map((c) => c.name)
 
   before(async function () {
-    let upstream: [string, number]
-    try {
-      upstream = upstreamOf(MONGODB_URI)
-    } catch {
-      this.skip()
-    }
-    proxy = new FreezingProxy(...upstream!)
-    await proxy.start()
-    store = await connectMongo(`mongodb://127.0.0.1:${proxy.port}/`, {
-      dbName: `orka_test_${randomBytes(6).toString('hex')}`,
-      operationTimeoutMs: BOUND,
-      maxPoolSize: 2,
-      serverSelectionTimeoutMS: 5000,
-      monitorCommands: true,
-    })
-    await store.ensureIndexes()
+    ;({ proxy, store } = await startProxiedStore(this, { operationTimeoutMs: BOUND, maxPoolSize: 2, monitorCommands: true }))
     clientOf(store).on('commandStarted', (e) => started.push({ at: Date.now(), name: e.commandName }))
   })
 

@@ -995,16 +995,16 @@ export interface components {
             /** @description Where the faulty value is: `body`, `query`, `path` or `header`, then the path to it. */
             loc: (string | number)[];
             msg: string;
-            /** @description Kind of violation: `missing`, `string_too_short`, `extra_forbidden`, `value_error`, ... */
+            /** @description Kind of violation: `missing`, `string_too_short`, `extra_forbidden`, `value_error`, ...; `too_many_errors` for the last entry of a list that leaves faults out (`ctx.total` counts them all). */
             type: string;
-            /** @description The faulty value; only for scalars of non-sensitive properties (never a card number, PIN or secret). */
+            /** @description The faulty value; only for scalars of non-sensitive properties (never a card number, PIN or secret) whose JSON form is at most 256 characters. */
             input?: unknown;
             /** @description The violated constraint, e.g. `{"max_length": 200}`. */
             ctx?: Record<string, unknown>;
         };
         /**
          * HTTPValidationError
-         * @description The request does not match its schema (body, query, path or headers); it was not processed.
+         * @description The request does not match its schema (body, query, path or headers); it was not processed. At most 50 entries and 64 KiB: a list that leaves faults out ends with one entry of type `too_many_errors` whose `ctx.total` counts them all.
          */
         HTTPValidationError: {
             detail: components["schemas"]["ValidationError"][];
@@ -1023,7 +1023,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description The faulty properties, if any.
+             * @description The faulty properties, if any; past 50, the last entry (type `too_many_errors`) says how many there were.
              * @default []
              */
             details: components["schemas"]["ErrorDetail"][];
@@ -1042,7 +1042,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description The faulty properties, if any.
+             * @description The faulty properties, if any; past 50, the last entry (type `too_many_errors`) says how many there were.
              * @default []
              */
             details: components["schemas"]["ErrorDetail"][];
@@ -1061,7 +1061,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description The faulty properties, if any.
+             * @description The faulty properties, if any; past 50, the last entry (type `too_many_errors`) says how many there were.
              * @default []
              */
             details: components["schemas"]["ErrorDetail"][];
@@ -1080,7 +1080,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description The faulty properties, if any.
+             * @description The faulty properties, if any; past 50, the last entry (type `too_many_errors`) says how many there were.
              * @default []
              */
             details: components["schemas"]["ErrorDetail"][];
@@ -1099,7 +1099,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description The faulty properties, if any.
+             * @description The faulty properties, if any; past 50, the last entry (type `too_many_errors`) says how many there were.
              * @default []
              */
             details: components["schemas"]["ErrorDetail"][];
@@ -1118,7 +1118,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description The faulty properties, if any.
+             * @description The faulty properties, if any; past 50, the last entry (type `too_many_errors`) says how many there were.
              * @default []
              */
             details: components["schemas"]["ErrorDetail"][];
@@ -1139,7 +1139,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description The faulty properties, if any.
+             * @description The faulty properties, if any; past 50, the last entry (type `too_many_errors`) says how many there were.
              * @default []
              */
             details: components["schemas"]["ErrorDetail"][];
@@ -1158,7 +1158,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description The faulty properties, if any.
+             * @description The faulty properties, if any; past 50, the last entry (type `too_many_errors`) says how many there were.
              * @default []
              */
             details: components["schemas"]["ErrorDetail"][];
@@ -1177,7 +1177,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description The faulty properties, if any.
+             * @description The faulty properties, if any; past 50, the last entry (type `too_many_errors`) says how many there were.
              * @default []
              */
             details: components["schemas"]["ErrorDetail"][];
@@ -1196,7 +1196,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description The faulty properties, if any.
+             * @description The faulty properties, if any; past 50, the last entry (type `too_many_errors`) says how many there were.
              * @default []
              */
             details: components["schemas"]["ErrorDetail"][];
@@ -1215,7 +1215,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description The faulty properties, if any.
+             * @description The faulty properties, if any; past 50, the last entry (type `too_many_errors`) says how many there were.
              * @default []
              */
             details: components["schemas"]["ErrorDetail"][];

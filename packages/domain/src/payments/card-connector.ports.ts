@@ -1,0 +1,115 @@
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import * as t from 'io-ts'
+import { ServiceFailed, ServiceTimeout } from '../shared/errors'
+import { bool, literal, nullable, oneOf, str } from '../shared/codecs'
+import { token } from '../shared/token'
+import { PaymentServiceRecord } from './payment-service'
+
+/** A card as a card service needs it; it never leaves the call (not logged, not stored by the connector). */
+export interface CardDetails {
+  readonly number: string
+  /** `MM/YY`. */
+  readonly expirationDate: string
+  readonly securityCode: string | null
+}
+
+/**
+ * Every call names the authorization by `authorization`, the reference its authorize call
+ * carried, and carries a `reference` of its own that the service deduplicates on: a call
+ * repeated with the same reference (after a crash or a timeout) has its effect once and
+ * answers as the first did. References are Orka's (the transaction id and the step).
+ */
+export interface AuthorizeRequest {
+  readonly service: PaymentServiceRecord
+  readonly reference: string
+  /** Minor units. */
+  readonly amount: number
+  readonly currency: string
+  /** Capture at once (the transaction's `intent: capture`). */
+  readonly capture: boolean
+  readonly card: CardDetails
+  readonly billingPostalCode: string | null
+}
+export interface CaptureRequest {
+  readonly service: PaymentServiceRecord
+  readonly reference: string
+  readonly authorization: string
+  readonly amount: number
+  readonly currency: string
+}
+export interface VoidRequest {
+  readonly service: PaymentServiceRecord
+  readonly reference: string
+  /** Voids whatever the authorization with this reference left at the service, if anything: also after a timeout, when its outcome is unknown. */
+  readonly authorization: string
+}
+export interface RefundRequest {
+  readonly service: PaymentServiceRecord
+  readonly reference: string
+  readonly authorization: string
+  readonly amount: number
+  readonly currency: string
+}
+
+/** The original API's AVS and CVV response codes. */
+export const AvsResponseCode = oneOf('AVSResponseCode', [
+  'no_match',
+  'match',
+  'unavailable',
+  'partial_match_address',
+  'partial_match_postcode',
+])
+export const CvvResponseCode = oneOf('CVVResponseCode', ['no_match', 'match', 'unavailable', 'not_provided'])
+
+const raw = { rawResponseCode: nullable(str), rawResponseDescription: nullable(str) }
+
+/**
+ * What an authorization answers (decoded by the use case: a connector answering garbage is a
+ * `ServiceFailed`). `Declined`: the card was refused, routing stops. `Failed`: the service could
+ * not process it and holds no authorization, routing moves to the next service.
+ */
+export const AuthorizeResult = t.union([
+  t.type({
+    _tag: literal('Authorized'),
+    serviceTransactionId: str,
+    captured: bool,
+    authCode: nullable(str),
+    avs: nullable(AvsResponseCode),
+    cvv: nullable(CvvResponseCode),
+    ...raw,
+  }),
+  t.type({ _tag: literal('Declined'), errorCode: str, avs: nullable(AvsResponseCode), cvv: nullable(CvvResponseCode), ...raw }),
+  t.type({ _tag: literal('Failed'), errorCode: str, ...raw }),
+])
+export type AuthorizeResult = t.TypeOf<typeof AuthorizeResult>
+
+/** What a capture, void or refund answers; `serviceId` is the service's id for the capture or refund. */
+export const OperationResult = t.union([
+  t.type({ _tag: literal('Succeeded'), serviceId: nullable(str), ...raw }),
+  t.type({ _tag: literal('Declined'), errorCode: str, ...raw }),
+  t.type({ _tag: literal('Failed'), errorCode: str, ...raw }),
+])
+export type OperationResult = t.TypeOf<typeof OperationResult>
+
+/**
+ * The outcome is unknown: the connector gave up within its own timeout (`ServiceTimeout`) or
+ * failed in a way that says nothing of the service (`ServiceFailed`). The caller repeats the
+ * call with the same reference, or voids the authorization, to settle it.
+ */
+export type CardConnectorError = ServiceFailed | ServiceTimeout
+
+/**
+ * A card service. It must give up on its own within its timeout, honour every reference it is
+ * given (the contract suite `cardConnectorContract` checks both), and never keep card data.
+ */
+export interface CardConnector {
+  authorize(req: AuthorizeRequest): TE.TaskEither<CardConnectorError, AuthorizeResult>
+  capture(req: CaptureRequest): TE.TaskEither<CardConnectorError, OperationResult>
+  void(req: VoidRequest): TE.TaskEither<CardConnectorError, OperationResult>
+  refund(req: RefundRequest): TE.TaskEither<CardConnectorError, OperationResult>
+}
+export interface CardConnectors {
+  forDefinition(definitionId: string): O.Option<CardConnector>
+}
+export const CardConnectors = token<CardConnectors>('CardConnectors')

@@ -1,0 +1,48 @@
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { Seek } from '../pagination/page'
+import { Unavailable } from '../shared/errors'
+import { token } from '../shared/token'
+import { TransactionStatus } from './transaction.codecs'
+import { TransactionRecord } from './transaction'
+
+/** What `GET /transactions` filters on; every filter given must hold. */
+export interface TransactionFilter {
+  readonly status?: readonly TransactionStatus[]
+  readonly buyer_id?: string
+  readonly buyer_external_identifier?: string
+  readonly external_identifier?: string
+  readonly checkout_session_id?: string
+  /** Inclusive bounds, ISO 8601. */
+  readonly created_at_gte?: string
+  readonly created_at_lte?: string
+  readonly amount_gte?: number
+  readonly amount_lte?: number
+  readonly currency?: string
+}
+
+/**
+ * Transactions as versions: every step of a flow writes the whole state as the next version,
+ * once. Writing a version is the only way a transaction changes, and exactly one writer gets
+ * each version, so two processes racing to capture, void or refund one transaction cannot both
+ * act: the loser reads the winner's version and decides again.
+ */
+export interface TransactionStore {
+  /**
+   * Stores `record` as version `record.version` of its transaction. False, changing nothing,
+   * when that version exists already (another writer moved first); for version 0, when a
+   * transaction with this id exists. Versions after 0 follow the one before without a gap.
+   */
+  put(record: TransactionRecord): TE.TaskEither<Unavailable, boolean>
+  /** The newest version of the account's transaction with this id; another account's is none. */
+  find(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<TransactionRecord>>
+  /** Every version of the account's transaction, oldest first (none: empty). */
+  history(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, readonly TransactionRecord[]>
+  /** Newest versions of the account's transactions that match, keyset over descending (created_at, id). */
+  list(merchantAccountId: string, filter: TransactionFilter, seek: Seek): TE.TaskEither<Unavailable, readonly TransactionRecord[]>
+  /** The newest version of the account's transaction holding the refund with this id. */
+  findByRefund(merchantAccountId: string, refundId: string): TE.TaskEither<Unavailable, O.Option<TransactionRecord>>
+  /** Transactions of every account whose newest version is `pending` and was written before `before`, oldest first. */
+  stale(before: Date, limit: number): TE.TaskEither<Unavailable, readonly TransactionRecord[]>
+}
+export const TransactionStore = token<TransactionStore>('TransactionStore')

@@ -1,0 +1,260 @@
+import * as t from 'io-ts'
+import { reconciliationId } from '../buyers/buyer'
+import { AvsResponseCode, CvvResponseCode } from '../payments/card-connector.ports'
+import { bool, intRange, nullable, oneOf, str, uuid } from '../shared/codecs'
+import { SortKey } from '../pagination/page'
+import {
+  Capture,
+  CaptureStatus,
+  Refund,
+  RefundStatus,
+  Transaction,
+  TransactionBuyer,
+  TransactionEvent,
+  TransactionIntent,
+  TransactionPaymentMethod,
+  TransactionPaymentService,
+  TransactionPaymentSource,
+  TransactionStatus,
+  TransactionSummary,
+} from './transaction.codecs'
+import { CartItem, Metadata } from './transaction-requests.codecs'
+
+const nullableText = nullable(str)
+const raw = { error_code: nullableText, raw_response_code: nullableText, raw_response_description: nullableText }
+
+/** One authorization attempt at one card service: recorded before the call, settled after it. */
+export const Attempt = t.type({
+  reference: str,
+  payment_service: TransactionPaymentService,
+  requested_at: str,
+  /** `unknown`: the call timed out or failed saying nothing; the attempt is voided before routing goes on. */
+  outcome: oneOf('AttemptOutcome', ['pending', 'authorized', 'declined', 'failed', 'unknown']),
+  /** For an `unknown` outcome: whether the service confirmed the void (until then the transaction stays pending). */
+  voided: bool,
+  answered_at: nullableText,
+  ...raw,
+})
+export type Attempt = t.TypeOf<typeof Attempt>
+
+export const Authorization = t.type({
+  /** The attempt's reference: how capture, void and refund name this authorization to the service. */
+  reference: str,
+  payment_service: TransactionPaymentService,
+  service_transaction_id: str,
+  amount: intRange('amount', 0),
+  at: str,
+  auth_code: nullableText,
+  avs: nullable(AvsResponseCode),
+  cvv: nullable(CvvResponseCode),
+})
+export type Authorization = t.TypeOf<typeof Authorization>
+
+export const CaptureRecord = t.type({
+  id: uuid,
+  reference: str,
+  amount: intRange('amount', 1),
+  status: CaptureStatus,
+  external_identifier: nullableText,
+  created_at: str,
+  updated_at: str,
+  captured_at: nullableText,
+  service_capture_id: nullableText,
+  ...raw,
+})
+export type CaptureRecord = t.TypeOf<typeof CaptureRecord>
+
+export const VoidRecord = t.type({
+  reference: str,
+  status: oneOf('VoidStatus', ['pending', 'succeeded', 'declined', 'failed']),
+  requested_at: str,
+  answered_at: nullableText,
+  ...raw,
+})
+export type VoidRecord = t.TypeOf<typeof VoidRecord>
+
+export const RefundRecord = t.type({
+  id: uuid,
+  reference: str,
+  amount: intRange('amount', 1),
+  status: RefundStatus,
+  reason: nullableText,
+  external_identifier: nullableText,
+  created_at: str,
+  updated_at: str,
+  service_refund_id: nullableText,
+  ...raw,
+})
+export type RefundRecord = t.TypeOf<typeof RefundRecord>
+
+/**
+ * A transaction as stored: one version per step of its flow, each version the whole state
+ * after that step. Versions are written once each (`TransactionStore.put`), which is what
+ * makes every step happen once however many processes race for it. Card data is never here.
+ */
+export const TransactionRecord = t.type({
+  id: uuid,
+  merchant_account_id: str,
+  version: intRange('version', 0),
+  created_at: str,
+  updated_at: str,
+  status: TransactionStatus,
+  /** A call to a card service was recorded and its outcome is not yet: recovery settles it. */
+  pending: bool,
+  amount: intRange('amount', 0),
+  currency: str,
+  country: nullableText,
+  intent: TransactionIntent,
+  external_identifier: nullableText,
+  metadata: nullable(Metadata),
+  payment_source: TransactionPaymentSource,
+  cart_items: nullable(t.readonlyArray(CartItem)),
+  checkout_session_id: nullable(uuid),
+  buyer: nullable(TransactionBuyer),
+  payment_method: TransactionPaymentMethod,
+  /** The ids the idempotent request that created it reserved: how a retry knows it as its own. */
+  request_ids: t.readonlyArray(str),
+  attempts: t.readonlyArray(Attempt),
+  authorization: nullable(Authorization),
+  captures: t.readonlyArray(CaptureRecord),
+  void: nullable(VoidRecord),
+  refunds: t.readonlyArray(RefundRecord),
+  ...raw,
+  /** What this version's step did, for the events log. */
+  events: t.readonlyArray(TransactionEvent),
+})
+export type TransactionRecord = t.TypeOf<typeof TransactionRecord>
+
+const sum = (xs: readonly { readonly amount: number }[]) => xs.reduce((a, x) => a + x.amount, 0)
+export const capturedAmount = (r: TransactionRecord): number => sum(r.captures.filter((c) => c.status === 'succeeded'))
+export const refundedAmount = (r: TransactionRecord): number => sum(r.refunds.filter((x) => x.status === 'succeeded'))
+/** What may still be refunded: captured, less what is refunded or being refunded. */
+export const refundable = (r: TransactionRecord): number =>
+  capturedAmount(r) - sum(r.refunds.filter((x) => x.status === 'succeeded' || x.status === 'processing'))
+
+/** Whether a call to a card service is recorded without its outcome. */
+export const isPending = (r: Pick<TransactionRecord, 'status' | 'attempts' | 'captures' | 'void' | 'refunds'>): boolean =>
+  r.status === 'processing' ||
+  r.attempts.some((a) => a.outcome === 'pending' || (a.outcome === 'unknown' && !a.voided)) ||
+  r.captures.some((c) => c.status === 'pending') ||
+  r.void?.status === 'pending' ||
+  r.refunds.some((x) => x.status === 'processing')
+
+/** Newest first; the id breaks ties. */
+export const transactionSortKey = (r: Pick<TransactionRecord, 'created_at' | 'id'>): SortKey => [r.created_at, r.id]
+
+const intentOutcome = (r: TransactionRecord): 'pending' | 'succeeded' | 'failed' => {
+  switch (r.status) {
+    case 'processing':
+      return 'pending'
+    case 'authorization_declined':
+    case 'authorization_failed':
+      return 'failed'
+    case 'authorization_succeeded':
+    case 'authorization_voided':
+      return r.intent === 'authorize' ? 'succeeded' : 'failed'
+    case 'capture_succeeded':
+      return 'succeeded'
+  }
+}
+
+const lastCapture = (r: TransactionRecord) => r.captures.filter((c) => c.status === 'succeeded').at(-1)
+
+/** The transaction as a list shows it. */
+export const toTransactionSummary = (r: TransactionRecord): TransactionSummary => ({
+  type: 'transaction',
+  id: r.id,
+  reconciliation_id: reconciliationId(r.id),
+  merchant_account_id: r.merchant_account_id,
+  currency: r.currency,
+  amount: r.amount,
+  status: r.status,
+  authorized_amount: r.authorization?.amount ?? 0,
+  captured_amount: capturedAmount(r),
+  refunded_amount: refundedAmount(r),
+  settled_currency: null,
+  settled_amount: 0,
+  settled: false,
+  country: r.country,
+  external_identifier: r.external_identifier,
+  intent: r.intent,
+  payment_method: r.payment_method,
+  method: 'card',
+  instrument_type: 'pan',
+  error_code: r.error_code,
+  payment_service: r.authorization?.payment_service ?? r.attempts.at(-1)?.payment_service ?? null,
+  pending_review: false,
+  buyer: r.buyer,
+  raw_response_code: r.raw_response_code,
+  raw_response_description: r.raw_response_description,
+  checkout_session_id: r.checkout_session_id,
+  gift_card_redemptions: [],
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+  disputed: false,
+  reauthorized_from_transaction_id: null,
+})
+
+/** The transaction as a single read shows it. */
+export const toTransaction = (r: TransactionRecord): Transaction => ({
+  ...toTransactionSummary(r),
+  payment_source: r.payment_source,
+  merchant_initiated: false,
+  is_subsequent_payment: false,
+  intent_outcome: intentOutcome(r),
+  multi_tender: false,
+  account_funding_transaction: false,
+  auth_response_code: r.authorization?.auth_code ?? null,
+  avs_response_code: r.authorization?.avs ?? null,
+  cvv_response_code: r.authorization?.cvv ?? null,
+  cart_items: r.cart_items,
+  payment_service_transaction_id: r.authorization?.service_transaction_id ?? null,
+  metadata: r.metadata,
+  authorized_at: r.authorization?.at ?? null,
+  captured_at: lastCapture(r)?.captured_at ?? null,
+  voided_at: r.void?.status === 'succeeded' ? r.void.answered_at : null,
+})
+
+export const toCapture = (r: TransactionRecord, c: CaptureRecord): Capture => ({
+  type: 'capture',
+  id: c.id,
+  merchant_account_id: r.merchant_account_id,
+  transaction_id: r.id,
+  currency: r.currency,
+  amount: c.amount,
+  status: c.status,
+  final: true,
+  created_at: c.created_at,
+  updated_at: c.updated_at,
+  captured_at: c.captured_at,
+  external_identifier: c.external_identifier,
+  error_code: c.error_code,
+  raw_response_code: c.raw_response_code,
+  raw_response_description: c.raw_response_description,
+  transaction_external_identifier: r.external_identifier,
+})
+
+export const toRefund = (r: TransactionRecord, x: RefundRecord): Refund => ({
+  type: 'refund',
+  id: x.id,
+  transaction_id: r.id,
+  status: x.status,
+  currency: r.currency,
+  amount: x.amount,
+  target_type: 'payment-method',
+  reconciliation_id: reconciliationId(x.id),
+  transaction_reconciliation_id: reconciliationId(r.id),
+  created_at: x.created_at,
+  updated_at: x.updated_at,
+  settled_amount: 0,
+  settled: false,
+  payment_service_refund_id: x.service_refund_id,
+  reason: x.reason,
+  target_id: null,
+  external_identifier: x.external_identifier,
+  transaction_external_identifier: r.external_identifier,
+  error_code: x.error_code,
+  raw_response_code: x.raw_response_code,
+  raw_response_description: x.raw_response_description,
+  settled_currency: null,
+})

@@ -127,8 +127,10 @@ export function toErrorResponse(e: DomainError): ErrorResponse {
       return respond(403)
     case 'NotFound':
       return respond(404, e.problem === undefined ? [] : [errorDetail(e.problem)])
-    case 'InvalidRequest':
-      return respond(400, e.problems.map(errorDetail))
+    case 'InvalidRequest': {
+      const r = respond(400, e.problems.map(errorDetail))
+      return e.message === undefined ? r : { ...r, body: { ...r.body, message: e.message } }
+    }
     case 'InvalidInput':
       // Same 422 shape as a codec failure; the value is not echoed (a URL may carry credentials).
       return validationErrorResponse(

@@ -10,6 +10,7 @@ import { MemoryRoleRepository } from './memory-role-repository'
 import { MemoryWebhookDeliveryStore } from './memory-webhook-delivery-store'
 import { MemoryWebhookOutbox } from './memory-webhook-outbox'
 import { MemoryWebhookSubscriptionRepository } from './memory-webhook-subscription-repository'
+import { MemoryTransactionStore } from './memory-transaction-store'
 
 export interface MemoryAdapterOptions {
   readonly idempotency?: MemoryIdempotencyStoreOptions
@@ -30,6 +31,7 @@ export const makeMemoryAdapters = (options: MemoryAdapterOptions = {}) =>
     rateLimits: new MemoryRateLimitStore(options.rateLimits),
     outbox: new MemoryWebhookOutbox(),
     deliveries: new MemoryWebhookDeliveryStore(),
+    transactions: new MemoryTransactionStore(),
   }) satisfies StoragePorts
 
 export type MemoryAdapters = ReturnType<typeof makeMemoryAdapters>

@@ -11,6 +11,7 @@ import { MongoRoleRepository } from './mongo-role-repository'
 import { MongoWebhookDeliveryStore } from './mongo-webhook-delivery-store'
 import { MongoWebhookOutbox } from './mongo-webhook-outbox'
 import { MongoWebhookSubscriptionRepository } from './mongo-webhook-subscription-repository'
+import { MongoTransactionStore } from './mongo-transaction-store'
 
 export interface MongoAdapterOptions {
   readonly buyers?: MongoBuyerRepositoryOptions
@@ -32,6 +33,7 @@ export const makeMongoAdapters = (store: MongoStore, options: MongoAdapterOption
     rateLimits: new MongoRateLimitStore(store, options.rateLimits),
     outbox: new MongoWebhookOutbox(store),
     deliveries: new MongoWebhookDeliveryStore(store),
+    transactions: new MongoTransactionStore(store),
   }) satisfies StoragePorts
 
 export type MongoAdapters = ReturnType<typeof makeMongoAdapters>

@@ -21,6 +21,8 @@ export const COLLECTIONS = {
   webhookDeliveries: 'webhook_deliveries',
   /** One document per (delivery, attempt number): who runs that attempt, until when. */
   webhookDeliveryClaims: 'webhook_delivery_claims',
+  /** One document per version of a transaction (`_id`: transaction id and version). */
+  transactionVersions: 'transaction_versions',
 } as const
 
 /**
@@ -90,4 +92,15 @@ export const INDEXES: readonly IndexSpec[] = [
   { collection: C.webhookDeliveries, name: 'subscription_status_created', key: { subscription_id: 1, status: 1, created_at: -1, _id: -1 } },
   // The sweep of finished deliveries last updated before an instant.
   { collection: C.webhookDeliveries, name: 'status_updated', key: { status: 1, updated_at: 1 } },
+  // A transaction's versions, newest first (find, history).
+  { collection: C.transactionVersions, name: 'transaction_version', key: { transaction_id: 1, version: -1 } },
+  // Keyset reads of one account's transactions, newest first, newest versions only.
+  {
+    collection: C.transactionVersions,
+    name: 'merchant_current_created',
+    key: { merchant_account_id: 1, superseded: 1, created_at: -1, transaction_id: -1 },
+  },
+  { collection: C.transactionVersions, name: 'merchant_refund', key: { merchant_account_id: 1, refund_ids: 1 } },
+  // Recovery's scan: pending newest versions written before an instant, oldest first.
+  { collection: C.transactionVersions, name: 'current_pending_updated', key: { superseded: 1, pending: 1, updated_at_ms: 1 } },
 ]

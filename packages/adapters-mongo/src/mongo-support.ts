@@ -194,17 +194,17 @@ export interface ReadPlan {
  * items come first. With an index on (..., field, _id) in either direction, MongoDB starts the
  * index scan at the key and reads about `limit` entries whatever the key's depth.
  */
-export const keysetRead = (field: string, order: 'ascending' | 'descending', seek: Seek): ReadPlan => {
+export const keysetRead = (field: string, order: 'ascending' | 'descending', seek: Seek, tiebreak = '_id'): ReadPlan => {
   const dir: 1 | -1 = (order === 'ascending') === (seek.direction === 'forward') ? 1 : -1
   const [op, bound] = dir === 1 ? ['$gt', '$gte'] : ['$lt', '$lte']
   const filter = O.isSome(seek.from)
     ? {
         // Implied by the $or; stated so that the planner has a range on `field` to start the index scan at.
         [field]: { [bound]: seek.from.value[0] },
-        $or: [{ [field]: { [op]: seek.from.value[0] } }, { [field]: seek.from.value[0], _id: { [op]: seek.from.value[1] } }],
+        $or: [{ [field]: { [op]: seek.from.value[0] } }, { [field]: seek.from.value[0], [tiebreak]: { [op]: seek.from.value[1] } }],
       }
     : {}
-  return { filter, sort: { [field]: dir, _id: dir }, limit: seek.limit }
+  return { filter, sort: { [field]: dir, [tiebreak]: dir }, limit: seek.limit }
 }
 
 /** A BSON date as the driver returns it. */

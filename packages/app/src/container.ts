@@ -10,6 +10,7 @@ import {
   GiftCardConnectors,
   GiftCardServiceRepository,
   GiftCardVault,
+  TransactionStore,
   IdempotencyStore,
   IdGenerator,
   Mac,
@@ -139,6 +140,7 @@ const makeDispatcher = (c: DependencyContainer, config: Config, log: DispatcherL
     relay: makeRelayOutbox({
       buyers: get(c, BuyerRepository),
       vault: get(c, GiftCardVault),
+      transactions: get(c, TransactionStore),
       outbox,
       deliveries,
       clock,

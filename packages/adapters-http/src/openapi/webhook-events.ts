@@ -7,6 +7,14 @@ const SUMMARIES: Record<keyof typeof WEBHOOK_EVENTS, string> = {
   'buyer.deleted': 'A buyer was deleted (the payload is the buyer as it was)',
   'gift-card.created': 'A gift card was stored in the vault',
   'gift-card.deleted': 'A stored gift card was deleted (its number and PIN are destroyed)',
+  'transaction.authorized': 'A transaction was authorized',
+  'transaction.captured': 'A transaction was captured (at authorization with `intent: capture`, or later)',
+  'transaction.declined': 'A transaction was declined by the card service',
+  'transaction.failed': 'A transaction failed: no card service could process it',
+  'transaction.voided': 'An authorization was voided',
+  'refund.succeeded': 'A refund went through',
+  'refund.declined': 'A refund was declined by the card service',
+  'refund.failed': 'A refund failed at the card service',
 }
 
 /**

@@ -27,6 +27,7 @@ import {
   MemoryWebhookDeliveryStore,
   MemoryWebhookOutbox,
   MemoryWebhookSubscriptionRepository,
+  MemoryTransactionStore,
 } from '../../src'
 
 export const START = new Date('2025-01-15T10:00:00.000Z')
@@ -99,6 +100,7 @@ export const activationWorld = (o: { timeoutMs?: number; slowMs?: number } = {})
     vault: new MemoryGiftCardVault(),
     buyers: new MemoryBuyerRepository(),
     idempotency: new MemoryIdempotencyStore(),
+    transactions: new MemoryTransactionStore(),
     box: testBox(),
     mac: testMac(),
     ids,

@@ -15,6 +15,15 @@ export interface Principal {
   readonly tokenId: string
   /** The buyer an `embed` token's `embed` claim names, if any: see `cardReach`. */
   readonly embedBuyer?: EmbedBuyer
+  /** What else an `embed` token's claim pins a payment to: a transaction it creates must match. */
+  readonly embedPins?: EmbedPins
+}
+
+/** The original API's `embed` claim values that fix a checkout: amount, currency, checkout session. */
+export interface EmbedPins {
+  readonly amount?: number
+  readonly currency?: string
+  readonly checkoutSessionId?: string
 }
 
 /** A buyer as an `embed` claim names it: by `buyer_id`, by `buyer_external_identifier`, or both. */

@@ -18,7 +18,7 @@ export interface Problem {
 }
 
 /** `embed_buyer`: an embed token reading stored cards without naming a buyer (see `cardReach`). */
-export type ForbiddenReason = 'missing_scope' | 'restricted_api_key' | 'merchant_account' | 'locked' | 'embed_buyer'
+export type ForbiddenReason = 'missing_scope' | 'restricted_api_key' | 'merchant_account' | 'locked' | 'embed_buyer' | 'embed_pin'
 
 export interface Unauthenticated {
   readonly _tag: 'Unauthenticated'
@@ -39,6 +39,8 @@ export interface NotFound {
 export interface InvalidRequest {
   readonly _tag: 'InvalidRequest'
   readonly problems: readonly Problem[]
+  /** The message, when not the spec's default: the original API says "Request failed validation" for a payment's input. */
+  readonly message?: string
 }
 /**
  * Input that matches its schema but breaks a rule the codec cannot know (one that depends on
@@ -124,6 +126,12 @@ export const forbidden = (reason: ForbiddenReason): Forbidden => ({ _tag: 'Forbi
 export const notFound = (entity: string, id: string, named?: Problem): NotFound =>
   named === undefined ? { _tag: 'NotFound', entity, id } : { _tag: 'NotFound', entity, id, problem: named }
 export const invalidRequest = (...problems: Problem[]): InvalidRequest => ({ _tag: 'InvalidRequest', problems })
+/** A 400 for input a payment cannot be made with, worded as the original API words it. */
+export const failedValidation = (...problems: Problem[]): InvalidRequest => ({
+  _tag: 'InvalidRequest',
+  problems,
+  message: 'Request failed validation',
+})
 export const problem = (field: CommandField | null, path: readonly string[], message: string, type = 'value_error'): Problem => ({
   field,
   path,

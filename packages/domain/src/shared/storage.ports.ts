@@ -7,6 +7,7 @@ import { RateLimitStore } from '../rate-limit/rate-limit.ports'
 import { RoleRepository } from '../roles/roles.ports'
 import { WebhookDeliveryStore, WebhookOutbox } from '../webhooks/webhook-delivery.ports'
 import { WebhookSubscriptionRepository } from '../webhooks/webhooks.ports'
+import { TransactionStore } from '../transactions/transaction.ports'
 import { Token } from './token'
 
 /**
@@ -27,6 +28,7 @@ export interface StoragePorts {
   readonly rateLimits: RateLimitStore
   readonly outbox: WebhookOutbox
   readonly deliveries: WebhookDeliveryStore
+  readonly transactions: TransactionStore
 }
 
 /** Each storage port's token. */
@@ -42,6 +44,7 @@ export const STORAGE_PORT_TOKENS: { readonly [K in keyof StoragePorts]: Token<St
   rateLimits: RateLimitStore,
   outbox: WebhookOutbox,
   deliveries: WebhookDeliveryStore,
+  transactions: TransactionStore,
 }
 
 export const STORAGE_PORT_NAMES = Object.keys(STORAGE_PORT_TOKENS) as readonly (keyof StoragePorts)[]

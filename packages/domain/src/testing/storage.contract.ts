@@ -11,6 +11,7 @@ import { roleRepositoryContract } from './role-repository.contract'
 import { webhookDeliveryStoreContract } from './webhook-delivery-store.contract'
 import { webhookOutboxContract } from './webhook-outbox.contract'
 import { webhookSubscriptionRepositoryContract } from './webhook-subscription-repository.contract'
+import { transactionStoreContract } from './transaction-store.contract'
 
 export interface StorageOptions {
   /** For the stores that sweep expired data as they go: sweep on every `sweepEvery`-th call. */
@@ -34,6 +35,7 @@ const CONTRACTS: { readonly [K in keyof StoragePorts]: Contract<StoragePorts[K]>
   rateLimits: rateLimitStoreContract,
   outbox: webhookOutboxContract,
   deliveries: webhookDeliveryStoreContract,
+  transactions: transactionStoreContract,
 }
 
 /** Runs every storage port's contract suite against one adapter set. */

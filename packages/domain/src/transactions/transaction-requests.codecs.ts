@@ -105,6 +105,17 @@ export const CartItem = closed(
 export type CartItem = t.TypeOf<typeof CartItem>
 export const CartItems = boundedList(CartItem, 249)
 
+export const TransactionIntent = oneOf('TransactionIntent', ['authorize', 'capture'] as const)
+export type TransactionIntent = t.TypeOf<typeof TransactionIntent>
+export const TransactionPaymentSource = oneOf('TransactionPaymentSource', [
+  'ecommerce',
+  'moto',
+  'recurring',
+  'installment',
+  'card_on_file',
+] as const)
+export type TransactionPaymentSource = t.TypeOf<typeof TransactionPaymentSource>
+
 /** 13-19 digits that pass the Luhn check. */
 export const CardNumber = new Checked<string>(
   'CardNumber',
@@ -219,9 +230,9 @@ const TransactionCreateFields = closed(
     buyer_id: nullable(canonicalUuid),
     buyer_external_identifier: nullableText('buyer_external_identifier', 200),
     external_identifier: nullableText('external_identifier', 200),
-    intent: oneOf('TransactionIntent', ['authorize', 'capture']),
+    intent: TransactionIntent,
     metadata: nullable(Metadata),
-    payment_source: oneOf('TransactionPaymentSource', ['ecommerce', 'moto', 'recurring', 'installment', 'card_on_file']),
+    payment_source: TransactionPaymentSource,
     cart_items: nullable(CartItems),
     payment_service_id: nullable(canonicalUuid),
     ...(Object.fromEntries(Object.keys(UNSUPPORTED_TRANSACTION_FIELDS).map((k) => [k, unsupported])) as Record<

@@ -3,7 +3,7 @@ import { BillingDetails } from '../buyers/billing-details'
 import { DateTime } from '../buyers/buyer'
 import { AvsResponseCode, CvvResponseCode } from '../payments/card-connector.ports'
 import { bool, boundedString, Checked, closed, intRange, literal, nullable, oneOf, str, uuid } from '../shared/codecs'
-import { CartItem, Metadata } from './transaction-requests.codecs'
+import { CartItem, Metadata, TransactionIntent, TransactionPaymentSource } from './transaction-requests.codecs'
 
 /** The statuses Orka's card flow produces (the original API has more: clients must tolerate them). */
 export const TRANSACTION_STATUSES = [
@@ -17,11 +17,7 @@ export const TRANSACTION_STATUSES = [
 export const TransactionStatus = oneOf('TransactionStatus', TRANSACTION_STATUSES)
 export type TransactionStatus = t.TypeOf<typeof TransactionStatus>
 
-export const TransactionIntent = oneOf('TransactionIntent', ['authorize', 'capture'])
-export type TransactionIntent = t.TypeOf<typeof TransactionIntent>
 export const TransactionIntentOutcome = oneOf('TransactionIntentOutcome', ['pending', 'succeeded', 'failed'])
-export const TransactionPaymentSource = oneOf('TransactionPaymentSource', ['ecommerce', 'moto', 'recurring', 'installment', 'card_on_file'])
-export type TransactionPaymentSource = t.TypeOf<typeof TransactionPaymentSource>
 export const CardScheme = oneOf('CardScheme', ['visa', 'mastercard', 'amex', 'discover', 'jcb', 'diners-club', 'unionpay', 'maestro'])
 
 const nullableText = nullable(str)

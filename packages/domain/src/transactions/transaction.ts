@@ -11,14 +11,12 @@ import {
   Transaction,
   TransactionBuyer,
   TransactionEvent,
-  TransactionIntent,
   TransactionPaymentMethod,
   TransactionPaymentService,
-  TransactionPaymentSource,
   TransactionStatus,
   TransactionSummary,
 } from './transaction.codecs'
-import { CartItem, Metadata } from './transaction-requests.codecs'
+import { CartItem, Metadata, TransactionIntent, TransactionPaymentSource } from './transaction-requests.codecs'
 
 const nullableText = nullable(str)
 const raw = { error_code: nullableText, raw_response_code: nullableText, raw_response_description: nullableText }

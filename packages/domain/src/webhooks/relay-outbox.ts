@@ -6,6 +6,7 @@ import * as t from 'io-ts'
 import { Buyer } from '../buyers/buyer'
 import { BuyerRepository } from '../buyers/buyers.ports'
 import { GiftCardVault } from '../gift-cards/gift-card.ports'
+import { TransactionStore } from '../transactions/transaction.ports'
 import { Clock } from '../shared/clock'
 import { Unavailable } from '../shared/errors'
 import { deliveriesOf } from './webhook-delivery'
@@ -26,6 +27,7 @@ export const makeHandOver =
 interface Sources {
   readonly buyers: BuyerRepository
   readonly vault: GiftCardVault
+  readonly transactions: TransactionStore
 }
 
 /** The `updated_at` of the resource an entry's event carries; none when the body does not say (then nothing is sure). */
@@ -36,6 +38,35 @@ const updatedAtOf = (e: OutboxEntry): O.Option<string> => {
   )
   return E.isRight(body) ? O.some(body.right.target.updated_at) : O.none
 }
+
+/** Whether a version of the transaction with this state was written: its `updated_at` and status (a refund's: the refund's). */
+const transactionWritten =
+  (what: 'transaction' | 'refund') =>
+  (s: Sources, e: OutboxEntry): TE.TaskEither<Unavailable, boolean> => {
+    const sent = pipe(
+      E.tryCatch((): unknown => JSON.parse(e.body), E.toError),
+      E.flatMap((json) =>
+        E.mapLeft(() => new Error('no target'))(
+          t
+            .type({ target: t.type({ updated_at: t.string, status: t.string, transaction_id: t.union([t.string, t.undefined]) }) })
+            .decode(json),
+        ),
+      ),
+    )
+    if (E.isLeft(sent)) return TE.right(false)
+    const { updated_at, status, transaction_id } = sent.right.target
+    const transactionId = what === 'refund' ? (transaction_id ?? '') : e.target_id
+    return TE.map(
+      (
+        versions: readonly { updated_at: string; status: string; refunds: readonly { id: string; status: string; updated_at: string }[] }[],
+      ) =>
+        versions.some((v) =>
+          what === 'transaction'
+            ? v.updated_at === updated_at && v.status === status
+            : v.refunds.some((x) => x.id === e.target_id && x.status === status && x.updated_at === updated_at),
+        ),
+    )(s.transactions.history(e.merchant_account_id, transactionId))
+  }
 
 /** How the relay tells, for each kind of event, that the write which raised it happened. */
 const HAPPENED: Readonly<Record<WebhookEventName, (s: Sources, e: OutboxEntry) => TE.TaskEither<Unavailable, boolean>>> = {
@@ -56,6 +87,14 @@ const HAPPENED: Readonly<Record<WebhookEventName, (s: Sources, e: OutboxEntry) =
   'gift-card.created': (s, e) => TE.map((c: O.Option<unknown>) => O.isSome(c))(s.vault.findById(e.merchant_account_id, e.target_id)),
   // The card is gone: the delete happened (an entry is only added for a card that was there).
   'gift-card.deleted': (s, e) => TE.map((c: O.Option<unknown>) => O.isNone(c))(s.vault.findById(e.merchant_account_id, e.target_id)),
+  'transaction.authorized': transactionWritten('transaction'),
+  'transaction.captured': transactionWritten('transaction'),
+  'transaction.declined': transactionWritten('transaction'),
+  'transaction.failed': transactionWritten('transaction'),
+  'transaction.voided': transactionWritten('transaction'),
+  'refund.succeeded': transactionWritten('refund'),
+  'refund.declined': transactionWritten('refund'),
+  'refund.failed': transactionWritten('refund'),
 }
 
 export interface RelayConfig {

@@ -1,6 +1,7 @@
 import * as t from 'io-ts'
 import { Buyer, DateTime } from '../buyers/buyer'
 import { GiftCard } from '../gift-cards/gift-card.codecs'
+import { Refund, Transaction } from '../transactions/transaction.codecs'
 import { closed, literal, oneOf, str, uuid } from '../shared/codecs'
 
 export const ENVIRONMENTS = ['sandbox', 'production'] as const
@@ -31,6 +32,14 @@ export const WEBHOOK_EVENTS = {
   'gift-card.created': eventOf('GiftCardCreatedEvent', 'gift-card.created', GiftCard),
   /** The card as it was stored; its number and PIN are gone by the time the event is sent. */
   'gift-card.deleted': eventOf('GiftCardDeletedEvent', 'gift-card.deleted', GiftCard),
+  'transaction.authorized': eventOf('TransactionAuthorizedEvent', 'transaction.authorized', Transaction),
+  'transaction.captured': eventOf('TransactionCapturedEvent', 'transaction.captured', Transaction),
+  'transaction.declined': eventOf('TransactionDeclinedEvent', 'transaction.declined', Transaction),
+  'transaction.failed': eventOf('TransactionFailedEvent', 'transaction.failed', Transaction),
+  'transaction.voided': eventOf('TransactionVoidedEvent', 'transaction.voided', Transaction),
+  'refund.succeeded': eventOf('RefundSucceededEvent', 'refund.succeeded', Refund),
+  'refund.declined': eventOf('RefundDeclinedEvent', 'refund.declined', Refund),
+  'refund.failed': eventOf('RefundFailedEvent', 'refund.failed', Refund),
 }
 export type WebhookEventName = keyof typeof WEBHOOK_EVENTS
 export const WebhookEventName = oneOf('WebhookEventName', Object.keys(WEBHOOK_EVENTS) as WebhookEventName[])

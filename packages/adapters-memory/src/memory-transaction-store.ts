@@ -1,0 +1,75 @@
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { Seek, seekIn, TransactionFilter, TransactionRecord, transactionSortKey, TransactionStore, Unavailable } from '@orka/domain'
+import { atomically, keep } from './memory-support'
+
+/** Whether a transaction's newest version matches a list filter (every filter given must hold). */
+export const matches = (r: TransactionRecord, f: TransactionFilter): boolean =>
+  (f.status === undefined || f.status.includes(r.status)) &&
+  (f.buyer_id === undefined || r.buyer?.id === f.buyer_id) &&
+  (f.buyer_external_identifier === undefined || r.buyer?.external_identifier === f.buyer_external_identifier) &&
+  (f.external_identifier === undefined || r.external_identifier === f.external_identifier) &&
+  (f.checkout_session_id === undefined || r.checkout_session_id === f.checkout_session_id) &&
+  (f.created_at_gte === undefined || Date.parse(r.created_at) >= Date.parse(f.created_at_gte)) &&
+  (f.created_at_lte === undefined || Date.parse(r.created_at) <= Date.parse(f.created_at_lte)) &&
+  (f.amount_gte === undefined || r.amount >= f.amount_gte) &&
+  (f.amount_lte === undefined || r.amount <= f.amount_lte) &&
+  (f.currency === undefined || r.currency === f.currency)
+
+/** Every transaction's versions in memory: a version is written only when it is the next one (one check-then-write). */
+export class MemoryTransactionStore implements TransactionStore {
+  private readonly versions = new Map<string, TransactionRecord[]>()
+  private readonly byRefund = new Map<string, string>()
+
+  put(record: TransactionRecord): TE.TaskEither<Unavailable, boolean> {
+    return atomically(() => {
+      const versions = this.versions.get(record.id) ?? []
+      const first = versions[0]
+      if (record.version !== versions.length || (first !== undefined && first.merchant_account_id !== record.merchant_account_id))
+        return E.right(false)
+      versions.push(keep(record))
+      this.versions.set(record.id, versions)
+      for (const x of record.refunds) this.byRefund.set(x.id, record.id)
+      return E.right(true)
+    })
+  }
+
+  private newest(merchantAccountId: string, id: string): TransactionRecord | undefined {
+    const newest = this.versions.get(id)?.at(-1)
+    return newest?.merchant_account_id === merchantAccountId ? newest : undefined
+  }
+
+  find(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<TransactionRecord>> {
+    return atomically(() => E.right(O.fromNullable(this.newest(merchantAccountId, id))))
+  }
+
+  history(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, readonly TransactionRecord[]> {
+    return atomically(() => E.right(this.newest(merchantAccountId, id) === undefined ? [] : [...(this.versions.get(id) ?? [])]))
+  }
+
+  list(merchantAccountId: string, filter: TransactionFilter, seek: Seek): TE.TaskEither<Unavailable, readonly TransactionRecord[]> {
+    return atomically(() => {
+      const newest = [...this.versions.values()].flatMap((vs) => vs.slice(-1))
+      const listed = newest.filter((r) => r.merchant_account_id === merchantAccountId && matches(r, filter))
+      return E.right(seekIn(listed, transactionSortKey, 'descending', seek))
+    })
+  }
+
+  findByRefund(merchantAccountId: string, refundId: string): TE.TaskEither<Unavailable, O.Option<TransactionRecord>> {
+    return atomically(() => {
+      const id = this.byRefund.get(refundId)
+      return E.right(O.fromNullable(id === undefined ? undefined : this.newest(merchantAccountId, id)))
+    })
+  }
+
+  stale(before: Date, limit: number): TE.TaskEither<Unavailable, readonly TransactionRecord[]> {
+    return atomically(() => {
+      const stale = [...this.versions.values()]
+        .flatMap((vs) => vs.slice(-1))
+        .filter((r) => r.pending && Date.parse(r.updated_at) < before.getTime())
+        .sort((a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at))
+      return E.right(stale.slice(0, Math.max(0, limit)))
+    })
+  }
+}

@@ -1,0 +1,52 @@
+import { TransactionRecord } from '@orka/domain'
+import { compositeId, Doc } from './mongo-support'
+
+/**
+ * One version of a transaction. The record itself is kept as JSON text (`record`): it holds
+ * names the client chose (metadata keys) that need not be valid field names, and it is read
+ * back exactly as written. Beside it, the fields lists filter and sort on.
+ */
+export interface TransactionVersionDocument extends Doc {
+  transaction_id: string
+  merchant_account_id: string
+  version: number
+  /** A later version exists (set after it is written; lists skip superseded versions). */
+  superseded: boolean
+  pending: boolean
+  status: string
+  created_at: string
+  created_at_ms: number
+  updated_at_ms: number
+  amount: number
+  currency: string
+  buyer_id: string | null
+  buyer_external_identifier: string | null
+  external_identifier: string | null
+  checkout_session_id: string | null
+  refund_ids: string[]
+  record: string
+}
+
+// 12 digits: ids of one transaction sort by version.
+export const versionId = (transactionId: string, version: number): string => compositeId(transactionId, String(version).padStart(12, '0'))
+
+export const toTransactionVersionDocument = (r: TransactionRecord): TransactionVersionDocument => ({
+  _id: versionId(r.id, r.version),
+  transaction_id: r.id,
+  merchant_account_id: r.merchant_account_id,
+  version: r.version,
+  superseded: false,
+  pending: r.pending,
+  status: r.status,
+  created_at: r.created_at,
+  created_at_ms: Date.parse(r.created_at),
+  updated_at_ms: Date.parse(r.updated_at),
+  amount: r.amount,
+  currency: r.currency,
+  buyer_id: r.buyer?.id ?? null,
+  buyer_external_identifier: r.buyer?.external_identifier ?? null,
+  external_identifier: r.external_identifier,
+  checkout_session_id: r.checkout_session_id,
+  refund_ids: r.refunds.map((x) => x.id),
+  record: JSON.stringify(r),
+})

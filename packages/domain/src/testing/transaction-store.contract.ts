@@ -1,0 +1,137 @@
+import { expect } from 'chai'
+import * as O from 'fp-ts/Option'
+import { Seek } from '../pagination/page'
+import { TransactionRecord } from '../transactions/transaction'
+import { TransactionStore } from '../transactions/transaction.ports'
+import { dateAt, isoAt, MERCHANT_A, MERCHANT_B, uuidFor } from './fixtures'
+import { Harness, right, teardownHarness } from './harness'
+import { aTransactionRecord } from './transaction-fixtures'
+
+const FIRST: Seek = { direction: 'forward', from: O.none, limit: 100 }
+const ids = (rs: readonly TransactionRecord[]) => rs.map((r) => r.id)
+/** The next version of `r` with some changes. */
+const then = (r: TransactionRecord, o: Partial<TransactionRecord>): TransactionRecord => ({ ...r, version: r.version + 1, ...o })
+
+export const transactionStoreContract = (name: string, setup: () => Promise<Harness<TransactionStore>>) =>
+  describe(`TransactionStore: ${name}`, () => {
+    let h: Harness<TransactionStore>
+    beforeEach(async () => {
+      h = await setup()
+    })
+    afterEach(() => teardownHarness(h))
+    const put = (r: TransactionRecord) => right(h.port.put(r))
+
+    it('creates a transaction at version 0 once, and finds its newest version', async () => {
+      const r = aTransactionRecord()
+      expect(await put(r)).to.equal(true)
+      expect(await put({ ...r, amount: 1 })).to.equal(false)
+      expect(await right(h.port.find(MERCHANT_A, r.id))).to.deep.equal(O.some(r))
+    })
+
+    it('writes each version once; history holds them all, oldest first', async () => {
+      const v0 = aTransactionRecord()
+      const v1 = then(v0, { status: 'capture_succeeded' })
+      await put(v0)
+      expect(await put(v1)).to.equal(true)
+      expect(await put({ ...v1, status: 'authorization_voided' })).to.equal(false)
+      expect(await right(h.port.find(MERCHANT_A, v0.id))).to.deep.equal(O.some(v1))
+      expect(await right(h.port.history(MERCHANT_A, v0.id))).to.deep.equal([v0, v1])
+    })
+
+    it('lets exactly one of 10 concurrent writers of one version win', async () => {
+      const v0 = aTransactionRecord()
+      await put(v0)
+      const writers = Array.from({ length: 10 }, (_, i) => then(v0, { external_identifier: `writer-${i}` }))
+      const won = await Promise.all(writers.map(put))
+      expect(won.filter((w) => w)).to.have.length(1)
+      const winner = writers[won.indexOf(true)]
+      expect(await right(h.port.find(MERCHANT_A, v0.id))).to.deep.equal(O.some(winner))
+    })
+
+    it("keeps another account's transaction out of sight", async () => {
+      const r = aTransactionRecord({ merchant_account_id: MERCHANT_B })
+      await put(r)
+      expect(await right(h.port.find(MERCHANT_A, r.id))).to.deep.equal(O.none)
+      expect(await right(h.port.history(MERCHANT_A, r.id))).to.deep.equal([])
+      expect(await right(h.port.list(MERCHANT_A, {}, FIRST))).to.deep.equal([])
+      expect(await right(h.port.findByRefund(MERCHANT_A, r.id))).to.deep.equal(O.none)
+    })
+
+    it('lists newest versions, newest transaction first (the id breaking ties), with keyset seeks both ways', async () => {
+      const rs = [0, 1, 2, 3].map((i) => aTransactionRecord({ id: uuidFor(10 + i), created_at: isoAt(i < 2 ? 0 : 1000) }))
+      for (const r of rs) await put(r)
+      const [oldest] = rs
+      if (oldest === undefined) throw new Error('no transactions')
+      const updated = then(oldest, { status: 'capture_succeeded' })
+      await put(updated)
+      const all = await right(h.port.list(MERCHANT_A, {}, FIRST))
+      expect(ids(all)).to.deep.equal([uuidFor(13), uuidFor(12), uuidFor(11), uuidFor(10)])
+      expect(all.at(-1)).to.deep.equal(updated)
+      const after = await right(h.port.list(MERCHANT_A, {}, { direction: 'forward', from: O.some([isoAt(1000), uuidFor(12)]), limit: 2 }))
+      expect(ids(after)).to.deep.equal([uuidFor(11), uuidFor(10)])
+      const before = await right(h.port.list(MERCHANT_A, {}, { direction: 'backward', from: O.some([isoAt(0), uuidFor(11)]), limit: 5 }))
+      expect(ids(before)).to.deep.equal([uuidFor(12), uuidFor(13)])
+    })
+
+    it('filters on every field of TransactionFilter, all given ones at once', async () => {
+      const buyer = {
+        type: 'buyer' as const,
+        id: uuidFor(900),
+        reconciliation_id: null,
+        display_name: null,
+        external_identifier: 'crm-7',
+        billing_details: null,
+        account_number: null,
+      }
+      const a = aTransactionRecord({ amount: 500, currency: 'EUR', buyer, external_identifier: 'order-1', created_at: isoAt(5000) })
+      const b = aTransactionRecord({ amount: 2000, status: 'authorization_declined', checkout_session_id: uuidFor(901) })
+      for (const r of [a, b]) await put(r)
+      const list = async (f: Parameters<TransactionStore['list']>[1]) => ids(await right(h.port.list(MERCHANT_A, f, FIRST)))
+      expect(await list({ status: ['authorization_declined'] })).to.deep.equal([b.id])
+      expect(await list({ status: ['authorization_declined', 'authorization_succeeded'] })).to.have.members([a.id, b.id])
+      expect(await list({ buyer_id: uuidFor(900) })).to.deep.equal([a.id])
+      expect(await list({ buyer_external_identifier: 'crm-7' })).to.deep.equal([a.id])
+      expect(await list({ external_identifier: 'order-1' })).to.deep.equal([a.id])
+      expect(await list({ checkout_session_id: uuidFor(901) })).to.deep.equal([b.id])
+      expect(await list({ created_at_gte: isoAt(5000) })).to.deep.equal([a.id])
+      expect(await list({ created_at_lte: isoAt(4999) })).to.deep.equal([b.id])
+      expect(await list({ amount_gte: 1000 })).to.deep.equal([b.id])
+      expect(await list({ amount_lte: 500, currency: 'EUR' })).to.deep.equal([a.id])
+      expect(await list({ amount_lte: 500, currency: 'USD' })).to.deep.equal([])
+    })
+
+    it('finds the transaction of a refund, newest version', async () => {
+      const v0 = aTransactionRecord({ status: 'capture_succeeded' })
+      const refund = {
+        id: uuidFor(77),
+        reference: 'r',
+        amount: 100,
+        status: 'succeeded' as const,
+        reason: null,
+        external_identifier: null,
+        created_at: isoAt(0),
+        updated_at: isoAt(0),
+        service_refund_id: null,
+        error_code: null,
+        raw_response_code: null,
+        raw_response_description: null,
+      }
+      await put(v0)
+      const v1 = then(v0, { refunds: [refund] })
+      await put(v1)
+      expect(await right(h.port.findByRefund(MERCHANT_A, uuidFor(77)))).to.deep.equal(O.some(v1))
+      expect(await right(h.port.findByRefund(MERCHANT_B, uuidFor(77)))).to.deep.equal(O.none)
+      expect(await right(h.port.findByRefund(MERCHANT_A, uuidFor(78)))).to.deep.equal(O.none)
+    })
+
+    it('lists the pending transactions of every account written before an instant, oldest first', async () => {
+      const old = aTransactionRecord({ pending: true, status: 'processing', updated_at: isoAt(0) })
+      const other = aTransactionRecord({ merchant_account_id: MERCHANT_B, pending: true, status: 'processing', updated_at: isoAt(10) })
+      const recent = aTransactionRecord({ pending: true, status: 'processing', updated_at: isoAt(60_000) })
+      const settledSince = aTransactionRecord({ pending: true, status: 'processing', updated_at: isoAt(5) })
+      for (const r of [old, other, recent, settledSince]) await put(r)
+      await put(then(settledSince, { pending: false, status: 'authorization_failed', updated_at: isoAt(6) }))
+      expect(ids(await right(h.port.stale(dateAt(30_000), 10)))).to.deep.equal([old.id, other.id])
+      expect(ids(await right(h.port.stale(dateAt(30_000), 1)))).to.deep.equal([old.id])
+    })
+  })

@@ -1,0 +1,124 @@
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { AuthorizeResult, CardConnectorError, CardDetails, OperationResult } from '../payments/card-connector.ports'
+import { PaymentServiceRecord } from '../payments/payment-service'
+import { Unavailable } from '../shared/errors'
+import { askCardService } from './ask-card-service'
+import { AuthorizeResult as AuthorizeAnswer, OperationResult as OperationAnswer } from '../payments/card-connector.ports'
+import { TransactionRecord } from './transaction'
+import { connectorFor, serviceView, stepContext, TransactionDeps } from './transaction-deps'
+import { attemptAnswered, attemptVoided, routedTo } from './transaction-steps'
+import { withEvent } from './transaction-events'
+
+/** The services a transaction is routed through, in order, with what the authorization needs. */
+export interface Route {
+  readonly services: readonly PaymentServiceRecord[]
+  readonly card: CardDetails
+  readonly billingPostalCode: string | null
+}
+
+/** The reference of attempt `n` (1-based): the service deduplicates on it, capture, void and refund name the authorization by it. */
+export const attemptReference = (transactionId: string, n: number): string => `${transactionId}:authorize:${n}`
+
+/** Writes the next version; `none` when another writer got that version first (the flow then stops and reads what it wrote). */
+export const advance =
+  (deps: Pick<TransactionDeps, 'transactions' | 'events'>) =>
+  (r: TransactionRecord): TE.TaskEither<Unavailable, O.Option<TransactionRecord>> =>
+  async () => {
+    const written = await withEvent(deps, r, deps.transactions.put(r))()
+    return E.isLeft(written) ? written : E.right(written.right ? O.some(r) : O.none)
+  }
+
+/** Two steps written as one version: one write instead of two, the events of both. */
+export const collapse = (before: TransactionRecord, first: TransactionRecord, second: TransactionRecord): TransactionRecord => ({
+  ...second,
+  version: before.version + 1,
+  events: [...first.events, ...second.events],
+})
+
+/**
+ * The routing loop, from a version whose last attempt is requested and written: ask that
+ * service; an authorization or a decline ends it; a technical failure moves to the next
+ * service; an outcome the flow does not know (a timeout, a connector that failed) is written,
+ * then voided at its service before routing goes on, so no authorization is ever left behind
+ * by a transaction that does not show it. A void that does not go through ends the routing:
+ * the transaction fails and stays pending until recovery gets the void through.
+ */
+export const route =
+  (deps: TransactionDeps) =>
+  async (start: TransactionRecord, plan: Route): Promise<E.Either<Unavailable, TransactionRecord>> => {
+    const put = advance(deps)
+    let r = start
+    for (let n = r.attempts.length; ; n++) {
+      const service = plan.services[n - 1]
+      const attempt = r.attempts.at(-1)
+      if (service === undefined || attempt === undefined) return E.right(r)
+      const connector = deps.connectors.forDefinition(service.payment_service_definition_id)
+      const answer: E.Either<CardConnectorError, AuthorizeResult> = O.isNone(connector)
+        ? E.right({ _tag: 'Failed', errorCode: 'invalid_service_configuration', rawResponseCode: null, rawResponseDescription: null })
+        : await askCardService(AuthorizeAnswer, () =>
+            connector.value.authorize({
+              service,
+              reference: attempt.reference,
+              amount: r.amount,
+              currency: r.currency,
+              capture: r.intent === 'capture',
+              card: plan.card,
+              billingPostalCode: plan.billingPostalCode,
+            }),
+          )()
+      const ctx = stepContext(deps)
+      const answered = attemptAnswered(r, ctx, E.isLeft(answer) ? answer.left : answer.right, r.amount)
+      const following = plan.services[n]
+      const onward = (from: TransactionRecord) =>
+        routedTo(from, ctx, following === undefined ? null : serviceView(following), attemptReference(r.id, n + 1))
+      let nextVersion: TransactionRecord
+      if (E.isRight(answer) && answer.right._tag !== 'Failed') nextVersion = answered
+      else if (E.isRight(answer)) nextVersion = collapse(r, answered, onward(answered))
+      else {
+        // The outcome is unknown: write that first, then void the attempt before moving on.
+        const unknown = await put(answered)()
+        if (E.isLeft(unknown)) return unknown
+        if (O.isNone(unknown.right)) return reread(deps, r)
+        const recorded = unknown.right.value
+        const voided = await voidAttempt(deps, recorded)
+        if (E.isLeft(voided)) return voided
+        const after = attemptVoided(recorded, stepContext(deps), voided.right)
+        const then = after.attempts.at(-1)?.voided === true ? onward(after) : routedTo(after, ctx, null, '')
+        nextVersion = collapse(recorded, after, then)
+        r = recorded
+      }
+      const written = await put(nextVersion)()
+      if (E.isLeft(written)) return written
+      if (O.isNone(written.right)) return reread(deps, r)
+      r = written.right.value
+      if (r.status !== 'processing') return E.right(r)
+    }
+  }
+
+/** Voids the last attempt by its reference at its service: the answer, or an unknown outcome. */
+export const voidAttempt = async (
+  deps: TransactionDeps,
+  r: TransactionRecord,
+): Promise<E.Either<Unavailable, OperationResult | CardConnectorError>> => {
+  const attempt = r.attempts.at(-1)
+  if (attempt === undefined) return E.right({ _tag: 'Succeeded', serviceId: null, rawResponseCode: null, rawResponseDescription: null })
+  const found = await connectorFor(deps, r.merchant_account_id, attempt.payment_service.id)()
+  if (E.isLeft(found)) return found
+  if (O.isNone(found.right)) return E.right({ _tag: 'ServiceFailed', reason: 'the card service is gone' })
+  const { service, connector } = found.right.value
+  const answer = await askCardService(OperationAnswer, () =>
+    connector.void({ service, reference: `${attempt.reference}:void`, authorization: attempt.reference }),
+  )()
+  return E.right(E.isLeft(answer) ? answer.left : answer.right)
+}
+
+/** What another writer made of the transaction after this flow lost a race to it. */
+export const reread = async (
+  deps: Pick<TransactionDeps, 'transactions'>,
+  r: TransactionRecord,
+): Promise<E.Either<Unavailable, TransactionRecord>> => {
+  const found = await deps.transactions.find(r.merchant_account_id, r.id)()
+  return E.isLeft(found) ? found : E.right(O.getOrElse(() => r)(found.right))
+}

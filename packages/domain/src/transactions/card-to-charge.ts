@@ -1,0 +1,70 @@
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import { pipe } from 'fp-ts/function'
+import { CheckoutSessionRecord, SealedCardData } from '../checkout-sessions/checkout-session'
+import { CardDetails } from '../payments/card-connector.ports'
+import { InvalidRequest, Unavailable, unavailable } from '../shared/errors'
+import { cardSummary, expiredAt } from './card-data'
+import { TransactionPaymentMethod } from './transaction.codecs'
+import { PaymentMethodCreate } from './transaction-requests.codecs'
+import { invalidInput, TransactionDeps } from './transaction-deps'
+
+/** The card a payment is made with, held in memory for the calls only, and what may be shown of it. */
+export interface CardToCharge {
+  readonly card: CardDetails
+  readonly view: TransactionPaymentMethod
+}
+
+const viewOf = (deps: Pick<TransactionDeps, 'mac'>, card: CardDetails): TransactionPaymentMethod => {
+  const { bin, last4, scheme } = cardSummary(card.number)
+  return {
+    type: 'payment-method',
+    method: 'card',
+    id: null,
+    label: last4,
+    scheme,
+    expiration_date: card.expirationDate,
+    fingerprint: deps.mac.mac('payment-card-fingerprint', card.number),
+    details: { bin, card_type: null },
+    country: null,
+    currency: null,
+    external_identifier: null,
+  }
+}
+
+const notExpired = (card: CardDetails, now: Date): E.Either<InvalidRequest, CardDetails> =>
+  expiredAt(card.expirationDate, now)
+    ? E.left(invalidInput(['payment_method', 'expiration_date'], 'The card has expired', 'expired_card'))
+    : E.right(card)
+
+/** A card sent in the request itself. */
+export const cardFromRequest = (
+  deps: Pick<TransactionDeps, 'mac'>,
+  pm: Extract<PaymentMethodCreate, { method: 'card' }>,
+  now: Date,
+): E.Either<InvalidRequest, CardToCharge> =>
+  pipe(
+    notExpired({ number: pm.number, expirationDate: pm.expiration_date, securityCode: pm.security_code ?? null }, now),
+    E.map((card) => ({ card, view: viewOf(deps, card) })),
+  )
+
+/** The card Secure Fields put on a session the transaction took it from (`takeCard`), unsealed. */
+export const cardFromSession = (
+  deps: Pick<TransactionDeps, 'mac' | 'box'>,
+  session: CheckoutSessionRecord,
+  now: Date,
+): E.Either<InvalidRequest | Unavailable, CardToCharge> => {
+  if (session.card === null)
+    return E.left(invalidInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
+  const sealed = session.card.sealed
+  const opened = pipe(
+    O.tryCatch((): unknown => JSON.parse(deps.box.open(sealed))),
+    O.flatMap((u) => O.fromEither(SealedCardData.decode(u))),
+  )
+  if (O.isNone(opened)) return E.left(unavailable(new Error(`the card of checkout session ${session.id} does not unseal`)))
+  const data = opened.value
+  return pipe(
+    notExpired({ number: data.number, expirationDate: data.expiration_date, securityCode: data.security_code }, now),
+    E.map((card) => ({ card, view: { ...viewOf(deps, card), fingerprint: session.card?.payment_method.fingerprint ?? null } })),
+  )
+}

@@ -1,0 +1,357 @@
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import * as t from 'io-ts'
+import { EmbedBuyer, EmbedPins } from '../auth/authorize'
+import { reconciliationId } from '../buyers/buyer'
+import { canonicalJson } from '../gift-cards/gift-card'
+import { Attempted, makeRunIdempotently, OutcomeCodec, Reservation, IdempotencyRefusal } from '../idempotency/run-idempotently'
+import { PaymentServiceRecord } from '../payments/payment-service'
+import { Conflict, Forbidden, forbidden, InvalidRequest, Unavailable, unavailable } from '../shared/errors'
+import { cardFromRequest, cardFromSession, CardToCharge } from './card-to-charge'
+import { attemptReference, route } from './authorize-transaction'
+import { makeSettleTransaction } from './settle-transaction'
+import { Transaction, TransactionBuyer } from './transaction.codecs'
+import { toTransaction, TransactionRecord } from './transaction'
+import { TransactionCreate, unsupportedFields, UNSUPPORTED_TRANSACTION_FIELDS } from './transaction-requests.codecs'
+import { invalidInput, serviceView, stepContext, TransactionDeps } from './transaction-deps'
+import { attemptRequested, next } from './transaction-steps'
+import { failedValidation, problem } from '../shared/errors'
+
+export type CreateTransactionError = InvalidRequest | Forbidden | Conflict | IdempotencyRefusal | Unavailable
+
+export interface CreateTransactionCommand {
+  readonly merchantAccountId: string
+  readonly input: TransactionCreate
+  readonly idempotencyKey: string | null
+  /** For an `embed` token: the buyer and the values its claim pins; a server's command has neither. */
+  readonly embed: { readonly buyer: EmbedBuyer | null; readonly pins: EmbedPins } | null
+}
+
+/** The created transaction (whatever its status: a decline is a transaction too), and whether it is a replay. */
+export interface Created {
+  readonly value: Transaction
+  readonly replayed: boolean
+}
+
+export const CREATE_TRANSACTION = 'transaction-create'
+
+const PAYMENT_METHOD_EXTRAS = {
+  buyer_id: null,
+  buyer_external_identifier: null,
+  external_identifier: null,
+  card_type: null,
+  redirect_url: null,
+}
+
+/** Every property set to something Orka does not offer: a 400 naming each, before anything else happens. */
+const unsupported = (input: TransactionCreate): InvalidRequest | null => {
+  const pm = input.payment_method
+  const paths = [
+    ...unsupportedFields(input, UNSUPPORTED_TRANSACTION_FIELDS),
+    ...(pm == null ? [] : unsupportedFields(pm, PAYMENT_METHOD_EXTRAS, ['payment_method'])),
+    ...(pm?.method === 'id' ? [['payment_method', 'method']] : []),
+    ...(input.buyer?.shipping_details != null ? [['buyer', 'shipping_details']] : []),
+  ]
+  if (paths.length === 0) return null
+  return failedValidation(
+    ...paths.map((p) =>
+      problem(
+        'input',
+        p,
+        `\`${p.join('.')}\`${p.at(-1) === 'method' ? ': stored payment methods are' : ' is'} not supported`,
+        'unsupported',
+      ),
+    ),
+  )
+}
+
+/** An embed token may only create what its claim pins: the amount, currency, buyer and checkout session it names. */
+const withinPins = (cmd: CreateTransactionCommand): TE.TaskEither<Forbidden, void> => {
+  if (cmd.embed === null) return TE.right(undefined)
+  const { input } = cmd
+  const { buyer, pins } = cmd.embed
+  const session = input.payment_method?.method === 'checkout-session' ? input.payment_method.id : undefined
+  const ok =
+    (pins.amount === undefined || pins.amount === input.amount) &&
+    (pins.currency === undefined || pins.currency === input.currency) &&
+    (pins.checkoutSessionId === undefined || pins.checkoutSessionId.toLowerCase() === session) &&
+    (buyer === null ||
+      ((buyer.id === null || buyer.id.toLowerCase() === input.buyer_id) &&
+        (buyer.externalIdentifier === null || buyer.externalIdentifier === input.buyer_external_identifier)))
+  return ok ? TE.right(undefined) : TE.left(forbidden('embed_pin'))
+}
+
+/** A payment from a checkout session gets an id only that session gives: a session pays once, whoever races for it. */
+const sessionTransactionId = (deps: TransactionDeps, sessionId: string): string => {
+  const h = deps.mac
+    .mac('checkout-session-transaction', sessionId)
+    .replace(/[^0-9a-f]/gi, '')
+    .padEnd(32, '0')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`.toLowerCase()
+}
+
+const outcomeCodec: OutcomeCodec<CreateTransactionError, Transaction> = {
+  encode: (o) => (E.isRight(o) ? { ok: true, value: Transaction.encode(o.right) } : { ok: false, error: o.left }),
+  decode: (stored) =>
+    stored.ok
+      ? E.mapLeft(() => unavailable(new Error('stored transaction does not decode')))(Transaction.decode(stored.value))
+      : E.left(unavailable(new Error('a transaction request recorded a failure'))),
+}
+
+/**
+ * Takes a card payment (`POST /transactions`). Checks come first and store nothing: unsupported
+ * properties, the embed claim's pins, the buyer, the card (Luhn, expiry; a session's card is
+ * taken from it), and which card services may take it. Then the flow records, then calls, then
+ * settles: version 0 holds the first attempt before its service is asked (`route` goes on
+ * from there). A request retried with its idempotency key after its process stopped finds the
+ * transaction it recorded, settles it (`makeSettleTransaction`) and answers it.
+ */
+export const makeCreateTransaction = (deps: TransactionDeps) => {
+  const runIdempotently = makeRunIdempotently({ store: deps.idempotency, clock: deps.clock, ids: deps.ids, config: deps.config })
+  const settle = makeSettleTransaction(deps)
+
+  const attempt =
+    (cmd: CreateTransactionCommand) =>
+    async (reservation: Reservation | null): Promise<Attempted<CreateTransactionError, Transaction>> => {
+      const checked = (outcome: E.Either<CreateTransactionError, Transaction>) => ({ outcome, recorded: false })
+      const recorded = (r: TransactionRecord) => ({ outcome: E.right(toTransaction(r)), recorded: true })
+      const { input } = cmd
+      const pm = input.payment_method
+      if (pm == null || pm.method === 'id')
+        return checked(E.left(invalidInput(['payment_method'], 'A card or a checkout session is required')))
+      const ownIds = reservation === null ? [] : [reservation.reservedId, ...reservation.earlierIds]
+      const id = pm.method === 'checkout-session' ? sessionTransactionId(deps, pm.id) : (reservation?.reservedId ?? deps.ids.uuid())
+
+      // Recorded already: by this request before its process stopped (settle and answer it), or
+      // by another payment from the same session.
+      const earlier = await firstFound(deps, cmd.merchantAccountId, pm.method === 'checkout-session' ? [id] : ownIds)
+      if (E.isLeft(earlier)) return checked(earlier)
+      if (O.isSome(earlier.right)) {
+        const r = earlier.right.value
+        if (!r.request_ids.some((x) => ownIds.includes(x)))
+          return checked(
+            E.left(
+              invalidInput(['payment_method', 'id'], 'The checkout session was used for another transaction', 'used_checkout_session'),
+            ),
+          )
+        const done = await settle(r)
+        return E.isLeft(done) ? checked(done) : recorded(done.right)
+      }
+
+      const buyer = await buyerOf(deps, cmd)
+      if (E.isLeft(buyer)) return checked(buyer)
+      const services = await servicesFor(deps, cmd)
+      if (E.isLeft(services)) return checked(services)
+      const now = deps.clock.now()
+      const card = await cardOf(deps, cmd, now)
+      if (E.isLeft(card)) return checked(card)
+      const first = services.right[0]
+      if (first === undefined)
+        return checked(
+          E.left(invalidInput(['currency'], 'No card service of this merchant account takes this currency', 'no_payment_service')),
+        )
+
+      const start = created(deps, cmd, { id, ownIds: ownIds.length === 0 ? [id] : ownIds, buyer: buyer.right, card: card.right, first })
+      const put = await deps.transactions.put(start)()
+      if (E.isLeft(put)) return checked(put)
+      if (!put.right)
+        return checked(
+          E.left(invalidInput(['payment_method', 'id'], 'The checkout session was used for another transaction', 'used_checkout_session')),
+        )
+      const done = await route(deps)(start, {
+        services: services.right,
+        card: card.right.card,
+        billingPostalCode: input.buyer?.billing_details?.address?.postal_code ?? null,
+      })
+      return E.isLeft(done) ? { outcome: done, recorded: false } : recorded(done.right)
+    }
+
+  return (cmd: CreateTransactionCommand): TE.TaskEither<CreateTransactionError, Created> => {
+    const refused = unsupported(cmd.input)
+    if (refused !== null) return TE.left(refused)
+    if (cmd.idempotencyKey === null)
+      return async () => {
+        const allowed = await withinPins(cmd)()
+        if (E.isLeft(allowed)) return allowed
+        return E.map((value: Transaction): Created => ({ value, replayed: false }))((await attempt(cmd)(null)).outcome)
+      }
+    const request = {
+      merchantAccountId: cmd.merchantAccountId,
+      operation: CREATE_TRANSACTION,
+      key: cmd.idempotencyKey,
+      fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input)),
+    }
+    return runIdempotently(request, withinPins(cmd), attempt(cmd), outcomeCodec)
+  }
+}
+
+/** The first of these transactions that exists (the ids an idempotent request and its earlier attempts reserved). */
+const firstFound = async (
+  deps: TransactionDeps,
+  merchantAccountId: string,
+  ids: readonly string[],
+): Promise<E.Either<Unavailable, O.Option<TransactionRecord>>> => {
+  for (const id of ids) {
+    const found = await deps.transactions.find(merchantAccountId, id)()
+    if (E.isLeft(found) || O.isSome(found.right)) return found
+  }
+  return E.right(O.none)
+}
+
+/** The buyer: one of the account's, named by id or external identifier (unknown: a 400), or a guest described inline. */
+const buyerOf = async (
+  deps: TransactionDeps,
+  cmd: CreateTransactionCommand,
+): Promise<E.Either<InvalidRequest | Unavailable, TransactionBuyer | null>> => {
+  const { buyer_id, buyer_external_identifier, buyer } = cmd.input
+  if (buyer_id == null && buyer_external_identifier == null) {
+    if (buyer == null) return E.right(null)
+    return E.right({
+      type: 'buyer',
+      id: null,
+      reconciliation_id: null,
+      display_name: buyer.display_name ?? null,
+      external_identifier: buyer.external_identifier ?? null,
+      billing_details: buyer.billing_details ?? null,
+      account_number: buyer.account_number ?? null,
+    })
+  }
+  const [field, found] =
+    buyer_id != null
+      ? (['buyer_id', await deps.buyers.findById(cmd.merchantAccountId, buyer_id)()] as const)
+      : ([
+          'buyer_external_identifier',
+          await deps.buyers.findByExternalIdentifier(cmd.merchantAccountId, buyer_external_identifier ?? '')(),
+        ] as const)
+  if (E.isLeft(found)) return found
+  if (O.isNone(found.right))
+    return E.left(invalidInput([field], 'No buyer with this identifier exists in this merchant account', 'unknown_buyer'))
+  const b = found.right.value
+  return E.right({
+    type: 'buyer',
+    id: b.id,
+    reconciliation_id: reconciliationId(b.id),
+    display_name: b.display_name ?? null,
+    external_identifier: b.external_identifier ?? null,
+    billing_details: b.billing_details ?? null,
+    account_number: b.account_number ?? null,
+  })
+}
+
+const accepts = (s: PaymentServiceRecord, currency: string) =>
+  s.accepted_currencies.length === 0 || s.accepted_currencies.includes(currency)
+
+/** The services to try, in order: the one the request names (no routing), else the account's active ones that take the currency. */
+const servicesFor = async (
+  deps: TransactionDeps,
+  cmd: CreateTransactionCommand,
+): Promise<E.Either<InvalidRequest | Unavailable, readonly PaymentServiceRecord[]>> => {
+  const { payment_service_id: named, currency } = cmd.input
+  if (named != null) {
+    const found = await deps.services.findById(cmd.merchantAccountId, named)()
+    if (E.isLeft(found)) return found
+    if (O.isNone(found.right) || !found.right.value.active)
+      return E.left(
+        invalidInput(
+          ['payment_service_id'],
+          'No active card service with this id exists in this merchant account',
+          'unknown_payment_service',
+        ),
+      )
+    if (!accepts(found.right.value, currency))
+      return E.left(invalidInput(['currency'], 'The card service does not take this currency', 'unsupported_currency'))
+    return E.right([found.right.value])
+  }
+  const all = await deps.services.listForAccount(cmd.merchantAccountId)()
+  return E.isLeft(all) ? all : E.right(all.right.filter((s) => s.active && accepts(s, currency)))
+}
+
+/** The card: from the request, or taken from the checkout session (which then holds it no more). */
+const cardOf = async (
+  deps: TransactionDeps,
+  cmd: CreateTransactionCommand,
+  now: Date,
+): Promise<E.Either<InvalidRequest | Unavailable, CardToCharge & { readonly sessionId: string | null }>> => {
+  const pm = cmd.input.payment_method
+  if (pm?.method === 'card') return E.map((c: CardToCharge) => ({ ...c, sessionId: null }))(cardFromRequest(deps, pm, now))
+  if (pm?.method !== 'checkout-session') return E.left(invalidInput(['payment_method'], 'A card or a checkout session is required'))
+  const session = await deps.sessions.find(cmd.merchantAccountId, pm.id, now)()
+  if (E.isLeft(session)) return session
+  if (O.isNone(session.right))
+    return E.left(
+      invalidInput(
+        ['payment_method', 'id'],
+        'No live checkout session with this id exists in this merchant account (unknown, expired or deleted)',
+        'unknown_checkout_session',
+      ),
+    )
+  if (session.right.value.card === null)
+    return E.left(invalidInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
+  const taken = await deps.sessions.takeCard(cmd.merchantAccountId, pm.id, now)()
+  if (E.isLeft(taken)) return taken
+  if (O.isNone(taken.right))
+    return E.left(invalidInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
+  return E.map((c: CardToCharge) => ({ ...c, sessionId: pm.id }))(cardFromSession(deps, taken.right.value, now))
+}
+
+/** Version 0: the transaction and its first attempt, recorded before any service is asked. */
+const created = (
+  deps: TransactionDeps,
+  cmd: CreateTransactionCommand,
+  o: {
+    id: string
+    ownIds: readonly string[]
+    buyer: TransactionBuyer | null
+    card: CardToCharge & { readonly sessionId: string | null }
+    first: PaymentServiceRecord
+  },
+): TransactionRecord => {
+  const ctx = stepContext(deps)
+  const { input } = cmd
+  const base: TransactionRecord = {
+    id: o.id,
+    merchant_account_id: cmd.merchantAccountId,
+    version: -1,
+    created_at: ctx.now,
+    updated_at: ctx.now,
+    status: 'processing',
+    pending: true,
+    amount: input.amount,
+    currency: input.currency,
+    country: input.country ?? null,
+    intent: input.intent ?? 'authorize',
+    external_identifier: input.external_identifier ?? null,
+    metadata: input.metadata ?? null,
+    payment_source: input.payment_source ?? 'ecommerce',
+    cart_items: input.cart_items ?? null,
+    checkout_session_id: o.card.sessionId,
+    buyer: o.buyer,
+    payment_method: o.card.view,
+    request_ids: o.ownIds,
+    attempts: [],
+    authorization: null,
+    captures: [],
+    void: null,
+    refunds: [],
+    error_code: null,
+    raw_response_code: null,
+    raw_response_description: null,
+    events: [],
+  }
+  const reference = attemptReference(o.id, 1)
+  return next(base, ctx, { attempts: [attemptRequested(serviceView(o.first), reference, ctx.now)] }, [
+    { name: 'transaction-api-request', context: requestContext(input) },
+    { name: 'transaction-event', context: { step: 'authorization-requested', payment_service_id: o.first.id, reference } },
+  ])
+}
+
+/** What the events log keeps of the request: never the card (number, security code), only what may be shown of it. */
+const requestContext = (input: TransactionCreate): Record<string, unknown> => {
+  const { payment_method, ...rest } = input
+  const pm =
+    payment_method?.method === 'card'
+      ? { method: 'card', label: payment_method.number.slice(-4), expiration_date: payment_method.expiration_date }
+      : payment_method
+  return { ...(t.UnknownRecord.is(rest) ? rest : {}), payment_method: pm ?? null }
+}

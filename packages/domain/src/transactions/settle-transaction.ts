@@ -1,0 +1,99 @@
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
+import { serviceFailed, Unavailable } from '../shared/errors'
+import { advance, collapse, reread, voidAttempt } from './authorize-transaction'
+import { callCapture, callRefund, callVoid } from './operation-calls'
+import { TransactionRecord } from './transaction'
+import { stepContext, TransactionDeps } from './transaction-deps'
+import { attemptAnswered, attemptVoided, captureAnswered, refundAnswered, routedTo, voidAnswered } from './transaction-steps'
+
+/**
+ * The next version that settles one open call of `r`, after asking the service again; null
+ * when `r` has no open call, or the service still gives no answer (`r` stays as it is).
+ *
+ * - An attempt recorded without an outcome (the process stopped during the call) is written as
+ *   unknown. An unknown attempt is voided at its service by its reference: the card is no
+ *   longer at hand, so routing does not go on, and the transaction ends `authorization_failed`.
+ * - A capture, void or refund recorded without an outcome is asked again with the reference it
+ *   was recorded with: the service does it once, and answers as it did the first time.
+ */
+const settleStep = async (deps: TransactionDeps, r: TransactionRecord): Promise<E.Either<Unavailable, TransactionRecord | null>> => {
+  const ctx = stepContext(deps)
+  const attempt = r.attempts.at(-1)
+  if (r.status === 'processing' && attempt?.outcome === 'pending')
+    return E.right(attemptAnswered(r, ctx, serviceFailed('the attempt was abandoned'), r.amount))
+  if (attempt?.outcome === 'unknown' && !attempt.voided) {
+    const voided = await voidAttempt(deps, r)
+    if (E.isLeft(voided)) return voided
+    const after = attemptVoided(r, ctx, voided.right)
+    if (after.attempts.at(-1)?.voided !== true) return E.right(null)
+    return E.right(r.status === 'processing' ? collapse(r, after, routedTo(after, ctx, null, '')) : after)
+  }
+  if (r.status === 'processing') return E.right(routedTo(r, ctx, null, ''))
+  const answered =
+    (f: (answer: OperationResult | CardConnectorError) => TransactionRecord | null) =>
+    async (asked: Promise<E.Either<Unavailable, OperationResult | CardConnectorError>>) => {
+      const answer = await asked
+      return E.isLeft(answer) ? answer : E.right(f(answer.right))
+    }
+  const capture = r.captures.find((c) => c.status === 'pending')
+  if (capture !== undefined) return answered((a) => captureAnswered(r, ctx, a))(callCapture(deps, r, capture))
+  if (r.void?.status === 'pending') return answered((a) => voidAnswered(r, ctx, a))(callVoid(deps, r, r.void.reference))
+  const refund = r.refunds.find((x) => x.status === 'processing')
+  if (refund !== undefined) return answered((a) => refundAnswered(r, ctx, refund.id, a))(callRefund(deps, r, refund))
+  return E.right(null)
+}
+
+/**
+ * Drives a transaction's open calls to their outcome, with the same steps the live flows use.
+ * The one rule for every process that finds a transaction pending: the recovery pass, and a
+ * request retried with the idempotency key of one that stopped half way. Stops when nothing is
+ * open, the service still does not answer, or another process wrote first (its version stands).
+ */
+export const makeSettleTransaction =
+  (deps: TransactionDeps) =>
+  async (start: TransactionRecord): Promise<E.Either<Unavailable, TransactionRecord>> => {
+    const put = advance(deps)
+    let r = start
+    // Each round settles one open call; a transaction has at most a few (attempt, its void, one operation).
+    for (let round = 0; round < 8 && r.pending; round++) {
+      const step = await settleStep(deps, r)
+      if (E.isLeft(step)) return step
+      if (step.right === null) return E.right(r)
+      const written = await put(step.right)()
+      if (E.isLeft(written)) return written
+      if (O.isNone(written.right)) return reread(deps, r)
+      r = written.right.value
+    }
+    return E.right(r)
+  }
+
+export interface RecoveryConfig {
+  /** A transaction pending for longer than this is taken over: longer than any live flow writes nothing for (its calls' timeouts). */
+  readonly staleAfterMs: number
+  readonly batch: number
+}
+
+/**
+ * On start and periodically: every transaction pending for longer than `staleAfterMs`, of
+ * every account, settled by `makeSettleTransaction`. How many were looked at, and how many of
+ * them are still pending (their service did not answer: the next pass tries again).
+ */
+export const makeRecoverTransactions =
+  (deps: TransactionDeps & { readonly recovery: RecoveryConfig }) =>
+  (): TE.TaskEither<Unavailable, { readonly settled: number; readonly stillPending: number }> =>
+  async () => {
+    const settle = makeSettleTransaction(deps)
+    const before = new Date(deps.clock.now().getTime() - deps.recovery.staleAfterMs)
+    const stale = await deps.transactions.stale(before, deps.recovery.batch)()
+    if (E.isLeft(stale)) return stale
+    let stillPending = 0
+    for (const r of stale.right) {
+      const done = await settle(r)
+      if (E.isLeft(done)) return done
+      if (done.right.pending) stillPending++
+    }
+    return E.right({ settled: stale.right.length - stillPending, stillPending })
+  }

@@ -1,0 +1,75 @@
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { BuyerRepository } from '../buyers/buyers.ports'
+import { CheckoutSessionStore } from '../checkout-sessions/checkout-session.ports'
+import { IdempotencyStore } from '../idempotency/idempotency'
+import { IdempotencyConfig } from '../idempotency/run-idempotently'
+import { CardConnector, CardConnectors } from '../payments/card-connector.ports'
+import { PaymentServiceRecord } from '../payments/payment-service'
+import { PaymentServiceRepository } from '../payments/payment-service.ports'
+import { Clock, IdGenerator } from '../shared/clock'
+import { Mac, SecretBox } from '../shared/crypto.ports'
+import { Conflict, failedValidation, InvalidRequest, problem, Unavailable } from '../shared/errors'
+import { WebhookEvents } from '../webhooks/raise-event'
+import { TransactionPaymentService } from './transaction.codecs'
+import { TransactionRecord } from './transaction'
+import { TransactionStore } from './transaction.ports'
+import { StepContext } from './transaction-steps'
+
+/** What every transaction use case may need. */
+export interface TransactionDeps {
+  readonly transactions: TransactionStore
+  readonly sessions: CheckoutSessionStore
+  readonly services: PaymentServiceRepository
+  readonly connectors: CardConnectors
+  readonly buyers: BuyerRepository
+  readonly idempotency: IdempotencyStore
+  readonly box: SecretBox
+  readonly mac: Mac
+  readonly clock: Clock
+  readonly ids: IdGenerator
+  readonly events: WebhookEvents
+  readonly config: IdempotencyConfig
+}
+
+export const stepContext = (deps: Pick<TransactionDeps, 'clock' | 'ids'>): StepContext => ({
+  now: deps.clock.now().toISOString(),
+  newId: () => deps.ids.uuid(),
+})
+
+/** A 400 naming what in the input a payment cannot be made with ("Request failed validation"). */
+export const invalidInput = (path: readonly string[], message: string, type = 'invalid'): InvalidRequest =>
+  failedValidation(problem('input', [...path], message, type))
+
+/** A 409: the transaction is not in a state this operation may start from (the message names it). */
+export const wrongState = (r: TransactionRecord, message: string): Conflict => ({
+  _tag: 'Conflict',
+  resourceId: r.id,
+  problem: problem(null, [], message, 'invalid_transaction_status'),
+})
+
+export const serviceView = (s: PaymentServiceRecord): TransactionPaymentService => ({
+  type: 'payment-service',
+  id: s.id,
+  payment_service_definition_id: s.payment_service_definition_id,
+  method: 'card',
+  display_name: s.display_name,
+})
+
+/** The connector of the service a transaction's authorization went through (its service may be gone since: then none). */
+export const connectorFor =
+  (
+    deps: Pick<TransactionDeps, 'services' | 'connectors'>,
+    merchantAccountId: string,
+    serviceId: string,
+  ): TE.TaskEither<Unavailable, O.Option<{ readonly service: PaymentServiceRecord; readonly connector: CardConnector }>> =>
+  async () => {
+    const found = await deps.services.findById(merchantAccountId, serviceId)()
+    if (E.isLeft(found)) return found
+    return E.right(
+      O.flatMap((service: PaymentServiceRecord) =>
+        O.map((connector: CardConnector) => ({ service, connector }))(deps.connectors.forDefinition(service.payment_service_definition_id)),
+      )(found.right),
+    )
+  }

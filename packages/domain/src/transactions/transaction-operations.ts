@@ -1,0 +1,246 @@
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import * as t from 'io-ts'
+import { canonicalJson } from '../gift-cards/gift-card'
+import { Attempted, IdempotencyRefusal, makeRunIdempotently, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
+import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
+import {
+  Conflict,
+  InvalidRequest,
+  NotFound,
+  notFound,
+  ServiceFailed,
+  serviceFailed,
+  ServiceTimeout,
+  serviceTimeout,
+  Unavailable,
+  unavailable,
+} from '../shared/errors'
+import { advance, reread } from './authorize-transaction'
+import { callCapture, callRefund, callVoid } from './operation-calls'
+import { makeSettleTransaction } from './settle-transaction'
+import { Capture, Refund, Transaction } from './transaction.codecs'
+import { CaptureRecord, refundable, toCapture, toRefund, toTransaction, TransactionRecord } from './transaction'
+import { TransactionCaptureCreate, TransactionRefundAllCreate, TransactionRefundCreate } from './transaction-requests.codecs'
+import { invalidInput, stepContext, TransactionDeps, wrongState } from './transaction-deps'
+import { captureAnswered, captureRequested, refundAnswered, refundRequested, voidAnswered, voidRequested } from './transaction-steps'
+
+export type OperationError = NotFound | Conflict | InvalidRequest | ServiceFailed | ServiceTimeout | IdempotencyRefusal | Unavailable
+
+/** What a capture, void or refund answers: the transaction after it, and the capture or refunds it made. */
+export const OperationDone = t.type({
+  transaction: Transaction,
+  capture: t.union([Capture, t.null]),
+  refunds: t.readonlyArray(Refund),
+})
+export type OperationDone = t.TypeOf<typeof OperationDone>
+
+export interface OperationCommand<I> {
+  readonly merchantAccountId: string
+  readonly transactionId: string
+  readonly input: I
+  readonly idempotencyKey: string | null
+}
+
+/** One operation on a transaction, as the steps that record it, call the service and settle it. */
+interface Plan {
+  readonly requested: TransactionRecord
+  readonly call: (r: TransactionRecord) => Promise<E.Either<Unavailable, OperationResult | CardConnectorError>>
+  readonly answered: (r: TransactionRecord, answer: OperationResult | CardConnectorError) => TransactionRecord | null
+}
+
+/** Whether `r` holds this request's own operation already (an earlier attempt of it stopped half way). */
+type Mine = (r: TransactionRecord, ownIds: readonly string[]) => boolean
+
+const doneOf = (r: TransactionRecord, ids: readonly string[]): OperationDone => ({
+  transaction: toTransaction(r),
+  capture: ((c) => (c === undefined ? null : toCapture(r, c)))(r.captures.find((c) => ids.includes(c.id))),
+  refunds: r.refunds.filter((x) => ids.includes(x.id)).map((x) => toRefund(r, x)),
+})
+
+const codec: OutcomeCodec<OperationError, OperationDone> = {
+  encode: (o) => (E.isRight(o) ? { ok: true, value: OperationDone.encode(o.right) } : { ok: false, error: o.left }),
+  decode: (stored) =>
+    stored.ok
+      ? E.mapLeft(() => unavailable(new Error('stored operation does not decode')))(OperationDone.decode(stored.value))
+      : E.left(unavailable(new Error('an operation recorded a failure'))),
+}
+
+/**
+ * Runs one operation: read the transaction, settle what is still open on it, decide (`plan`),
+ * write the request, call the service, write its answer. Losing the write of the request to
+ * another process means it acted first: read again and decide again. An answer the service
+ * does not give (timeout) leaves the operation open: a `504`, not recorded, so a retry with the
+ * same idempotency key settles it by repeating the call, which the service does once.
+ */
+const makeOperation =
+  <I>(
+    deps: TransactionDeps,
+    name: string,
+    mine: Mine,
+    plan: (r: TransactionRecord, cmd: OperationCommand<I>, ids: readonly string[]) => E.Either<OperationError, Plan>,
+  ) =>
+  (cmd: OperationCommand<I>): TE.TaskEither<OperationError, { readonly value: OperationDone; readonly replayed: boolean }> => {
+    const settle = makeSettleTransaction(deps)
+    const put = advance(deps)
+    const work = async (reservation: Reservation | null): Promise<Attempted<OperationError, OperationDone>> => {
+      const ids = reservation === null ? [deps.ids.uuid()] : [reservation.reservedId, ...reservation.earlierIds]
+      const unrecorded = (e: OperationError) => ({ outcome: E.left(e), recorded: false })
+      for (let round = 0; round < 3; round++) {
+        const found = await deps.transactions.find(cmd.merchantAccountId, cmd.transactionId)()
+        if (E.isLeft(found)) return unrecorded(found.left)
+        if (O.isNone(found.right)) return unrecorded(notFound('Transaction', cmd.transactionId))
+        const current = await settle(found.right.value)
+        if (E.isLeft(current)) return unrecorded(current.left)
+        const r = current.right
+        if (mine(r, ids)) return { outcome: E.right(doneOf(r, ids)), recorded: true }
+        if (r.pending) return unrecorded(wrongState(r, 'Another operation on this transaction is in progress'))
+        const p = plan(r, cmd, ids)
+        if (E.isLeft(p)) return unrecorded(p.left)
+        const requested = await put(p.right.requested)()
+        if (E.isLeft(requested)) return unrecorded(requested.left)
+        if (O.isNone(requested.right)) continue
+        const answer = await p.right.call(requested.right.value)
+        if (E.isLeft(answer)) return unrecorded(answer.left)
+        const settled = p.right.answered(requested.right.value, answer.right)
+        if (settled === null)
+          return unrecorded(
+            answer.right._tag === 'ServiceTimeout' ? serviceTimeout() : serviceFailed('the card service did not settle the operation'),
+          )
+        const written = await put(settled)()
+        if (E.isLeft(written)) return unrecorded(written.left)
+        const final = O.isSome(written.right) ? E.right(written.right.value) : await reread(deps, settled)
+        return E.isLeft(final) ? unrecorded(final.left) : { outcome: E.right(doneOf(final.right, ids)), recorded: true }
+      }
+      return unrecorded(serviceFailed('the transaction kept changing'))
+    }
+    if (cmd.idempotencyKey === null)
+      return async () => E.map((value: OperationDone) => ({ value, replayed: false }))((await work(null)).outcome)
+    const runIdempotently = makeRunIdempotently({ store: deps.idempotency, clock: deps.clock, ids: deps.ids, config: deps.config })
+    return runIdempotently(
+      {
+        merchantAccountId: cmd.merchantAccountId,
+        operation: `${name}\u0000${cmd.transactionId}`,
+        key: cmd.idempotencyKey,
+        fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input ?? null)),
+      },
+      TE.right(undefined),
+      work,
+      codec,
+    )
+  }
+
+const status = (r: TransactionRecord) => r.status.replace(/_/g, ' ')
+
+/** Captures an authorization, all of it or part (`final`: what is not captured is released). */
+export const makeCaptureTransaction = (deps: TransactionDeps) =>
+  makeOperation<TransactionCaptureCreate>(
+    deps,
+    'transaction-capture',
+    (r, ids) => r.captures.some((c) => ids.includes(c.id)),
+    (r, cmd, ids) => {
+      const { amount, final, reauthorize_if_authorization_expired: reauthorize } = cmd.input
+      if (final === false) return E.left(invalidInput(['final'], '`final: false` is not supported: a capture is final', 'unsupported'))
+      if (reauthorize === true)
+        return E.left(invalidInput(['reauthorize_if_authorization_expired'], 'Reauthorization is not supported', 'unsupported'))
+      if (r.status !== 'authorization_succeeded' || r.authorization === null)
+        return E.left(wrongState(r, `A transaction in status ${status(r)} cannot be captured: only an authorized one can`))
+      const authorized = r.authorization.amount
+      const take = amount ?? authorized
+      if (take > authorized)
+        return E.left(invalidInput(['amount'], `The amount is above the authorized amount of ${authorized}`, 'amount_above_authorized'))
+      const ctx = stepContext(deps)
+      const id = ids[0] ?? ctx.newId()
+      const capture: CaptureRecord = {
+        id,
+        reference: `${r.id}:capture:${id}`,
+        amount: take,
+        status: 'pending',
+        external_identifier: cmd.input.external_identifier ?? null,
+        created_at: ctx.now,
+        updated_at: ctx.now,
+        captured_at: null,
+        service_capture_id: null,
+        error_code: null,
+        raw_response_code: null,
+        raw_response_description: null,
+      }
+      return E.right({
+        requested: captureRequested(r, ctx, capture),
+        call: (x) => callCapture(deps, x, capture),
+        answered: (x, a) => captureAnswered(x, stepContext(deps), a),
+      })
+    },
+  )
+
+/** Voids an authorization that was not captured. */
+export const makeVoidTransaction = (deps: TransactionDeps) =>
+  makeOperation<null>(
+    deps,
+    'transaction-void',
+    (r, ids) => r.void !== null && ids.some((id) => r.void?.reference.endsWith(`:void:${id}`) === true) && r.void.status !== 'pending',
+    (r, _cmd, ids) => {
+      if (r.status !== 'authorization_succeeded')
+        return E.left(wrongState(r, `A transaction in status ${status(r)} cannot be voided: only an authorized, uncaptured one can`))
+      const ctx = stepContext(deps)
+      const reference = `${r.id}:void:${ids[0] ?? ctx.newId()}`
+      return E.right({
+        requested: voidRequested(r, ctx, reference),
+        call: (x) => callVoid(deps, x, reference),
+        answered: (x, a) => voidAnswered(x, stepContext(deps), a),
+      })
+    },
+  )
+
+const refundPlan = (
+  deps: TransactionDeps,
+  r: TransactionRecord,
+  ids: readonly string[],
+  amount: number | null,
+  input: TransactionRefundAllCreate,
+): E.Either<OperationError, Plan> => {
+  if (r.status !== 'capture_succeeded')
+    return E.left(wrongState(r, `A transaction in status ${status(r)} cannot be refunded: only a captured one can`))
+  const left = refundable(r)
+  if (left === 0) return E.left(wrongState(r, 'Nothing is left to refund on this transaction'))
+  const give = amount ?? left
+  if (give > left) return E.left(invalidInput(['amount'], `The amount is above what is left to refund, ${left}`, 'amount_above_refundable'))
+  const ctx = stepContext(deps)
+  const id = ids[0] ?? ctx.newId()
+  const refund = {
+    id,
+    reference: `${r.id}:refund:${id}`,
+    amount: give,
+    status: 'processing' as const,
+    reason: input.reason ?? null,
+    external_identifier: input.external_identifier ?? null,
+    created_at: ctx.now,
+    updated_at: ctx.now,
+    service_refund_id: null,
+    error_code: null,
+    raw_response_code: null,
+    raw_response_description: null,
+  }
+  return E.right({
+    requested: refundRequested(r, ctx, refund),
+    call: (x) => callRefund(deps, x, refund),
+    answered: (x, a) => refundAnswered(x, stepContext(deps), id, a),
+  })
+}
+
+const mineRefund: Mine = (r, ids) => r.refunds.some((x) => ids.includes(x.id))
+
+/** Refunds all or part of what was captured and is not refunded yet. */
+export const makeRefundTransaction = (deps: TransactionDeps) =>
+  makeOperation<TransactionRefundCreate>(deps, 'transaction-refund', mineRefund, (r, cmd, ids) => {
+    if (cmd.input.target_id != null)
+      return E.left(invalidInput(['target_id'], '`target_id` is not supported: a refund targets the card', 'unsupported'))
+    return refundPlan(deps, r, ids, cmd.input.amount ?? null, cmd.input)
+  })
+
+/** Refunds everything that is left. */
+export const makeRefundAllTransaction = (deps: TransactionDeps) =>
+  makeOperation<TransactionRefundAllCreate>(deps, 'transaction-refund-all', mineRefund, (r, cmd, ids) =>
+    refundPlan(deps, r, ids, null, cmd.input),
+  )

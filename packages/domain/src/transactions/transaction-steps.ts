@@ -1,0 +1,323 @@
+import { AuthorizeResult, OperationResult } from '../payments/card-connector.ports'
+import { CardConnectorError } from '../payments/card-connector.ports'
+import { TransactionEvent, TransactionPaymentService, TransactionStatus } from './transaction.codecs'
+import { Attempt, CaptureRecord, isPending, RefundRecord, TransactionRecord, VoidRecord } from './transaction'
+
+/**
+ * The steps of a transaction's flows as pure functions from one version to the next. Each
+ * is written as one version (`TransactionStore.put`): the record of a call is written before
+ * the call, its outcome after it. What the version did is its `events` (the events log).
+ */
+export interface StepContext {
+  readonly now: string
+  readonly newId: () => string
+}
+
+type Event = Omit<TransactionEvent, 'type' | 'id' | 'created_at'>
+
+/** The next version: the changes, its events, the time, and whether a call is left open. */
+export const next = (
+  r: TransactionRecord,
+  ctx: StepContext,
+  change: Partial<TransactionRecord>,
+  events: readonly Event[],
+): TransactionRecord => {
+  const changed = { ...r, ...change }
+  return {
+    ...changed,
+    version: r.version + 1,
+    updated_at: ctx.now,
+    pending: isPending(changed),
+    events: events.map((e) => ({ type: 'transaction-event', id: ctx.newId(), created_at: ctx.now, ...e })),
+  }
+}
+
+export const statusEvent = (from: TransactionStatus, to: TransactionStatus): Event[] =>
+  from === to ? [] : [{ name: 'transaction-updated-status', context: { from, to } }]
+
+const rawOf = (r: { readonly rawResponseCode: string | null; readonly rawResponseDescription: string | null }) => ({
+  raw_response_code: r.rawResponseCode,
+  raw_response_description: r.rawResponseDescription,
+})
+
+/** A new attempt at `service`, recorded before the authorization is asked for. */
+export const attemptRequested = (service: TransactionPaymentService, reference: string, now: string): Attempt => ({
+  reference,
+  payment_service: service,
+  requested_at: now,
+  outcome: 'pending',
+  voided: false,
+  answered_at: null,
+  error_code: null,
+  raw_response_code: null,
+  raw_response_description: null,
+})
+
+const replaceLast = <A>(xs: readonly A[], f: (a: A) => A): A[] => xs.map((x, i) => (i === xs.length - 1 ? f(x) : x))
+
+/** What the service answered the last attempt, or that its outcome is unknown (`error`). */
+export const attemptAnswered = (
+  r: TransactionRecord,
+  ctx: StepContext,
+  answer: AuthorizeResult | CardConnectorError,
+  amount: number,
+): TransactionRecord => {
+  const attempt = r.attempts.at(-1)
+  if (attempt === undefined) throw new Error('an answer without an attempt')
+  const service = { payment_service_id: attempt.payment_service.id, reference: attempt.reference }
+  switch (answer._tag) {
+    case 'Authorized': {
+      const status: TransactionStatus = answer.captured ? 'capture_succeeded' : 'authorization_succeeded'
+      const captures: CaptureRecord[] = answer.captured
+        ? [
+            {
+              id: ctx.newId(),
+              reference: attempt.reference,
+              amount,
+              status: 'succeeded',
+              external_identifier: null,
+              created_at: ctx.now,
+              updated_at: ctx.now,
+              captured_at: ctx.now,
+              service_capture_id: answer.serviceTransactionId,
+              error_code: null,
+              ...rawOf(answer),
+            },
+          ]
+        : []
+      return next(
+        r,
+        ctx,
+        {
+          status,
+          attempts: replaceLast(r.attempts, (a) => ({ ...a, outcome: 'authorized', answered_at: ctx.now, ...rawOf(answer) })),
+          authorization: {
+            reference: attempt.reference,
+            payment_service: attempt.payment_service,
+            service_transaction_id: answer.serviceTransactionId,
+            amount,
+            at: ctx.now,
+            auth_code: answer.authCode,
+            avs: answer.avs,
+            cvv: answer.cvv,
+          },
+          captures,
+          error_code: null,
+          ...rawOf(answer),
+        },
+        [
+          {
+            name: answer.captured
+              ? 'payment-connector-response-transaction-capture-succeeded'
+              : 'payment-connector-response-transaction-authorization-succeeded',
+            context: { ...service, payment_service_transaction_id: answer.serviceTransactionId, avs: answer.avs, cvv: answer.cvv },
+          },
+          ...statusEvent(r.status, status),
+        ],
+      )
+    }
+    case 'Declined':
+      return next(
+        r,
+        ctx,
+        {
+          status: 'authorization_declined',
+          attempts: replaceLast(r.attempts, (a) => ({
+            ...a,
+            outcome: 'declined',
+            answered_at: ctx.now,
+            error_code: answer.errorCode,
+            ...rawOf(answer),
+          })),
+          error_code: answer.errorCode,
+          ...rawOf(answer),
+        },
+        [
+          { name: 'payment-connector-response-transaction-declined', context: { ...service, error_code: answer.errorCode } },
+          ...statusEvent(r.status, 'authorization_declined'),
+        ],
+      )
+    case 'Failed':
+      return next(
+        r,
+        ctx,
+        {
+          attempts: replaceLast(r.attempts, (a) => ({
+            ...a,
+            outcome: 'failed',
+            answered_at: ctx.now,
+            error_code: answer.errorCode,
+            ...rawOf(answer),
+          })),
+          error_code: answer.errorCode,
+          ...rawOf(answer),
+        },
+        [{ name: 'payment-connector-response-transaction-authorization-failed', context: { ...service, error_code: answer.errorCode } }],
+      )
+    case 'ServiceFailed':
+    case 'ServiceTimeout': {
+      const errorCode = answer._tag === 'ServiceTimeout' ? 'service_network_error' : 'service_error'
+      return next(
+        r,
+        ctx,
+        {
+          attempts: replaceLast(r.attempts, (a) => ({ ...a, outcome: 'unknown', answered_at: ctx.now, error_code: errorCode })),
+          error_code: errorCode,
+          raw_response_code: null,
+          raw_response_description: null,
+        },
+        [
+          {
+            name: 'payment-connector-response-transaction-authorization-failed',
+            context: { ...service, error_code: errorCode, outcome: 'unknown' },
+          },
+        ],
+      )
+    }
+  }
+}
+
+/** The unknown outcome of the last attempt was voided at its service (or could not be: it stays open). */
+export const attemptVoided = (r: TransactionRecord, ctx: StepContext, answer: OperationResult | CardConnectorError): TransactionRecord => {
+  const attempt = r.attempts.at(-1)
+  if (attempt === undefined) throw new Error('a void without an attempt')
+  const done = answer._tag === 'Succeeded'
+  return next(r, ctx, { attempts: replaceLast(r.attempts, (a) => ({ ...a, voided: done })) }, [
+    {
+      name: done ? 'payment-connector-response-transaction-void-succeeded' : 'payment-connector-response-transaction-void-failed',
+      context: { payment_service_id: attempt.payment_service.id, reference: attempt.reference },
+    },
+  ])
+}
+
+/** Routing goes on at `service`; or ends, the transaction failed, when there is none left. */
+export const routedTo = (
+  r: TransactionRecord,
+  ctx: StepContext,
+  service: TransactionPaymentService | null,
+  reference: string,
+): TransactionRecord =>
+  service === null
+    ? next(r, ctx, { status: 'authorization_failed' }, statusEvent(r.status, 'authorization_failed'))
+    : next(r, ctx, { attempts: [...r.attempts, attemptRequested(service, reference, ctx.now)] }, [
+        { name: 'transaction-event', context: { step: 'authorization-requested', payment_service_id: service.id, reference } },
+      ])
+
+/** The operation's result, in the shape capture, void and refund records share. */
+const settled = (answer: OperationResult | CardConnectorError, now: string) => {
+  switch (answer._tag) {
+    case 'Succeeded':
+      return { status: 'succeeded' as const, error_code: null, ...rawOf(answer), service_id: answer.serviceId, answered_at: now }
+    case 'Declined':
+    case 'Failed':
+      return {
+        status: answer._tag === 'Declined' ? ('declined' as const) : ('failed' as const),
+        error_code: answer.errorCode,
+        ...rawOf(answer),
+        service_id: null,
+        answered_at: now,
+      }
+    case 'ServiceFailed':
+    case 'ServiceTimeout':
+      return null
+  }
+}
+
+export const captureRequested = (r: TransactionRecord, ctx: StepContext, capture: CaptureRecord): TransactionRecord =>
+  next(r, ctx, { captures: [...r.captures, capture] }, [
+    { name: 'transaction-event', context: { step: 'capture-requested', capture_id: capture.id, amount: capture.amount } },
+  ])
+
+/** The outcome of the pending capture; an unknown one leaves it pending for the next try. */
+export const captureAnswered = (
+  r: TransactionRecord,
+  ctx: StepContext,
+  answer: OperationResult | CardConnectorError,
+): TransactionRecord | null => {
+  const s = settled(answer, ctx.now)
+  const pending = r.captures.find((c) => c.status === 'pending')
+  if (s === null || pending === undefined) return null
+  const status: TransactionStatus = s.status === 'succeeded' ? 'capture_succeeded' : r.status
+  const captures = r.captures.map((c) =>
+    c.id === pending.id
+      ? {
+          ...c,
+          status: s.status,
+          updated_at: ctx.now,
+          captured_at: s.status === 'succeeded' ? ctx.now : null,
+          service_capture_id: s.service_id,
+          error_code: s.error_code,
+          raw_response_code: s.raw_response_code,
+          raw_response_description: s.raw_response_description,
+        }
+      : c,
+  )
+  return next(r, ctx, { status, captures }, [
+    { name: `payment-connector-response-transaction-capture-${s.status}`, context: { capture_id: pending.id, error_code: s.error_code } },
+    ...statusEvent(r.status, status),
+  ])
+}
+
+export const voidRequested = (r: TransactionRecord, ctx: StepContext, reference: string): TransactionRecord => {
+  const requested: VoidRecord = {
+    reference,
+    status: 'pending',
+    requested_at: ctx.now,
+    answered_at: null,
+    error_code: null,
+    raw_response_code: null,
+    raw_response_description: null,
+  }
+  return next(r, ctx, { void: requested }, [{ name: 'transaction-event', context: { step: 'void-requested' } }])
+}
+
+export const voidAnswered = (
+  r: TransactionRecord,
+  ctx: StepContext,
+  answer: OperationResult | CardConnectorError,
+): TransactionRecord | null => {
+  const s = settled(answer, ctx.now)
+  if (s === null || r.void === null) return null
+  const status: TransactionStatus = s.status === 'succeeded' ? 'authorization_voided' : r.status
+  const done: VoidRecord = {
+    ...r.void,
+    status: s.status,
+    answered_at: ctx.now,
+    error_code: s.error_code,
+    raw_response_code: s.raw_response_code,
+    raw_response_description: s.raw_response_description,
+  }
+  return next(r, ctx, { status, void: done }, [
+    { name: `payment-connector-response-transaction-void-${s.status}`, context: { error_code: s.error_code } },
+    ...statusEvent(r.status, status),
+  ])
+}
+
+export const refundRequested = (r: TransactionRecord, ctx: StepContext, refund: RefundRecord): TransactionRecord =>
+  next(r, ctx, { refunds: [...r.refunds, refund] }, [
+    { name: 'transaction-event', context: { step: 'refund-requested', refund_id: refund.id, amount: refund.amount } },
+  ])
+
+export const refundAnswered = (
+  r: TransactionRecord,
+  ctx: StepContext,
+  refundId: string,
+  answer: OperationResult | CardConnectorError,
+): TransactionRecord | null => {
+  const s = settled(answer, ctx.now)
+  if (s === null) return null
+  const refunds = r.refunds.map((x) =>
+    x.id === refundId && x.status === 'processing'
+      ? {
+          ...x,
+          status: s.status,
+          updated_at: ctx.now,
+          service_refund_id: s.service_id,
+          error_code: s.error_code,
+          raw_response_code: s.raw_response_code,
+          raw_response_description: s.raw_response_description,
+        }
+      : x,
+  )
+  return next(r, ctx, { refunds }, [{ name: `refund-${s.status}`, context: { refund_id: refundId, error_code: s.error_code } }])
+}

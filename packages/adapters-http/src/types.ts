@@ -70,4 +70,18 @@ export interface UseCases {
   rotateWebhookSecret: ReturnType<typeof domain.makeRotateWebhookSecret>
   listWebhookDeliveries: ReturnType<typeof domain.makeListWebhookDeliveries>
   redeliverWebhookDelivery: ReturnType<typeof domain.makeRedeliverWebhookDelivery>
+  createTransaction: ReturnType<typeof domain.makeCreateTransaction>
+  listTransactions: ReturnType<typeof domain.makeListTransactions>
+  getTransaction: ReturnType<typeof domain.makeGetTransaction>
+  updateTransaction: ReturnType<typeof domain.makeUpdateTransaction>
+  captureTransaction: ReturnType<typeof domain.makeCaptureTransaction>
+  voidTransaction: ReturnType<typeof domain.makeVoidTransaction>
+  refundTransaction: ReturnType<typeof domain.makeRefundTransaction>
+  refundAllTransaction: ReturnType<typeof domain.makeRefundAllTransaction>
+  listRefunds: ReturnType<typeof domain.makeListRefunds>
+  getRefund: ReturnType<typeof domain.makeGetRefund>
+  listCaptures: ReturnType<typeof domain.makeListCaptures>
+  getCapture: ReturnType<typeof domain.makeGetCapture>
+  listTransactionEvents: ReturnType<typeof domain.makeListTransactionEvents>
+  unsupportedTransactionOperation: ReturnType<typeof domain.makeUnsupportedOperation>
 }

@@ -14,6 +14,7 @@ import {
   ROLE_CATALOGUE,
 } from '@orka/domain'
 import { createHttpApp, HttpDeps } from '../src'
+import { TRANSACTION_USE_CASES_UNUSED } from './support'
 import {
   aBuyer,
   aCard,
@@ -75,6 +76,7 @@ describe('createHttpApp (smoke)', () => {
         tokenCacheSize: 10,
       },
       useCases: {
+        ...TRANSACTION_USE_CASES_UNUSED,
         authorize: makeAuthorize({ merchantAccounts, roles }),
         checkRateLimit: makeCheckRateLimit({ store: new SlidingLogRateLimitStore(), clock, config: { limit: 2, windowS: 60 } }),
         activateGiftCard: (cmd) => {

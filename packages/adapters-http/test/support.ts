@@ -201,7 +201,31 @@ const USE_CASES: Record<keyof UseCases, true> = {
   rotateWebhookSecret: true,
   listWebhookDeliveries: true,
   redeliverWebhookDelivery: true,
+  createTransaction: true,
+  listTransactions: true,
+  getTransaction: true,
+  updateTransaction: true,
+  captureTransaction: true,
+  voidTransaction: true,
+  refundTransaction: true,
+  refundAllTransaction: true,
+  listRefunds: true,
+  getRefund: true,
+  listCaptures: true,
+  getCapture: true,
+  listTransactionEvents: true,
+  unsupportedTransactionOperation: true,
 }
+
+/** The transaction use cases, each throwing when called: for suites that do not exercise them. */
+export const TRANSACTION_USE_CASES_UNUSED = Object.fromEntries(
+  ['createTransaction', 'listTransactions', 'getTransaction', 'updateTransaction', 'captureTransaction', 'voidTransaction', 'refundTransaction', 'refundAllTransaction', 'listRefunds', 'getRefund', 'listCaptures', 'getCapture', 'listTransactionEvents', 'unsupportedTransactionOperation'].map((n) => [
+    n,
+    () => {
+      throw new Error(`${n} is not used by this suite`)
+    },
+  ]),
+) as unknown as Pick<UseCases, 'createTransaction' | 'listTransactions' | 'getTransaction' | 'updateTransaction' | 'captureTransaction' | 'voidTransaction' | 'refundTransaction' | 'refundAllTransaction' | 'listRefunds' | 'getRefund' | 'listCaptures' | 'getCapture' | 'listTransactionEvents' | 'unsupportedTransactionOperation'>
 
 /** Every use case as `fill(name)` makes it (say, one that throws), except those `given`. */
 export const useCasesWith = (fill: (name: keyof UseCases) => unknown, given: Partial<UseCases> = {}): UseCases =>

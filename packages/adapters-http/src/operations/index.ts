@@ -2,6 +2,8 @@ import { BUYER_OPERATIONS } from './buyers'
 import { GIFT_CARD_OPERATIONS } from './gift-cards'
 import type { Operation } from './operation'
 import { ROLE_OPERATIONS } from './roles'
+import { TRANSACTION_EXTRA_OPERATIONS } from './transaction-extras'
+import { TRANSACTION_OPERATIONS } from './transactions'
 import { UNSERVED_OPERATIONS } from './unserved'
 import { WEBHOOK_DELIVERY_OPERATIONS } from './webhook-deliveries'
 import { WEBHOOK_SUBSCRIPTION_OPERATIONS } from './webhook-subscriptions'
@@ -16,6 +18,8 @@ export const OPERATIONS: readonly Operation[] = [
   ...BUYER_OPERATIONS,
   ...WEBHOOK_SUBSCRIPTION_OPERATIONS,
   ...WEBHOOK_DELIVERY_OPERATIONS,
+  ...TRANSACTION_OPERATIONS,
+  ...TRANSACTION_EXTRA_OPERATIONS,
   ...UNSERVED_OPERATIONS,
 ]
 

@@ -33,6 +33,8 @@ export interface OperationRequest<P extends ParameterDocs, Q extends ParameterDo
   readonly body: B
   /** The `idempotency-key` header of an `idempotent` operation; null when absent. */
   readonly idempotencyKey: string | null
+  /** The `Prefer` header (RFC 7240), which picks a representation on some operations; null when absent. */
+  readonly prefer: string | null
 }
 
 /** What an `idempotent` operation's handler returns: whether the outcome was recorded before. */

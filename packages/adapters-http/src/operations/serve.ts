@@ -70,7 +70,8 @@ export const serve = (op: ServedOperation, deps: Pick<HttpDeps, 'log' | 'config'
       sendErrorResponse(ctx, validationErrorResponse(violationsOf(key, body)))
       return
     }
-    const r = await handle({ access, params: params.right, query: q.right, body: body.right, idempotencyKey: key.right })()
+    const prefer = [ctx.req.headers.prefer ?? []].flat().join(',') || null
+    const r = await handle({ access, params: params.right, query: q.right, body: body.right, idempotencyKey: key.right, prefer })()
     if (E.isLeft(r)) {
       sendDomainError(ctx, deps.log, r.left)
       return

@@ -7,7 +7,7 @@ import { InvalidRequest, Unavailable, unavailable } from '../shared/errors'
 import { cardSummary, expiredAt } from './card-data'
 import { TransactionPaymentMethod } from './transaction.codecs'
 import { PaymentMethodCreate } from './transaction-requests.codecs'
-import { invalidInput, TransactionDeps } from './transaction-deps'
+import { refusedInput, TransactionDeps } from './transaction-deps'
 
 /** The card a payment is made with, held in memory for the calls only, and what may be shown of it. */
 export interface CardToCharge {
@@ -34,7 +34,7 @@ const viewOf = (deps: Pick<TransactionDeps, 'mac'>, card: CardDetails): Transact
 
 const notExpired = (card: CardDetails, now: Date): E.Either<InvalidRequest, CardDetails> =>
   expiredAt(card.expirationDate, now)
-    ? E.left(invalidInput(['payment_method', 'expiration_date'], 'The card has expired', 'expired_card'))
+    ? E.left(refusedInput(['payment_method', 'expiration_date'], 'The card has expired', 'expired_card'))
     : E.right(card)
 
 /** A card sent in the request itself. */
@@ -55,7 +55,7 @@ export const cardFromSession = (
   now: Date,
 ): E.Either<InvalidRequest | Unavailable, CardToCharge> => {
   if (session.card === null)
-    return E.left(invalidInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
+    return E.left(refusedInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
   const sealed = session.card.sealed
   const opened = pipe(
     O.tryCatch((): unknown => JSON.parse(deps.box.open(sealed))),

@@ -14,7 +14,7 @@ import { makeSettleTransaction } from './settle-transaction'
 import { Transaction, TransactionBuyer } from './transaction.codecs'
 import { toTransaction, TransactionRecord } from './transaction'
 import { TransactionCreate, unsupportedFields, UNSUPPORTED_TRANSACTION_FIELDS } from './transaction-requests.codecs'
-import { invalidInput, serviceView, stepContext, TransactionDeps } from './transaction-deps'
+import { refusedInput, serviceView, stepContext, TransactionDeps } from './transaction-deps'
 import { attemptRequested, next } from './transaction-steps'
 import { failedValidation, problem } from '../shared/errors'
 
@@ -119,7 +119,7 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       const { input } = cmd
       const pm = input.payment_method
       if (pm == null || pm.method === 'id')
-        return checked(E.left(invalidInput(['payment_method'], 'A card or a checkout session is required')))
+        return checked(E.left(refusedInput(['payment_method'], 'A card or a checkout session is required')))
       const ownIds = reservation === null ? [] : [reservation.reservedId, ...reservation.earlierIds]
       const id = pm.method === 'checkout-session' ? sessionTransactionId(deps, pm.id) : (reservation?.reservedId ?? deps.ids.uuid())
 
@@ -132,7 +132,7 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
         if (!r.request_ids.some((x) => ownIds.includes(x)))
           return checked(
             E.left(
-              invalidInput(['payment_method', 'id'], 'The checkout session was used for another transaction', 'used_checkout_session'),
+              refusedInput(['payment_method', 'id'], 'The checkout session was used for another transaction', 'used_checkout_session'),
             ),
           )
         const done = await settle(r)
@@ -149,7 +149,7 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       const first = services.right[0]
       if (first === undefined)
         return checked(
-          E.left(invalidInput(['currency'], 'No card service of this merchant account takes this currency', 'no_payment_service')),
+          E.left(refusedInput(['currency'], 'No card service of this merchant account takes this currency', 'no_payment_service')),
         )
 
       const start = created(deps, cmd, { id, ownIds: ownIds.length === 0 ? [id] : ownIds, buyer: buyer.right, card: card.right, first })
@@ -157,7 +157,7 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       if (E.isLeft(put)) return checked(put)
       if (!put.right)
         return checked(
-          E.left(invalidInput(['payment_method', 'id'], 'The checkout session was used for another transaction', 'used_checkout_session')),
+          E.left(refusedInput(['payment_method', 'id'], 'The checkout session was used for another transaction', 'used_checkout_session')),
         )
       const done = await route(deps)(start, {
         services: services.right,
@@ -226,7 +226,7 @@ const buyerOf = async (
         ] as const)
   if (E.isLeft(found)) return found
   if (O.isNone(found.right))
-    return E.left(invalidInput([field], 'No buyer with this identifier exists in this merchant account', 'unknown_buyer'))
+    return E.left(refusedInput([field], 'No buyer with this identifier exists in this merchant account', 'unknown_buyer'))
   const b = found.right.value
   return E.right({
     type: 'buyer',
@@ -253,14 +253,14 @@ const servicesFor = async (
     if (E.isLeft(found)) return found
     if (O.isNone(found.right) || !found.right.value.active)
       return E.left(
-        invalidInput(
+        refusedInput(
           ['payment_service_id'],
           'No active card service with this id exists in this merchant account',
           'unknown_payment_service',
         ),
       )
     if (!accepts(found.right.value, currency))
-      return E.left(invalidInput(['currency'], 'The card service does not take this currency', 'unsupported_currency'))
+      return E.left(refusedInput(['currency'], 'The card service does not take this currency', 'unsupported_currency'))
     return E.right([found.right.value])
   }
   const all = await deps.services.listForAccount(cmd.merchantAccountId)()
@@ -275,23 +275,23 @@ const cardOf = async (
 ): Promise<E.Either<InvalidRequest | Unavailable, CardToCharge & { readonly sessionId: string | null }>> => {
   const pm = cmd.input.payment_method
   if (pm?.method === 'card') return E.map((c: CardToCharge) => ({ ...c, sessionId: null }))(cardFromRequest(deps, pm, now))
-  if (pm?.method !== 'checkout-session') return E.left(invalidInput(['payment_method'], 'A card or a checkout session is required'))
+  if (pm?.method !== 'checkout-session') return E.left(refusedInput(['payment_method'], 'A card or a checkout session is required'))
   const session = await deps.sessions.find(cmd.merchantAccountId, pm.id, now)()
   if (E.isLeft(session)) return session
   if (O.isNone(session.right))
     return E.left(
-      invalidInput(
+      refusedInput(
         ['payment_method', 'id'],
         'No live checkout session with this id exists in this merchant account (unknown, expired or deleted)',
         'unknown_checkout_session',
       ),
     )
   if (session.right.value.card === null)
-    return E.left(invalidInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
+    return E.left(refusedInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
   const taken = await deps.sessions.takeCard(cmd.merchantAccountId, pm.id, now)()
   if (E.isLeft(taken)) return taken
   if (O.isNone(taken.right))
-    return E.left(invalidInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
+    return E.left(refusedInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
   return E.map((c: CardToCharge) => ({ ...c, sessionId: pm.id }))(cardFromSession(deps, taken.right.value, now))
 }
 

@@ -12,7 +12,7 @@ import { Capture, Refund, Transaction, TransactionEvent, TransactionSummary } fr
 import { toCapture, toRefund, toTransaction, toTransactionSummary, transactionSortKey, TransactionRecord } from './transaction'
 import { TransactionFilter, TransactionStore } from './transaction.ports'
 import { TransactionUpdate } from './transaction-requests.codecs'
-import { invalidInput, stepContext, TransactionDeps } from './transaction-deps'
+import { refusedInput, stepContext, TransactionDeps } from './transaction-deps'
 import { next } from './transaction-steps'
 
 interface One {
@@ -56,7 +56,7 @@ export const makeUpdateTransaction =
   (q: One & { input: TransactionUpdate }): TE.TaskEither<NotFound | InvalidRequest | Unavailable, Transaction> =>
   async () => {
     if (q.input.connection_options != null)
-      return E.left(invalidInput(['connection_options'], '`connection_options` is not supported', 'unsupported'))
+      return E.left(refusedInput(['connection_options'], '`connection_options` is not supported', 'unsupported'))
     for (let round = 0; round < 3; round++) {
       const r = await found(deps.transactions, q)()
       if (E.isLeft(r)) return r
@@ -71,7 +71,7 @@ export const makeUpdateTransaction =
       if (E.isLeft(written)) return written
       if (O.isSome(written.right)) return E.right(toTransaction(written.right.value))
     }
-    return E.left(invalidInput([], 'The transaction kept changing: try again', 'conflict'))
+    return E.left(refusedInput([], 'The transaction kept changing: try again', 'conflict'))
   }
 
 const eventKey = (e: TransactionEvent & { readonly seq: string }): SortKey => [e.seq, e.id]
@@ -146,4 +146,21 @@ export const makeGetRefund =
           O.match(() => TE.left<NotFound | Unavailable, Refund>(notFound('Refund', q.refundId)), TE.right),
         ),
       ),
+    )
+
+/**
+ * An operation of the original API that no card service Orka connects to offers (cancel, sync,
+ * authorization increment): a `400` naming it and the transaction's service, once the
+ * transaction is known to exist (an unknown one is a `404`, as for every operation).
+ */
+export const makeUnsupportedOperation =
+  (deps: { transactions: TransactionStore }) =>
+  (q: One & { operation: string }): TE.TaskEither<NotFound | InvalidRequest | Unavailable, never> =>
+    pipe(
+      found(deps.transactions, q),
+      TE.flatMap((r) => {
+        const service = r.authorization?.payment_service ?? r.attempts.at(-1)?.payment_service
+        const by = service === undefined ? 'the card service' : `the card service ${service.display_name} (${service.payment_service_definition_id})`
+        return TE.left(refusedInput([], `${q.operation} is not supported by ${by}`, 'unsupported_operation'))
+      }),
     )

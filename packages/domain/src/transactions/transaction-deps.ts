@@ -39,7 +39,7 @@ export const stepContext = (deps: Pick<TransactionDeps, 'clock' | 'ids'>): StepC
 })
 
 /** A 400 naming what in the input a payment cannot be made with ("Request failed validation"). */
-export const invalidInput = (path: readonly string[], message: string, type = 'invalid'): InvalidRequest =>
+export const refusedInput = (path: readonly string[], message: string, type = 'invalid'): InvalidRequest =>
   failedValidation(problem('input', [...path], message, type))
 
 /** A 409: the transaction is not in a state this operation may start from (the message names it). */

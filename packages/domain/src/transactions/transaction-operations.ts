@@ -23,7 +23,7 @@ import { makeSettleTransaction } from './settle-transaction'
 import { Capture, Refund, Transaction } from './transaction.codecs'
 import { CaptureRecord, refundable, toCapture, toRefund, toTransaction, TransactionRecord } from './transaction'
 import { TransactionCaptureCreate, TransactionRefundAllCreate, TransactionRefundCreate } from './transaction-requests.codecs'
-import { invalidInput, stepContext, TransactionDeps, wrongState } from './transaction-deps'
+import { refusedInput, stepContext, TransactionDeps, wrongState } from './transaction-deps'
 import { captureAnswered, captureRequested, refundAnswered, refundRequested, voidAnswered, voidRequested } from './transaction-steps'
 
 export type OperationError = NotFound | Conflict | InvalidRequest | ServiceFailed | ServiceTimeout | IdempotencyRefusal | Unavailable
@@ -141,15 +141,15 @@ export const makeCaptureTransaction = (deps: TransactionDeps) =>
     (r, ids) => r.captures.some((c) => ids.includes(c.id)),
     (r, cmd, ids) => {
       const { amount, final, reauthorize_if_authorization_expired: reauthorize } = cmd.input
-      if (final === false) return E.left(invalidInput(['final'], '`final: false` is not supported: a capture is final', 'unsupported'))
+      if (final === false) return E.left(refusedInput(['final'], '`final: false` is not supported: a capture is final', 'unsupported'))
       if (reauthorize === true)
-        return E.left(invalidInput(['reauthorize_if_authorization_expired'], 'Reauthorization is not supported', 'unsupported'))
+        return E.left(refusedInput(['reauthorize_if_authorization_expired'], 'Reauthorization is not supported', 'unsupported'))
       if (r.status !== 'authorization_succeeded' || r.authorization === null)
         return E.left(wrongState(r, `A transaction in status ${status(r)} cannot be captured: only an authorized one can`))
       const authorized = r.authorization.amount
       const take = amount ?? authorized
       if (take > authorized)
-        return E.left(invalidInput(['amount'], `The amount is above the authorized amount of ${authorized}`, 'amount_above_authorized'))
+        return E.left(refusedInput(['amount'], `The amount is above the authorized amount of ${authorized}`, 'amount_above_authorized'))
       const ctx = stepContext(deps)
       const id = ids[0] ?? ctx.newId()
       const capture: CaptureRecord = {
@@ -205,7 +205,7 @@ const refundPlan = (
   const left = refundable(r)
   if (left === 0) return E.left(wrongState(r, 'Nothing is left to refund on this transaction'))
   const give = amount ?? left
-  if (give > left) return E.left(invalidInput(['amount'], `The amount is above what is left to refund, ${left}`, 'amount_above_refundable'))
+  if (give > left) return E.left(refusedInput(['amount'], `The amount is above what is left to refund, ${left}`, 'amount_above_refundable'))
   const ctx = stepContext(deps)
   const id = ids[0] ?? ctx.newId()
   const refund = {
@@ -235,7 +235,7 @@ const mineRefund: Mine = (r, ids) => r.refunds.some((x) => ids.includes(x.id))
 export const makeRefundTransaction = (deps: TransactionDeps) =>
   makeOperation<TransactionRefundCreate>(deps, 'transaction-refund', mineRefund, (r, cmd, ids) => {
     if (cmd.input.target_id != null)
-      return E.left(invalidInput(['target_id'], '`target_id` is not supported: a refund targets the card', 'unsupported'))
+      return E.left(refusedInput(['target_id'], '`target_id` is not supported: a refund targets the card', 'unsupported'))
     return refundPlan(deps, r, ids, cmd.input.amount ?? null, cmd.input)
   })
 

@@ -20,6 +20,14 @@ export type TransactionStatus = t.TypeOf<typeof TransactionStatus>
 export const TransactionIntentOutcome = oneOf('TransactionIntentOutcome', ['pending', 'succeeded', 'failed'])
 export const CardScheme = oneOf('CardScheme', ['visa', 'mastercard', 'amex', 'discover', 'jcb', 'diners-club', 'unionpay', 'maestro'])
 
+/** A list that is always empty: what Orka does not produce yet. */
+export const NoItems = new Checked<readonly never[]>(
+  'NoItems',
+  (u): u is readonly never[] => Array.isArray(u) && u.length === 0,
+  (u) => (Array.isArray(u) && u.length === 0 ? undefined : { type: 'too_long', ctx: { max_length: 0 } }),
+  { type: 'array', maxItems: 0 },
+)
+
 const nullableText = nullable(str)
 const nullableTime = nullable(DateTime)
 const amount = (name: string) => intRange(name, 0)
@@ -85,12 +93,7 @@ const summaryFields = {
     intent: TransactionIntent,
     pending_review: bool,
     // Gift cards inside transactions come later: until then a transaction redeems none.
-    gift_card_redemptions: new Checked<readonly never[]>(
-      'GiftCardRedemptions',
-      (u): u is readonly never[] => Array.isArray(u) && u.length === 0,
-      (u) => (Array.isArray(u) && u.length === 0 ? undefined : { type: 'too_long', ctx: { max_length: 0 } }),
-      { type: 'array', maxItems: 0 },
-    ),
+    gift_card_redemptions: NoItems,
     created_at: DateTime,
     updated_at: DateTime,
     disputed: bool,

@@ -1,0 +1,67 @@
+import * as t from 'io-ts'
+import * as TE from 'fp-ts/TaskEither'
+import { canonicalUuid, closed, NoItems, notFound } from '@orka/domain'
+import { defineOperation, OperationRequest, ParameterDocs, Tag } from './operation'
+
+const TRANSACTIONS: Tag = {
+  name: 'Transactions',
+  description:
+    "Card payments: authorized through the merchant account's card services in priority order, then captured, voided or refunded.",
+}
+const TRANSACTION_ID = { transaction_id: { codec: canonicalUuid, description: 'The ID of the transaction.' } }
+const one = (req: OperationRequest<typeof TRANSACTION_ID, ParameterDocs, unknown>) => ({
+  merchantAccountId: req.access.merchantAccount.id,
+  transactionId: req.params.transaction_id,
+})
+
+/** A list nothing in Orka produces yet (the original API's actions, settlements, refund settlements): always empty. */
+const Empty = (name: string) => closed(name, { items: NoItems })
+const emptyList = (path: string, operationId: string, summary: string, name: string) =>
+  defineOperation({
+    method: 'GET',
+    path: `/transactions/{transaction_id}/${path}`,
+    scope: 'transactions.read',
+    operationId,
+    doc: { tag: TRANSACTIONS, summary, description: 'Nothing in Orka produces these yet: the list is empty (a `404` for an unknown transaction).' },
+    params: TRANSACTION_ID,
+    success: { status: 200, codec: Empty(name), description: 'No items.' },
+    handle: (u) => (req) => TE.map((): { items: readonly never[] } => ({ items: [] }))(u.getTransaction(one(req))),
+  })
+
+const noneOf = (path: string, param: string, operationId: string, summary: string) =>
+  defineOperation({
+    method: 'GET',
+    path: `/transactions/{transaction_id}/${path}/{${param}}`,
+    scope: 'transactions.read',
+    operationId,
+    doc: { tag: TRANSACTIONS, summary, description: 'Nothing in Orka produces these yet: every id is a `404`.' },
+    params: { ...TRANSACTION_ID, [param]: { codec: canonicalUuid, description: 'The ID.' } },
+    success: { status: 204, description: 'Never answered.' },
+    handle: () => (req) => TE.left(notFound(path, String((req.params as Record<string, unknown>)[param]))),
+  })
+
+/** An operation no connected card service offers: a `400` that says so (never a `404` for the route, never a `5xx`). */
+const unsupported = (path: string, operationId: string, summary: string, what: string) =>
+  defineOperation({
+    method: 'POST',
+    path: `/transactions/{transaction_id}/${path}`,
+    scope: 'transactions.write',
+    operationId,
+    doc: { tag: TRANSACTIONS, summary, description: `${what} is not supported by the card services Orka connects to: a \`400\` that says so.` },
+    params: TRANSACTION_ID,
+    optionalBody: true,
+    body: t.record(t.string, t.unknown),
+    success: { status: 204, description: 'Never answered.' },
+    handle: (u) => (req) => u.unsupportedTransactionOperation({ ...one(req), operation: what }),
+  })
+
+export const TRANSACTION_EXTRA_OPERATIONS = [
+  emptyList('actions', 'list_transaction_actions', 'List transaction actions', 'TransactionActions'),
+  emptyList('settlements', 'list_transaction_settlements', 'List transaction settlements', 'TransactionSettlements'),
+  emptyList('refund-settlements', 'list_transaction_refund_settlements', 'List transaction refund settlements', 'RefundSettlements'),
+  noneOf('settlements', 'settlement_id', 'get_transaction_settlement', 'Get transaction settlement'),
+  noneOf('refund-settlements', 'refund_settlement_id', 'get_transaction_refund_settlement', 'Get transaction refund settlement'),
+  unsupported('cancel', 'cancel_transaction', 'Cancel transaction', 'Canceling a transaction'),
+  unsupported('sync', 'sync_transaction', 'Sync transaction', 'Syncing a transaction with its card service'),
+  unsupported('authorization/increment', 'increment_transaction_authorization', 'Increment transaction authorization', 'Incrementing an authorization'),
+]

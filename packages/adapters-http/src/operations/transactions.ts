@@ -1,0 +1,371 @@
+import * as t from 'io-ts'
+import * as TE from 'fp-ts/TaskEither'
+import {
+  Access,
+  canonicalUuid,
+  Capture,
+  EMBED,
+  forbidden,
+  grants,
+  intRange,
+  isEmbedToken,
+  MAX_AMOUNT,
+  OperationDone,
+  pageOf,
+  Refund,
+  Refunds,
+  Transaction,
+  TransactionCapture,
+  TransactionCaptureCreate,
+  TransactionCreate,
+  TransactionEvent,
+  TransactionRefundAllCreate,
+  TransactionRefundCreate,
+  TransactionStatus,
+  TransactionSummary,
+  TransactionUpdate,
+  TransactionVoid,
+  Currency,
+  boundedString,
+  DateTime,
+  DomainError,
+  unavailable,
+} from '@orka/domain'
+import { defineOperation, OperationRequest, ParameterDocs, Tag } from './operation'
+import { PAGE_QUERY } from './page'
+import { integerParam } from '../decode/decode'
+
+const TRANSACTIONS: Tag = {
+  name: 'Transactions',
+  description:
+    'Card payments: authorized through the merchant account\'s card services in priority order, then captured, voided or refunded.',
+}
+
+const TRANSACTION_ID = { transaction_id: { codec: canonicalUuid, description: 'The ID of the transaction.' } }
+const one = (req: OperationRequest<typeof TRANSACTION_ID, ParameterDocs, unknown>) => ({
+  merchantAccountId: req.access.merchantAccount.id,
+  transactionId: req.params.transaction_id,
+})
+
+/** What only the merchant's servers may do: an `embed` token (a browser) creates transactions and nothing more. */
+const serverOnly = <A>(access: Access, run: () => TE.TaskEither<DomainError, A>) =>
+  grants(
+    access.principal.scopes.filter((s) => s !== EMBED),
+    'transactions.write',
+  )
+    ? run()
+    : TE.left(forbidden('missing_scope'))
+
+const IDEMPOTENCY =
+  'With an `idempotency-key`, the same key and body replay the first answer byte for byte (`Idempotent-Replayed: true`) and call ' +
+  'no card service again; another body with the key is a `400`, a request while the first still runs a `425`.'
+
+export const createTransaction = defineOperation({
+  method: 'POST',
+  path: '/transactions',
+  scope: 'transactions.write',
+  operationId: 'create_transaction',
+  rateLimit: 'embed',
+  doc: {
+    tag: TRANSACTIONS,
+    summary: 'Create transaction',
+    description:
+      'Takes a card payment, with a card or a checkout session whose card Secure Fields stored. The transaction is recorded before ' +
+      'any card service is asked, then routed: the account\'s active card services are tried in priority order (or only the one ' +
+      '`payment_service_id` names); a technical failure moves to the next, a decline stops. A declined or failed payment is still a ' +
+      '`201` Transaction (its `status` says so). Properties Orka does not offer (`store: true`, 3-D Secure data, ...) are a `400` ' +
+      'naming them; so are an unknown, used or expired checkout session, an expired card and an unknown buyer.\n\n' +
+      'An `embed` token may only create a transaction that matches what its `embed` claim pins (`amount`, `currency`, ' +
+      '`buyer_id`/`buyer_external_identifier`, `checkout_session_id`): `403` otherwise. ' +
+      IDEMPOTENCY,
+  },
+  idempotent: true,
+  body: TransactionCreate,
+  success: { status: 201, codec: Transaction, description: 'The transaction, whatever its outcome.' },
+  handle: (u) => (req) =>
+    u.createTransaction({
+      merchantAccountId: req.access.merchantAccount.id,
+      input: req.body,
+      idempotencyKey: req.idempotencyKey,
+      embed: isEmbedToken(req.access.principal) && !grants(req.access.principal.scopes.filter((s) => s !== EMBED), 'transactions.write')
+        ? { buyer: req.access.principal.embedBuyer ?? null, pins: req.access.principal.embedPins ?? {} }
+        : null,
+    }),
+})
+
+const csv = (raw: string | string[] | undefined): unknown => (raw === undefined ? undefined : (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')))
+
+export const listTransactions = defineOperation({
+  method: 'GET',
+  path: '/transactions',
+  scope: 'transactions.read',
+  operationId: 'list_transactions',
+  doc: { tag: TRANSACTIONS, summary: 'List transactions', description: 'The merchant account\'s transactions, newest first; every filter given must hold.' },
+  query: {
+    ...PAGE_QUERY,
+    status: { codec: t.array(TransactionStatus), description: 'Only transactions in one of these statuses (repeat the parameter, or separate with commas).', parse: csv },
+    buyer_id: { codec: canonicalUuid, description: 'Only transactions of the buyer with this ID.' },
+    buyer_external_identifier: { codec: boundedString('buyer_external_identifier', { min: 1, max: 200 }), description: 'Only transactions of the buyer with this external identifier.' },
+    external_identifier: { codec: boundedString('external_identifier', { min: 1, max: 200 }), description: 'Only transactions with this external identifier.' },
+    checkout_session_id: { codec: canonicalUuid, description: 'Only the transaction made from this checkout session.' },
+    created_at_gte: { codec: DateTime, description: 'Created at or after this instant.' },
+    created_at_lte: { codec: DateTime, description: 'Created at or before this instant.' },
+    amount_gte: { codec: intRange('amount_gte', 0, MAX_AMOUNT), description: 'Amount at least this.', parse: integerParam },
+    amount_lte: { codec: intRange('amount_lte', 0, MAX_AMOUNT), description: 'Amount at most this.', parse: integerParam },
+    currency: { codec: Currency, description: 'Only transactions in this currency.' },
+  },
+  success: { status: 200, codec: pageOf('TransactionSummaries', TransactionSummary), description: 'A page of transactions.' },
+  handle: (u) => (req) => {
+    const { limit, cursor, ...filter } = req.query
+    return u.listTransactions({ merchantAccountId: req.access.merchantAccount.id, filter, ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) })
+  },
+})
+
+export const getTransaction = defineOperation({
+  method: 'GET',
+  path: '/transactions/{transaction_id}',
+  scope: 'transactions.read',
+  operationId: 'get_transaction',
+  doc: { tag: TRANSACTIONS, summary: 'Get transaction', description: "A transaction of the merchant account; another account's is a `404`." },
+  params: TRANSACTION_ID,
+  success: { status: 200, codec: Transaction, description: 'The transaction.' },
+  handle: (u) => (req) => u.getTransaction(one(req)),
+})
+
+export const updateTransaction = defineOperation({
+  method: 'PUT',
+  path: '/transactions/{transaction_id}',
+  scope: 'transactions.write',
+  operationId: 'update_transaction',
+  doc: {
+    tag: TRANSACTIONS,
+    summary: 'Manually update a transaction',
+    description: 'Changes `external_identifier` and `metadata` (the whole map is replaced); what is not given stays as it is.',
+  },
+  params: TRANSACTION_ID,
+  body: TransactionUpdate,
+  success: { status: 200, codec: Transaction, description: 'The transaction as updated.' },
+  handle: (u) => (req) => serverOnly(req.access, () => u.updateTransaction({ ...one(req), input: req.body })),
+})
+
+const PREFER =
+  'The answer is the transaction; with the header `Prefer: resource=transaction-capture` (`resource=transaction-void` for a void) ' +
+  'it is the original API\'s wrapper, which also says the operation\'s own status and codes.'
+
+/** The representation a `Prefer` header asks for. */
+const wants = (prefer: string | null, resource: string): boolean =>
+  prefer !== null && prefer.split(',').some((p) => p.trim().replace(/\s+/g, '') === `resource=${resource}`)
+
+const captureView = (done: OperationDone, prefer: string | null): Transaction | TransactionCapture =>
+  wants(prefer, 'transaction-capture')
+    ? {
+        type: 'transaction-capture',
+        status: done.capture?.status ?? 'failed',
+        code: done.capture?.error_code ?? null,
+        raw_response_code: done.capture?.raw_response_code ?? null,
+        raw_response_description: done.capture?.raw_response_description ?? null,
+        transaction: done.transaction,
+        capture_id: done.capture?.id ?? null,
+        payment_service_capture_id: null,
+      }
+    : done.transaction
+
+const voidView = (done: OperationDone, prefer: string | null): Transaction | TransactionVoid =>
+  wants(prefer, 'transaction-void')
+    ? {
+        type: 'transaction-void',
+        status: done.transaction.status === 'authorization_voided' ? 'succeeded' : 'failed',
+        code: done.transaction.error_code ?? null,
+        raw_response_code: done.transaction.raw_response_code ?? null,
+        raw_response_description: done.transaction.raw_response_description ?? null,
+        transaction: done.transaction,
+      }
+    : done.transaction
+
+export const captureTransaction = defineOperation({
+  method: 'POST',
+  path: '/transactions/{transaction_id}/capture',
+  scope: 'transactions.write',
+  operationId: 'capture_transaction',
+  doc: {
+    tag: TRANSACTIONS,
+    summary: 'Capture transaction',
+    description:
+      'Captures an authorized transaction: all of it, or `amount` of it (never more than was authorized); the capture is final (`final: ' +
+      'false` is a `400`). Any other status is a `409` naming it. ' + PREFER + ' ' + IDEMPOTENCY,
+  },
+  params: TRANSACTION_ID,
+  body: TransactionCaptureCreate,
+  optionalBody: true,
+  idempotent: true,
+  success: { status: 200, codec: t.union([Transaction, TransactionCapture]), description: 'The captured transaction.' },
+  handle: (u) => (req) =>
+    serverOnly(req.access, () =>
+      TE.map((r: { value: OperationDone; replayed: boolean }) => ({ value: captureView(r.value, req.prefer), replayed: r.replayed }))(
+        u.captureTransaction({ ...one(req), input: req.body, idempotencyKey: req.idempotencyKey }),
+      ),
+    ),
+})
+
+export const voidTransaction = defineOperation({
+  method: 'POST',
+  path: '/transactions/{transaction_id}/void',
+  scope: 'transactions.write',
+  operationId: 'void_transaction',
+  doc: {
+    tag: TRANSACTIONS,
+    summary: 'Void transaction',
+    description: 'Voids an authorized transaction that was not captured; any other status is a `409` naming it. ' + PREFER + ' ' + IDEMPOTENCY,
+  },
+  params: TRANSACTION_ID,
+  idempotent: true,
+  success: { status: 200, codec: t.union([Transaction, TransactionVoid]), description: 'The voided transaction.' },
+  handle: (u) => (req) =>
+    serverOnly(req.access, () =>
+      TE.map((r: { value: OperationDone; replayed: boolean }) => ({ value: voidView(r.value, req.prefer), replayed: r.replayed }))(
+        u.voidTransaction({ ...one(req), input: null, idempotencyKey: req.idempotencyKey }),
+      ),
+    ),
+})
+
+export const createTransactionRefund = defineOperation({
+  method: 'POST',
+  path: '/transactions/{transaction_id}/refunds',
+  scope: 'transactions.write',
+  operationId: 'create_transaction_refund',
+  doc: {
+    tag: TRANSACTIONS,
+    summary: 'Create transaction refund',
+    description:
+      'Refunds `amount` of a captured transaction (all that is left when absent): refunds together never exceed what was captured. ' +
+      'A transaction not captured is a `409` naming its status. ' + IDEMPOTENCY,
+  },
+  params: TRANSACTION_ID,
+  body: TransactionRefundCreate,
+  optionalBody: true,
+  idempotent: true,
+  success: { status: 201, codec: Refund, description: 'The refund.' },
+  handle: (u) => (req) =>
+    serverOnly(req.access, () =>
+      TE.flatMap((r: { value: OperationDone; replayed: boolean }) => firstRefund(r))(
+        u.refundTransaction({ ...one(req), input: req.body, idempotencyKey: req.idempotencyKey }),
+      ),
+    ),
+})
+
+export const createFullTransactionRefund = defineOperation({
+  method: 'POST',
+  path: '/transactions/{transaction_id}/refunds/all',
+  scope: 'transactions.write',
+  operationId: 'create_full_transaction_refund',
+  doc: { tag: TRANSACTIONS, summary: 'Create batch transaction refund', description: 'Refunds everything left to refund. ' + IDEMPOTENCY },
+  params: TRANSACTION_ID,
+  body: TransactionRefundAllCreate,
+  optionalBody: true,
+  idempotent: true,
+  success: { status: 201, codec: Refunds, description: 'The refunds made.' },
+  handle: (u) => (req) =>
+    serverOnly(req.access, () =>
+      TE.map((r: { value: OperationDone; replayed: boolean }) => ({ value: { items: r.value.refunds }, replayed: r.replayed }))(
+        u.refundAllTransaction({ ...one(req), input: req.body, idempotencyKey: req.idempotencyKey }),
+      ),
+    ),
+})
+
+/** The refund a refund request made (the use case answers it, or fails). */
+const firstRefund = (r: { value: OperationDone; replayed: boolean }): TE.TaskEither<DomainError, { value: Refund; replayed: boolean }> => {
+  const [refund] = r.value.refunds
+  return refund === undefined ? TE.left(unavailable(new Error('a refund request made no refund'))) : TE.right({ value: refund, replayed: r.replayed })
+}
+
+const itemsOf = <C extends t.Mixed>(name: string, item: C) => t.type({ items: t.readonlyArray(item) }, name)
+
+export const listTransactionRefunds = defineOperation({
+  method: 'GET',
+  path: '/transactions/{transaction_id}/refunds',
+  scope: 'transactions.read',
+  operationId: 'list_transaction_refunds',
+  doc: { tag: TRANSACTIONS, summary: 'List transaction refunds', description: 'Every refund of the transaction, oldest first.' },
+  params: TRANSACTION_ID,
+  success: { status: 200, codec: itemsOf('TransactionRefunds', Refund), description: 'The refunds.' },
+  handle: (u) => (req) => u.listRefunds(one(req)),
+})
+
+const REFUND_ID = { refund_id: { codec: canonicalUuid, description: 'The ID of the refund.' } }
+
+export const getTransactionRefund = defineOperation({
+  method: 'GET',
+  path: '/transactions/{transaction_id}/refunds/{refund_id}',
+  scope: 'transactions.read',
+  operationId: 'get_transaction_refund',
+  doc: { tag: TRANSACTIONS, summary: 'Get transaction refund', description: 'One refund of the transaction.' },
+  params: { ...TRANSACTION_ID, ...REFUND_ID },
+  success: { status: 200, codec: Refund, description: 'The refund.' },
+  handle: (u) => (req) => u.getRefund({ ...one(req), refundId: req.params.refund_id }),
+})
+
+export const listTransactionCaptures = defineOperation({
+  method: 'GET',
+  path: '/transactions/{transaction_id}/captures',
+  scope: 'transactions.read',
+  operationId: 'list_transaction_captures',
+  doc: { tag: TRANSACTIONS, summary: 'List transaction captures', description: 'Every capture of the transaction, oldest first.' },
+  params: TRANSACTION_ID,
+  success: { status: 200, codec: itemsOf('CaptureCollection', Capture), description: 'The captures.' },
+  handle: (u) => (req) => u.listCaptures(one(req)),
+})
+
+export const getTransactionCapture = defineOperation({
+  method: 'GET',
+  path: '/transactions/{transaction_id}/captures/{capture_id}',
+  scope: 'transactions.read',
+  operationId: 'get_transaction_capture',
+  doc: { tag: TRANSACTIONS, summary: 'Get transaction capture', description: 'One capture of the transaction.' },
+  params: { ...TRANSACTION_ID, capture_id: { codec: canonicalUuid, description: 'The ID of the capture.' } },
+  success: { status: 200, codec: Capture, description: 'The capture.' },
+  handle: (u) => (req) => u.getCapture({ ...one(req), captureId: req.params.capture_id }),
+})
+
+export const listTransactionEvents = defineOperation({
+  method: 'GET',
+  path: '/transactions/{transaction_id}/events',
+  scope: 'transactions.read',
+  operationId: 'list_transaction_events',
+  doc: {
+    tag: TRANSACTIONS,
+    summary: 'List transaction events',
+    description: 'What happened to the transaction, oldest first: the request, each card service attempt and its outcome, status changes. Never card data.',
+  },
+  params: TRANSACTION_ID,
+  query: { ...PAGE_QUERY, limit: { ...PAGE_QUERY.limit, description: 'Events per page.', default: 100 } },
+  success: { status: 200, codec: pageOf('TransactionEvents', TransactionEvent), description: 'A page of events.' },
+  handle: (u) => (req) => u.listTransactionEvents({ ...one(req), ...req.query }),
+})
+
+export const getRefund = defineOperation({
+  method: 'GET',
+  path: '/refunds/{refund_id}',
+  scope: 'transactions.read',
+  operationId: 'get_refund',
+  doc: { tag: TRANSACTIONS, summary: 'Get refund', description: 'A refund of any of the merchant account\'s transactions, by its own id.' },
+  params: REFUND_ID,
+  success: { status: 200, codec: Refund, description: 'The refund.' },
+  handle: (u) => (req) => u.getRefund({ merchantAccountId: req.access.merchantAccount.id, refundId: req.params.refund_id }),
+})
+
+export const TRANSACTION_OPERATIONS = [
+  createTransaction,
+  listTransactions,
+  getTransaction,
+  updateTransaction,
+  captureTransaction,
+  voidTransaction,
+  createTransactionRefund,
+  createFullTransactionRefund,
+  listTransactionRefunds,
+  getTransactionRefund,
+  listTransactionCaptures,
+  getTransactionCapture,
+  listTransactionEvents,
+  getRefund,
+]

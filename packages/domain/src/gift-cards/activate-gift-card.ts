@@ -5,9 +5,9 @@ import { pipe } from 'fp-ts/function'
 import * as t from 'io-ts'
 import { Buyer } from '../buyers/buyer'
 import { BuyerRepository } from '../buyers/buyers.ports'
-import { IdempotencyStore } from '../idempotency/idempotency'
+import { IdempotencyStore } from '../idempotency/idempotency.ports'
 import { Attempted, IdempotencyConfig, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
-import { Clock, IdGenerator } from '../shared/clock'
+import { Clock, IdGenerator } from '../shared/clock.ports'
 import { Mac, SecretBox } from '../shared/crypto.ports'
 import {
   CardDeclined,
@@ -31,7 +31,7 @@ import { askConnector } from './ask-connector'
 import { CardWriteCommand, CardWritten, makeCardWrite } from './card-write'
 import { splitNumber } from './gift-card'
 import { ActivationResult, GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from './gift-card.ports'
-import { WebhookEvents } from '../webhooks/raise-event'
+import { WebhookEvents } from '../webhooks/webhook-events.ports'
 
 export type ActivateError =
   InvalidRequest | Forbidden | CardDeclined | Duplicate | InFlight | Replayed | ServiceFailed | ServiceTimeout | Unavailable

@@ -8,9 +8,9 @@ import {
   Attempted,
   Reservation,
 } from '../idempotency/run-idempotently'
-import { IdempotencyStore } from '../idempotency/idempotency'
+import { IdempotencyStore } from '../idempotency/idempotency.ports'
 import { BuyerRepository } from '../buyers/buyers.ports'
-import { Clock, IdGenerator } from '../shared/clock'
+import { Clock, IdGenerator } from '../shared/clock.ports'
 import { Mac } from '../shared/crypto.ports'
 import { Forbidden } from '../shared/errors'
 import { CardReach, mayWriteFor } from './card-reach'

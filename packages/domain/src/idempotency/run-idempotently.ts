@@ -1,8 +1,9 @@
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
-import { Clock, IdGenerator } from '../shared/clock'
+import { Clock, IdGenerator } from '../shared/clock.ports'
 import { InFlight, inFlight, InvalidRequest, invalidRequest, problem, Unavailable } from '../shared/errors'
-import { IdempotencyRecord, IdempotencyStore, LeaseHolder, StoredOutcome } from './idempotency'
+import { IdempotencyRecord, StoredOutcome } from './idempotency'
+import { IdempotencyStore, LeaseHolder } from './idempotency.ports'
 
 export interface IdempotencyConfig {
   /** How long a completed request is replayed. */

@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { Claim, EARLIER_IDS_KEPT, IdempotencyRecord, IdempotencyStore, LeaseHolder, StoredOutcome } from '../idempotency/idempotency'
+import { EARLIER_IDS_KEPT, IdempotencyRecord, StoredOutcome } from '../idempotency/idempotency'
+import { Claim, IdempotencyStore, LeaseHolder } from '../idempotency/idempotency.ports'
 import { anIdempotencyRecord, dateAt, isoAt, MERCHANT_B } from './fixtures'
 import { at, Harness, present, right, teardownHarness } from './harness'
 

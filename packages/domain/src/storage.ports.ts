@@ -1,13 +1,13 @@
-import { ApiKeyPairRepository } from '../auth/api-key-pair'
-import { BuyerRepository } from '../buyers/buyers.ports'
-import { GiftCardServiceRepository, GiftCardVault } from '../gift-cards/gift-card.ports'
-import { IdempotencyStore } from '../idempotency/idempotency'
-import { MerchantAccountRepository } from '../merchant-accounts/merchant-account'
-import { RateLimitStore } from '../rate-limit/rate-limit.ports'
-import { RoleRepository } from '../roles/roles.ports'
-import { WebhookDeliveryStore, WebhookOutbox } from '../webhooks/webhook-delivery.ports'
-import { WebhookSubscriptionRepository } from '../webhooks/webhooks.ports'
-import { Token } from './token'
+import { ApiKeyPairRepository } from './auth/api-key-pair.ports'
+import { BuyerRepository } from './buyers/buyers.ports'
+import { GiftCardServiceRepository, GiftCardVault } from './gift-cards/gift-card.ports'
+import { IdempotencyStore } from './idempotency/idempotency.ports'
+import { MerchantAccountRepository } from './merchant-accounts/merchant-account.ports'
+import { RateLimitStore } from './rate-limit/rate-limit.ports'
+import { RoleRepository } from './roles/roles.ports'
+import { WebhookDeliveryStore, WebhookOutbox } from './webhooks/webhook-delivery.ports'
+import { WebhookSubscriptionRepository } from './webhooks/webhooks.ports'
+import { Token } from './shared/token'
 
 /**
  * The ports whose state matters: the ones a storage technology implements, all of them, as one

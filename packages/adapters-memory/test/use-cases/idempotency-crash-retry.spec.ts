@@ -122,13 +122,13 @@ describe('an activation retried after its process died (kill -9)', () => {
         const retried = await w.run(body, KEY)
         const card = await w.vaulted()
         if (O.isNone(card)) throw new Error('no card vaulted')
-        expect(retried).to.deep.equal(E.right({ card: card.value, replayed: expected.replayed }))
+        expect(retried).to.deep.equal(E.right({ value: card.value, replayed: expected.replayed }))
         // The first attempt's card when it got as far as the vault (its reserved id is the first id drawn).
         expect(card.value.id === '00000000-0000-4000-8000-000000000001').to.equal(expected.firstCard)
         expect(w.connectors.calls).to.have.length(expected.providerCalls)
 
         // From now on the key replays that answer...
-        expect(await w.run(body, KEY)).to.deep.equal(E.right({ card: card.value, replayed: true }))
+        expect(await w.run(body, KEY)).to.deep.equal(E.right({ value: card.value, replayed: true }))
         // ...while any other request for the number is a duplicate, as before.
         expect(await w.run(body, 'another-key')).to.deep.equal(E.left(duplicate('GiftCard', card.value.id)))
         expect(await w.run(body, null)).to.deep.equal(E.left(duplicate('GiftCard', card.value.id)))

@@ -57,13 +57,5 @@ export const resolveNamedBuyer = (
   name: BuyerName,
 ): TE.TaskEither<UnknownBuyer | Unavailable, Buyer | null> =>
   namesABuyer(name)
-    ? pipe(
-        findNamedBuyer(buyers, merchantAccountId, name),
-        TE.flatMap(
-          O.match(
-            () => TE.left<UnknownBuyer | Unavailable, Buyer>(unknownBuyer(name)),
-            (b) => TE.right(b),
-          ),
-        ),
-      )
+    ? pipe(findNamedBuyer(buyers, merchantAccountId, name), TE.flatMap(TE.fromOption((): UnknownBuyer | Unavailable => unknownBuyer(name))))
     : TE.right(null)

@@ -67,6 +67,7 @@ for (const route of ROUTES)
         claim: (record, now) => (touches.push('claim'), w.idempotency.claim(record, now)),
         complete: (holder, outcome, expiresAt) => (touches.push('complete'), w.idempotency.complete(holder, outcome, expiresAt)),
         release: (holder, now) => (touches.push('release'), w.idempotency.release(holder, now)),
+        find: (merchantAccountId, key) => (touches.push('find'), w.idempotency.find(merchantAccountId, key)),
       }
       await right(w.services.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A })))
       const a = aBuyer({ merchant_account_id: MERCHANT_A, external_identifier: 'buyer-a' })

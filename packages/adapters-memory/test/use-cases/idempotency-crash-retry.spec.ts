@@ -143,6 +143,47 @@ describe('an activation retried after its process died (kill -9)', () => {
     })
 })
 
+describe('an activation an earlier version ran under its former operation name', () => {
+  const body = { number: NUMBER, pin: PIN, store: true }
+  /**
+   * The earlier version's attempt vaulted the card and died; its record is moved under the
+   * former name, changed by `then` (what that version went on to record).
+   */
+  const upgraded = async (then: (card: GiftCard) => Partial<IdempotencyRecord> = () => ({})) => {
+    const w = await world('after the vault insert')
+    w.startDying(body)
+    await settle()
+    const record = await right(w.idempotency.find(MERCHANT_A, `gift-card-activation\u0000${KEY}`))
+    const card = await w.vaulted()
+    if (O.isNone(record) || O.isNone(card)) throw new Error('the first attempt left no record or no card')
+    const earlier = new MemoryIdempotencyStore()
+    await right(earlier.claim({ ...record.value, key: `POST /gift-cards/activations\u0000${KEY}`, ...then(card.value) }, dateAt(0)))
+    const activate = makeActivateGiftCard({ ...w, idempotency: earlier })
+    const run = () => activate({ merchantAccountId: MERCHANT_A, input: input(body), idempotencyKey: KEY, reach: ACCOUNT_REACH })()
+    return { ...w, run, card: card.value }
+  }
+
+  it('is answered by a retry after the upgrade with the card it vaulted, not activated again', async () => {
+    const w = await upgraded()
+    const early = await w.run()
+    expect(E.isLeft(early) && early.left._tag).to.equal('InFlight')
+    w.clock.advance(LEASE_MS)
+    expect(await w.run()).to.deep.equal(E.right({ value: w.card, replayed: false }))
+    expect(await w.run()).to.deep.equal(E.right({ value: w.card, replayed: true }))
+    expect(w.connectors.calls).to.have.length(1)
+  })
+
+  it('replays the card it recorded', async () => {
+    const w = await upgraded((card) => ({
+      state: 'completed',
+      outcome: { ok: true, value: GiftCard.encode(card) },
+      expires_at: isoAt(86_400_000),
+    }))
+    expect(await w.run()).to.deep.equal(E.right({ value: w.card, replayed: true }))
+    expect(w.connectors.calls).to.have.length(1)
+  })
+})
+
 describe('MemoryIdempotencyStore takeovers', () => {
   it('lets exactly one of 20 concurrent retries take an expired key over', async () => {
     const store = new MemoryIdempotencyStore()

@@ -35,7 +35,10 @@ export interface ActivateCommand extends CardWriteCommand {
 
 export type ActivateDeps = CardWriteDeps
 
-export const ACTIVATION_OPERATION = 'POST /gift-cards/activations'
+/** Part of the key of every activation's idempotency record. */
+export const ACTIVATION_OPERATION = 'gift-card-activation'
+/** What earlier versions named it: their records are honoured until they expire (a replay period after the upgrade), then this can go. */
+const FORMER_ACTIVATION_OPERATION = 'POST /gift-cards/activations'
 
 type Outcome = E.Either<ActivateError, GiftCard>
 
@@ -141,4 +144,7 @@ const attempt =
  * answered with 201 (see `attempt`), while any other request for that number still gets 409.
  */
 export const makeActivateGiftCard = (deps: ActivateDeps) =>
-  makeCardWrite(deps, ACTIVATION_OPERATION)((cmd: ActivateCommand) => attempt(deps, cmd), outcomeCodec)
+  makeCardWrite(deps, { name: ACTIVATION_OPERATION, formerName: FORMER_ACTIVATION_OPERATION })(
+    (cmd: ActivateCommand) => attempt(deps, cmd),
+    outcomeCodec,
+  )

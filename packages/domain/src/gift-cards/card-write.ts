@@ -71,7 +71,10 @@ export interface CardWriteCommand {
  * first, before any record is looked up (see `makeRunIdempotently`).
  */
 export const makeCardWrite =
-  (deps: Pick<CardWriteDeps, 'buyers' | 'idempotency' | 'clock' | 'ids' | 'mac' | 'config'>, operation: string) =>
+  (
+    deps: Pick<CardWriteDeps, 'buyers' | 'idempotency' | 'clock' | 'ids' | 'mac' | 'config'>,
+    operation: { readonly name: string; readonly formerName: string },
+  ) =>
   <Cmd extends CardWriteCommand, Err>(
     attempt: (cmd: Cmd) => (reservation: Reservation | null) => Promise<Attempted<Err, GiftCard>>,
     codec: OutcomeCodec<Err, GiftCard>,
@@ -87,7 +90,8 @@ export const makeCardWrite =
         )
       const request = {
         merchantAccountId: cmd.merchantAccountId,
-        operation,
+        operation: operation.name,
+        formerOperation: operation.formerName,
         key: cmd.idempotencyKey,
         fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input)),
       }

@@ -33,7 +33,10 @@ export interface StoreCommand extends CardWriteCommand {
 
 export type StoreDeps = CardWriteDeps
 
-export const STORE_OPERATION = 'POST /gift-cards'
+/** Part of the key of every stored card's idempotency record. */
+export const STORE_OPERATION = 'gift-card-store'
+/** What earlier versions named it: their records are honoured until they expire (a replay period after the upgrade), then this can go. */
+const FORMER_STORE_OPERATION = 'POST /gift-cards'
 
 type Outcome = E.Either<StoreError, GiftCard>
 
@@ -114,4 +117,7 @@ const attempt =
  * account and key, like an activation.
  */
 export const makeStoreGiftCard = (deps: StoreDeps) =>
-  makeCardWrite(deps, STORE_OPERATION)((cmd: StoreCommand) => attempt(deps, cmd), outcomeCodec)
+  makeCardWrite(deps, { name: STORE_OPERATION, formerName: FORMER_STORE_OPERATION })(
+    (cmd: StoreCommand) => attempt(deps, cmd),
+    outcomeCodec,
+  )

@@ -1,3 +1,4 @@
+import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { Unavailable } from '../shared/errors'
 import { token } from '../shared/token'
@@ -40,5 +41,11 @@ export interface IdempotencyStore {
    * for the retry to take over with its ids.
    */
   release(holder: LeaseHolder, now: Date): TE.TaskEither<Unavailable, Settlement>
+  /**
+   * The record under the key as stored, live or not, until the store drops it (after its
+   * `keptUntil`). Changes nothing: it reads records an earlier version wrote under another
+   * operation name (`IdempotentRequest.formerOperation`).
+   */
+  find(merchantAccountId: string, key: string): TE.TaskEither<Unavailable, O.Option<IdempotencyRecord>>
 }
 export const IdempotencyStore = token<IdempotencyStore>('IdempotencyStore')

@@ -18,7 +18,7 @@ export const IdempotencyRecord = closed(
   'IdempotencyRecord',
   {
     merchant_account_id: str,
-    /** Operation and client key, e.g. `POST /gift-cards/activations\u0000<key>`. */
+    /** Operation and client key, e.g. `gift-card-activation\u0000<key>`. */
     key: str,
     /** Keyed MAC of the canonical request: never the request itself, which holds card data. */
     fingerprint: str,

@@ -16,7 +16,7 @@ import {
   makeRelayOutbox,
   makeWebhookEvents,
 } from '@orka/domain'
-import { aGiftCardServiceRecord, anIdempotencyRecord, aWebhookRecord, dateAt, isoAt, MERCHANT_A, right } from '@orka/domain/testing'
+import { aGiftCardServiceRecord, aWebhookRecord, dateAt, isoAt, MERCHANT_A, right } from '@orka/domain/testing'
 import { MemoryGiftCardVault, MemoryIdempotencyStore, MemoryWebhookOutbox } from '../../src'
 import { activationWorld, outboxEntries } from './support'
 
@@ -181,27 +181,5 @@ describe('an activation an earlier version ran under its former operation name',
     }))
     expect(await w.run()).to.deep.equal(E.right({ value: w.card, replayed: true }))
     expect(w.connectors.calls).to.have.length(1)
-  })
-})
-
-describe('MemoryIdempotencyStore takeovers', () => {
-  it('lets exactly one of 20 concurrent retries take an expired key over', async () => {
-    const store = new MemoryIdempotencyStore()
-    const key = 'POST /gift-cards/activations\u0000k'
-    const rec = (n: number, at: number): IdempotencyRecord =>
-      anIdempotencyRecord({
-        key,
-        fingerprint: 'fp',
-        created_at: isoAt(at),
-        expires_at: isoAt(at + LEASE_MS),
-        lease: `lease-${n}`,
-        attempt: 1,
-        reserved_id: `id-${n}`,
-      })
-    await right(store.claim(rec(0, 0), dateAt(0)))
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => right(store.claim(rec(i + 1, LEASE_MS), dateAt(LEASE_MS)))))
-    const winners = results.flatMap((r) => (r.claimed ? [r.record] : []))
-    expect(winners).to.have.length(1)
-    expect(winners[0]).to.deep.include({ attempt: 2, earlier_ids: ['id-0'] })
   })
 })

@@ -122,10 +122,9 @@ const attempt =
 
     const activated = await activateAt(provider.right, cmd)()
     if (E.isLeft(activated)) return ended(activated, 'provider')
-    const { service } = provider.right
     const card = newCard(deps, reservation, {
       merchantAccountId,
-      service,
+      service: provider.right.service,
       number: input.number,
       expirationDate: activated.right.expirationDate,
       buyer: buyer.right,

@@ -30,4 +30,17 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  {
+    // shared/ is what every feature of the domain builds on, so it knows none of them.
+    files: ['packages/domain/src/shared/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./', message: 'shared/ imports nothing outside shared/.' }] }],
+    },
+  },
+  {
+    files: ['packages/domain/src/shared/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./\\.\\./', message: 'shared/ imports nothing outside shared/.' }] }],
+    },
+  },
 )

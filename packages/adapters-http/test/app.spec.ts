@@ -82,9 +82,9 @@ describe('createHttpApp (smoke)', () => {
         activateGiftCard: (cmd) => {
           activations.push({ idempotencyKey: cmd.idempotencyKey })
           if (behaviour.activation === 'replayed-decline') return TE.left(replayed(cardDeclined('Declined by the gift card service')))
-          return TE.right({ card, replayed: behaviour.activation === 'replay' })
+          return TE.right({ value: card, replayed: behaviour.activation === 'replay' })
         },
-        storeGiftCard: () => TE.right({ card, replayed: false }),
+        storeGiftCard: () => TE.right({ value: card, replayed: false }),
         listGiftCards: () => TE.right(page([card])),
         getGiftCard: (q) => TE.left(notFound('GiftCard', q.id)),
         deleteGiftCard: (q) => TE.left(notFound('GiftCard', q.id)),

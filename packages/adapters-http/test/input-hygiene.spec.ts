@@ -62,11 +62,11 @@ const makeDeps = (keys: FakeKeys, calls: Call[], log: CaptureLog, merchantAccoun
       checkRateLimit: makeCheckRateLimit({ store: new AdmitAll(), clock, config: { limit: 1000, windowS: 60 } }),
       activateGiftCard: (cmd) => {
         calls.push(['activateGiftCard', { input: cmd.input, idempotencyKey: cmd.idempotencyKey }])
-        return TE.right({ card, replayed: false })
+        return TE.right({ value: card, replayed: false })
       },
       storeGiftCard: (cmd) => {
         calls.push(['storeGiftCard', { input: cmd.input, idempotencyKey: cmd.idempotencyKey }])
-        return TE.right({ card, replayed: false })
+        return TE.right({ value: card, replayed: false })
       },
       listGiftCards: (q) => {
         calls.push(['listGiftCards', q.filter])

@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
   Claim,
@@ -76,6 +77,12 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
       this.records.set(at, keep({ ...held, expires_at: now.toISOString() }))
       return E.right({ settled: true })
     })
+  }
+
+  find(merchantAccountId: string, key: string): TE.TaskEither<Unavailable, O.Option<IdempotencyRecord>> {
+    return atomically((): E.Either<Unavailable, O.Option<IdempotencyRecord>> =>
+      E.right(O.fromNullable(this.records.get(slot(merchantAccountId, key)))),
+    )
   }
 
   private sweep(nowMs: number) {

@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/Option'
+import { IdempotencyRecord } from '@orka/domain'
 import {
   aBuyer,
   anApiKeyPair,
@@ -8,6 +9,7 @@ import {
   aVaultedCard,
   aWebhookRecord,
   dateAt,
+  isoAt,
   MERCHANT_A,
   right,
 } from '@orka/domain/testing'
@@ -123,5 +125,29 @@ describe('memory stores stay bounded', () => {
     expect(store.size).to.equal(4)
     await right(store.claim(anIdempotencyRecord({ expires_at: dateAt(90_000).toISOString() }), dateAt(30_000)))
     expect(store.size).to.equal(1)
+  })
+})
+
+/** Where a database may let several racing takeovers through (the contract allows it), memory lets one. */
+describe('MemoryIdempotencyStore takeovers', () => {
+  it('lets exactly one of 20 concurrent retries take an expired key over', async () => {
+    const store = new MemoryIdempotencyStore()
+    const key = 'gift-card-activation\u0000k'
+    const LEASE_MS = 30_000
+    const rec = (n: number, at: number): IdempotencyRecord =>
+      anIdempotencyRecord({
+        key,
+        fingerprint: 'fp',
+        created_at: isoAt(at),
+        expires_at: isoAt(at + LEASE_MS),
+        lease: `lease-${n}`,
+        attempt: 1,
+        reserved_id: `id-${n}`,
+      })
+    await right(store.claim(rec(0, 0), dateAt(0)))
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => right(store.claim(rec(i + 1, LEASE_MS), dateAt(LEASE_MS)))))
+    const winners = results.flatMap((r) => (r.claimed ? [r.record] : []))
+    expect(winners).to.have.length(1)
+    expect(winners[0]).to.deep.include({ attempt: 2, earlier_ids: ['id-0'] })
   })
 })

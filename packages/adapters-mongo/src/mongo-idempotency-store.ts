@@ -1,3 +1,4 @@
+import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
   Claim,
@@ -155,6 +156,10 @@ export class MongoIdempotencyStore implements IdempotencyStore {
         )
       return done.matchedCount === 1 ? { settled: true } : { settled: false, current: await this.#current(signal, id) }
     })
+  }
+
+  find(merchantAccountId: string, key: string): TE.TaskEither<Unavailable, O.Option<IdempotencyRecord>> {
+    return this.#calls.attempt(async (signal) => O.fromNullable(await this.#current(signal, idempotencyRecordId(merchantAccountId, key))))
   }
 
   async #current(signal: AbortSignal, id: string): Promise<IdempotencyRecord | null> {

@@ -41,23 +41,63 @@ const threeYearsAfter = (d: Date) => {
 export const MOCK_BALANCE = 10_000
 export const MOCK_BALANCE_CURRENCY = 'USD'
 
+/** How long the mock answers a repeated activation key with its first answer, as providers keep keys for a day. */
+export const MOCK_IDEMPOTENCY_KEY_TTL_MS = 86_400_000
+/** The most activation keys it remembers at once (the oldest are forgotten first). */
+const MAX_REMEMBERED_KEYS = 10_000
+
 /**
  * The sandbox provider. Test numbers by their last four digits: 0002 declined, 0502 provider
  * failure, 0504 no answer (times out), 0009 slow success; any other number activates.
  * Balance checks: 0002 `invalid_gift_card`, 0003 `expired_card`, 0004 a balance of 0, 0502
  * provider failure, 0504 no answer, 0009 slow; any other number 10000 USD, expiring in 3 years.
+ *
+ * Like a real provider it deduplicates on the idempotency key it is given: an activation it
+ * made is answered again, unchanged and without activating anew, for the same service, key and
+ * number within `MOCK_IDEMPOTENCY_KEY_TTL_MS`.
  */
 export class MockGiftCardConnector implements GiftCardConnector {
   private readonly timeoutMs: number
   private readonly slowMs: number
+  /** Activations made under a key, oldest first: `JSON.stringify([service id, key, number])`. */
+  private readonly byKey = new Map<string, { readonly atMs: number; readonly result: ActivationResult }>()
+  private made = 0
 
   constructor(private readonly options: MockGiftCardConnectorOptions) {
     this.timeoutMs = options.timeoutMs ?? 10_000
     this.slowMs = options.slowMs ?? 2_000
   }
 
+  /** How many activations took effect (a repeated key's answer is not one). */
+  get activations(): number {
+    return this.made
+  }
+
   activate(req: ActivationRequest): TE.TaskEither<CardDeclined | ServiceFailed | ServiceTimeout, ActivationResult> {
-    return withTimeout(this.timeoutMs, serviceTimeout, (signal) => this.answer(req.number, signal))
+    const key = req.idempotencyKey === null ? null : JSON.stringify([req.service.id, req.idempotencyKey, req.number])
+    const earlier = key === null ? undefined : this.remembered(key)
+    if (earlier !== undefined) return TE.right(earlier)
+    return TE.map((result: ActivationResult) => {
+      this.made++
+      if (key !== null) this.remember(key, result)
+      return result
+    })(withTimeout(this.timeoutMs, serviceTimeout, (signal) => this.answer(req.number, signal)))
+  }
+
+  private remembered(key: string): ActivationResult | undefined {
+    const entry = this.byKey.get(key)
+    return entry !== undefined && this.options.clock.now().getTime() - entry.atMs < MOCK_IDEMPOTENCY_KEY_TTL_MS ? entry.result : undefined
+  }
+
+  private remember(key: string, result: ActivationResult) {
+    const nowMs = this.options.clock.now().getTime()
+    // Oldest first: forget the expired ones, and the oldest beyond the bound.
+    for (const [k, v] of this.byKey) {
+      if (nowMs - v.atMs < MOCK_IDEMPOTENCY_KEY_TTL_MS && this.byKey.size < MAX_REMEMBERED_KEYS) break
+      this.byKey.delete(k)
+    }
+    this.byKey.delete(key)
+    this.byKey.set(key, { atMs: nowMs, result })
   }
 
   balance(req: BalanceRequest): TE.TaskEither<ServiceFailed | ServiceTimeout, BalanceResult> {

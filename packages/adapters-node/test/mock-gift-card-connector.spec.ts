@@ -116,6 +116,46 @@ describe('MockGiftCardConnector balances', () => {
   })
 })
 
+describe('MockGiftCardConnector idempotency keys', () => {
+  const setup = () => {
+    const clock = new ManualClock(new Date('2025-01-15T10:00:00.000Z'))
+    return { clock, connector: new MockGiftCardConnector({ clock }) }
+  }
+  const keyed = (o: Partial<ActivationRequest> = {}): ActivationRequest => ({ ...request('6036280000001234'), idempotencyKey: 'k-1', ...o })
+  const expiring = (iso: string) => E.right({ expirationDate: iso })
+
+  it('answers a key it activated under with that answer for 24 hours, then activates anew', async () => {
+    const { clock, connector } = setup()
+    const req = keyed()
+    expect(await connector.activate(req)()).to.deep.equal(expiring('2028-01-15T10:00:00.000Z'))
+    clock.advance(86_399_999)
+    expect(await connector.activate(req)()).to.deep.equal(expiring('2028-01-15T10:00:00.000Z'))
+    clock.advance(1)
+    expect(await connector.activate(req)()).to.deep.equal(expiring('2028-01-16T10:00:00.000Z'))
+    expect(connector.activations).to.equal(2)
+  })
+
+  it('keeps keys of different services and numbers apart, and remembers nothing without a key', async () => {
+    const { clock, connector } = setup()
+    const service = aGiftCardService()
+    await connector.activate(keyed({ service }))()
+    clock.advance(60_000)
+    const later = expiring('2028-01-15T10:01:00.000Z')
+    expect(await connector.activate(keyed())()).to.deep.equal(later)
+    expect(await connector.activate(keyed({ service, number: '6036280000005678' }))()).to.deep.equal(later)
+    expect(await connector.activate(keyed({ service, idempotencyKey: null }))()).to.deep.equal(later)
+    expect(connector.activations).to.equal(4)
+  })
+
+  it('remembers only activations: a declined card is asked again', async () => {
+    const { connector } = setup()
+    const req = keyed({ number: '6036280000000002' })
+    expect(await connector.activate(req)()).to.deep.equal(E.left(cardDeclined('The gift card was declined')))
+    expect(await connector.activate(req)()).to.deep.equal(E.left(cardDeclined('The gift card was declined')))
+    expect(connector.activations).to.equal(0)
+  })
+})
+
 describe('MockGiftCardConnectors', () => {
   const connectors = new MockGiftCardConnectors({ clock: new ManualClock(new Date('2025-01-15T10:00:00.000Z')) })
 

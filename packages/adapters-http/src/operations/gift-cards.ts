@@ -1,7 +1,5 @@
-import * as TE from 'fp-ts/TaskEither'
 import {
   canonicalUuid,
-  Activated,
   cardReach,
   GiftCard,
   GiftCardActivationCreate,
@@ -41,7 +39,7 @@ export const activateGiftCard = defineOperation({
   idempotent: true,
   body: GiftCardActivationCreate,
   success: { status: 201, codec: GiftCard, description: 'The activated gift card.' },
-  handle: (u) => (req) => replayable(u.activateGiftCard(cardWrite(req))),
+  handle: (u) => (req) => u.activateGiftCard(cardWrite(req)),
 })
 
 /** What an embed token may read of stored cards (see `cardReach`). */
@@ -56,7 +54,6 @@ const cardWrite = <B>(req: OperationRequest<ParameterDocs, ParameterDocs, B>) =>
   idempotencyKey: req.idempotencyKey,
   reach: cardReach(req.access, 'gift-cards.write'),
 })
-const replayable = <E>(written: TE.TaskEither<E, Activated>) => TE.map((r: Activated) => ({ value: r.card, replayed: r.replayed }))(written)
 
 /** Path ids are UUIDs compared case-insensitively: decoded to lower case, the form stored ids have. */
 const GIFT_CARD_ID = { gift_card_id: { codec: canonicalUuid, description: 'The ID of the gift card.' } }
@@ -82,7 +79,7 @@ export const createGiftCard = defineOperation({
   idempotent: true,
   body: GiftCardCreate,
   success: { status: 201, codec: GiftCard, description: 'The stored gift card.' },
-  handle: (u) => (req) => replayable(u.storeGiftCard(cardWrite(req))),
+  handle: (u) => (req) => u.storeGiftCard(cardWrite(req)),
 })
 
 export const listGiftCards = defineOperation({

@@ -1,6 +1,6 @@
 import type * as t from 'io-ts'
 import type * as TE from 'fp-ts/TaskEither'
-import type { Access, DomainError, RateLimitPolicy, RuleViolation, Scope } from '@orka/domain'
+import type { Access, Answered, DomainError, RateLimitPolicy, RuleViolation, Scope } from '@orka/domain'
 import type { UseCases } from '../types'
 
 /** A path or query parameter: its codec checks it and documents it. */
@@ -37,12 +37,6 @@ export interface OperationRequest<P extends ParameterDocs, Q extends ParameterDo
   readonly prefer: string | null
 }
 
-/** What an `idempotent` operation's handler returns: whether the outcome was recorded before. */
-export interface Replayable<A> {
-  readonly value: A
-  readonly replayed: boolean
-}
-
 /**
  * One operation of the API, declared once: the router, the OpenAPI document, the `405`/`Allow`
  * table and the rate limiter all read it. Every request is authenticated, drawn from its rate
@@ -66,13 +60,11 @@ export interface OperationSpec<P extends ParameterDocs, Q extends ParameterDocs,
   readonly body?: t.Type<B, unknown>
   /** The body may be left out: then it decodes as `{}`. */
   readonly optionalBody?: boolean
-  /** Takes the `idempotency-key` header; the handler says whether it replayed (`Idempotent-Replayed`). */
+  /** Takes the `idempotency-key` header; the handler answers `Answered`, whose `replayed` sets `Idempotent-Replayed`. */
   readonly idempotent?: I
   /** A `204` has no codec and no body. */
   readonly success: { readonly status: 200 | 201 | 202 | 204; readonly codec?: t.Type<S, unknown>; readonly description: string }
-  readonly handle: (
-    useCases: UseCases,
-  ) => (req: OperationRequest<P, Q, B>) => TE.TaskEither<DomainError, I extends true ? Replayable<S> : S>
+  readonly handle: (useCases: UseCases) => (req: OperationRequest<P, Q, B>) => TE.TaskEither<DomainError, I extends true ? Answered<S> : S>
 }
 
 export type ServedOperation = OperationSpec<ParameterDocs, ParameterDocs, unknown, unknown, boolean> & { readonly unserved?: false }

@@ -1,13 +1,13 @@
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import { boundedString, Refined } from '@orka/domain'
+import { Answered, boundedString, Refined } from '@orka/domain'
 import { accessOf, Ctx, RouteMiddleware } from '../context'
 import { Decoded, decodeQuery, decodeWith, singleHeader, violationsOf } from '../decode/decode'
 import { readJsonBody, readOptionalJsonBody } from '../decode/json-body'
 import { validationErrorResponse } from '../error-response'
 import { sendDomainError, sendErrorResponse, sendJson, sendNoContent } from '../respond'
 import type { HttpDeps } from '../types'
-import type { ParameterDocs, Replayable, ServedOperation } from './operation'
+import type { ParameterDocs, ServedOperation } from './operation'
 
 /** A wire constraint of the header itself (the domain only ever sees a usable key or null). */
 export const IDEMPOTENCY_KEY = boundedString('idempotency-key', { min: 1, max: 255 })
@@ -80,7 +80,7 @@ export const serve = (op: ServedOperation, deps: Pick<HttpDeps, 'log' | 'config'
       sendNoContent(ctx)
       return
     }
-    const { value, replayed } = op.idempotent ? (r.right as Replayable<unknown>) : { value: r.right, replayed: false }
+    const { value, replayed } = op.idempotent ? (r.right as Answered<unknown>) : { value: r.right, replayed: false }
     sendJson(ctx, op.success.status, op.success.codec.encode(value), replayed ? { 'Idempotent-Replayed': 'true' } : {})
   }
 }

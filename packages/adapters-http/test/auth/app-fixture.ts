@@ -69,7 +69,7 @@ export const recordingDeps = (
         'checkRateLimit',
         makeCheckRateLimit({ store: new SlidingLogRateLimitStore(), clock, config: { limit: opts.rateLimit ?? 1000, windowS: 60 } }),
       ),
-      activateGiftCard: record('activateGiftCard', () => TE.right({ card, replayed: false })),
+      activateGiftCard: record('activateGiftCard', () => TE.right({ value: card, replayed: false })),
       listRoles: record('listRoles', () =>
         TE.right({ items: [ROLE_CATALOGUE[0]!] as Role[], limit: 20, next_cursor: null, previous_cursor: null }),
       ),

@@ -45,7 +45,7 @@ describe('makeActivateGiftCard', () => {
       const s = setup()
       await s.ready()
       const result = await s.run({ number: NUMBER, pin: PIN, amount: 5000, currency: 'EUR', external_identifier: 'order-1042' })
-      expect(result).to.deep.equal(E.right({ card: expectedCard(s), replayed: false }))
+      expect(result).to.deep.equal(E.right({ value: expectedCard(s), replayed: false }))
       expect(JSON.stringify(result)).not.to.include(NUMBER).and.not.to.include(PIN)
       expect(s.connectors.calls).to.deep.equal([
         {
@@ -65,7 +65,7 @@ describe('makeActivateGiftCard', () => {
       const s = setup()
       await s.ready()
       const result = await s.run({ number: NUMBER, pin: PIN, store: true })
-      expect(result).to.deep.equal(E.right({ card: expectedCard(s), replayed: false }))
+      expect(result).to.deep.equal(E.right({ value: expectedCard(s), replayed: false }))
       const fingerprint = s.mac.mac('card-fingerprint', NUMBER)
       const stored = await right(s.vault.findByFingerprint(MERCHANT_A, fingerprint))
       if (O.isNone(stored)) throw new Error('card was not stored')
@@ -96,7 +96,7 @@ describe('makeActivateGiftCard', () => {
       await right(s.services.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_B })))
       await s.run({ number: NUMBER, pin: PIN, store: true })
       const theirs = await s.run({ number: NUMBER, pin: PIN, store: true }, null, MERCHANT_B)
-      expect(E.isRight(theirs) && theirs.right.card.merchant_account_id).to.equal(MERCHANT_B)
+      expect(E.isRight(theirs) && theirs.right.value.merchant_account_id).to.equal(MERCHANT_B)
       expect(s.connectors.calls).to.have.length(2)
     })
 
@@ -106,7 +106,7 @@ describe('makeActivateGiftCard', () => {
       const buyer = aBuyer({ merchant_account_id: MERCHANT_A })
       await right(s.buyers.create(buyer))
       expect(await s.run({ number: NUMBER, pin: PIN, store: true, buyer_id: buyer.id })).to.deep.equal(
-        E.right({ card: expectedCard(s, { buyer }), replayed: false }),
+        E.right({ value: expectedCard(s, { buyer }), replayed: false }),
       )
     })
 
@@ -116,7 +116,7 @@ describe('makeActivateGiftCard', () => {
       const buyer = aBuyer({ merchant_account_id: MERCHANT_A, external_identifier: 'crm-000417' })
       await right(s.buyers.create(buyer))
       const result = await s.run({ number: NUMBER, pin: PIN, store: true, buyer_external_identifier: 'crm-000417' })
-      expect(result).to.deep.equal(E.right({ card: expectedCard(s, { buyer }), replayed: false }))
+      expect(result).to.deep.equal(E.right({ value: expectedCard(s, { buyer }), replayed: false }))
       const stored = await right(s.vault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', NUMBER)))
       expect(O.map((v: { card: GiftCard }) => v.card.buyer)(stored)).to.deep.equal(O.some(buyer))
     })
@@ -191,10 +191,10 @@ describe('makeActivateGiftCard', () => {
       const s = setup()
       await s.ready()
       const first = await s.run({ number: NUMBER, pin: PIN, store: true }, KEY)
-      expect(first).to.deep.equal(E.right({ card: expectedCard(s), replayed: false }))
+      expect(first).to.deep.equal(E.right({ value: expectedCard(s), replayed: false }))
       s.clock.advance(60_000)
       // Same body, keys in another order: the same request.
-      expect(await s.run({ store: true, pin: PIN, number: NUMBER }, KEY)).to.deep.equal(E.right({ card: expectedCard(s), replayed: true }))
+      expect(await s.run({ store: true, pin: PIN, number: NUMBER }, KEY)).to.deep.equal(E.right({ value: expectedCard(s), replayed: true }))
       expect(s.connectors.calls.map((c) => c.idempotencyKey)).to.deep.equal([KEY])
     })
 
@@ -218,7 +218,7 @@ describe('makeActivateGiftCard', () => {
       const first = s.run({ number: '6036280000000009' }, KEY)
       await new Promise((r) => setImmediate(r))
       expect(await s.run({ number: '6036280000000009' }, KEY)).to.deep.equal(E.left(inFlight(2)))
-      expect(await first).to.deep.equal(E.right({ card: expectedCard(s, { sub_bin: '000', last4: '0009' }), replayed: false }))
+      expect(await first).to.deep.equal(E.right({ value: expectedCard(s, { sub_bin: '000', last4: '0009' }), replayed: false }))
       expect(s.connectors.calls).to.have.length(1)
     })
 
@@ -250,7 +250,7 @@ describe('makeActivateGiftCard', () => {
       await right(s.buyers.create(buyer))
       // The retry's own reserved id (the first attempt's was 1, its lease token 2).
       expect(await s.run(body, KEY)).to.deep.equal(
-        E.right({ card: expectedCard(s, { buyer, id: '00000000-0000-4000-8000-000000000003' }), replayed: false }),
+        E.right({ value: expectedCard(s, { buyer, id: '00000000-0000-4000-8000-000000000003' }), replayed: false }),
       )
     })
 
@@ -294,8 +294,8 @@ describe('makeActivateGiftCard', () => {
         // Within the dead attempt's lease the key is still held.
         expect(await s.run(body, KEY)).to.deep.equal(E.left(inFlight(2)))
         s.clock.advance(30_000)
-        expect(await s.run(body, KEY)).to.deep.equal(E.right({ card: expectedCard(s), replayed: false }))
-        expect(await s.run(body, KEY)).to.deep.equal(E.right({ card: expectedCard(s), replayed: true }))
+        expect(await s.run(body, KEY)).to.deep.equal(E.right({ value: expectedCard(s), replayed: false }))
+        expect(await s.run(body, KEY)).to.deep.equal(E.right({ value: expectedCard(s), replayed: true }))
         // The card was activated once, by the first attempt.
         expect(s.connectors.calls).to.have.length(1)
       })
@@ -308,7 +308,7 @@ describe('makeActivateGiftCard', () => {
         expect(await s.run(body, 'another-key')).to.deep.equal(E.left(duplicate('GiftCard', expectedCard(s).id)))
         expect(await s.run(body, null)).to.deep.equal(E.left(duplicate('GiftCard', expectedCard(s).id)))
         // ...and the key's own retry is not fooled by them.
-        expect(await s.run(body, KEY)).to.deep.equal(E.right({ card: expectedCard(s), replayed: false }))
+        expect(await s.run(body, KEY)).to.deep.equal(E.right({ value: expectedCard(s), replayed: false }))
       })
 
       it('an attempt whose lease was taken over cannot record: it answers 425, the new holder 201 with the card the first vaulted', async () => {
@@ -325,8 +325,8 @@ describe('makeActivateGiftCard', () => {
         if (O.isNone(stored)) throw new Error('card was not stored')
         expect(stored.value.card.id).to.equal('00000000-0000-4000-8000-000000000001')
         expect(a).to.deep.equal(E.left(inFlight(2)))
-        expect(b).to.deep.equal(E.right({ card: stored.value.card, replayed: false }))
-        expect(await s.run(slow, KEY)).to.deep.equal(E.right({ card: stored.value.card, replayed: true }))
+        expect(b).to.deep.equal(E.right({ value: stored.value.card, replayed: false }))
+        expect(await s.run(slow, KEY)).to.deep.equal(E.right({ value: stored.value.card, replayed: true }))
         expect(s.connectors.calls).to.have.length(2)
       })
     })
@@ -339,7 +339,7 @@ describe('makeActivateGiftCard', () => {
       const again = await s.run({ number: NUMBER }, KEY)
       expect(again).to.deep.equal(
         E.right({
-          card: expectedCard(s, {
+          value: expectedCard(s, {
             // Ids 1 and 2 went to the first request: its card and its lease token.
             id: '00000000-0000-4000-8000-000000000003',
             expiration_date: '2028-01-16T10:00:00.000Z',

@@ -4,10 +4,11 @@ import {
   ACCOUNT_REACH,
   ActivateCommand,
   ActivateDeps,
-  Activated,
+  Answered,
   Buyer,
   CardReach,
   forbidden,
+  GiftCard,
   GiftCardActivationCreate,
   GiftCardCreate,
   IdempotencyStore,
@@ -26,7 +27,7 @@ type World = ReturnType<typeof activationWorld>
 /** A card write on a body not yet decoded. */
 type Write = (
   deps: ActivateDeps,
-) => (cmd: Omit<ActivateCommand, 'input'> & { readonly input: Record<string, unknown> }) => Promise<E.Either<unknown, Activated>>
+) => (cmd: Omit<ActivateCommand, 'input'> & { readonly input: Record<string, unknown> }) => Promise<E.Either<unknown, Answered<GiftCard>>>
 
 /** Bodies go through the route's codec, as the HTTP layer would send them. */
 const decoded = <A>(codec: t.Decoder<unknown, A>, body: Record<string, unknown>): A => {
@@ -66,6 +67,7 @@ for (const route of ROUTES)
         claim: (record, now) => (touches.push('claim'), w.idempotency.claim(record, now)),
         complete: (holder, outcome, expiresAt) => (touches.push('complete'), w.idempotency.complete(holder, outcome, expiresAt)),
         release: (holder, now) => (touches.push('release'), w.idempotency.release(holder, now)),
+        find: (merchantAccountId, key) => (touches.push('find'), w.idempotency.find(merchantAccountId, key)),
       }
       await right(w.services.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A })))
       const a = aBuyer({ merchant_account_id: MERCHANT_A, external_identifier: 'buyer-a' })
@@ -82,7 +84,7 @@ for (const route of ROUTES)
       const s = await setup()
       const first = await s.run(tokenOf(s.a))
       if (E.isLeft(first)) throw new Error(`first write failed: ${JSON.stringify(first.left)}`)
-      expect([first.right.card.buyer, first.right.replayed]).to.deep.equal([s.a, false])
+      expect([first.right.value.buyer, first.right.replayed]).to.deep.equal([s.a, false])
       const calls = s.providerCalls()
       for (const reach of [tokenOf(s.b), { kind: 'none' } as const]) {
         s.touches.length = 0
@@ -93,7 +95,7 @@ for (const route of ROUTES)
       }
       expect(s.providerCalls()).to.equal(calls)
       // The record is as A's request left it.
-      expect(await s.run(tokenOf(s.a))).to.deep.equal(E.right({ card: first.right.card, replayed: true }))
+      expect(await s.run(tokenOf(s.a))).to.deep.equal(E.right({ value: first.right.value, replayed: true }))
     })
 
     it("replays to another token of the same buyer, and to the account's", async () => {
@@ -101,7 +103,7 @@ for (const route of ROUTES)
       const first = await s.run(tokenOf(s.a))
       if (E.isLeft(first)) throw new Error(`first write failed: ${JSON.stringify(first.left)}`)
       for (const reach of [tokenOf(s.a, 'externalIdentifier'), ACCOUNT_REACH])
-        expect(await s.run(reach)).to.deep.equal(E.right({ card: first.right.card, replayed: true }))
+        expect(await s.run(reach)).to.deep.equal(E.right({ value: first.right.value, replayed: true }))
       expect(s.providerCalls()).to.equal(1)
     })
   })

@@ -64,7 +64,7 @@ describe('makeStoreGiftCard', () => {
     const s = setup()
     await s.ready()
     const result = await s.run({ number: NUMBER, pin: PIN })
-    expect(result).to.deep.equal(E.right({ card: expectedCard(s), replayed: false }))
+    expect(result).to.deep.equal(E.right({ value: expectedCard(s), replayed: false }))
     expect(s.connectors.balanceCalls).to.deep.equal([{ service: s.service.service, number: NUMBER, pin: PIN }])
     expect(s.connectors.calls).to.deep.equal([])
     const stored = await right(s.vault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', NUMBER)))
@@ -79,7 +79,7 @@ describe('makeStoreGiftCard', () => {
     const s = setup()
     await s.ready()
     const result = await s.run({ number: '6036280000000004', pin: PIN })
-    expect(result).to.deep.equal(E.right({ card: expectedCard(s, { sub_bin: '000', last4: '0004' }), replayed: false }))
+    expect(result).to.deep.equal(E.right({ value: expectedCard(s, { sub_bin: '000', last4: '0004' }), replayed: false }))
   })
 
   it('refuses a card the service refuses (0002, 0003) with a 400 on number, and stores nothing', async () => {
@@ -115,9 +115,9 @@ describe('makeStoreGiftCard', () => {
     const buyer = aBuyer({ external_identifier: 'crm-1' })
     await right(s.buyers.create(buyer))
     const byId = await s.run({ number: NUMBER, pin: PIN, buyer_id: buyer.id })
-    expect(E.map((r: { card: GiftCard }) => r.card.buyer)(byId)).to.deep.equal(E.right(buyer))
+    expect(E.map((r: { value: GiftCard }) => r.value.buyer)(byId)).to.deep.equal(E.right(buyer))
     const byExt = await s.run({ number: '6036281234567891', pin: PIN, buyer_external_identifier: 'crm-1' })
-    expect(E.map((r: { card: GiftCard }) => r.card.buyer)(byExt)).to.deep.equal(E.right(buyer))
+    expect(E.map((r: { value: GiftCard }) => r.value.buyer)(byExt)).to.deep.equal(E.right(buyer))
     const unknownId = 'fe26475d-ec3e-4884-9553-f7356683f7f9'
     expect(await s.run({ number: '6036281234567892', pin: PIN, buyer_id: unknownId })).to.deep.equal(
       E.left(
@@ -166,8 +166,8 @@ describe('makeStoreGiftCard', () => {
     it('replays the stored card, with the reserved id, without asking the service again', async () => {
       const s = setup()
       await s.ready()
-      expect(await s.run({ number: NUMBER, pin: PIN }, KEY)).to.deep.equal(E.right({ card: expectedCard(s), replayed: false }))
-      expect(await s.run({ pin: PIN, number: NUMBER }, KEY)).to.deep.equal(E.right({ card: expectedCard(s), replayed: true }))
+      expect(await s.run({ number: NUMBER, pin: PIN }, KEY)).to.deep.equal(E.right({ value: expectedCard(s), replayed: false }))
+      expect(await s.run({ pin: PIN, number: NUMBER }, KEY)).to.deep.equal(E.right({ value: expectedCard(s), replayed: true }))
       expect(s.connectors.balanceCalls).to.have.length(1)
     })
 
@@ -207,7 +207,7 @@ describe('storing for a buyer with an embed token', () => {
       store({ merchantAccountId: MERCHANT_A, input: input({ pin: PIN, ...body }), idempotencyKey: null, reach })()
     const claim: CardReach = { kind: 'buyer', buyer: { id: null, externalIdentifier: 'crm-1' } }
     const ok = await run({ number: '6036281234567101', buyer_id: buyer.id }, claim)
-    expect(E.isRight(ok) && ok.right.card.buyer?.id).to.equal(buyer.id)
+    expect(E.isRight(ok) && ok.right.value.buyer?.id).to.equal(buyer.id)
     expect(E.isRight(await run({ number: '6036281234567102' }, claim))).to.equal(true)
     expect(E.isRight(await run({ number: '6036281234567103' }, { kind: 'none' }))).to.equal(true)
     const calls = s.connectors.balanceCalls.length
@@ -231,7 +231,7 @@ describe('makeListGiftCards, makeGetGiftCard, makeDeleteGiftCard', () => {
       s.clock.advance(1000)
       const r = await s.run({ number: `603628123456789${i}`, pin: PIN, ...extra })
       if (E.isLeft(r)) throw new Error('not stored')
-      cards.push(r.right.card)
+      cards.push(r.right.value)
     }
     return { buyer, cards }
   }

@@ -16,7 +16,7 @@ import {
   makeRelayOutbox,
   makeWebhookEvents,
 } from '@orka/domain'
-import { aGiftCardServiceRecord, anIdempotencyRecord, aWebhookRecord, dateAt, isoAt, MERCHANT_A, right } from '@orka/domain/testing'
+import { aGiftCardServiceRecord, aWebhookRecord, dateAt, isoAt, MERCHANT_A, right } from '@orka/domain/testing'
 import { MemoryGiftCardVault, MemoryIdempotencyStore, MemoryWebhookOutbox } from '../../src'
 import { activationWorld, outboxEntries } from './support'
 
@@ -122,13 +122,13 @@ describe('an activation retried after its process died (kill -9)', () => {
         const retried = await w.run(body, KEY)
         const card = await w.vaulted()
         if (O.isNone(card)) throw new Error('no card vaulted')
-        expect(retried).to.deep.equal(E.right({ card: card.value, replayed: expected.replayed }))
+        expect(retried).to.deep.equal(E.right({ value: card.value, replayed: expected.replayed }))
         // The first attempt's card when it got as far as the vault (its reserved id is the first id drawn).
         expect(card.value.id === '00000000-0000-4000-8000-000000000001').to.equal(expected.firstCard)
         expect(w.connectors.calls).to.have.length(expected.providerCalls)
 
         // From now on the key replays that answer...
-        expect(await w.run(body, KEY)).to.deep.equal(E.right({ card: card.value, replayed: true }))
+        expect(await w.run(body, KEY)).to.deep.equal(E.right({ value: card.value, replayed: true }))
         // ...while any other request for the number is a duplicate, as before.
         expect(await w.run(body, 'another-key')).to.deep.equal(E.left(duplicate('GiftCard', card.value.id)))
         expect(await w.run(body, null)).to.deep.equal(E.left(duplicate('GiftCard', card.value.id)))
@@ -143,24 +143,43 @@ describe('an activation retried after its process died (kill -9)', () => {
     })
 })
 
-describe('MemoryIdempotencyStore takeovers', () => {
-  it('lets exactly one of 20 concurrent retries take an expired key over', async () => {
-    const store = new MemoryIdempotencyStore()
-    const key = 'POST /gift-cards/activations\u0000k'
-    const rec = (n: number, at: number): IdempotencyRecord =>
-      anIdempotencyRecord({
-        key,
-        fingerprint: 'fp',
-        created_at: isoAt(at),
-        expires_at: isoAt(at + LEASE_MS),
-        lease: `lease-${n}`,
-        attempt: 1,
-        reserved_id: `id-${n}`,
-      })
-    await right(store.claim(rec(0, 0), dateAt(0)))
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => right(store.claim(rec(i + 1, LEASE_MS), dateAt(LEASE_MS)))))
-    const winners = results.flatMap((r) => (r.claimed ? [r.record] : []))
-    expect(winners).to.have.length(1)
-    expect(winners[0]).to.deep.include({ attempt: 2, earlier_ids: ['id-0'] })
+describe('an activation an earlier version ran under its former operation name', () => {
+  const body = { number: NUMBER, pin: PIN, store: true }
+  /**
+   * The earlier version's attempt vaulted the card and died; its record is moved under the
+   * former name, changed by `then` (what that version went on to record).
+   */
+  const upgraded = async (then: (card: GiftCard) => Partial<IdempotencyRecord> = () => ({})) => {
+    const w = await world('after the vault insert')
+    w.startDying(body)
+    await settle()
+    const record = await right(w.idempotency.find(MERCHANT_A, `gift-card-activation\u0000${KEY}`))
+    const card = await w.vaulted()
+    if (O.isNone(record) || O.isNone(card)) throw new Error('the first attempt left no record or no card')
+    const earlier = new MemoryIdempotencyStore()
+    await right(earlier.claim({ ...record.value, key: `POST /gift-cards/activations\u0000${KEY}`, ...then(card.value) }, dateAt(0)))
+    const activate = makeActivateGiftCard({ ...w, idempotency: earlier })
+    const run = () => activate({ merchantAccountId: MERCHANT_A, input: input(body), idempotencyKey: KEY, reach: ACCOUNT_REACH })()
+    return { ...w, run, card: card.value }
+  }
+
+  it('is answered by a retry after the upgrade with the card it vaulted, not activated again', async () => {
+    const w = await upgraded()
+    const early = await w.run()
+    expect(E.isLeft(early) && early.left._tag).to.equal('InFlight')
+    w.clock.advance(LEASE_MS)
+    expect(await w.run()).to.deep.equal(E.right({ value: w.card, replayed: false }))
+    expect(await w.run()).to.deep.equal(E.right({ value: w.card, replayed: true }))
+    expect(w.connectors.calls).to.have.length(1)
+  })
+
+  it('replays the card it recorded', async () => {
+    const w = await upgraded((card) => ({
+      state: 'completed',
+      outcome: { ok: true, value: GiftCard.encode(card) },
+      expires_at: isoAt(86_400_000),
+    }))
+    expect(await w.run()).to.deep.equal(E.right({ value: w.card, replayed: true }))
+    expect(w.connectors.calls).to.have.length(1)
   })
 })

@@ -19,7 +19,11 @@ import {
 import { ManualClock, right, SequentialIds, uuidFor as uuid } from '@orka/domain/testing'
 import { MemoryIdempotencyStore } from '../../src'
 
-type Call = ['claim', IdempotencyRecord, string] | ['complete', LeaseHolder, StoredOutcome, string] | ['release', LeaseHolder, string]
+type Call =
+  | ['claim', IdempotencyRecord, string]
+  | ['complete', LeaseHolder, StoredOutcome, string]
+  | ['release', LeaseHolder, string]
+  | ['find', string]
 
 /**
  * A MemoryIdempotencyStore that records the calls made to it. Tests that start from a given
@@ -41,6 +45,10 @@ const recordingStore = () => {
     release: (holder, now) => {
       calls.push(['release', holder, now.toISOString()])
       return memory.release(holder, now)
+    },
+    find: (merchantAccountId, key) => {
+      calls.push(['find', key])
+      return memory.find(merchantAccountId, key)
     },
   }
   /** Makes `r` the one record the store holds, as it stands (a claim on an empty store stores it unchanged). */
@@ -353,5 +361,54 @@ describe('makeRunIdempotently', () => {
       expect(result).to.deep.equal(E.left('provider down'))
       expect(await h.get()).to.deep.include({ state: 'in_flight', lease: 'lease-new', expires_at: '2025-01-01T00:01:01.000Z' })
     })
+  })
+})
+
+describe("makeRunIdempotently: records under the operation's former name", () => {
+  // The records `put` stores are under KEY, the former name's key; today's name is another one.
+  const renamed = { ...req, operation: 'gift-card-activation', formerOperation: 'POST /gift-cards/activations' }
+  const NEW_KEY = 'gift-card-activation\u0000key-1'
+  const reused = invalidRequest(
+    problem('idempotencyKey', [], 'This idempotency key was already used with a different request body', 'idempotency_key_reused'),
+  )
+  const work = (h: ReturnType<typeof setup>) => h.work({ outcome: E.right({ n: 2 }), recorded: true })
+
+  it('replay a completed one, and refuse another body with it, claiming nothing', async () => {
+    const h = setup()
+    await h.put(record({}))
+    expect(await h.run(renamed, ALLOWED, work(h), codec)()).to.deep.equal(E.right({ value: { n: 1 }, replayed: true }))
+    expect(await h.run({ ...renamed, fingerprint: 'fp-2' }, ALLOWED, work(h), codec)()).to.deep.equal(E.left(reused))
+    expect(h.runs()).to.equal(0)
+    expect(h.calls).to.deep.equal([
+      ['find', KEY],
+      ['find', KEY],
+    ])
+  })
+
+  it('answer InFlight while one still runs', async () => {
+    const h = setup()
+    await h.put(firstClaim)
+    expect(await h.run(renamed, ALLOWED, work(h), codec)()).to.deep.equal(E.left(inFlight(2)))
+    expect(h.runs()).to.equal(0)
+  })
+
+  it("hand on an unfinished one's reserved ids to the same request, and nothing to another body", async () => {
+    const h = setup()
+    await h.put(record({ state: 'in_flight', outcome: null, expires_at: T0, reserved_id: 'former-2', earlier_ids: ['former-1'] }))
+    expect(await h.run(renamed, ALLOWED, work(h), codec)()).to.deep.equal(E.right({ value: { n: 2 }, replayed: false }))
+    expect(h.calls.map((c) => [c[0], c[0] === 'find' ? c[1] : c[1].key])).to.deep.equal([
+      ['find', KEY],
+      ['claim', NEW_KEY],
+      ['complete', NEW_KEY],
+    ])
+    await h.run({ ...renamed, key: 'key-2', fingerprint: 'fp-2' }, ALLOWED, work(h), codec)()
+    expect(h.reservations.map((r) => r.earlierIds)).to.deep.equal([['former-2', 'former-1'], []])
+  })
+
+  it('ignore a completed one whose replay period ended', async () => {
+    const h = setup()
+    await h.put(record({ expires_at: T0 }))
+    expect(await h.run(renamed, ALLOWED, work(h), codec)()).to.deep.equal(E.right({ value: { n: 2 }, replayed: false }))
+    expect(h.reservations).to.deep.equal([{ reservedId: uuid(1), earlierIds: [] }])
   })
 })

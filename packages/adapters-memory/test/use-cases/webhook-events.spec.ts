@@ -241,7 +241,7 @@ describe('webhook events raised by use cases', () => {
 
     it('with store, raises gift-card.created carrying the card as returned, never its number or PIN', async () => {
       const s = await setup()
-      expect(await s.activate({ number: NUMBER, pin: PIN, store: true })).to.deep.equal(E.right({ card: s.card, replayed: false }))
+      expect(await s.activate({ number: NUMBER, pin: PIN, store: true })).to.deep.equal(E.right({ value: s.card, replayed: false }))
 
       expect(s.dispatch.published).to.have.length(1)
       const entry = s.dispatch.published[0]!
@@ -274,14 +274,14 @@ describe('webhook events raised by use cases', () => {
 
     it('with store but nobody subscribed, stores the card and no outbox entry', async () => {
       const s = await setup({ subscribed: false })
-      expect(await s.activate({ number: NUMBER, pin: PIN, store: true })).to.deep.equal(E.right({ card: s.card, replayed: false }))
+      expect(await s.activate({ number: NUMBER, pin: PIN, store: true })).to.deep.equal(E.right({ value: s.card, replayed: false }))
       expect(await outboxEntries(s.outbox)).to.deep.equal([])
       expect(s.dispatch.published).to.deep.equal([])
     })
 
     it('without store, raises nothing: no card is created', async () => {
       const s = await setup()
-      expect(await s.activate({ number: NUMBER, pin: PIN })).to.deep.equal(E.right({ card: s.card, replayed: false }))
+      expect(await s.activate({ number: NUMBER, pin: PIN })).to.deep.equal(E.right({ value: s.card, replayed: false }))
       expect(await outboxEntries(s.outbox)).to.deep.equal([])
       expect(s.dispatch.published).to.deep.equal([])
     })
@@ -291,7 +291,7 @@ describe('webhook events raised by use cases', () => {
       await s.activate({ number: NUMBER, pin: PIN, store: true }, KEY)
       const [entry] = s.dispatch.published
       s.clock.advance(60_000)
-      expect(await s.activate({ number: NUMBER, pin: PIN, store: true }, KEY)).to.deep.equal(E.right({ card: s.card, replayed: true }))
+      expect(await s.activate({ number: NUMBER, pin: PIN, store: true }, KEY)).to.deep.equal(E.right({ value: s.card, replayed: true }))
       expect(s.dispatch.published).to.deep.equal([entry])
       expect(await outboxEntries(s.outbox)).to.deep.equal([entry])
     })

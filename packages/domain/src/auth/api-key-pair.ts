@@ -1,9 +1,5 @@
 import * as t from 'io-ts'
-import * as O from 'fp-ts/Option'
-import * as TE from 'fp-ts/TaskEither'
 import { bool, nullable, str, uuid } from '../shared/codecs'
-import { Unavailable } from '../shared/errors'
-import { token } from '../shared/token'
 
 /**
  * An API key pair as the instance knows it: only the public half. `thumbprint` is the RFC 7638
@@ -20,14 +16,3 @@ export const ApiKeyPair = t.type({
   created_at: str,
 })
 export type ApiKeyPair = t.TypeOf<typeof ApiKeyPair>
-
-export interface ApiKeyPairRepository {
-  /** The key with this thumbprint, revoked ones included (callers decide). */
-  findByThumbprint(thumbprint: string): TE.TaskEither<Unavailable, O.Option<ApiKeyPair>>
-  /** Creates or replaces the key with this id. Thumbprints are unique. */
-  upsert(key: ApiKeyPair): TE.TaskEither<Unavailable, void>
-  list(): TE.TaskEither<Unavailable, readonly ApiKeyPair[]>
-  /** Marks the key revoked; false when there is no such key. */
-  revoke(id: string): TE.TaskEither<Unavailable, boolean>
-}
-export const ApiKeyPairRepository = token<ApiKeyPairRepository>('ApiKeyPairRepository')

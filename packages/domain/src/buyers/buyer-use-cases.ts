@@ -1,9 +1,9 @@
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
-import { Clock } from '../shared/clock'
+import { Clock } from '../shared/clock.ports'
 import { Duplicate, NotFound, notFound, Unavailable } from '../shared/errors'
-import { WebhookEvents } from '../webhooks/raise-event'
+import { WebhookEvents } from '../webhooks/webhook-events.ports'
 import { applyBuyerUpdate, Buyer, BuyerUpdate } from './buyer'
 import { BuyerRepository } from './buyers.ports'
 

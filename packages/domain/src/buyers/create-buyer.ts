@@ -1,8 +1,8 @@
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
-import { Clock, IdGenerator } from '../shared/clock'
+import { Clock, IdGenerator } from '../shared/clock.ports'
 import { Duplicate, Unavailable } from '../shared/errors'
-import { WebhookEvents } from '../webhooks/raise-event'
+import { WebhookEvents } from '../webhooks/webhook-events.ports'
 import { Buyer, BuyerCreate, reconciliationId } from './buyer'
 import { BuyerRepository } from './buyers.ports'
 

@@ -4,34 +4,27 @@ import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import * as t from 'io-ts'
 import { Buyer } from '../buyers/buyer'
-import { BuyerRepository } from '../buyers/buyers.ports'
-import { IdempotencyStore } from '../idempotency/idempotency'
-import { Attempted, IdempotencyConfig, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
-import { Clock, IdGenerator } from '../shared/clock'
-import { Mac, SecretBox } from '../shared/crypto.ports'
+import { resolveNamedBuyer } from '../buyers/named-buyer'
+import { Attempted, Reservation } from '../idempotency/run-idempotently'
 import {
   CardDeclined,
   Duplicate,
   Forbidden,
-  duplicate,
   InFlight,
   InvalidRequest,
   invalidRequest,
-  problem,
   Replayed,
   replayed,
   ServiceFailed,
-  serviceFailed,
   ServiceTimeout,
   Unavailable,
   unavailable,
 } from '../shared/errors'
-import { GiftCard, GiftCardActivationCreate } from './gift-card.codecs'
 import { askConnector } from './ask-connector'
-import { CardWriteCommand, CardWritten, makeCardWrite } from './card-write'
-import { splitNumber } from './gift-card'
-import { ActivationResult, GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from './gift-card.ports'
-import { WebhookEvents } from '../webhooks/raise-event'
+import type { CardWriteCommand, CardWriteDeps, Provider } from './card-write'
+import { cardOutcomeCodec, fingerprintOf, makeCardWrite, newCard, primaryProvider, vaultedBefore, vaultWithEvent } from './card-write'
+import { GiftCard, GiftCardActivationCreate } from './gift-card.codecs'
+import { ActivationResult, ConnectorError } from './gift-card.ports'
 
 export type ActivateError =
   InvalidRequest | Forbidden | CardDeclined | Duplicate | InFlight | Replayed | ServiceFailed | ServiceTimeout | Unavailable
@@ -39,24 +32,13 @@ export type ActivateError =
 export interface ActivateCommand extends CardWriteCommand {
   readonly input: GiftCardActivationCreate
 }
-/** The activated card, and whether it is the replay of an earlier answer. */
-export type Activated = CardWritten
 
-export interface ActivateDeps {
-  readonly services: GiftCardServiceRepository
-  readonly connectors: GiftCardConnectors
-  readonly vault: GiftCardVault
-  readonly buyers: BuyerRepository
-  readonly idempotency: IdempotencyStore
-  readonly box: SecretBox
-  readonly mac: Mac
-  readonly clock: Clock
-  readonly ids: IdGenerator
-  readonly events: WebhookEvents
-  readonly config: IdempotencyConfig
-}
+export type ActivateDeps = CardWriteDeps
 
-export const ACTIVATION_OPERATION = 'POST /gift-cards/activations'
+/** Part of the key of every activation's idempotency record. */
+export const ACTIVATION_OPERATION = 'gift-card-activation'
+/** What earlier versions named it: their records are honoured until they expire (a replay period after the upgrade), then this can go. */
+const FORMER_ACTIVATION_OPERATION = 'POST /gift-cards/activations'
 
 type Outcome = E.Either<ActivateError, GiftCard>
 
@@ -84,40 +66,32 @@ const ReplayableError = t.union([
   t.type({ _tag: t.literal('Duplicate'), entity: t.string, existingId: t.string }),
 ])
 
-/** How a recorded activation is stored, and replayed: a failure as `Replayed`. */
-const outcomeCodec: OutcomeCodec<ActivateError, GiftCard> = {
-  encode: (o) => (E.isRight(o) ? { ok: true, value: GiftCard.encode(o.right) } : { ok: false, error: o.left }),
-  decode: (stored) => {
-    if (stored.ok) return E.mapLeft(() => unavailable(new Error('stored activation does not decode')))(GiftCard.decode(stored.value))
-    const error = ReplayableError.decode(stored.error)
-    return E.left(E.isRight(error) ? replayed(error.right) : unavailable(new Error('stored activation error does not decode')))
-  },
-}
+/** How a recorded activation is replayed: the card, or the provider's decision marked as `Replayed`. */
+const outcomeCodec = cardOutcomeCodec<ActivateError>((error) => {
+  const decoded = ReplayableError.decode(error)
+  return E.isRight(decoded) ? replayed(decoded.right) : unavailable(new Error('stored activation error does not decode'))
+})
 
-const resolveBuyer = (deps: ActivateDeps, cmd: ActivateCommand): TE.TaskEither<ActivateError, Buyer | null> => {
-  const { buyer_id, buyer_external_identifier } = cmd.input
-  const [lookup, field, what] =
-    buyer_id != null
-      ? [deps.buyers.findById(cmd.merchantAccountId, buyer_id), 'buyer_id', 'id']
-      : buyer_external_identifier != null
-        ? [
-            deps.buyers.findByExternalIdentifier(cmd.merchantAccountId, buyer_external_identifier),
-            'buyer_external_identifier',
-            'external identifier',
-          ]
-        : [TE.right(O.none), '', '']
-  if (field === '') return TE.right(null)
-  return pipe(
-    lookup,
-    TE.flatMap(
-      O.match(
-        () =>
-          TE.left<ActivateError>(
-            invalidRequest(problem('input', [field], `No buyer with this ${what} exists in this merchant account`, 'unknown_buyer')),
-          ),
-        (b) => TE.right(b),
-      ),
-    ),
+/** Step: the buyer the card is stored for. README documents an unknown one as a `400` here (a `404` when storing a card). */
+const buyerOf = (deps: ActivateDeps, cmd: ActivateCommand): TE.TaskEither<InvalidRequest | Unavailable, Buyer | null> =>
+  pipe(
+    resolveNamedBuyer(deps.buyers, cmd.merchantAccountId, cmd.input),
+    TE.mapLeft((e) => (e._tag === 'NotFound' ? invalidRequest(e.problem) : e)),
+  )
+
+/** Step: the provider activates the card, with the client's idempotency key forwarded so that it activates it once. */
+const activateAt = ({ service, connector }: Provider, cmd: ActivateCommand): TE.TaskEither<ConnectorError, ActivationResult> => {
+  const { input } = cmd
+  return askConnector(ActivationResult, input.pin == null ? [input.number] : [input.number, input.pin], () =>
+    connector.activate({
+      service,
+      number: input.number,
+      pin: input.pin ?? null,
+      amount: input.amount ?? null,
+      currency: input.currency ?? null,
+      externalIdentifier: input.external_identifier ?? null,
+      idempotencyKey: cmd.idempotencyKey,
+    }),
   )
 }
 
@@ -130,92 +104,35 @@ const resolveBuyer = (deps: ActivateDeps, cmd: ActivateCommand): TE.TaskEither<A
 const attempt =
   (deps: ActivateDeps, cmd: ActivateCommand) =>
   async (reservation: Reservation | null): Promise<Attempted<ActivateError, GiftCard>> => {
-    const own = (id: string) => reservation !== null && (id === reservation.reservedId || reservation.earlierIds.includes(id))
-    const { input } = cmd
-    const buyer = await resolveBuyer(deps, cmd)()
+    const { input, merchantAccountId } = cmd
+    const buyer = await buyerOf(deps, cmd)()
     if (E.isLeft(buyer)) return ended(buyer, 'checks')
-    const primary = await deps.services.findPrimary(cmd.merchantAccountId)()
-    if (E.isLeft(primary)) return ended(primary, 'checks')
-    if (O.isNone(primary.right))
-      return ended(
-        E.left(invalidRequest(problem(null, [], 'This merchant account has no primary gift card service', 'no_gift_card_service'))),
-        'checks',
-      )
-    const service = primary.right.value.service
-    const connector = deps.connectors.forDefinition(service.gift_card_service_definition_id)
-    if (O.isNone(connector)) return ended(E.left(serviceFailed(`no connector for ${service.gift_card_service_definition_id}`)), 'checks')
+    const provider = await primaryProvider(deps, merchantAccountId)()
+    if (E.isLeft(provider)) return ended(provider, 'checks')
 
     const store = input.store === true
     // Only a stored card needs one (an HMAC is a fair share of an activation's own work).
-    const fingerprint = store ? deps.mac.mac('card-fingerprint', input.number) : ''
+    const fingerprint = store ? fingerprintOf(deps.mac, input.number) : ''
     if (store) {
-      const existing = await deps.vault.findByFingerprint(cmd.merchantAccountId, fingerprint)()
-      if (E.isLeft(existing)) return ended(existing, 'checks')
-      if (O.isSome(existing.right)) {
-        const stored = existing.right.value.card
-        // Our own earlier attempt's card: the activation happened, and this is its answer.
-        return own(stored.id) ? ended(E.right(stored), 'earlier attempt') : ended(E.left(duplicate('GiftCard', stored.id)), 'checks')
-      }
+      const earlier = await vaultedBefore(deps.vault, merchantAccountId, fingerprint, reservation)()
+      if (E.isLeft(earlier)) return ended(earlier, 'checks')
+      // Our own earlier attempt's card: the activation happened, and this is its answer.
+      if (O.isSome(earlier.right)) return ended(E.right(earlier.right.value), 'earlier attempt')
     }
 
-    const secrets = input.pin == null ? [input.number] : [input.number, input.pin]
-    const activated = await askConnector(ActivationResult, secrets, () =>
-      connector.value.activate({
-        service,
-        number: input.number,
-        pin: input.pin ?? null,
-        amount: input.amount ?? null,
-        currency: input.currency ?? null,
-        externalIdentifier: input.external_identifier ?? null,
-        idempotencyKey: cmd.idempotencyKey,
-      }),
-    )()
+    const activated = await activateAt(provider.right, cmd)()
     if (E.isLeft(activated)) return ended(activated, 'provider')
-
-    const now = deps.clock.now().toISOString()
-    const card: GiftCard = {
-      type: 'gift-card',
-      id: reservation?.reservedId ?? deps.ids.uuid(),
-      merchant_account_id: cmd.merchantAccountId,
-      gift_card_service: service,
-      ...splitNumber(input.number),
-      expiration_date: activated.right.expirationDate,
+    const card = newCard(deps, reservation, {
+      merchantAccountId,
+      service: provider.right.service,
+      number: input.number,
+      expirationDate: activated.right.expirationDate,
       buyer: buyer.right,
-      created_at: now,
-      updated_at: now,
-      last_used_at: null,
-      usage_count: 0,
-      cit_last_used_at: null,
-      cit_usage_count: 0,
-    }
+    })
     if (!store) return ended(E.right(card), 'provider')
-    const event = await deps.events.raise('gift-card.created', cmd.merchantAccountId, card)()
-    if (E.isLeft(event)) return ended(event, 'provider')
-    const kept = await deps.events.record(
-      event.right,
-      deps.vault.insert({
-        card,
-        fingerprint,
-        sealed_number: deps.box.seal(input.number),
-        sealed_pin: input.pin == null ? null : deps.box.seal(input.pin),
-      }),
-    )()
-    // An earlier attempt of this request, still running after its lease ended, vaulted first.
-    if (E.isLeft(kept) && kept.left._tag === 'Duplicate' && own(kept.left.existingId)) {
-      const id = kept.left.existingId
-      const found = await deps.vault.findById(cmd.merchantAccountId, id)()
-      // Gone since the clash: nothing to answer with but the clash.
-      return ended(
-        E.flatMap(
-          O.match(
-            () => E.left(duplicate('GiftCard', id)),
-            (v: { card: GiftCard }) => E.right(v.card),
-          ),
-        )(found),
-        'earlier attempt',
-      )
-    }
-    return ended(E.map(() => card)(kept), 'provider')
+
+    const vaulted = await vaultWithEvent(deps, reservation, card, { fingerprint, number: input.number, pin: input.pin ?? null })()
+    return ended(vaulted.outcome, vaulted.by === 'earlier attempt' ? 'earlier attempt' : 'provider')
   }
 
 /**
@@ -226,4 +143,7 @@ const attempt =
  * answered with 201 (see `attempt`), while any other request for that number still gets 409.
  */
 export const makeActivateGiftCard = (deps: ActivateDeps) =>
-  makeCardWrite(deps, ACTIVATION_OPERATION)((cmd: ActivateCommand) => attempt(deps, cmd), outcomeCodec)
+  makeCardWrite(deps, { name: ACTIVATION_OPERATION, formerName: FORMER_ACTIVATION_OPERATION })(
+    (cmd: ActivateCommand) => attempt(deps, cmd),
+    outcomeCodec,
+  )

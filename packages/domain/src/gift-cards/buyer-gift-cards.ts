@@ -3,7 +3,8 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { BuyerRepository } from '../buyers/buyers.ports'
-import { Clock } from '../shared/clock'
+import { findNamedBuyer } from '../buyers/named-buyer'
+import { Clock } from '../shared/clock.ports'
 import { oneOf, RuleViolation } from '../shared/codecs'
 import { Forbidden, Unavailable } from '../shared/errors'
 import { audienceOf, CardReach } from './card-reach'
@@ -79,11 +80,8 @@ export const makeListBuyerGiftCards =
   async () => {
     const audience = await audienceOf(deps.buyers, q.merchantAccountId, q.reach)()
     if (E.isLeft(audience)) return audience
-    const found = await (
-      'id' in q.buyer
-        ? deps.buyers.findById(q.merchantAccountId, q.buyer.id)
-        : deps.buyers.findByExternalIdentifier(q.merchantAccountId, q.buyer.externalIdentifier)
-    )()
+    const name = 'id' in q.buyer ? { buyer_id: q.buyer.id } : { buyer_external_identifier: q.buyer.externalIdentifier }
+    const found = await findNamedBuyer(deps.buyers, q.merchantAccountId, name)()
     if (E.isLeft(found)) return found
     const buyer = O.toNullable(found.right)
     if (buyer === null || !(audience.right.all || audience.right.buyerId === buyer.id)) return E.right({ items: [] })

@@ -3,7 +3,9 @@ import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import { Access, EmbedBuyer } from '../auth/authorize'
 import { EMBED, grants } from '../auth/scopes'
+import { Buyer } from '../buyers/buyer'
 import { BuyerRepository } from '../buyers/buyers.ports'
+import { BuyerName, findNamedBuyer, namesABuyer } from '../buyers/named-buyer'
 import { Forbidden, forbidden, Unavailable } from '../shared/errors'
 import { GiftCard } from './gift-card.codecs'
 
@@ -26,10 +28,6 @@ export const cardReach = (access: Access, scope: 'gift-cards.read' | 'gift-cards
   return embedBuyer === undefined ? { kind: 'none' } : { kind: 'buyer', buyer: embedBuyer }
 }
 
-/** The buyer named by id, else by external identifier. */
-const findNamed = (buyers: BuyerRepository, merchantAccountId: string, id: string | null, externalIdentifier: string | null) =>
-  id !== null ? buyers.findById(merchantAccountId, id) : buyers.findByExternalIdentifier(merchantAccountId, externalIdentifier ?? '')
-
 /** Which stored cards are visible: all the account's, or only those of the buyer with this id (null: no such buyer, so none). */
 export type Audience = { readonly all: true } | { readonly all: false; readonly buyerId: string | null }
 export const EVERYONE: Audience = { all: true }
@@ -44,18 +42,8 @@ export const audienceOf = (
   if (reach.kind === 'none') return TE.left(forbidden('embed_buyer'))
   const { id, externalIdentifier } = reach.buyer
   return pipe(
-    findNamed(buyers, merchantAccountId, id, externalIdentifier),
-    TE.map((b): Audience => ({
-      all: false,
-      buyerId: pipe(
-        b,
-        O.filter((x) => externalIdentifier === null || x.external_identifier === externalIdentifier),
-        O.match(
-          () => null,
-          (x) => x.id,
-        ),
-      ),
-    })),
+    findNamedBuyer(buyers, merchantAccountId, { buyer_id: id, buyer_external_identifier: externalIdentifier }),
+    TE.map((b): Audience => ({ all: false, buyerId: O.toNullable(O.map((x: Buyer) => x.id)(b)) })),
   )
 }
 
@@ -72,15 +60,14 @@ export const mayWriteFor = (
   buyers: BuyerRepository,
   merchantAccountId: string,
   reach: CardReach,
-  named: { readonly buyer_id?: string | null; readonly buyer_external_identifier?: string | null },
+  named: BuyerName,
 ): TE.TaskEither<Forbidden | Unavailable, void> => {
-  const { buyer_id, buyer_external_identifier } = named
-  if (reach.kind === 'account' || (buyer_id == null && buyer_external_identifier == null)) return TE.right(undefined)
+  if (reach.kind === 'account' || !namesABuyer(named)) return TE.right(undefined)
   return pipe(
     audienceOf(buyers, merchantAccountId, reach),
     TE.flatMap((audience) =>
       pipe(
-        findNamed(buyers, merchantAccountId, buyer_id ?? null, buyer_external_identifier ?? null),
+        findNamedBuyer(buyers, merchantAccountId, named),
         TE.flatMap((b) =>
           O.isSome(b) && sees(audience, { buyer: b.value })
             ? TE.right(undefined)

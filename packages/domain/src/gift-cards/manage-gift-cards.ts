@@ -3,12 +3,13 @@ import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import { BuyerCascade } from '../buyers/buyer-use-cases'
 import { BuyerRepository } from '../buyers/buyers.ports'
+import { findNamedBuyer } from '../buyers/named-buyer'
 import { Page } from '../pagination/page'
 import { paginate, PageQuery } from '../pagination/paginate'
 import { Mac } from '../shared/crypto.ports'
 import { Forbidden, InvalidRequest, NotFound, notFound, Unavailable } from '../shared/errors'
 import { Audience, audienceOf, CardReach, sees } from './card-reach'
-import { WebhookEvents } from '../webhooks/raise-event'
+import { WebhookEvents } from '../webhooks/webhook-events.ports'
 import { giftCardSortKey } from './gift-card'
 import { GiftCard } from './gift-card.codecs'
 import { GiftCardVault } from './gift-card.ports'
@@ -44,10 +45,7 @@ export const makeListGiftCards =
     const scope = `gift-cards\u0000${q.merchantAccountId}\u0000${JSON.stringify([buyer_id ?? null, buyer_external_identifier ?? null])}`
     const buyerId: TE.TaskEither<Unavailable, O.Option<string | undefined>> = buyer_external_identifier === undefined
       ? TE.right(O.some(buyer_id))
-      : pipe(
-          deps.buyers.findByExternalIdentifier(q.merchantAccountId, buyer_external_identifier),
-          TE.map(O.flatMap((b) => (buyer_id === undefined || b.id === buyer_id ? O.some(b.id) : O.none))),
-        )
+      : pipe(findNamedBuyer(deps.buyers, q.merchantAccountId, q.filter), TE.map(O.map((b) => b.id)))
     return pipe(
       audienceOf(deps.buyers, q.merchantAccountId, q.reach),
       TE.flatMap((audience) =>

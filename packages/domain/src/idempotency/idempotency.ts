@@ -1,8 +1,5 @@
 import * as t from 'io-ts'
-import * as TE from 'fp-ts/TaskEither'
 import { closed, intRange, nullable, oneOf, str } from '../shared/codecs'
-import { Unavailable } from '../shared/errors'
-import { token } from '../shared/token'
 
 /**
  * What a finished request left behind: its success value or the failure to replay. Stored as
@@ -21,7 +18,7 @@ export const IdempotencyRecord = closed(
   'IdempotencyRecord',
   {
     merchant_account_id: str,
-    /** Operation and client key, e.g. `POST /gift-cards/activations\u0000<key>`. */
+    /** Operation and client key, e.g. `gift-card-activation\u0000<key>`. */
     key: str,
     /** Keyed MAC of the canonical request: never the request itself, which holds card data. */
     fingerprint: str,
@@ -54,25 +51,6 @@ export const IdempotencyRecord = closed(
 )
 export type IdempotencyRecord = t.TypeOf<typeof IdempotencyRecord>
 
-/** A claim won carries the record as stored: with a takeover, its attempt and earlier ids. */
-export type Claim =
-  { readonly claimed: true; readonly record: IdempotencyRecord } | { readonly claimed: false; readonly existing: IdempotencyRecord }
-
-/** Who may finish a claimed key: the lease token and attempt of the claim that took it. */
-export interface LeaseHolder {
-  readonly merchantAccountId: string
-  readonly key: string
-  readonly lease: string
-  readonly attempt: number
-}
-
-/**
- * Whether a holder's `complete` or `release` took effect. Refused when the holder no longer
- * holds the key (its lease ended and another request took the key over, or the record is
- * gone): `current` is the record as it is now, if any, and the store left it unchanged.
- */
-export type Settlement = { readonly settled: true } | { readonly settled: false; readonly current: IdempotencyRecord | null }
-
 /** The record a store keeps when `next` takes over the expired `previous` (the rule every store applies). */
 export const takeOver = (previous: IdempotencyRecord, next: IdempotencyRecord): IdempotencyRecord => {
   const attempt = (previous.attempt ?? 1) + 1
@@ -88,24 +66,3 @@ export const keptUntil = (r: IdempotencyRecord): string =>
   r.state === 'in_flight' && r.retain_until !== undefined && Date.parse(r.retain_until) > Date.parse(r.expires_at)
     ? r.retain_until
     : r.expires_at
-
-export interface IdempotencyStore {
-  /**
-   * Atomically takes the key with an in-flight record, or returns the live record holding it.
-   * A record whose `expires_at` is not after `now` counts as absent and is replaced by
-   * `takeOver(existing, record)`; the claim answers with the record as stored.
-   */
-  claim(record: IdempotencyRecord, now: Date): TE.TaskEither<Unavailable, Claim>
-  /**
-   * Stores the outcome and how long it is replayed, only if `holder` still holds the key (its
-   * lease and attempt are the record's, even once the lease ended, as long as nobody took over).
-   */
-  complete(holder: LeaseHolder, outcome: StoredOutcome, expiresAt: Date): TE.TaskEither<Unavailable, Settlement>
-  /**
-   * Gives the key up without an outcome, so the request may be retried: only if `holder` still
-   * holds it in flight. The lease ends at `now`; the record stays (until its `retain_until`)
-   * for the retry to take over with its ids.
-   */
-  release(holder: LeaseHolder, now: Date): TE.TaskEither<Unavailable, Settlement>
-}
-export const IdempotencyStore = token<IdempotencyStore>('IdempotencyStore')

@@ -2,7 +2,7 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import { isEmbedToken, Principal } from '../auth/authorize'
-import { Clock } from '../shared/clock'
+import { Clock } from '../shared/clock.ports'
 import { Quota, RateLimited, rateLimited, Unavailable } from '../shared/errors'
 import { RateLimitStore } from './rate-limit.ports'
 

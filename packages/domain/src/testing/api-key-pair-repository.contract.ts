@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/Option'
-import { ApiKeyPairRepository } from '../auth/api-key-pair'
+import { ApiKeyPairRepository } from '../auth/api-key-pair.ports'
 import { anApiKeyPair, MERCHANT_A } from './fixtures'
 import { Harness, right, sortedBy, teardownHarness } from './harness'
 

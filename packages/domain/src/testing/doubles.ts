@@ -3,7 +3,7 @@ import { seekIn } from '../pagination/seek-in'
 import { ROLE_CATALOGUE } from '../roles/role-catalogue'
 import { roleSortKey } from '../roles/role'
 import { RoleRepository } from '../roles/roles.ports'
-import { Clock, IdGenerator } from '../shared/clock'
+import { Clock, IdGenerator } from '../shared/clock.ports'
 import { Mac, MacPurpose } from '../shared/crypto.ports'
 
 /** A clock tests move by hand. Hands out fresh Dates, so a caller cannot move it by mutation. */

@@ -205,7 +205,7 @@ export const aVaultedCard = (o: VaultedCardOverrides = {}): VaultedGiftCard => {
 export const anIdempotencyRecord = (o: Partial<IdempotencyRecord> = {}): IdempotencyRecord =>
   valid(IdempotencyRecord, {
     merchant_account_id: MERCHANT_A,
-    key: `POST /gift-cards/activations\u0000${nextUuid()}`,
+    key: `gift-card-activation\u0000${nextUuid()}`,
     fingerprint: digestLike(`request-${next()}`),
     state: 'in_flight',
     outcome: null,

@@ -1,9 +1,11 @@
 import { expect } from 'chai'
-import { Claim, EARLIER_IDS_KEPT, IdempotencyRecord, IdempotencyStore, LeaseHolder, StoredOutcome } from '../idempotency/idempotency'
+import * as O from 'fp-ts/Option'
+import { EARLIER_IDS_KEPT, IdempotencyRecord, StoredOutcome } from '../idempotency/idempotency'
+import { Claim, IdempotencyStore, LeaseHolder } from '../idempotency/idempotency.ports'
 import { anIdempotencyRecord, dateAt, isoAt, MERCHANT_B } from './fixtures'
 import { at, Harness, present, right, teardownHarness } from './harness'
 
-const KEY = 'POST /gift-cards/activations\u0000b8f2e0f4-3c1a-4d2e-9f10-6a7b8c9d0e1f'
+const KEY = 'gift-card-activation\u0000b8f2e0f4-3c1a-4d2e-9f10-6a7b8c9d0e1f'
 const DAY = 86_400_000
 const claimed = (record: IdempotencyRecord): Claim => ({ claimed: true, record })
 const heldBy = (existing: IdempotencyRecord) => ({ claimed: false, existing })
@@ -259,6 +261,33 @@ export const idempotencyStoreContract = (name: string, setup: () => Promise<Harn
       it('refuses to complete a key nobody holds, and does not create it', async () => {
         expect(await right(h.port.complete(holderOf(first()), card, dateAt(DAY)))).to.deep.equal(refused(null))
         expect(await right(h.port.claim(second(5), dateAt(5)))).to.deep.equal(claimed(second(5)))
+      })
+    })
+
+    describe('find', () => {
+      const account = first().merchant_account_id
+
+      it('reads the record under a key as stored: in flight, released, completed; none for another key or account', async () => {
+        expect(await right(h.port.find(account, KEY))).to.deep.equal(O.none)
+        await right(h.port.claim(first(), dateAt(0)))
+        expect(await right(h.port.find(account, KEY))).to.deep.equal(O.some(first()))
+        await right(h.port.release(holderOf(first()), dateAt(5)))
+        // Its lease over, it is kept for a retry's ids: still found.
+        expect(await right(h.port.find(account, KEY))).to.deep.equal(O.some(first({ expires_at: isoAt(5) })))
+        const again = await right(h.port.claim(retry(10), dateAt(10)))
+        if (!again.claimed) throw new Error('not taken over')
+        await right(h.port.complete(holderOf(again.record), card, dateAt(DAY)))
+        const completed = { ...again.record, state: 'completed' as const, outcome: card, expires_at: isoAt(DAY) }
+        expect(await right(h.port.find(account, KEY))).to.deep.equal(O.some(completed))
+        expect(await right(h.port.find(MERCHANT_B, KEY))).to.deep.equal(O.none)
+        expect(await right(h.port.find(account, `${KEY}-other`))).to.deep.equal(O.none)
+      })
+
+      it('changes nothing: the key stays held as it was', async () => {
+        await right(h.port.claim(first(), dateAt(0)))
+        await right(h.port.find(account, KEY))
+        expect(await right(h.port.claim(second(10), dateAt(10)))).to.deep.equal(heldBy(first()))
+        expect(await right(h.port.complete(holderOf(first()), card, dateAt(DAY)))).to.deep.equal(settled)
       })
     })
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/Option'
-import { MerchantAccountRepository } from '../merchant-accounts/merchant-account'
+import { MerchantAccountRepository } from '../merchant-accounts/merchant-account.ports'
 import { aMerchantAccount } from './fixtures'
 import { Harness, right, teardownHarness } from './harness'
 

@@ -1,4 +1,4 @@
-import { STORAGE_PORT_NAMES, StoragePorts } from '../shared/storage.ports'
+import { STORAGE_PORT_NAMES, StoragePorts } from '../storage.ports'
 import { apiKeyPairRepositoryContract } from './api-key-pair-repository.contract'
 import { buyerRepositoryContract } from './buyer-repository.contract'
 import { giftCardServiceRepositoryContract } from './gift-card-service-repository.contract'

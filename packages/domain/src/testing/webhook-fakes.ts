@@ -1,7 +1,7 @@
 import * as O from 'fp-ts/Option'
 import * as T from 'fp-ts/Task'
 import * as TE from 'fp-ts/TaskEither'
-import { WebhookEvents } from '../webhooks/raise-event'
+import { WebhookEvents } from '../webhooks/webhook-events.ports'
 import { WebhookDispatch } from '../webhooks/webhook-delivery.ports'
 import { OutboxEntry } from '../webhooks/webhook-event'
 

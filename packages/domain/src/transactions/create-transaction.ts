@@ -4,8 +4,9 @@ import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { EmbedBuyer, EmbedPins } from '../auth/authorize'
 import { reconciliationId } from '../buyers/buyer'
+import { resolveNamedBuyer } from '../buyers/named-buyer'
 import { canonicalJson } from '../gift-cards/gift-card'
-import { Attempted, makeRunIdempotently, OutcomeCodec, Reservation, IdempotencyRefusal } from '../idempotency/run-idempotently'
+import { Answered, Attempted, makeRunIdempotently, OutcomeCodec, Reservation, IdempotencyRefusal } from '../idempotency/run-idempotently'
 import { PaymentServiceRecord } from '../payments/payment-service'
 import { Conflict, Forbidden, forbidden, InvalidRequest, Unavailable, unavailable } from '../shared/errors'
 import { cardFromRequest, cardFromSession, CardToCharge } from './card-to-charge'
@@ -29,10 +30,7 @@ export interface CreateTransactionCommand {
 }
 
 /** The created transaction (whatever its status: a decline is a transaction too), and whether it is a replay. */
-export interface Created {
-  readonly value: Transaction
-  readonly replayed: boolean
-}
+export type Created = Answered<Transaction>
 
 export const CREATE_TRANSACTION = 'transaction-create'
 
@@ -199,43 +197,21 @@ const firstFound = async (
   return E.right(O.none)
 }
 
-/** The buyer: one of the account's, named by id or external identifier (unknown: a 400), or a guest described inline. */
-const buyerOf = async (
-  deps: TransactionDeps,
-  cmd: CreateTransactionCommand,
-): Promise<E.Either<InvalidRequest | Unavailable, TransactionBuyer | null>> => {
-  const { buyer_id, buyer_external_identifier, buyer } = cmd.input
-  if (buyer_id == null && buyer_external_identifier == null) {
-    if (buyer == null) return E.right(null)
-    return E.right({
-      type: 'buyer',
-      id: null,
-      reconciliation_id: null,
-      display_name: buyer.display_name ?? null,
-      external_identifier: buyer.external_identifier ?? null,
-      billing_details: buyer.billing_details ?? null,
-      account_number: buyer.account_number ?? null,
-    })
-  }
-  const [field, found] =
-    buyer_id != null
-      ? (['buyer_id', await deps.buyers.findById(cmd.merchantAccountId, buyer_id)()] as const)
-      : ([
-          'buyer_external_identifier',
-          await deps.buyers.findByExternalIdentifier(cmd.merchantAccountId, buyer_external_identifier ?? '')(),
-        ] as const)
-  if (E.isLeft(found)) return found
-  if (O.isNone(found.right))
-    return E.left(refusedInput([field], 'No buyer with this identifier exists in this merchant account', 'unknown_buyer'))
-  const b = found.right.value
+/** The buyer: one of the account's, named by id or external identifier (unknown: a 400 naming the field), or a guest described inline. */
+const buyerOf = async (deps: TransactionDeps, cmd: CreateTransactionCommand): Promise<E.Either<InvalidRequest | Unavailable, TransactionBuyer | null>> => {
+  const { buyer } = cmd.input
+  const named = await resolveNamedBuyer(deps.buyers, cmd.merchantAccountId, cmd.input)()
+  if (E.isLeft(named)) return E.left(named.left._tag === 'NotFound' ? failedValidation(named.left.problem) : named.left)
+  const b = named.right
+  if (b === null && buyer == null) return E.right(null)
   return E.right({
     type: 'buyer',
-    id: b.id,
-    reconciliation_id: reconciliationId(b.id),
-    display_name: b.display_name ?? null,
-    external_identifier: b.external_identifier ?? null,
-    billing_details: b.billing_details ?? null,
-    account_number: b.account_number ?? null,
+    id: b?.id ?? null,
+    reconciliation_id: b === null ? null : reconciliationId(b.id),
+    display_name: (b ?? buyer)?.display_name ?? null,
+    external_identifier: (b ?? buyer)?.external_identifier ?? null,
+    billing_details: (b ?? buyer)?.billing_details ?? null,
+    account_number: (b ?? buyer)?.account_number ?? null,
   })
 }
 

@@ -3,7 +3,7 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { canonicalJson } from '../gift-cards/gift-card'
-import { Attempted, IdempotencyRefusal, makeRunIdempotently, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
+import { Answered, Attempted, IdempotencyRefusal, makeRunIdempotently, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
 import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
 import {
   Conflict,
@@ -81,7 +81,7 @@ const makeOperation =
     mine: Mine,
     plan: (r: TransactionRecord, cmd: OperationCommand<I>, ids: readonly string[]) => E.Either<OperationError, Plan>,
   ) =>
-  (cmd: OperationCommand<I>): TE.TaskEither<OperationError, { readonly value: OperationDone; readonly replayed: boolean }> => {
+  (cmd: OperationCommand<I>): TE.TaskEither<OperationError, Answered<OperationDone>> => {
     const settle = makeSettleTransaction(deps)
     const put = advance(deps)
     const work = async (reservation: Reservation | null): Promise<Attempted<OperationError, OperationDone>> => {

@@ -1,7 +1,7 @@
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
-import { Clock, Random } from '../shared/clock'
+import { Clock, Random } from '../shared/clock.ports'
 import { SecretBox } from '../shared/crypto.ports'
 import { Unavailable } from '../shared/errors'
 import { afterAttempt, cancelled, isSuccess, RetrySchedule, WebhookDeliveryAttempt, WebhookDeliveryStatus } from './webhook-delivery'

@@ -2,17 +2,12 @@ import * as O from 'fp-ts/Option'
 import * as T from 'fp-ts/Task'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
-import { Clock, IdGenerator } from '../shared/clock'
+import { Clock, IdGenerator } from '../shared/clock.ports'
 import { Unavailable } from '../shared/errors'
 import { WebhookDispatch, WebhookOutbox } from './webhook-delivery.ports'
-import { Environment, OutboxEntry, outboxEntryOf, WebhookEventName, WebhookEventTarget } from './webhook-event'
+import { Environment, OutboxEntry, outboxEntryOf } from './webhook-event'
+import { RaiseEvent, RecordWithEvent, WebhookEvents } from './webhook-events.ports'
 import { WebhookSubscriptionRepository } from './webhooks.ports'
-
-export type RaiseEvent = <N extends WebhookEventName>(
-  name: N,
-  merchantAccountId: string,
-  target: WebhookEventTarget<N> & { readonly id: string },
-) => TE.TaskEither<Unavailable, O.Option<OutboxEntry>>
 
 /**
  * An event about to be raised, fanned out to the account's active subscriptions and the active
@@ -40,8 +35,6 @@ export const makeRaiseEvent =
       ),
     )
 
-export type RecordWithEvent = <Err, A>(event: O.Option<OutboxEntry>, write: TE.TaskEither<Err, A>) => TE.TaskEither<Err | Unavailable, A>
-
 /**
  * Runs `write` with its event in the outbox first, so that without a transaction a crash can
  * neither lose the event of a stored write nor send one for a write that did not happen: the
@@ -68,12 +61,6 @@ export const makeRecordWithEvent =
       TE.tap(() => TE.fromTask(deps.dispatch.publish(entry))),
     )
   }
-
-/** What a use case whose writes raise events needs: `raise` the event, then `record` the write with it. */
-export interface WebhookEvents {
-  readonly raise: RaiseEvent
-  readonly record: RecordWithEvent
-}
 
 export const makeWebhookEvents = (
   deps: Parameters<typeof makeRaiseEvent>[0] & Parameters<typeof makeRecordWithEvent>[0],

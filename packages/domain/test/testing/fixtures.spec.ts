@@ -13,7 +13,7 @@ import {
   uuid,
   VaultedGiftCard,
   WebhookSubscriptionRecord,
-} from '@orka/domain'
+} from '../../src'
 import {
   aBuyer,
   aGiftCard,
@@ -26,7 +26,7 @@ import {
   aWebhookRecord,
   nextUuid,
   uuidFor,
-} from '@orka/domain/testing'
+} from '../../src/testing'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 

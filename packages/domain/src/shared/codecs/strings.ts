@@ -1,0 +1,106 @@
+import { Checked, Explanation, isString, notString } from './explain'
+
+/**
+ * Characters no string a client sends may hold, whatever its other constraints: every
+ * `boundedString` (so every string field of a request codec, and `inputStr`) refuses them, so
+ * that no storage ever sees them. (`str` alone accepts them: it describes what we store.)
+ *
+ * - U+0000 (NUL): some storages cannot store it (a 500), others truncate at it. Explained as
+ *   `string_invalid_characters`.
+ * - A lone UTF-16 surrogate (a high surrogate U+D800-U+DBFF not followed by a low one, or a
+ *   low surrogate U+DC00-U+DFFF not preceded by a high one), as JSON's `\ud800` escapes
+ *   produce: it is not a Unicode character, and a storage's UTF-8 encoder silently replaces it
+ *   with U+FFFD, so two different inputs would become one value (a false duplicate). Explained
+ *   as `string_unicode` (also used for query values that are not UTF-8 once percent-decoded).
+ *
+ * Surrogate pairs (e.g. an emoji) are well-formed and accepted. Neither fault echoes the input:
+ * it is what the client got wrong, and may not survive a round trip through a JSON parser.
+ */
+export const INVALID_CHARACTER_TYPES: ReadonlySet<string> = new Set(['string_invalid_characters', 'string_unicode'])
+export const NUL_CHARACTER: Explanation = { type: 'string_invalid_characters' }
+export const NOT_UNICODE: Explanation = { type: 'string_unicode' }
+// Without the `u` flag a regular expression sees UTF-16 code units, so lone surrogates are visible.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+/** Why `s` holds a character no accepted string may hold, or undefined when it holds none. */
+export const explainCharacters = (s: string): Explanation | undefined =>
+  s.includes('\u0000') ? NUL_CHARACTER : LONE_SURROGATE.test(s) ? NOT_UNICODE : undefined
+
+export interface StringConstraints {
+  /** Length bounds, in Unicode code points (an emoji is one, as JSON Schema counts it). */
+  readonly min?: number
+  readonly max?: number
+  readonly pattern?: RegExp
+  readonly format?: string
+  /**
+   * Accept any JavaScript string, NUL and lone surrogates included. Only for text the service
+   * itself writes and reads back (stored records, keys it joins with U+0000): never for what a
+   * client sends. See `str`.
+   */
+  readonly anyCharacters?: boolean
+}
+
+/**
+ * How many Unicode code points `s` holds, as JSON Schema's `minLength` and `maxLength` count
+ * (a lone surrogate counts as one): its UTF-16 code units less its surrogate pairs.
+ */
+export const codePointLength = (s: string): number => {
+  let n = s.length
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--
+        i++
+      }
+    }
+  }
+  return n
+}
+
+// A string has between half its code units and all of them as code points: only a length in
+// between needs counting, so a string within its bound in code units (the common case) never is.
+const shorterThan = (s: string, min: number) => s.length < min || (s.length < 2 * min && codePointLength(s) < min)
+const longerThan = (s: string, max: number) => s.length > max && (s.length > 2 * max || codePointLength(s) > max)
+
+/** A string of bounded length (in code points, as the published JSON Schema counts) and pattern. */
+export const boundedString = (name: string, k: StringConstraints): Checked<string> => {
+  const explain = (u: unknown): Explanation | undefined => {
+    if (!isString(u)) return notString
+    const chars = k.anyCharacters === true ? undefined : explainCharacters(u)
+    if (chars !== undefined) return chars
+    if (k.min !== undefined && shorterThan(u, k.min)) return { type: 'string_too_short', ctx: { min_length: k.min } }
+    if (k.max !== undefined && longerThan(u, k.max)) return { type: 'string_too_long', ctx: { max_length: k.max } }
+    if (k.pattern !== undefined && !k.pattern.test(u)) return { type: 'string_pattern_mismatch', ctx: { pattern: k.pattern.source } }
+    return undefined
+  }
+  return new Checked(name, (u): u is string => explain(u) === undefined, explain, {
+    type: 'string',
+    ...(k.min !== undefined ? { minLength: k.min } : {}),
+    ...(k.max !== undefined ? { maxLength: k.max } : {}),
+    ...(k.pattern !== undefined ? { pattern: k.pattern.source } : {}),
+    ...(k.format !== undefined ? { format: k.format } : {}),
+  })
+}
+
+/**
+ * Any string, as before: NUL and lone surrogates included. It describes records the service
+ * writes itself (an idempotency record's key joins its parts with U+0000), so it must not
+ * refuse them. Request codecs use `boundedString` (or `inputStr`), which refuse both.
+ */
+export const str = boundedString('string', { anyCharacters: true })
+/** Any string a client may send: no length limit, but no NUL and no lone surrogate. */
+export const inputStr = boundedString('string', {})
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+export const uuid = new Checked<string>(
+  'uuid',
+  (u): u is string => isString(u) && UUID_RE.test(u),
+  (u) => (!isString(u) ? notString : UUID_RE.test(u) ? undefined : { type: 'uuid_parsing' }),
+  { type: 'string', format: 'uuid' },
+)
+/**
+ * A UUID as an identifier to look up: accepted in either case, decoded to lower case (the form
+ * every stored id has), so an upper-case id finds the resource. `uuid` keeps its input as is.
+ */
+export const canonicalUuid = new Checked<string>('uuid', uuid.is, uuid.explain, uuid.schema, (s) => s.toLowerCase())

@@ -5,6 +5,7 @@ import { MemoryGiftCardServiceRepository } from './memory-gift-card-service-repo
 import { MemoryGiftCardVault } from './memory-gift-card-vault'
 import { MemoryIdempotencyStore, MemoryIdempotencyStoreOptions } from './memory-idempotency-store'
 import { MemoryMerchantAccountRepository } from './memory-merchant-account-repository'
+import { MemoryPaymentServiceRepository } from './memory-payment-service-repository'
 import { MemoryRateLimitStore, MemoryRateLimitStoreOptions } from './memory-rate-limit-store'
 import { MemoryRoleRepository } from './memory-role-repository'
 import { MemoryWebhookDeliveryStore } from './memory-webhook-delivery-store'
@@ -30,6 +31,7 @@ export const makeMemoryAdapters = (options: MemoryAdapterOptions = {}) =>
     rateLimits: new MemoryRateLimitStore(options.rateLimits),
     outbox: new MemoryWebhookOutbox(),
     deliveries: new MemoryWebhookDeliveryStore(),
+    paymentServices: new MemoryPaymentServiceRepository(),
   }) satisfies StoragePorts
 
 export type MemoryAdapters = ReturnType<typeof makeMemoryAdapters>

@@ -3,6 +3,7 @@ import { BuyerRepository } from '../buyers/buyers.ports'
 import { GiftCardServiceRepository, GiftCardVault } from '../gift-cards/gift-card.ports'
 import { IdempotencyStore } from '../idempotency/idempotency'
 import { MerchantAccountRepository } from '../merchant-accounts/merchant-account'
+import { PaymentServiceRepository } from '../payments/payment-service.ports'
 import { RateLimitStore } from '../rate-limit/rate-limit.ports'
 import { RoleRepository } from '../roles/roles.ports'
 import { WebhookDeliveryStore, WebhookOutbox } from '../webhooks/webhook-delivery.ports'
@@ -27,6 +28,7 @@ export interface StoragePorts {
   readonly rateLimits: RateLimitStore
   readonly outbox: WebhookOutbox
   readonly deliveries: WebhookDeliveryStore
+  readonly paymentServices: PaymentServiceRepository
 }
 
 /** Each storage port's token. */
@@ -42,6 +44,7 @@ export const STORAGE_PORT_TOKENS: { readonly [K in keyof StoragePorts]: Token<St
   rateLimits: RateLimitStore,
   outbox: WebhookOutbox,
   deliveries: WebhookDeliveryStore,
+  paymentServices: PaymentServiceRepository,
 }
 
 export const STORAGE_PORT_NAMES = Object.keys(STORAGE_PORT_TOKENS) as readonly (keyof StoragePorts)[]

@@ -87,6 +87,8 @@ describe('entry points', () => {
       ['token', '--help'],
       ['keys', '--help'],
       ['keys', 'list', '--help'],
+      ['payment-services', '--help'],
+      ['payment-services', 'set', '--help'],
       ['seed', '--help'],
       ['config', '--help'],
       ['serve', '--help'],
@@ -116,6 +118,11 @@ describe('entry points', () => {
     expect(r.stderr).to.equal(
       'orka: keys list needs MONGODB_URI: the embedded store lives inside the server process (provision it with SEED_FILE)\n',
     )
+    const services = node('cli.js', ['payment-services', 'list'], { MONGODB_URI: '' })
+    expect([services.status, services.stderr]).to.deep.equal([
+      1,
+      'orka: payment-services list needs MONGODB_URI: the embedded store lives inside the server process (provision it with SEED_FILE)\n',
+    ])
   })
 
   it('CLI: a usage error exits 2 with the usage text', () => {

@@ -19,10 +19,6 @@ export class MongoPaymentServiceRepository implements PaymentServiceRepository {
     this.#col = storedCollection(store, COLLECTIONS.paymentServices)
   }
 
-  upsert(record: PaymentServiceRecord): TE.TaskEither<Unavailable, void> {
-    return this.#calls.attempt((signal) => replaceById(this.#col.within(signal), toPaymentServiceDocument(record)))
-  }
-
   listForAccount(merchantAccountId: string): TE.TaskEither<Unavailable, readonly PaymentServiceRecord[]> {
     return this.#calls.attempt(async (signal) => {
       const docs = await this.#col.within(signal).find({ merchant_account_id: merchantAccountId }, { sort: ROUTING_ORDER }).toArray()
@@ -45,5 +41,9 @@ export class MongoPaymentServiceRepository implements PaymentServiceRepository {
         .toArray()
       return docs.map(fromPaymentServiceDocument)
     })
+  }
+
+  upsert(record: PaymentServiceRecord): TE.TaskEither<Unavailable, void> {
+    return this.#calls.attempt((signal) => replaceById(this.#col.within(signal), toPaymentServiceDocument(record)))
   }
 }

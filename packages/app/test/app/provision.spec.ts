@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto'
 import { makeMemoryAdapters } from '@orka/adapters-memory'
 import { AesGcmSecretBox } from '@orka/adapters-node'
 import { ROLE_CATALOGUE } from '@orka/domain'
+import { aPaymentServiceRecord } from '@orka/domain/testing'
 import { applyDefaults, applySeed, ProvisioningPorts } from '../../src/provision'
 import { cardServiceId } from '../../src/card-services'
 import { SeedFile } from '../../src/seed-file'
@@ -86,19 +87,13 @@ describe('provisioning', () => {
 
   describe('card services', () => {
     const later = new Date(now.getTime() + 60_000)
-    const mockCards = (account: string, at = now) => ({
-      id: cardServiceId({ merchant_account_id: account, payment_service_definition_id: 'mock-card', display_name: 'Mock cards' }),
-      merchant_account_id: account,
-      payment_service_definition_id: 'mock-card',
-      display_name: 'Mock cards',
-      position: 0,
-      active: true,
-      accepted_currencies: [],
-      accepted_countries: [],
-      fields: [],
-      created_at: at.toISOString(),
-      updated_at: at.toISOString(),
-    })
+    const mockCards = (account: string) =>
+      aPaymentServiceRecord({
+        id: cardServiceId({ merchant_account_id: account, payment_service_definition_id: 'mock-card', display_name: 'Mock cards' }),
+        merchant_account_id: account,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      })
     const servicesOf = (p: ProvisioningPorts, account: string) => runTask(p.paymentServices.listForAccount(account), 'list')
     const down = {
       merchant_account_id: 'acme',

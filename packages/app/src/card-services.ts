@@ -70,14 +70,24 @@ export const cardServiceProblem = (definitionId: string, fields: readonly Paymen
   return undefined
 }
 
-/** The same service, but for when it was first stored and last changed. */
-const sameSettings = (a: PaymentServiceRecord, b: PaymentServiceRecord) =>
-  JSON.stringify({ ...a, created_at: '', updated_at: '' }) === JSON.stringify({ ...b, created_at: '', updated_at: '' })
+/** What a service is, but for when it was first stored and last changed (whatever order a store gives its keys in). */
+const settingsOf = (r: PaymentServiceRecord) =>
+  JSON.stringify([
+    r.id,
+    r.merchant_account_id,
+    r.payment_service_definition_id,
+    r.display_name,
+    r.position,
+    r.active,
+    r.accepted_currencies,
+    r.accepted_countries,
+    r.fields.map((f) => [f.key, f.value]),
+  ])
 
 /** Stores a provisioned service, keeping when it was first stored (routing breaks ties by it); an unchanged one is left alone. */
 export const provisionCardService = async (services: PaymentServiceRepository, record: PaymentServiceRecord): Promise<void> => {
   const stored = O.toNullable(await runTask(services.findById(record.merchant_account_id, record.id), 'reading a payment service'))
-  if (stored !== null && sameSettings(stored, record)) return
+  if (stored !== null && settingsOf(stored) === settingsOf(record)) return
   const kept = stored === null ? record : { ...record, created_at: stored.created_at }
   await runTask(services.upsert(kept), `seeding payment service ${record.display_name}`)
 }

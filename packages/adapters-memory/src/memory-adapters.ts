@@ -5,6 +5,7 @@ import { MemoryGiftCardServiceRepository } from './memory-gift-card-service-repo
 import { MemoryGiftCardVault } from './memory-gift-card-vault'
 import { MemoryIdempotencyStore, MemoryIdempotencyStoreOptions } from './memory-idempotency-store'
 import { MemoryMerchantAccountRepository } from './memory-merchant-account-repository'
+import { MemoryPaymentServiceRepository } from './memory-payment-service-repository'
 import { MemoryRateLimitStore, MemoryRateLimitStoreOptions } from './memory-rate-limit-store'
 import { MemoryRoleRepository } from './memory-role-repository'
 import { MemoryWebhookDeliveryStore } from './memory-webhook-delivery-store'
@@ -32,6 +33,7 @@ export const makeMemoryAdapters = (options: MemoryAdapterOptions = {}) =>
     outbox: new MemoryWebhookOutbox(),
     deliveries: new MemoryWebhookDeliveryStore(),
     transactions: new MemoryTransactionStore(),
+    paymentServices: new MemoryPaymentServiceRepository(),
   }) satisfies StoragePorts
 
 export type MemoryAdapters = ReturnType<typeof makeMemoryAdapters>

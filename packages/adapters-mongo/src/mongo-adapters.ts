@@ -6,6 +6,7 @@ import { MongoGiftCardServiceRepository } from './mongo-gift-card-service-reposi
 import { MongoGiftCardVault } from './mongo-gift-card-vault'
 import { MongoIdempotencyStore, MongoIdempotencyStoreOptions } from './mongo-idempotency-store'
 import { MongoMerchantAccountRepository } from './mongo-merchant-account-repository'
+import { MongoPaymentServiceRepository } from './mongo-payment-service-repository'
 import { MongoRateLimitStore, MongoRateLimitStoreOptions } from './mongo-rate-limit-store'
 import { MongoRoleRepository } from './mongo-role-repository'
 import { MongoWebhookDeliveryStore } from './mongo-webhook-delivery-store'
@@ -34,6 +35,7 @@ export const makeMongoAdapters = (store: MongoStore, options: MongoAdapterOption
     outbox: new MongoWebhookOutbox(store),
     deliveries: new MongoWebhookDeliveryStore(store),
     transactions: new MongoTransactionStore(store),
+    paymentServices: new MongoPaymentServiceRepository(store),
   }) satisfies StoragePorts
 
 export type MongoAdapters = ReturnType<typeof makeMongoAdapters>

@@ -12,6 +12,8 @@ export const COLLECTIONS = {
   webhookSubscriptions: 'webhook_subscriptions',
   deletedWebhookSubscriptions: 'deleted_webhook_subscriptions',
   giftCardServices: 'gift_card_services',
+  /** Card services (the original API's payment services), `_id` the service id. */
+  paymentServices: 'payment_services',
   vaultedGiftCards: 'vaulted_gift_cards',
   idempotencyRecords: 'idempotency_records',
   /** One document per admitted request (sliding log). */
@@ -70,6 +72,12 @@ export const INDEXES: readonly IndexSpec[] = [
     collection: C.giftCardServices,
     name: 'merchant_primary_promoted',
     key: { merchant_account_id: 1, primary: 1, promoted_seq: -1, _id: -1 },
+  },
+  // An account's card services in routing order (position, oldest first, id); also every account's, for the CLI.
+  {
+    collection: C.paymentServices,
+    name: 'merchant_position_created',
+    key: { merchant_account_id: 1, position: 1, created_at: 1, _id: 1 },
   },
   // The vault's dedup: one card per (account, fingerprint), enforced by the server.
   { collection: C.vaultedGiftCards, name: 'merchant_fingerprint_unique', key: { merchant_account_id: 1, fingerprint: 1 }, unique: true },

@@ -9,6 +9,7 @@ import {
   anApiKeyPair,
   anIdempotencyRecord,
   aGiftCardServiceRecord,
+  aPaymentServiceRecord,
   aMerchantAccount,
   aRole,
   aVaultedCard,
@@ -113,6 +114,12 @@ describe('MongoDB documents and database', () => {
         { $set: { 'service.gift_card_service_definition_id': 'unknown-provider' } },
       )
       await expectUndecodable(a.services.findPrimary(MERCHANT_A), COLLECTIONS.giftCardServices, service.service.id)
+
+      const card = aPaymentServiceRecord()
+      await right(a.paymentServices.upsert(card))
+      await raw(COLLECTIONS.paymentServices).updateOne({ _id: card.id }, { $set: { position: -1 } })
+      await expectUndecodable(a.paymentServices.findById(MERCHANT_A, card.id), COLLECTIONS.paymentServices, card.id)
+      await expectUndecodable(a.paymentServices.listForAccount(MERCHANT_A), COLLECTIONS.paymentServices, card.id)
 
       const record = anIdempotencyRecord()
       await right(a.idempotency.claim(record, dateAt(0)))

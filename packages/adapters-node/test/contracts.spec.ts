@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { giftCardConnectorContract, macContract, ManualClock, secretBoxContract } from '@orka/domain/testing'
-import { AesGcmSecretBox, HmacMac, MockGiftCardConnector } from '../src'
+import { aPaymentServiceRecord, cardConnectorContract, giftCardConnectorContract, macContract, ManualClock, secretBoxContract } from '@orka/domain/testing'
+import { AesGcmSecretBox, HmacMac, MockCardConnector, MockGiftCardConnector, UNANSWERED_AMOUNT } from '../src'
 
 macContract('HMAC-SHA256', () =>
   Promise.resolve({
@@ -34,3 +34,14 @@ giftCardConnectorContract('mock-gift-card', () => {
     teardown: () => Promise.resolve(),
   })
 })
+cardConnectorContract('mock-card', () =>
+  Promise.resolve({
+    port: new MockCardConnector({ timeoutMs: 150 }),
+    service: aPaymentServiceRecord(),
+    approvingCard: { number: '4111111111111111', expirationDate: '12/35', securityCode: '123' },
+    decliningCard: { number: '4000000000000002', expirationDate: '12/35', securityCode: '123' },
+    timeoutMs: 150,
+    unanswered: { amount: UNANSWERED_AMOUNT, card: { number: '4242424242424242', expirationDate: '12/35', securityCode: null } },
+    teardown: () => Promise.resolve(),
+  }),
+)

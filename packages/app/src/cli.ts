@@ -2,6 +2,7 @@
 import 'reflect-metadata'
 import { configCommand } from './cli/config-command'
 import { keysCommand } from './cli/keys-command'
+import { paymentServicesCommand } from './cli/payment-services-command'
 import { seedCommand } from './cli/seed-command'
 import { tokenCommand } from './cli/token-command'
 import { CommandError, HELP, MAIN_USAGE, UsageError } from './cli/usage'
@@ -21,6 +22,8 @@ const run = async (argv: string[]): Promise<void> => {
     }
     case 'keys':
       return keysCommand(rest)
+    case 'payment-services':
+      return paymentServicesCommand(rest)
     case 'seed':
       return seedCommand(rest)
     case 'config': {

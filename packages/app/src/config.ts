@@ -138,7 +138,7 @@ export const SETTINGS = {
     env: 'CONNECTOR_TIMEOUT_MS',
     codec: int(1, 600000),
     default: 10000,
-    doc: 'Time a gift card service has to answer before the request fails with 504',
+    doc: 'Time a gift card or card service has to answer a call before the connector gives up (gift cards: 504)',
   }),
   idempotencyReplayS: s({
     env: 'IDEMPOTENCY_TTL_S',

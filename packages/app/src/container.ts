@@ -6,6 +6,7 @@ import {
   ActivateDeps,
   deleteBuyersGiftCards,
   BuyerRepository,
+  CardConnectors,
   Clock,
   GiftCardConnectors,
   GiftCardServiceRepository,
@@ -58,7 +59,16 @@ import {
   WebhookSubscriptionRepository,
   WebhookUrlPolicy,
 } from '@orka/domain'
-import { AesGcmSecretBox, cachedLookups, HmacMac, MathRandom, MockGiftCardConnectors, RandomIds, SystemClock } from '@orka/adapters-node'
+import {
+  AesGcmSecretBox,
+  cachedLookups,
+  HmacMac,
+  MathRandom,
+  MockCardConnectors,
+  MockGiftCardConnectors,
+  RandomIds,
+  SystemClock,
+} from '@orka/adapters-node'
 import { HttpDeps, NodeWebhookSender } from '@orka/adapters-http'
 import { Config } from './config'
 import { Storage } from './storage'
@@ -114,6 +124,7 @@ export const buildContainer = (
   for (const name of STORAGE_PORT_NAMES) c.register(STORAGE_PORT_TOKENS[name], { useValue: ports[name] })
   c.register(Random, { useValue: new MathRandom() })
   c.register(GiftCardConnectors, { useValue: new MockGiftCardConnectors({ clock, timeoutMs: config.connectorTimeoutMs }) })
+  c.register(CardConnectors, { useValue: new MockCardConnectors({ timeoutMs: config.connectorTimeoutMs }) })
   c.register(WebhookSender, {
     useValue: new NodeWebhookSender({
       headerPrefix: config.webhookHeaderPrefix,

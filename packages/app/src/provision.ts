@@ -3,13 +3,17 @@ import { ApiKeyPair, reconciliationId, ROLE_CATALOGUE, SecretBox, StoragePorts }
 import { jwkThumbprint } from '@orka/adapters-http'
 import { randomBytes } from 'node:crypto'
 import pino from 'pino'
+import { applyDefaultCardServices, cardServiceProblem, cardServicesOf, provisionCardService } from './card-services'
 import { Config } from './config'
 import { ensureDevKey } from './dev-key'
 import { runTask } from './run-task'
 import { readSeedFile, SeedFile } from './seed-file'
 import { stableUuid } from './stable-id'
 
-export type ProvisioningPorts = Pick<StoragePorts, 'merchantAccounts' | 'keys' | 'roles' | 'services' | 'buyers' | 'webhooks'> & {
+export type ProvisioningPorts = Pick<
+  StoragePorts,
+  'merchantAccounts' | 'keys' | 'roles' | 'services' | 'paymentServices' | 'buyers' | 'webhooks'
+> & {
   readonly box: SecretBox
 }
 
@@ -30,9 +34,39 @@ export const apiKeyPairOf = (k: SeedKey, createdAt: string): ApiKeyPair => {
   }
 }
 
-/** What every instance starts with: the role catalogue and a `default` account with a mock gift card service. */
-export const applyDefaults = async (p: ProvisioningPorts, now: Date): Promise<void> => {
+/** Refuses a seed naming a role outside the catalogue or a card service Orka has no connector for. */
+const checkSeed = (seed: SeedFile): void => {
+  const known = new Map(ROLE_CATALOGUE.map((r) => [r.slug, r]))
+  for (const k of seed.api_key_pairs ?? []) {
+    const roles = k.roles ?? []
+    for (const r of roles) if (!known.has(r)) throw new Error(`seed: api key pair role '${r}' is not in the role catalogue`)
+    // An add-on role (not standalone-assignable) needs one of the roles it applies to beside it.
+    for (const r of roles) {
+      const role = known.get(r)
+      if (role === undefined || role.is_standalone_assignable) continue
+      if (!role.applies_to.some((base) => roles.includes(base)))
+        throw new Error(
+          `seed: api key pair role '${r}' cannot stand alone; give the key one of: ${role.applies_to.map((b) => `'${b}'`).join(', ')}`,
+        )
+    }
+  }
+  for (const s of seed.payment_services ?? []) {
+    const problem = cardServiceProblem(s.payment_service_definition_id, s.fields ?? [])
+    if (problem !== undefined) throw new Error(`seed: ${problem}`)
+  }
+}
+
+/**
+ * What every instance starts with: the role catalogue, a `default` account with a mock gift
+ * card service, and a mock card service for `default` and each account `seed` names, unless
+ * `seed` names that account's card services.
+ */
+export const applyDefaults = async (p: ProvisioningPorts, now: Date, seed: SeedFile = {}): Promise<void> => {
+  checkSeed(seed)
   for (const role of ROLE_CATALOGUE) await runTask(p.roles.upsert(role), `seeding role ${role.slug}`)
+  const accounts = [DEFAULT_MERCHANT_ACCOUNT_ID, ...(seed.merchant_accounts ?? []).map((m) => m.id)]
+  const at = now.toISOString()
+  await applyDefaultCardServices(p.paymentServices, accounts, cardServicesOf(seed.payment_services ?? [], at), at)
   const existing = await runTask(p.merchantAccounts.find(DEFAULT_MERCHANT_ACCOUNT_ID), 'reading the default merchant account')
   if (O.isSome(existing)) return
   await applySeed(p, now, {
@@ -51,23 +85,10 @@ export const applyDefaults = async (p: ProvisioningPorts, now: Date): Promise<vo
 /**
  * Applies a seed idempotently: records are named by their given id or by a stable id derived
  * from what they are, so applying it again (or on another instance) creates nothing twice.
- * Ids that reference unknown roles are refused before anything is written.
+ * Unknown roles and card services Orka has no connector for are refused before anything is written.
  */
 export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile): Promise<void> => {
-  const known = new Map(ROLE_CATALOGUE.map((r) => [r.slug, r]))
-  for (const k of seed.api_key_pairs ?? []) {
-    const roles = k.roles ?? []
-    for (const r of roles) if (!known.has(r)) throw new Error(`seed: api key pair role '${r}' is not in the role catalogue`)
-    // An add-on role (not standalone-assignable) needs one of the roles it applies to beside it.
-    for (const r of roles) {
-      const role = known.get(r)
-      if (role === undefined || role.is_standalone_assignable) continue
-      if (!role.applies_to.some((base) => roles.includes(base)))
-        throw new Error(
-          `seed: api key pair role '${r}' cannot stand alone; give the key one of: ${role.applies_to.map((b) => `'${b}'`).join(', ')}`,
-        )
-    }
-  }
+  checkSeed(seed)
   const at = now.toISOString()
 
   for (const m of seed.merchant_accounts ?? [])
@@ -98,6 +119,8 @@ export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile)
       }),
       `seeding gift card service ${s.display_name}`,
     )
+
+  for (const s of cardServicesOf(seed.payment_services ?? [], at)) await provisionCardService(p.paymentServices, s)
 
   for (const b of seed.buyers ?? []) {
     const id = b.id ?? stableUuid('buyer', b.merchant_account_id, b.external_identifier ?? '', b.display_name ?? '')
@@ -139,8 +162,8 @@ export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile)
 
 /** At start: defaults, then the seed file, then (sandbox, when the seed names no keys) the dev key. */
 export const provisionAtStart = async (ports: ProvisioningPorts, now: Date, config: Config, log: pino.Logger): Promise<void> => {
-  await applyDefaults(ports, now)
   const seed = config.seedFile === undefined ? undefined : readSeedFile(config.seedFile)
+  await applyDefaults(ports, now, seed)
   if (seed) {
     await applySeed(ports, now, seed)
     log.info({ seedFile: config.seedFile }, 'seed file applied')

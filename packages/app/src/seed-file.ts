@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import * as t from 'io-ts'
-import { bool, boundedString, closed, GiftCardServiceDefinitionId, inputFaults, nullable, str, uuid } from '@orka/domain'
+import { bool, boundedString, closed, GiftCardServiceDefinitionId, inputFaults, intRange, nullable, str, uuid } from '@orka/domain'
 import { messageOf } from '@orka/adapters-http'
 
 const name200 = (n: string) => boundedString(n, { min: 1, max: 200 })
@@ -30,6 +30,25 @@ export const SeedFile = closed(
           display_name: name200('display_name'),
         },
         { id: uuid, primary: bool },
+      ),
+    ),
+    // The original API's PaymentServiceCreate, in its own field names.
+    payment_services: t.array(
+      closed(
+        'SeedPaymentService',
+        {
+          merchant_account_id: name200('merchant_account_id'),
+          payment_service_definition_id: name200('payment_service_definition_id'),
+          display_name: name200('display_name'),
+        },
+        {
+          id: uuid,
+          position: intRange('position', 0),
+          active: bool,
+          accepted_currencies: t.array(boundedString('currency', { pattern: /^[A-Z]{3}$/ })),
+          accepted_countries: t.array(boundedString('country', { pattern: /^[A-Z]{2}$/ })),
+          fields: t.array(closed('SeedPaymentServiceField', { key: name200('key'), value: boundedString('value', { max: 1000 }) })),
+        },
       ),
     ),
     buyers: t.array(

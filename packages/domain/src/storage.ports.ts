@@ -9,6 +9,7 @@ import { WebhookDeliveryStore, WebhookOutbox } from './webhooks/webhook-delivery
 import { WebhookSubscriptionRepository } from './webhooks/webhooks.ports'
 import { TransactionStore } from './transactions/transaction.ports'
 import { Token } from './shared/token'
+import { PaymentServiceRepository } from './payments/payment-service.ports'
 
 /**
  * The ports whose state matters: the ones a storage technology implements, all of them, as one
@@ -29,6 +30,7 @@ export interface StoragePorts {
   readonly outbox: WebhookOutbox
   readonly deliveries: WebhookDeliveryStore
   readonly transactions: TransactionStore
+  readonly paymentServices: PaymentServiceRepository
 }
 
 /** Each storage port's token. */
@@ -45,6 +47,7 @@ export const STORAGE_PORT_TOKENS: { readonly [K in keyof StoragePorts]: Token<St
   outbox: WebhookOutbox,
   deliveries: WebhookDeliveryStore,
   transactions: TransactionStore,
+  paymentServices: PaymentServiceRepository,
 }
 
 export const STORAGE_PORT_NAMES = Object.keys(STORAGE_PORT_TOKENS) as readonly (keyof StoragePorts)[]

@@ -20,7 +20,7 @@ export const seedCommand = async (args: string[]): Promise<void> => {
   await withStorage('seed', async (s, config) => {
     const box = vaultBox(resolveRootKey(config, true).key)
     const now = new Date()
-    await applyDefaults({ ...s.ports, box }, now)
+    await applyDefaults({ ...s.ports, box }, now, seed)
     await applySeed({ ...s.ports, box }, now, seed)
   })
   process.stdout.write(`applied ${file}\n`)

@@ -20,6 +20,8 @@ Commands:
   keys create  generate an API key pair (stored when MONGODB_URI is set)
   keys list    list the API key pairs in storage
   keys revoke  revoke an API key pair
+  payment-services list|add|set
+               list, add or change merchant accounts' card services
   seed FILE    apply a provisioning file to storage
   config       print the effective configuration, secrets masked
   serve        start the API server

@@ -23,6 +23,17 @@ describe('entry points', () => {
     expect(r.stderr).to.match(/^Orka could not start: SEED_FILE \/nonexistent\/seed.json: ENOENT/)
   })
 
+  it('exits 1 naming a card service definition Orka has no connector for', () => {
+    const seed = join(mkdtempSync(join(tmpdir(), 'orka-seed-')), 'seed.json')
+    const service = { merchant_account_id: 'default', payment_service_definition_id: 'adyen-card', display_name: 'Adyen' }
+    writeFileSync(seed, JSON.stringify({ payment_services: [service] }))
+    const r = node('main.js', [], { PORT: '0', SEED_FILE: seed, LOG_LEVEL: 'silent' })
+    expect([r.status, r.stderr]).to.deep.equal([
+      1,
+      "Orka could not start: seed: payment service definition 'adyen-card' has no connector (Orka has: mock-card)\n",
+    ])
+  })
+
   it('starts with no configuration: dev key written owner-only, start-up log says how to mint a token', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'orka-main-'))
     const child = spawn(process.execPath, [join(dist, 'main.js')], {
@@ -76,6 +87,8 @@ describe('entry points', () => {
       ['token', '--help'],
       ['keys', '--help'],
       ['keys', 'list', '--help'],
+      ['payment-services', '--help'],
+      ['payment-services', 'set', '--help'],
       ['seed', '--help'],
       ['config', '--help'],
       ['serve', '--help'],
@@ -105,6 +118,11 @@ describe('entry points', () => {
     expect(r.stderr).to.equal(
       'orka: keys list needs MONGODB_URI: the embedded store lives inside the server process (provision it with SEED_FILE)\n',
     )
+    const services = node('cli.js', ['payment-services', 'list'], { MONGODB_URI: '' })
+    expect([services.status, services.stderr]).to.deep.equal([
+      1,
+      'orka: payment-services list needs MONGODB_URI: the embedded store lives inside the server process (provision it with SEED_FILE)\n',
+    ])
   })
 
   it('CLI: a usage error exits 2 with the usage text', () => {

@@ -5,7 +5,12 @@ import { randomBytes } from 'node:crypto'
 import { makeMemoryAdapters } from '@orka/adapters-memory'
 import { AesGcmSecretBox } from '@orka/adapters-node'
 import { ROLE_CATALOGUE } from '@orka/domain'
+import { aPaymentServiceRecord } from '@orka/domain/testing'
 import { applyDefaults, applySeed, ProvisioningPorts } from '../../src/provision'
+import { cardServiceId } from '../../src/card-services'
+import { SeedFile } from '../../src/seed-file'
+
+type SeedService = NonNullable<SeedFile['payment_services']>[number]
 import { generateKeyPair } from '../../src/dev-key'
 import { runTask } from '../../src/run-task'
 
@@ -78,5 +83,101 @@ describe('provisioning', () => {
       "seed: api key pair role 'webhook-manager' cannot stand alone; give the key one of: 'read-only'",
     )
     await applySeed(ports(), now, { api_key_pairs: [{ public_key_pem: pem, roles: ['read-only', 'webhook-manager'] }] })
+  })
+
+  describe('card services', () => {
+    const later = new Date(now.getTime() + 60_000)
+    const mockCards = (account: string) =>
+      aPaymentServiceRecord({
+        id: cardServiceId({ merchant_account_id: account, payment_service_definition_id: 'mock-card', display_name: 'Mock cards' }),
+        merchant_account_id: account,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      })
+    const servicesOf = (p: ProvisioningPorts, account: string) => runTask(p.paymentServices.listForAccount(account), 'list')
+    const down = {
+      merchant_account_id: 'acme',
+      payment_service_definition_id: 'mock-card',
+      display_name: 'Down',
+      fields: [{ key: 'mode', value: 'down' }],
+    }
+    const up = { merchant_account_id: 'acme', payment_service_definition_id: 'mock-card', display_name: 'Up' }
+
+    it('gives default and every seeded account one active mock-card service, once', async () => {
+      const p = ports()
+      const seed = { merchant_accounts: [{ id: 'acme', display_name: 'Acme' }] }
+      await applyDefaults(p, now, seed)
+      await applyDefaults(p, later, seed)
+      expect(await servicesOf(p, 'default')).to.deep.equal([mockCards('default')])
+      expect(await servicesOf(p, 'acme')).to.deep.equal([mockCards('acme')])
+    })
+
+    it("gives an account the seed names card services for only those, in the seed's order unless positioned", async () => {
+      const p = ports()
+      const seed = { merchant_accounts: [{ id: 'acme', display_name: 'Acme' }], payment_services: [down, up] }
+      await applyDefaults(p, now, seed)
+      await applySeed(p, now, seed)
+      const services = await servicesOf(p, 'acme')
+      expect(services.map((s) => [s.display_name, s.position, s.active, s.fields])).to.deep.equal([
+        ['Down', 0, true, [{ key: 'mode', value: 'down' }]],
+        ['Up', 1, true, []],
+      ])
+      expect(services.map((s) => s.id)).to.deep.equal([cardServiceId(down), cardServiceId(up)])
+      expect(await servicesOf(p, 'default')).to.deep.equal([mockCards('default')])
+    })
+
+    it('applies seeded card services idempotently: unchanged ones are left alone, changed ones keep when they were first stored', async () => {
+      const p = ports()
+      const seed = { payment_services: [{ ...up, position: 3, accepted_currencies: ['USD', 'EUR'], accepted_countries: ['US'] }] }
+      await applySeed(p, now, seed)
+      const [first] = await servicesOf(p, 'acme')
+      // As a store may give it back: its keys in another order.
+      const reordered = Object.fromEntries(Object.entries(first!).reverse()) as typeof first
+      await runTask(p.paymentServices.upsert(reordered!), 'upsert')
+      await applySeed(p, later, seed)
+      expect(await servicesOf(p, 'acme')).to.deep.equal([first])
+      await applySeed(p, later, { payment_services: [{ ...seed.payment_services[0]!, active: false }] })
+      expect(await servicesOf(p, 'acme')).to.deep.equal([{ ...first, active: false, updated_at: later.toISOString() }])
+    })
+
+    it("deactivates an account's default card service once the seed names its card services, and leaves one changed since alone", async () => {
+      const p = ports()
+      await applyDefaults(p, now, { merchant_accounts: [{ id: 'acme', display_name: 'Acme' }] })
+      const changed = { ...mockCards('default'), fields: [{ key: 'mode', value: 'down' }] }
+      await runTask(p.paymentServices.upsert(changed), 'upsert')
+      const seed = { merchant_accounts: [{ id: 'acme', display_name: 'Acme' }], payment_services: [up] }
+      await applyDefaults(p, later, seed)
+      await applySeed(p, later, seed)
+      expect((await servicesOf(p, 'acme')).map((s) => [s.display_name, s.active])).to.deep.equal([
+        ['Mock cards', false],
+        ['Up', true],
+      ])
+      expect(await servicesOf(p, 'default')).to.deep.equal([changed])
+    })
+
+    it('refuses a card service Orka has no connector for, or a mode the mock does not know, before writing anything', async () => {
+      const refusal = async (f: () => Promise<void>) => {
+        try {
+          await f()
+        } catch (e) {
+          return (e as Error).message
+        }
+        return undefined
+      }
+      const cases: [SeedService, string][] = [
+        [
+          { ...up, payment_service_definition_id: 'adyen-card' },
+          "seed: payment service definition 'adyen-card' has no connector (Orka has: mock-card)",
+        ],
+        [{ ...up, fields: [{ key: 'mode', value: 'Down' }] }, "seed: mock-card field mode 'Down' is not one of: down, timeout"],
+      ]
+      for (const [service, message] of cases) {
+        const p = ports()
+        const seed = { merchant_accounts: [{ id: 'acme', display_name: 'Acme' }], payment_services: [service] }
+        expect(await refusal(() => applyDefaults(p, now, seed))).to.equal(message)
+        expect(await refusal(() => applySeed(p, now, seed))).to.equal(message)
+        expect(await runTask(p.paymentServices.listAll(), 'list')).to.deep.equal([])
+      }
+    })
   })
 })

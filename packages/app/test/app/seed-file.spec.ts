@@ -21,4 +21,28 @@ describe('readSeedFile', () => {
         'merchant_accounts.0.locked: Input should be a valid boolean',
     )
   })
+
+  it("takes payment_services in the original API's PaymentServiceCreate words", () => {
+    const path = join(dir, 'seed.json')
+    const service = {
+      id: '5b0e0c1e-2a4f-4a7e-9a51-0d3f4b2c9e11',
+      merchant_account_id: 'acme',
+      payment_service_definition_id: 'mock-card',
+      display_name: 'Backup',
+      position: 1,
+      active: false,
+      accepted_currencies: ['USD'],
+      accepted_countries: ['US'],
+      fields: [{ key: 'mode', value: 'down' }],
+    }
+    writeFileSync(path, JSON.stringify({ payment_services: [service] }))
+    expect(readSeedFile(path)).to.deep.equal({ payment_services: [service] })
+    writeFileSync(
+      path,
+      JSON.stringify({ payment_services: [{ ...service, position: -1, accepted_currencies: ['usd'], three_d_secure_enabled: true }] }),
+    )
+    expect(() => readSeedFile(path)).to.throw(
+      /^SEED_FILE .*: payment_services\.0\.three_d_secure_enabled: Extra inputs are not permitted; payment_services\.0\.position: .*; payment_services\.0\.accepted_currencies\.0: /,
+    )
+  })
 })

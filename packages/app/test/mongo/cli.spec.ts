@@ -70,4 +70,110 @@ describe('CLI against MongoDB', function () {
     const revoke = cli(['keys', 'revoke', '00000000-0000-4000-8000-000000000000'], db.env)
     expect([revoke.status, revoke.stderr]).to.deep.equal([1, "orka: keys revoke: no API key pair '00000000-0000-4000-8000-000000000000'\n"])
   })
+
+  it("lists, adds and changes an account's card services, starting from the default mock-card one", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orka-cli-'))
+    const seedFile = join(dir, 'seed.json')
+    writeFileSync(seedFile, JSON.stringify({ merchant_accounts: [{ id: 'acme', display_name: 'Acme' }] }))
+    expect(cli(['seed', seedFile], db.env).status).to.equal(0)
+    const rows = (args: string[]) => {
+      const r = cli(['payment-services', 'list', ...args], db.env)
+      expect(r.status, r.stderr).to.equal(0)
+      return r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t'))
+    }
+    const [header, mock] = rows(['--merchant-account', 'acme'])
+    expect(header).to.deep.equal(['ID', 'MERCHANT ACCOUNT', 'DEFINITION', 'POSITION', 'STATE', 'CURRENCIES', 'FIELDS', 'DISPLAY NAME'])
+    expect(mock!.slice(1)).to.deep.equal(['acme', 'mock-card', '0', 'active', '*', '-', 'Mock cards'])
+
+    const added = cli(
+      [
+        'payment-services',
+        'add',
+        '--merchant-account',
+        'acme',
+        '--display-name',
+        'Backup cards',
+        '--position',
+        '1',
+        '--currencies',
+        'USD,EUR',
+      ],
+      db.env,
+    )
+    expect(added.status, added.stderr).to.equal(0)
+    const id = /^added (\S+)\n$/.exec(added.stdout)![1]!
+    expect(rows(['--merchant-account', 'acme']).slice(1)).to.deep.equal([
+      mock,
+      [id, 'acme', 'mock-card', '1', 'active', 'USD,EUR', '-', 'Backup cards'],
+    ])
+
+    const down = cli(
+      ['payment-services', 'set', mock![0]!, '--merchant-account', 'acme', '--field', 'mode=down', '--position', '2'],
+      db.env,
+    )
+    expect([down.status, down.stdout]).to.deep.equal([0, `updated ${mock![0]!}\n`])
+    const off = cli(['payment-services', 'set', id, '--merchant-account', 'acme', '--active', 'false'], db.env)
+    expect(off.status, off.stderr).to.equal(0)
+    expect(
+      rows(['--merchant-account', 'acme'])
+        .slice(1)
+        .map((r) => [r[0], r[3], r[4], r[6]]),
+    ).to.deep.equal([
+      [id, '1', 'inactive', '-'],
+      [mock![0], '2', 'active', 'mode=down'],
+    ])
+    expect(cli(['payment-services', 'set', mock![0]!, '--merchant-account', 'acme', '--field', 'mode='], db.env).status).to.equal(0)
+    expect(rows(['--merchant-account', 'acme'])[2]![6]).to.equal('-')
+
+    // Every account's: default's own mock-card service, then acme's.
+    expect(
+      rows([])
+        .slice(1)
+        .map((r) => [r[1], r[7]]),
+    ).to.deep.equal([
+      ['acme', 'Backup cards'],
+      ['acme', 'Mock cards'],
+      ['default', 'Mock cards'],
+    ])
+  })
+
+  it('refuses bad card service arguments (exit 2), an unknown account or service (exit 1)', () => {
+    const run = (...args: string[]) => {
+      const r = cli(['payment-services', ...args], db.env)
+      return [r.status, r.stderr.split('\n')[0]]
+    }
+    expect(run('add', '--merchant-account', 'default', '--display-name', 'Adyen', '--definition', 'adyen-card')).to.deep.equal([
+      2,
+      "orka: payment-services add: payment service definition 'adyen-card' has no connector (Orka has: mock-card)",
+    ])
+    expect(run('add', '--merchant-account', 'default', '--display-name', 'X', '--field', 'mode=off')).to.deep.equal([
+      2,
+      "orka: payment-services add: mock-card field mode 'off' is not one of: down, timeout",
+    ])
+    expect(run('add', '--merchant-account', 'default')).to.deep.equal([
+      2,
+      'orka: payment-services add: --display-name NAME (1 to 200 characters) is required',
+    ])
+    expect(run('add', '--merchant-account', 'nope', '--display-name', 'X')).to.deep.equal([
+      1,
+      "orka: payment-services add: no merchant account 'nope'",
+    ])
+    const unknown = '00000000-0000-4000-8000-000000000000'
+    expect(run('set', unknown, '--merchant-account', 'default', '--active', 'false')).to.deep.equal([
+      1,
+      `orka: payment-services set: no payment service '${unknown}' in merchant account 'default'`,
+    ])
+    expect(run('set', unknown, '--merchant-account', 'default', '--active', 'no')).to.deep.equal([
+      2,
+      "orka: payment-services set: --active expects true or false, got 'no'",
+    ])
+    expect(run('set', unknown, '--merchant-account', 'default')).to.deep.equal([
+      2,
+      'orka: payment-services set: nothing to change (--active, --position or --field)',
+    ])
+    expect(run('frob')).to.deep.equal([2, "orka: payment-services: unknown subcommand 'frob'"])
+  })
 })

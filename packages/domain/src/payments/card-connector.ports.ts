@@ -60,7 +60,9 @@ export const AvsResponseCode = oneOf('AVSResponseCode', [
   'partial_match_address',
   'partial_match_postcode',
 ])
+export type AvsResponseCode = t.TypeOf<typeof AvsResponseCode>
 export const CvvResponseCode = oneOf('CVVResponseCode', ['no_match', 'match', 'unavailable', 'not_provided'])
+export type CvvResponseCode = t.TypeOf<typeof CvvResponseCode>
 
 const raw = { rawResponseCode: nullable(str), rawResponseDescription: nullable(str) }
 

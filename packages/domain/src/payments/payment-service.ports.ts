@@ -11,5 +11,7 @@ export interface PaymentServiceRepository {
   listForAccount(merchantAccountId: string): TE.TaskEither<Unavailable, readonly PaymentServiceRecord[]>
   /** The account's service with this id (another account's is none). */
   findById(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<PaymentServiceRecord>>
+  /** Every account's services, by merchant account id, then in routing order: for operators (the CLI). */
+  listAll(): TE.TaskEither<Unavailable, readonly PaymentServiceRecord[]>
 }
 export const PaymentServiceRepository = token<PaymentServiceRepository>('PaymentServiceRepository')

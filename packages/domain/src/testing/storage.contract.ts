@@ -6,6 +6,7 @@ import { giftCardVaultContract } from './gift-card-vault.contract'
 import { Harness } from './harness'
 import { idempotencyStoreContract } from './idempotency-store.contract'
 import { merchantAccountRepositoryContract } from './merchant-account-repository.contract'
+import { paymentServiceRepositoryContract } from './payment-service-repository.contract'
 import { rateLimitStoreContract } from './rate-limit-store.contract'
 import { roleRepositoryContract } from './role-repository.contract'
 import { webhookDeliveryStoreContract } from './webhook-delivery-store.contract'
@@ -36,6 +37,7 @@ const CONTRACTS: { readonly [K in keyof StoragePorts]: Contract<StoragePorts[K]>
   outbox: webhookOutboxContract,
   deliveries: webhookDeliveryStoreContract,
   transactions: transactionStoreContract,
+  paymentServices: paymentServiceRepositoryContract,
 }
 
 /** Runs every storage port's contract suite against one adapter set. */

@@ -54,7 +54,7 @@ const makeDeps = (keys: FakeKeys, calls: Call[], log: CaptureLog, merchantAccoun
     log,
     config: { merchantAccountHeader, defaultMerchantAccountId: 'default', maxBodyBytes: 1024, tokenCacheSize: 10 },
     useCases: {
-        ...TRANSACTION_USE_CASES_UNUSED,
+      ...TRANSACTION_USE_CASES_UNUSED,
       authorize: (q) => {
         calls.push(['authorize', q.merchantAccountId])
         return authorize(q)

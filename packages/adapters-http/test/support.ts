@@ -219,13 +219,44 @@ const USE_CASES: Record<keyof UseCases, true> = {
 
 /** The transaction use cases, each throwing when called: for suites that do not exercise them. */
 export const TRANSACTION_USE_CASES_UNUSED = Object.fromEntries(
-  ['createTransaction', 'listTransactions', 'getTransaction', 'updateTransaction', 'captureTransaction', 'voidTransaction', 'refundTransaction', 'refundAllTransaction', 'listRefunds', 'getRefund', 'listCaptures', 'getCapture', 'listTransactionEvents', 'unsupportedTransactionOperation'].map((n) => [
+  [
+    'createTransaction',
+    'listTransactions',
+    'getTransaction',
+    'updateTransaction',
+    'captureTransaction',
+    'voidTransaction',
+    'refundTransaction',
+    'refundAllTransaction',
+    'listRefunds',
+    'getRefund',
+    'listCaptures',
+    'getCapture',
+    'listTransactionEvents',
+    'unsupportedTransactionOperation',
+  ].map((n) => [
     n,
     () => {
       throw new Error(`${n} is not used by this suite`)
     },
   ]),
-) as unknown as Pick<UseCases, 'createTransaction' | 'listTransactions' | 'getTransaction' | 'updateTransaction' | 'captureTransaction' | 'voidTransaction' | 'refundTransaction' | 'refundAllTransaction' | 'listRefunds' | 'getRefund' | 'listCaptures' | 'getCapture' | 'listTransactionEvents' | 'unsupportedTransactionOperation'>
+) as unknown as Pick<
+  UseCases,
+  | 'createTransaction'
+  | 'listTransactions'
+  | 'getTransaction'
+  | 'updateTransaction'
+  | 'captureTransaction'
+  | 'voidTransaction'
+  | 'refundTransaction'
+  | 'refundAllTransaction'
+  | 'listRefunds'
+  | 'getRefund'
+  | 'listCaptures'
+  | 'getCapture'
+  | 'listTransactionEvents'
+  | 'unsupportedTransactionOperation'
+>
 
 /** Every use case as `fill(name)` makes it (say, one that throws), except those `given`. */
 export const useCasesWith = (fill: (name: keyof UseCases) => unknown, given: Partial<UseCases> = {}): UseCases =>

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { aPaymentServiceRecord, cardConnectorContract, giftCardConnectorContract, macContract, ManualClock, secretBoxContract } from '@orka/domain/testing'
+import {
+  aPaymentServiceRecord,
+  cardConnectorContract,
+  giftCardConnectorContract,
+  macContract,
+  ManualClock,
+  secretBoxContract,
+} from '@orka/domain/testing'
 import { AesGcmSecretBox, HmacMac, MockCardConnector, MockGiftCardConnector, UNANSWERED_AMOUNT } from '../src'
 
 macContract('HMAC-SHA256', () =>

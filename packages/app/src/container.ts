@@ -7,6 +7,7 @@ import {
   deleteBuyersGiftCards,
   BuyerRepository,
   CardConnectors,
+  CheckoutSessionStore,
   Clock,
   GiftCardConnectors,
   GiftCardServiceRepository,
@@ -42,6 +43,23 @@ import {
   makeRotateWebhookSecret,
   makeUpdateWebhookSubscription,
   makeWebhookEvents,
+  makeCaptureTransaction,
+  makeCreateTransaction,
+  makeGetCapture,
+  makeGetRefund,
+  makeGetTransaction,
+  makeListCaptures,
+  makeListRefunds,
+  makeListTransactionEvents,
+  makeListTransactions,
+  makeRecoverTransactions,
+  makeRefundAllTransaction,
+  makeRefundTransaction,
+  makeUnsupportedOperation,
+  makeUpdateTransaction,
+  makeVoidTransaction,
+  PaymentServiceRepository,
+  TransactionDeps,
   MerchantAccountRepository,
   Random,
   RetrySchedule,
@@ -85,6 +103,8 @@ export interface Overrides {
 }
 
 export const Dispatcher = token<WebhookDispatcher>('WebhookDispatcher')
+/** Drives transactions left pending (a process stopped mid-flow, a service that did not answer) to an outcome. */
+export const TransactionRecovery = token<() => Promise<void>>('TransactionRecovery')
 
 /** Left-behind outbox entries younger than this may belong to a write still under way. */
 export const OUTBOX_GRACE_MS = 60_000
@@ -136,7 +156,52 @@ export const buildContainer = (
   c.register(Dispatcher, { useFactory: instanceCachingFactory((c) => makeDispatcher(c, config, log)) })
   c.register(WebhookDispatch, { useFactory: (c) => get(c, Dispatcher) })
   c.register(UseCases, { useFactory: instanceCachingFactory((c) => makeUseCases(c, config)) })
+  c.register(TransactionRecovery, {
+    useFactory: instanceCachingFactory((c) => {
+      const recover = makeRecoverTransactions({ ...transactionDeps(c, config), recovery: recoveryOf(config) })
+      return async () => {
+        const r = await recover()()
+        if (r._tag === 'Left') throw r.left.cause instanceof Error ? r.left.cause : new Error('transaction recovery failed')
+      }
+    }),
+  })
   return c
+}
+
+/**
+ * A transaction is taken over once nothing was written for it this long: longer than a live
+ * flow ever goes without writing (a call and the void of its unknown outcome, each bounded by
+ * CONNECTOR_TIMEOUT_MS, and the writes around them, each bounded by STORAGE_TIMEOUT_MS).
+ */
+export const recoveryOf = (config: Config) => ({
+  staleAfterMs: Math.max(60_000, 3 * config.connectorTimeoutMs + 2 * config.storageTimeoutMs),
+  batch: 50,
+})
+
+const transactionDeps = (c: DependencyContainer, config: Config): TransactionDeps => {
+  const clock = get(c, Clock)
+  const ids = get(c, IdGenerator)
+  return {
+    transactions: get(c, TransactionStore),
+    sessions: get(c, CheckoutSessionStore),
+    services: get(c, PaymentServiceRepository),
+    connectors: get(c, CardConnectors),
+    buyers: get(c, BuyerRepository),
+    idempotency: get(c, IdempotencyStore),
+    box: get(c, SecretBox),
+    mac: get(c, Mac),
+    clock,
+    ids,
+    events: makeWebhookEvents({
+      webhooks: get(c, WebhookSubscriptionRepository),
+      outbox: get(c, WebhookOutbox),
+      dispatch: get(c, WebhookDispatch),
+      ids,
+      clock,
+      environment: config.environment,
+    }),
+    config: { replayS: config.idempotencyReplayS, leaseS: config.idempotencyLeaseS, retryAfterS: 1 },
+  }
 }
 
 const makeDispatcher = (c: DependencyContainer, config: Config, log: DispatcherLog): WebhookDispatcher => {
@@ -233,5 +298,23 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
     rotateWebhookSecret: makeRotateWebhookSecret({ webhooks, box, clock, ids }),
     listWebhookDeliveries: makeListWebhookDeliveries({ webhooks, deliveries, mac }),
     redeliverWebhookDelivery: makeRedeliverWebhookDelivery({ webhooks, deliveries, dispatch, clock, schedule: scheduleOf(config) }),
+    ...transactionUseCases(transactionDeps(c, config)),
   }
 }
+
+const transactionUseCases = (deps: TransactionDeps) => ({
+  createTransaction: makeCreateTransaction(deps),
+  listTransactions: makeListTransactions(deps),
+  getTransaction: makeGetTransaction(deps),
+  updateTransaction: makeUpdateTransaction(deps),
+  captureTransaction: makeCaptureTransaction(deps),
+  voidTransaction: makeVoidTransaction(deps),
+  refundTransaction: makeRefundTransaction(deps),
+  refundAllTransaction: makeRefundAllTransaction(deps),
+  listRefunds: makeListRefunds(deps),
+  getRefund: makeGetRefund(deps),
+  listCaptures: makeListCaptures(deps),
+  getCapture: makeGetCapture(deps),
+  listTransactionEvents: makeListTransactionEvents(deps),
+  unsupportedTransactionOperation: makeUnsupportedOperation(deps),
+})

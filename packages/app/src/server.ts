@@ -18,7 +18,8 @@ import {
 } from '@orka/domain'
 import { clientErrorHandler, createHttpApp } from '@orka/adapters-http'
 import { Config } from './config'
-import { buildContainer, Dispatcher, get, Overrides, UseCases } from './container'
+import { buildContainer, Dispatcher, get, Overrides, TransactionRecovery, UseCases } from './container'
+import { PeriodicJob } from './periodic-job'
 import { createLogger } from './logger'
 import { announceStart } from './prepare'
 import { DEFAULT_MERCHANT_ACCOUNT_ID, provisionAtStart, ProvisioningPorts } from './provision'
@@ -114,6 +115,8 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
   const url = `http://${host}:${port}`
   log.info({ url }, `Orka listening on ${url}`)
   dispatcher.start()
+  const recovery = new PeriodicJob('transaction recovery', 30_000, get(c, TransactionRecovery), log)
+  recovery.start()
   return {
     url,
     container: c,
@@ -129,6 +132,7 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
       clearTimeout(cut)
       // Attempts in flight end (each within WEBHOOK_TIMEOUT_MS) and are recorded before storage closes.
       await dispatcher.stop()
+      await recovery.stop()
       await storage.close()
     },
   }

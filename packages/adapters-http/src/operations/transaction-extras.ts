@@ -22,7 +22,11 @@ const emptyList = (path: string, operationId: string, summary: string, name: str
     path: `/transactions/{transaction_id}/${path}`,
     scope: 'transactions.read',
     operationId,
-    doc: { tag: TRANSACTIONS, summary, description: 'Nothing in Orka produces these yet: the list is empty (a `404` for an unknown transaction).' },
+    doc: {
+      tag: TRANSACTIONS,
+      summary,
+      description: 'Nothing in Orka produces these yet: the list is empty (a `404` for an unknown transaction).',
+    },
     params: TRANSACTION_ID,
     success: { status: 200, codec: Empty(name), description: 'No items.' },
     handle: (u) => (req) => TE.map((): { items: readonly never[] } => ({ items: [] }))(u.getTransaction(one(req))),
@@ -47,7 +51,11 @@ const unsupported = (path: string, operationId: string, summary: string, what: s
     path: `/transactions/{transaction_id}/${path}`,
     scope: 'transactions.write',
     operationId,
-    doc: { tag: TRANSACTIONS, summary, description: `${what} is not supported by the card services Orka connects to: a \`400\` that says so.` },
+    doc: {
+      tag: TRANSACTIONS,
+      summary,
+      description: `${what} is not supported by the card services Orka connects to: a \`400\` that says so.`,
+    },
     params: TRANSACTION_ID,
     optionalBody: true,
     body: t.record(t.string, t.unknown),
@@ -63,5 +71,10 @@ export const TRANSACTION_EXTRA_OPERATIONS = [
   noneOf('refund-settlements', 'refund_settlement_id', 'get_transaction_refund_settlement', 'Get transaction refund settlement'),
   unsupported('cancel', 'cancel_transaction', 'Cancel transaction', 'Canceling a transaction'),
   unsupported('sync', 'sync_transaction', 'Sync transaction', 'Syncing a transaction with its card service'),
-  unsupported('authorization/increment', 'increment_transaction_authorization', 'Increment transaction authorization', 'Incrementing an authorization'),
+  unsupported(
+    'authorization/increment',
+    'increment_transaction_authorization',
+    'Increment transaction authorization',
+    'Incrementing an authorization',
+  ),
 ]

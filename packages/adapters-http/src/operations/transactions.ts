@@ -38,7 +38,7 @@ import { integerParam } from '../decode/decode'
 const TRANSACTIONS: Tag = {
   name: 'Transactions',
   description:
-    'Card payments: authorized through the merchant account\'s card services in priority order, then captured, voided or refunded.',
+    "Card payments: authorized through the merchant account's card services in priority order, then captured, voided or refunded.",
 }
 
 const TRANSACTION_ID = { transaction_id: { codec: canonicalUuid, description: 'The ID of the transaction.' } }
@@ -71,7 +71,7 @@ export const createTransaction = defineOperation({
     summary: 'Create transaction',
     description:
       'Takes a card payment, with a card or a checkout session whose card Secure Fields stored. The transaction is recorded before ' +
-      'any card service is asked, then routed: the account\'s active card services are tried in priority order (or only the one ' +
+      "any card service is asked, then routed: the account's active card services are tried in priority order (or only the one " +
       '`payment_service_id` names); a technical failure moves to the next, a decline stops. A declined or failed payment is still a ' +
       '`201` Transaction (its `status` says so). Properties Orka does not offer (`store: true`, 3-D Secure data, ...) are a `400` ' +
       'naming them; so are an unknown, used or expired checkout session, an expired card and an unknown buyer.\n\n' +
@@ -87,26 +87,46 @@ export const createTransaction = defineOperation({
       merchantAccountId: req.access.merchantAccount.id,
       input: req.body,
       idempotencyKey: req.idempotencyKey,
-      embed: isEmbedToken(req.access.principal) && !grants(req.access.principal.scopes.filter((s) => s !== EMBED), 'transactions.write')
-        ? { buyer: req.access.principal.embedBuyer ?? null, pins: req.access.principal.embedPins ?? {} }
-        : null,
+      embed:
+        isEmbedToken(req.access.principal) &&
+        !grants(
+          req.access.principal.scopes.filter((s) => s !== EMBED),
+          'transactions.write',
+        )
+          ? { buyer: req.access.principal.embedBuyer ?? null, pins: req.access.principal.embedPins ?? {} }
+          : null,
     }),
 })
 
-const csv = (raw: string | string[] | undefined): unknown => (raw === undefined ? undefined : (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')))
+const csv = (raw: string | string[] | undefined): unknown =>
+  raw === undefined ? undefined : (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(','))
 
 export const listTransactions = defineOperation({
   method: 'GET',
   path: '/transactions',
   scope: 'transactions.read',
   operationId: 'list_transactions',
-  doc: { tag: TRANSACTIONS, summary: 'List transactions', description: 'The merchant account\'s transactions, newest first; every filter given must hold.' },
+  doc: {
+    tag: TRANSACTIONS,
+    summary: 'List transactions',
+    description: "The merchant account's transactions, newest first; every filter given must hold.",
+  },
   query: {
     ...PAGE_QUERY,
-    status: { codec: t.array(TransactionStatus), description: 'Only transactions in one of these statuses (repeat the parameter, or separate with commas).', parse: csv },
+    status: {
+      codec: t.array(TransactionStatus),
+      description: 'Only transactions in one of these statuses (repeat the parameter, or separate with commas).',
+      parse: csv,
+    },
     buyer_id: { codec: canonicalUuid, description: 'Only transactions of the buyer with this ID.' },
-    buyer_external_identifier: { codec: boundedString('buyer_external_identifier', { min: 1, max: 200 }), description: 'Only transactions of the buyer with this external identifier.' },
-    external_identifier: { codec: boundedString('external_identifier', { min: 1, max: 200 }), description: 'Only transactions with this external identifier.' },
+    buyer_external_identifier: {
+      codec: boundedString('buyer_external_identifier', { min: 1, max: 200 }),
+      description: 'Only transactions of the buyer with this external identifier.',
+    },
+    external_identifier: {
+      codec: boundedString('external_identifier', { min: 1, max: 200 }),
+      description: 'Only transactions with this external identifier.',
+    },
     checkout_session_id: { codec: canonicalUuid, description: 'Only the transaction made from this checkout session.' },
     created_at_gte: { codec: DateTime, description: 'Created at or after this instant.' },
     created_at_lte: { codec: DateTime, description: 'Created at or before this instant.' },
@@ -117,7 +137,12 @@ export const listTransactions = defineOperation({
   success: { status: 200, codec: pageOf('TransactionSummaries', TransactionSummary), description: 'A page of transactions.' },
   handle: (u) => (req) => {
     const { limit, cursor, ...filter } = req.query
-    return u.listTransactions({ merchantAccountId: req.access.merchantAccount.id, filter, ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) })
+    return u.listTransactions({
+      merchantAccountId: req.access.merchantAccount.id,
+      filter,
+      ...(limit === undefined ? {} : { limit }),
+      ...(cursor === undefined ? {} : { cursor }),
+    })
   },
 })
 
@@ -126,7 +151,11 @@ export const getTransaction = defineOperation({
   path: '/transactions/{transaction_id}',
   scope: 'transactions.read',
   operationId: 'get_transaction',
-  doc: { tag: TRANSACTIONS, summary: 'Get transaction', description: "A transaction of the merchant account; another account's is a `404`." },
+  doc: {
+    tag: TRANSACTIONS,
+    summary: 'Get transaction',
+    description: "A transaction of the merchant account; another account's is a `404`.",
+  },
   params: TRANSACTION_ID,
   success: { status: 200, codec: Transaction, description: 'The transaction.' },
   handle: (u) => (req) => u.getTransaction(one(req)),
@@ -150,11 +179,11 @@ export const updateTransaction = defineOperation({
 
 const PREFER =
   'The answer is the transaction; with the header `Prefer: resource=transaction-capture` (`resource=transaction-void` for a void) ' +
-  'it is the original API\'s wrapper, which also says the operation\'s own status and codes.'
+  "it is the original API's wrapper, which also says the operation's own status and codes."
 
 /** The representation a `Prefer` header asks for. */
 const wants = (prefer: string | null, resource: string): boolean =>
-  prefer !== null && prefer.split(',').some((p) => p.trim().replace(/\s+/g, '') === `resource=${resource}`)
+  prefer?.split(',').some((p) => p.trim().replace(/\s+/g, '') === `resource=${resource}`) === true
 
 const captureView = (done: OperationDone, prefer: string | null): Transaction | TransactionCapture =>
   wants(prefer, 'transaction-capture')
@@ -192,7 +221,10 @@ export const captureTransaction = defineOperation({
     summary: 'Capture transaction',
     description:
       'Captures an authorized transaction: all of it, or `amount` of it (never more than was authorized); the capture is final (`final: ' +
-      'false` is a `400`). Any other status is a `409` naming it. ' + PREFER + ' ' + IDEMPOTENCY,
+      'false` is a `400`). Any other status is a `409` naming it. ' +
+      PREFER +
+      ' ' +
+      IDEMPOTENCY,
   },
   params: TRANSACTION_ID,
   body: TransactionCaptureCreate,
@@ -215,7 +247,8 @@ export const voidTransaction = defineOperation({
   doc: {
     tag: TRANSACTIONS,
     summary: 'Void transaction',
-    description: 'Voids an authorized transaction that was not captured; any other status is a `409` naming it. ' + PREFER + ' ' + IDEMPOTENCY,
+    description:
+      'Voids an authorized transaction that was not captured; any other status is a `409` naming it. ' + PREFER + ' ' + IDEMPOTENCY,
   },
   params: TRANSACTION_ID,
   idempotent: true,
@@ -238,7 +271,8 @@ export const createTransactionRefund = defineOperation({
     summary: 'Create transaction refund',
     description:
       'Refunds `amount` of a captured transaction (all that is left when absent): refunds together never exceed what was captured. ' +
-      'A transaction not captured is a `409` naming its status. ' + IDEMPOTENCY,
+      'A transaction not captured is a `409` naming its status. ' +
+      IDEMPOTENCY,
   },
   params: TRANSACTION_ID,
   body: TransactionRefundCreate,
@@ -275,7 +309,9 @@ export const createFullTransactionRefund = defineOperation({
 /** The refund a refund request made (the use case answers it, or fails). */
 const firstRefund = (r: { value: OperationDone; replayed: boolean }): TE.TaskEither<DomainError, { value: Refund; replayed: boolean }> => {
   const [refund] = r.value.refunds
-  return refund === undefined ? TE.left(unavailable(new Error('a refund request made no refund'))) : TE.right({ value: refund, replayed: r.replayed })
+  return refund === undefined
+    ? TE.left(unavailable(new Error('a refund request made no refund')))
+    : TE.right({ value: refund, replayed: r.replayed })
 }
 
 const itemsOf = <C extends t.Mixed>(name: string, item: C) => t.type({ items: t.readonlyArray(item) }, name)
@@ -334,7 +370,8 @@ export const listTransactionEvents = defineOperation({
   doc: {
     tag: TRANSACTIONS,
     summary: 'List transaction events',
-    description: 'What happened to the transaction, oldest first: the request, each card service attempt and its outcome, status changes. Never card data.',
+    description:
+      'What happened to the transaction, oldest first: the request, each card service attempt and its outcome, status changes. Never card data.',
   },
   params: TRANSACTION_ID,
   query: { ...PAGE_QUERY, limit: { ...PAGE_QUERY.limit, description: 'Events per page.', default: 100 } },
@@ -347,7 +384,7 @@ export const getRefund = defineOperation({
   path: '/refunds/{refund_id}',
   scope: 'transactions.read',
   operationId: 'get_refund',
-  doc: { tag: TRANSACTIONS, summary: 'Get refund', description: 'A refund of any of the merchant account\'s transactions, by its own id.' },
+  doc: { tag: TRANSACTIONS, summary: 'Get refund', description: "A refund of any of the merchant account's transactions, by its own id." },
   params: REFUND_ID,
   success: { status: 200, codec: Refund, description: 'The refund.' },
   handle: (u) => (req) => u.getRefund({ merchantAccountId: req.access.merchantAccount.id, refundId: req.params.refund_id }),

@@ -8,6 +8,4 @@ const unserved = (path: string, rateLimit: UnservedOperation['rateLimit']): Unse
 })
 
 /** The spec's Secure Fields route, limited per checkout session `{id}`. */
-export const UNSERVED_OPERATIONS: readonly UnservedOperation[] = [
-  unserved('/checkout/sessions/{id}/fields', 'checkout-session'),
-]
+export const UNSERVED_OPERATIONS: readonly UnservedOperation[] = [unserved('/checkout/sessions/{id}/fields', 'checkout-session')]

@@ -29,7 +29,13 @@ export const AUTHORIZED = (captured = false): AuthorizeResult => ({
   cvv: null,
   ...raw,
 })
-export const DECLINED = (errorCode = 'insufficient_funds'): AuthorizeResult => ({ _tag: 'Declined', errorCode, avs: null, cvv: null, ...raw })
+export const DECLINED = (errorCode = 'insufficient_funds'): AuthorizeResult => ({
+  _tag: 'Declined',
+  errorCode,
+  avs: null,
+  cvv: null,
+  ...raw,
+})
 export const FAILED = (errorCode = 'service_error'): AuthorizeResult => ({ _tag: 'Failed', errorCode, ...raw })
 export const SUCCEEDED: OperationResult = { _tag: 'Succeeded', serviceId: 'svc-op', ...raw }
 export const OPERATION_DECLINED: OperationResult = { _tag: 'Declined', errorCode: 'declined', ...raw }
@@ -78,7 +84,10 @@ export class ScriptedCardConnector implements CardConnector {
   }
   capture(req: CaptureRequest) {
     this.calls.push({ op: 'capture', reference: req.reference, amount: req.amount })
-    return this.run('capture', req.reference, this.script.capture?.(req) ?? SUCCEEDED, { authorization: req.authorization, amount: req.amount })
+    return this.run('capture', req.reference, this.script.capture?.(req) ?? SUCCEEDED, {
+      authorization: req.authorization,
+      amount: req.amount,
+    })
   }
   void(req: VoidRequest) {
     this.calls.push({ op: 'void', reference: req.reference })
@@ -86,7 +95,10 @@ export class ScriptedCardConnector implements CardConnector {
   }
   refund(req: RefundRequest) {
     this.calls.push({ op: 'refund', reference: req.reference, amount: req.amount })
-    return this.run('refund', req.reference, this.script.refund?.(req) ?? SUCCEEDED, { authorization: req.authorization, amount: req.amount })
+    return this.run('refund', req.reference, this.script.refund?.(req) ?? SUCCEEDED, {
+      authorization: req.authorization,
+      amount: req.amount,
+    })
   }
 
   /** Authorizations the service holds that no void released: what a transaction must show or have voided. */

@@ -198,7 +198,10 @@ const firstFound = async (
 }
 
 /** The buyer: one of the account's, named by id or external identifier (unknown: a 400 naming the field), or a guest described inline. */
-const buyerOf = async (deps: TransactionDeps, cmd: CreateTransactionCommand): Promise<E.Either<InvalidRequest | Unavailable, TransactionBuyer | null>> => {
+const buyerOf = async (
+  deps: TransactionDeps,
+  cmd: CreateTransactionCommand,
+): Promise<E.Either<InvalidRequest | Unavailable, TransactionBuyer | null>> => {
   const { buyer } = cmd.input
   const named = await resolveNamedBuyer(deps.buyers, cmd.merchantAccountId, cmd.input)()
   if (E.isLeft(named)) return E.left(named.left._tag === 'NotFound' ? failedValidation(named.left.problem) : named.left)

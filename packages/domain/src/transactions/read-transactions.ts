@@ -160,7 +160,8 @@ export const makeUnsupportedOperation =
       found(deps.transactions, q),
       TE.flatMap((r) => {
         const service = r.authorization?.payment_service ?? r.attempts.at(-1)?.payment_service
-        const by = service === undefined ? 'the card service' : `the card service ${service.display_name} (${service.payment_service_definition_id})`
+        const by =
+          service === undefined ? 'the card service' : `the card service ${service.display_name} (${service.payment_service_definition_id})`
         return TE.left(refusedInput([], `${q.operation} is not supported by ${by}`, 'unsupported_operation'))
       }),
     )

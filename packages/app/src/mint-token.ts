@@ -7,7 +7,7 @@ export interface MintOptions {
   readonly scopes: readonly string[]
   readonly embed?: boolean
   /** The original API's `embed` claim; its `buyer_id` or `buyer_external_identifier` names the only buyer whose stored cards the token reads. */
-  readonly embedClaim?: Readonly<Record<string, string>>
+  readonly embedClaim?: Readonly<Record<string, string | number>>
   readonly expiresInS?: number
   /** Token issue time; defaults to now. */
   readonly now?: Date

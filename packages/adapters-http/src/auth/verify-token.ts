@@ -7,6 +7,7 @@ import {
   ApiKeyPairRepository,
   Clock,
   EmbedBuyer,
+  EmbedPins,
   Mac,
   Principal,
   Unauthenticated,
@@ -74,6 +75,7 @@ interface Claims {
   readonly scopes: readonly string[]
   readonly jti: string | undefined
   readonly embedBuyer: EmbedBuyer | undefined
+  readonly embedPins: EmbedPins | undefined
 }
 interface Verified {
   readonly claims: Claims
@@ -145,9 +147,9 @@ const isName = (u: unknown): u is string => typeof u === 'string' && u.length > 
 
 /**
  * The buyer the original API's `embed` claim names (`buyer_id`, `buyer_external_identifier`):
- * the only buyer whose stored cards the token may read. Its other keys (amount, metadata, ...)
- * pin a checkout this service does not serve, and are ignored. A claim that is not an object,
- * or names a buyer with something other than a string of 1 to 200 characters, is refused.
+ * the only buyer whose stored cards the token may read, and the one a transaction it creates
+ * must name (see `embedPinsOf` for the rest of the claim). A claim that is not an object, or
+ * names a buyer with something other than a string of 1 to 200 characters, is refused.
  */
 const embedBuyerOf = (embed: unknown): Check<EmbedBuyer | undefined> => {
   if (embed === undefined) return E.right(undefined)
@@ -158,6 +160,27 @@ const embedBuyerOf = (embed: unknown): Check<EmbedBuyer | undefined> => {
   return E.right(id === null && externalIdentifier === null ? undefined : { id, externalIdentifier })
 }
 
+/**
+ * What else the `embed` claim pins a checkout to: `amount` (an integer of minor units),
+ * `currency` and `checkout_session_id` (strings of 1 to 200 characters). A transaction the
+ * token creates must match them. A pinned value of another type is refused, as a malformed
+ * buyer is; the claim's other keys (metadata, cart items, ...) are ignored.
+ */
+const embedPinsOf = (embed: unknown): Check<EmbedPins | undefined> => {
+  if (typeof embed !== 'object' || embed === null || Array.isArray(embed)) return E.right(undefined)
+  const { amount, currency, checkout_session_id: session } = embed as Record<string, unknown>
+  if (amount !== undefined && amount !== null && !(typeof amount === 'number' && Number.isSafeInteger(amount) && amount >= 0))
+    return fail('embed pins an amount that is not a non-negative integer')
+  for (const v of [currency, session])
+    if (v !== undefined && v !== null && !isName(v)) return fail('embed pins a value that is not a string of 1 to 200 characters')
+  const pins: EmbedPins = {
+    ...(typeof amount === 'number' ? { amount } : {}),
+    ...(typeof currency === 'string' ? { currency } : {}),
+    ...(typeof session === 'string' ? { checkoutSessionId: session } : {}),
+  }
+  return E.right(Object.keys(pins).length === 0 ? undefined : pins)
+}
+
 const checkClaims = (kid: string, payload: Record<string, unknown>, nowS: number, maxLifetimeS: number): Check<Claims> => {
   const { exp, nbf, iat, scopes, jti } = payload
   if (!isNumericDate(exp)) return fail('exp missing or not a number')
@@ -166,6 +189,8 @@ const checkClaims = (kid: string, payload: Record<string, unknown>, nowS: number
   if (!Array.isArray(scopes) || !scopes.every((x) => typeof x === 'string')) return fail('scopes is not an array of strings')
   const embedBuyer = embedBuyerOf(payload.embed)
   if (E.isLeft(embedBuyer)) return embedBuyer
+  const embedPins = embedPinsOf(payload.embed)
+  if (E.isLeft(embedPins)) return embedPins
   const claims: Claims = {
     kid,
     exp,
@@ -174,6 +199,7 @@ const checkClaims = (kid: string, payload: Record<string, unknown>, nowS: number
     scopes: scopes,
     jti: typeof jti === 'string' && jti !== '' ? jti : undefined,
     embedBuyer: embedBuyer.right,
+    embedPins: embedPins.right,
   }
   const times = checkTimes(claims, nowS, maxLifetimeS)
   return times === undefined ? E.right(claims) : fail(times)
@@ -243,6 +269,7 @@ export const makeTokenVerifier = (deps: TokenVerifierDeps): TokenVerifier => {
     scopes: v.claims.scopes,
     tokenId: v.tokenIdFor(key),
     ...(v.claims.embedBuyer === undefined ? {} : { embedBuyer: v.claims.embedBuyer }),
+    ...(v.claims.embedPins === undefined ? {} : { embedPins: v.claims.embedPins }),
   })
 
   return (authorization) => {

@@ -1,6 +1,7 @@
 import { StoragePorts } from '@orka/domain'
 import { MemoryApiKeyPairRepository } from './memory-api-key-pair-repository'
 import { MemoryBuyerRepository } from './memory-buyer-repository'
+import { MemoryCheckoutSessionStore } from './memory-checkout-session-store'
 import { MemoryGiftCardServiceRepository } from './memory-gift-card-service-repository'
 import { MemoryGiftCardVault } from './memory-gift-card-vault'
 import { MemoryIdempotencyStore, MemoryIdempotencyStoreOptions } from './memory-idempotency-store'
@@ -30,6 +31,7 @@ export const makeMemoryAdapters = (options: MemoryAdapterOptions = {}) =>
     rateLimits: new MemoryRateLimitStore(options.rateLimits),
     outbox: new MemoryWebhookOutbox(),
     deliveries: new MemoryWebhookDeliveryStore(),
+    checkoutSessions: new MemoryCheckoutSessionStore(),
   }) satisfies StoragePorts
 
 export type MemoryAdapters = ReturnType<typeof makeMemoryAdapters>

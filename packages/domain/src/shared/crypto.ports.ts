@@ -7,7 +7,7 @@ import { token } from './token'
 export interface Mac {
   mac(purpose: MacPurpose, data: string): string
 }
-export type MacPurpose = 'cursor' | 'card-fingerprint' | 'idempotency-fingerprint' | 'token-hash'
+export type MacPurpose = 'cursor' | 'card-fingerprint' | 'payment-card-fingerprint' | 'idempotency-fingerprint' | 'token-hash'
 export const Mac = token<Mac>('Mac')
 
 /** Authenticated encryption of secrets at rest (AES-256-GCM). Sealed values are opaque strings. */

@@ -1,5 +1,6 @@
 import { ApiKeyPairRepository } from '../auth/api-key-pair'
 import { BuyerRepository } from '../buyers/buyers.ports'
+import { CheckoutSessionStore } from '../checkout-sessions/checkout-session.ports'
 import { GiftCardServiceRepository, GiftCardVault } from '../gift-cards/gift-card.ports'
 import { IdempotencyStore } from '../idempotency/idempotency'
 import { MerchantAccountRepository } from '../merchant-accounts/merchant-account'
@@ -27,6 +28,7 @@ export interface StoragePorts {
   readonly rateLimits: RateLimitStore
   readonly outbox: WebhookOutbox
   readonly deliveries: WebhookDeliveryStore
+  readonly checkoutSessions: CheckoutSessionStore
 }
 
 /** Each storage port's token. */
@@ -42,6 +44,7 @@ export const STORAGE_PORT_TOKENS: { readonly [K in keyof StoragePorts]: Token<St
   rateLimits: RateLimitStore,
   outbox: WebhookOutbox,
   deliveries: WebhookDeliveryStore,
+  checkoutSessions: CheckoutSessionStore,
 }
 
 export const STORAGE_PORT_NAMES = Object.keys(STORAGE_PORT_TOKENS) as readonly (keyof StoragePorts)[]

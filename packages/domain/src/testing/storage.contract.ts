@@ -1,6 +1,7 @@
 import { STORAGE_PORT_NAMES, StoragePorts } from '../shared/storage.ports'
 import { apiKeyPairRepositoryContract } from './api-key-pair-repository.contract'
 import { buyerRepositoryContract } from './buyer-repository.contract'
+import { checkoutSessionStoreContract } from './checkout-session-store.contract'
 import { giftCardServiceRepositoryContract } from './gift-card-service-repository.contract'
 import { giftCardVaultContract } from './gift-card-vault.contract'
 import { Harness } from './harness'
@@ -34,6 +35,7 @@ const CONTRACTS: { readonly [K in keyof StoragePorts]: Contract<StoragePorts[K]>
   rateLimits: rateLimitStoreContract,
   outbox: webhookOutboxContract,
   deliveries: webhookDeliveryStoreContract,
+  checkoutSessions: checkoutSessionStoreContract,
 }
 
 /** Runs every storage port's contract suite against one adapter set. */

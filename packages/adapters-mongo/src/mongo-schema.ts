@@ -21,6 +21,9 @@ export const COLLECTIONS = {
   webhookDeliveries: 'webhook_deliveries',
   /** One document per (delivery, attempt number): who runs that attempt, until when. */
   webhookDeliveryClaims: 'webhook_delivery_claims',
+  checkoutSessions: 'checkout_sessions',
+  /** One document per card taken from a session (session id, card nonce): who took it. */
+  checkoutSessionUses: 'checkout_session_uses',
 } as const
 
 /**
@@ -90,4 +93,7 @@ export const INDEXES: readonly IndexSpec[] = [
   { collection: C.webhookDeliveries, name: 'subscription_status_created', key: { subscription_id: 1, status: 1, created_at: -1, _id: -1 } },
   // The sweep of finished deliveries last updated before an instant.
   { collection: C.webhookDeliveries, name: 'status_updated', key: { status: 1, updated_at: 1 } },
+  // Sessions are read by `_id`; expiry is filtered on every read, so the TTL index (or the sweep) only reclaims space.
+  expiry(C.checkoutSessions),
+  expiry(C.checkoutSessionUses),
 ]

@@ -70,4 +70,9 @@ export interface UseCases {
   rotateWebhookSecret: ReturnType<typeof domain.makeRotateWebhookSecret>
   listWebhookDeliveries: ReturnType<typeof domain.makeListWebhookDeliveries>
   redeliverWebhookDelivery: ReturnType<typeof domain.makeRedeliverWebhookDelivery>
+  createCheckoutSession: ReturnType<typeof domain.makeCreateCheckoutSession>
+  getCheckoutSession: ReturnType<typeof domain.makeGetCheckoutSession>
+  updateCheckoutSession: ReturnType<typeof domain.makeUpdateCheckoutSession>
+  deleteCheckoutSession: ReturnType<typeof domain.makeDeleteCheckoutSession>
+  putCheckoutSessionFields: ReturnType<typeof domain.makePutCheckoutSessionFields>
 }

@@ -201,6 +201,11 @@ const USE_CASES: Record<keyof UseCases, true> = {
   rotateWebhookSecret: true,
   listWebhookDeliveries: true,
   redeliverWebhookDelivery: true,
+  createCheckoutSession: true,
+  getCheckoutSession: true,
+  updateCheckoutSession: true,
+  deleteCheckoutSession: true,
+  putCheckoutSessionFields: true,
 }
 
 /** Every use case as `fill(name)` makes it (say, one that throws), except those `given`. */

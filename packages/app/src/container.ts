@@ -22,6 +22,13 @@ import {
   makeStoreGiftCard,
   makeAuthorize,
   makeCheckRateLimit,
+  CheckoutSessionStore,
+  makeCreateCheckoutSession,
+  makeDeleteCheckoutSession,
+  makeGetCheckoutSession,
+  makePutCheckoutSessionFields,
+  makeSweepCheckoutSessions,
+  makeUpdateCheckoutSession,
   makeCreateBuyer,
   makeDeleteBuyer,
   makeGetBuyer,
@@ -61,6 +68,7 @@ import { AesGcmSecretBox, cachedLookups, HmacMac, MathRandom, MockGiftCardConnec
 import { HttpDeps, NodeWebhookSender } from '@orka/adapters-http'
 import { Config } from './config'
 import { Storage } from './storage'
+import { PeriodicJob } from './periodic-job'
 import { DispatcherLog, WebhookDispatcher } from './webhook-dispatcher'
 
 export type UseCases = HttpDeps['useCases']
@@ -74,6 +82,11 @@ export interface Overrides {
 }
 
 export const Dispatcher = token<WebhookDispatcher>('WebhookDispatcher')
+/** Purges expired checkout sessions (card data and all) in every instance. */
+export const SessionSweeper = token<PeriodicJob>('SessionSweeper')
+
+/** How often expired checkout sessions are purged: reads already treat them as gone. */
+export const SESSION_SWEEP_EVERY_MS = 60_000
 
 /** Left-behind outbox entries younger than this may belong to a write still under way. */
 export const OUTBOX_GRACE_MS = 60_000
@@ -124,6 +137,17 @@ export const buildContainer = (
   c.register(Dispatcher, { useFactory: instanceCachingFactory((c) => makeDispatcher(c, config, log)) })
   c.register(WebhookDispatch, { useFactory: (c) => get(c, Dispatcher) })
   c.register(UseCases, { useFactory: instanceCachingFactory((c) => makeUseCases(c, config)) })
+  c.register(SessionSweeper, {
+    useFactory: instanceCachingFactory(
+      (c) =>
+        new PeriodicJob(
+          'checkout session sweep',
+          makeSweepCheckoutSessions({ sessions: get(c, CheckoutSessionStore), clock: get(c, Clock) }),
+          SESSION_SWEEP_EVERY_MS,
+          log,
+        ),
+    ),
+  })
   return c
 }
 
@@ -177,6 +201,7 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
   const deliveries = get(c, WebhookDeliveryStore)
   const dispatch = get(c, WebhookDispatch)
   const policy = urlPolicyOf(config)
+  const sessions = { sessions: get(c, CheckoutSessionStore), clock }
   const events = makeWebhookEvents({ webhooks, outbox: get(c, WebhookOutbox), dispatch, ids, clock, environment: config.environment })
   // Activating and storing a card write the same things: one set of dependencies.
   const cardWrites: ActivateDeps = {
@@ -220,5 +245,10 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
     rotateWebhookSecret: makeRotateWebhookSecret({ webhooks, box, clock, ids }),
     listWebhookDeliveries: makeListWebhookDeliveries({ webhooks, deliveries, mac }),
     redeliverWebhookDelivery: makeRedeliverWebhookDelivery({ webhooks, deliveries, dispatch, clock, schedule: scheduleOf(config) }),
+    createCheckoutSession: makeCreateCheckoutSession({ ...sessions, ids }),
+    getCheckoutSession: makeGetCheckoutSession(sessions),
+    updateCheckoutSession: makeUpdateCheckoutSession(sessions),
+    deleteCheckoutSession: makeDeleteCheckoutSession(sessions),
+    putCheckoutSessionFields: makePutCheckoutSessionFields({ ...sessions, box, mac }),
   }
 }

@@ -17,7 +17,7 @@ import {
 } from '@orka/domain'
 import { clientErrorHandler, createHttpApp } from '@orka/adapters-http'
 import { Config } from './config'
-import { buildContainer, Dispatcher, get, Overrides, UseCases } from './container'
+import { buildContainer, Dispatcher, get, Overrides, SessionSweeper, UseCases } from './container'
 import { createLogger } from './logger'
 import { announceStart } from './prepare'
 import { DEFAULT_MERCHANT_ACCOUNT_ID, provisionAtStart, ProvisioningPorts } from './provision'
@@ -85,6 +85,7 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
     useCases: get(c, UseCases),
   })
   const dispatcher = get(c, Dispatcher)
+  const sweeper = get(c, SessionSweeper)
   const handle = app.callback()
   // Node checks the two request timeouts on this interval (30 s by default): often enough here
   // that a client cut at HEADERS_TIMEOUT_MS is cut within a second of it.
@@ -112,6 +113,7 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
   const url = `http://${host}:${port}`
   log.info({ url }, `Orka listening on ${url}`)
   dispatcher.start()
+  sweeper.start()
   return {
     url,
     container: c,
@@ -127,6 +129,7 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
       clearTimeout(cut)
       // Attempts in flight end (each within WEBHOOK_TIMEOUT_MS) and are recorded before storage closes.
       await dispatcher.stop()
+      await sweeper.stop()
       await storage.close()
     },
   }

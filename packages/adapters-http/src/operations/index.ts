@@ -1,4 +1,5 @@
 import { BUYER_OPERATIONS } from './buyers'
+import { CHECKOUT_SESSION_OPERATIONS } from './checkout-sessions'
 import { GIFT_CARD_OPERATIONS } from './gift-cards'
 import type { Operation } from './operation'
 import { ROLE_OPERATIONS } from './roles'
@@ -16,6 +17,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...BUYER_OPERATIONS,
   ...WEBHOOK_SUBSCRIPTION_OPERATIONS,
   ...WEBHOOK_DELIVERY_OPERATIONS,
+  ...CHECKOUT_SESSION_OPERATIONS,
   ...UNSERVED_OPERATIONS,
 ]
 

@@ -7,8 +7,5 @@ const unserved = (path: string, rateLimit: UnservedOperation['rateLimit']): Unse
   unserved: true,
 })
 
-/** The spec's limited transaction route, and its Secure Fields route, limited per checkout session `{id}`. */
-export const UNSERVED_OPERATIONS: readonly UnservedOperation[] = [
-  unserved('/transactions', 'embed'),
-  unserved('/checkout/sessions/{id}/fields', 'checkout-session'),
-]
+/** The spec's limited transaction route. */
+export const UNSERVED_OPERATIONS: readonly UnservedOperation[] = [unserved('/transactions', 'embed')]

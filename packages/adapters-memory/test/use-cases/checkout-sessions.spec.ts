@@ -5,14 +5,15 @@ import {
   CheckoutSessionFields,
   invalidRequest,
   makeCreateCheckoutSession,
-  makeDeleteCheckoutSession,
   makeGetCheckoutSession,
+  makeUpdateCheckoutSession,
+  makeDeleteCheckoutSession,
   makePutCheckoutSessionFields,
   makeSweepCheckoutSessions,
-  makeUpdateCheckoutSession,
   notFound,
   openSessionCard,
   problem,
+  UNSET_SESSION_FIELDS,
 } from '@orka/domain'
 import { left, ManualClock, MERCHANT_A, MERCHANT_B, right, SequentialIds, uuidFor } from '@orka/domain/testing'
 import { MemoryCheckoutSessionStore } from '../../src'
@@ -55,12 +56,7 @@ describe('checkout session use cases', () => {
         type: 'checkout-session',
         id: uuidFor(1),
         expires_at: iso(HOUR),
-        cart_items: null,
-        metadata: null,
-        buyer: null,
-        amount: null,
-        currency: null,
-        payment_service_id: null,
+        ...UNSET_SESSION_FIELDS,
         airline: null,
         payment_method: null,
       }

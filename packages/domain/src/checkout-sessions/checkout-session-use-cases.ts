@@ -12,6 +12,7 @@ import {
   CheckoutSessionUpdate,
   MIN_EXPIRES_IN_S,
   toCheckoutSession,
+  UNSET_SESSION_FIELDS,
 } from './checkout-session'
 import { CheckoutSessionStore } from './checkout-session.ports'
 
@@ -62,12 +63,7 @@ export const makeCreateCheckoutSession =
           merchant_account_id: cmd.merchantAccountId,
           created_at: now.toISOString(),
           expires_at: at(now, input.expires_in ?? MIN_EXPIRES_IN_S),
-          cart_items: null,
-          metadata: null,
-          buyer: null,
-          amount: null,
-          currency: null,
-          payment_service_id: null,
+          ...UNSET_SESSION_FIELDS,
           card: null,
           ...given(input),
         }

@@ -24,6 +24,16 @@ const sessionFields = {
   payment_service_id: nullable(canonicalUuid),
 }
 
+/** A session's own fields before any is set. */
+export const UNSET_SESSION_FIELDS = {
+  cart_items: null,
+  metadata: null,
+  buyer: null,
+  amount: null,
+  currency: null,
+  payment_service_id: null,
+} as const
+
 export const MIN_EXPIRES_IN_S = 3600
 export const MAX_EXPIRES_IN_S = 86400
 

@@ -1,20 +1,14 @@
-import { CheckoutSessionRecord, SessionCard } from '../checkout-sessions/checkout-session'
+import { CheckoutSessionRecord, SessionCard, UNSET_SESSION_FIELDS } from '../checkout-sessions/checkout-session'
+import { sessionPaymentMethod } from '../checkout-sessions/session-card'
+import { fakeMac } from './doubles'
 import { BASE_TIME, isoAt, MERCHANT_A, nextUuid } from './fixtures'
 
 let sealed = 0
 
-/** Card data as a session holds it; `sealed` is opaque to a store, distinct per call. */
+/** Card data as a session holds it (a visa card's); `sealed` is opaque to a store, distinct per call. */
 export const aSessionCard = (o: Partial<SessionCard> = {}): SessionCard => ({
   sealed: `sealed-card-${++sealed}`,
-  payment_method: {
-    type: 'payment-method',
-    method: 'card',
-    id: null,
-    label: '1111',
-    scheme: 'visa',
-    fingerprint: 'fp-4111',
-    details: { bin: '411111', card_type: null },
-  },
+  payment_method: sessionPaymentMethod(fakeMac(), '4111111111111111'),
   ...o,
 })
 
@@ -25,12 +19,7 @@ export const aCheckoutSessionRecord = (o: Partial<CheckoutSessionRecord> = {}): 
     merchant_account_id: MERCHANT_A,
     created_at: BASE_TIME.toISOString(),
     expires_at: isoAt(3_600_000),
-    cart_items: null,
-    metadata: null,
-    buyer: null,
-    amount: null,
-    currency: null,
-    payment_service_id: null,
+    ...UNSET_SESSION_FIELDS,
     card: null,
     ...o,
   }

@@ -87,7 +87,7 @@ export const checkoutSessionStoreContract = (name: string, setup: () => Promise<
       const first = aSessionCard()
       const moved = isoAt(5 * 60_000)
       expect(await right(h.port.putCard(s.id, first, moved, now))).to.deep.equal(O.some({ ...s, card: first, expires_at: moved }))
-      const second = aSessionCard({ payment_method: { ...first.payment_method, label: '4242', fingerprint: 'fp-4242' } })
+      const second = aSessionCard({ payment_method: { ...first.payment_method, label: '4242', fingerprint: 'another' } })
       const again = isoAt(6 * 60_000)
       expect(await right(h.port.putCard(s.id, second, again, later(60_000)))).to.deep.equal(
         O.some({ ...s, card: second, expires_at: again }),

@@ -36,7 +36,8 @@ const register = (router: Router<OrkaState>, method: Operation['method'], path: 
 /**
  * The HTTP API. Per served route, in this order: authenticate (401), draw on the rate limit
  * (429), authorize the route's scope for the merchant account (403), decode path, query,
- * headers and body (422), run the use case. Routing is case-sensitive; a trailing slash is
+ * headers and body (422), run the use case. A `tokenOptional` route skips the first and the
+ * third for a request that sends no token. Routing is case-sensitive; a trailing slash is
  * tolerated.
  */
 export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
@@ -63,14 +64,15 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
     }
   for (const op of OPERATIONS) {
     const limit = op.rateLimit === undefined ? [] : [rateLimit(useCases.checkRateLimit, log, op.rateLimit, config.rateLimitHoldMs ?? 0)]
-    if (isServed(op))
+    if (isServed(op)) {
+      const optional = op.tokenOptional === true
       register(served, op.method, koaPath(op.path), [
-        authn,
+        optional ? authenticate(verify, log, true) : authn,
         ...limit,
-        authorize(useCases.authorize, log, config, op.scope),
+        authorize(useCases.authorize, log, config, op.scope, optional),
         serve(op, deps),
       ])
-    else
+    } else
       register(counted, op.method, koaPath(op.path), [
         authn,
         ...limit,

@@ -84,4 +84,9 @@ export interface UseCases {
   getCapture: ReturnType<typeof domain.makeGetCapture>
   listTransactionEvents: ReturnType<typeof domain.makeListTransactionEvents>
   unsupportedTransactionOperation: ReturnType<typeof domain.makeUnsupportedOperation>
+  createCheckoutSession: ReturnType<typeof domain.makeCreateCheckoutSession>
+  getCheckoutSession: ReturnType<typeof domain.makeGetCheckoutSession>
+  updateCheckoutSession: ReturnType<typeof domain.makeUpdateCheckoutSession>
+  deleteCheckoutSession: ReturnType<typeof domain.makeDeleteCheckoutSession>
+  putCheckoutSessionFields: ReturnType<typeof domain.makePutCheckoutSessionFields>
 }

@@ -43,6 +43,7 @@ const card = aCard
 const page = pageOf
 
 const WILD = 'Should never be thrown to a client'
+const SECURE_FIELDS = JSON.stringify({ payment_method: { method: 'card', number: '4111111111111111', expiration_date: '12/35' } })
 
 describe('createHttpApp (smoke)', () => {
   let key: TestKey
@@ -114,6 +115,11 @@ describe('createHttpApp (smoke)', () => {
         },
         redeliverWebhookDelivery: (q) =>
           TE.left(conflict(q.deliveryId, problem('deliveryId', [], 'This delivery is still pending', 'delivery_pending'))),
+        createCheckoutSession: () => TE.left(unavailable(new Error('not expected here'))),
+        getCheckoutSession: (q) => TE.left(notFound('CheckoutSession', q.id)),
+        updateCheckoutSession: (q) => TE.left(notFound('CheckoutSession', q.id)),
+        deleteCheckoutSession: (q) => TE.left(notFound('CheckoutSession', q.id)),
+        putCheckoutSessionFields: () => TE.right(undefined),
       },
     }
     server = await listen(createHttpApp(deps))
@@ -181,6 +187,28 @@ describe('createHttpApp (smoke)', () => {
   })
 
   describe('authentication and authorization', () => {
+    it('serves Secure Fields without a token; a token sent anyway is checked: bad is 401, without the scope 403', async () => {
+      const path = '/checkout/sessions/0D4BD3B8-1B73-4F1C-8F35-6D3C1F8B9A10/fields'
+      expect((await call('PUT', path, { headers: json, body: SECURE_FIELDS })).status).to.equal(204)
+      expect((await call('POST', path, { token: token(['embed']), headers: json, body: SECURE_FIELDS })).status).to.equal(204)
+      expect((await call('PUT', path, { token: token(['checkout-sessions.write']), headers: json, body: SECURE_FIELDS })).status).to.equal(
+        204,
+      )
+      const bad = await call('PUT', path, { token: `${token(['embed'])}x`, headers: json, body: SECURE_FIELDS })
+      expect([bad.status, bad.json, bad.headers.get('www-authenticate')]).to.deep.equal([
+        401,
+        err(401, 'unauthorized', 'No valid API authentication found'),
+        'Bearer',
+      ])
+      const empty = await call('PUT', path, { headers: { ...json, authorization: '' }, body: SECURE_FIELDS })
+      expect(empty.status).to.equal(401)
+      const narrow = await call('PUT', path, { token: token(['buyers.read']), headers: json, body: SECURE_FIELDS })
+      expect([narrow.status, narrow.json]).to.deep.equal([403, err(403, 'forbidden', 'Generic error')])
+      // The other checkout session routes need a token.
+      expect((await call('GET', path.replace('/fields', ''))).status).to.equal(401)
+      expect((await call('POST', '/checkout/sessions', { headers: json, body: '{}' })).status).to.equal(401)
+    })
+
     it('answers a request without token with the 401 body', async () => {
       const r = await call('GET', '/roles')
       expect(r.status).to.equal(401)
@@ -517,6 +545,26 @@ describe('createHttpApp (smoke)', () => {
       expect((await fields('/checkout/sessions/s%2D1/fields', 'b')).headers.get('ratelimit')).to.equal('"checkout-session";r=0;t=60')
       expect((await fields('/checkout/sessions/s-1/fields', 'c')).status).to.equal(429)
       expect((await fields('/checkout/sessions/s-2/fields', 'a')).headers.get('ratelimit')).to.equal('"checkout-session";r=1;t=60')
+    })
+
+    it('limits Secure Fields without a token by the session id alone, whatever the case of its letters', async () => {
+      const session = '0d4bd3b8-1b73-4f1c-8f35-6d3c1f8b9a1f'
+      const fields = (id: string) => call('PUT', `/checkout/sessions/${id}/fields`, { headers: json, body: SECURE_FIELDS })
+      const first = await fields(session)
+      expect([first.status, first.headers.get('ratelimit')]).to.deep.equal([204, '"checkout-session";r=1;t=60'])
+      expect((await fields(session.toUpperCase())).status).to.equal(204)
+      const over = await call('POST', `/checkout/sessions/${session.replace('d', 'D')}/fields`, { headers: json, body: SECURE_FIELDS })
+      expect([over.status, over.json]).to.deep.equal([429, err(429, 'too_many_requests', 'Generic error')])
+      // An embed token draws on the same quota; a server-to-server token on none.
+      expect(
+        (await call('PUT', `/checkout/sessions/${session}/fields`, { token: token(['embed']), headers: json, body: SECURE_FIELDS })).status,
+      ).to.equal(429)
+      const server = await call('PUT', `/checkout/sessions/${session}/fields`, {
+        token: token(['checkout-sessions.write']),
+        headers: json,
+        body: SECURE_FIELDS,
+      })
+      expect([server.status, server.headers.get('ratelimit')]).to.deep.equal([204, null])
     })
 
     it('authenticates unserved limited routes before anything else', async () => {

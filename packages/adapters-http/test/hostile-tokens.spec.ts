@@ -33,7 +33,7 @@ import { b64, CaptureLog, FakeKeys, keyPair, listen, mint, newP521Key, T0, TestK
  *   (`header.payload`), so a twin is the same caller.
  */
 
-const SCOPES = ['roles.read', 'gift-cards.write']
+const SCOPES = ['roles.read', 'gift-cards.write', 'checkout-sessions.write']
 const ACTIVATION = JSON.stringify({ number: '4123456789010001' })
 
 interface Keys {
@@ -354,10 +354,19 @@ const CASES: readonly Case[] = [
   { name: 'Bearer without a token', why: /not Bearer/, build: () => ({ authorization: 'Bearer' }) },
 ]
 
-/** Both a read and a write with a body: neither may get past authentication. */
+/**
+ * A read and a write with a body: neither may get past authentication. Secure Fields need no
+ * token, but one sent is checked like any other: only sending none gets past.
+ */
 const ROUTES = [
-  { method: 'GET', path: '/roles', body: undefined },
-  { method: 'POST', path: '/gift-cards/activations', body: ACTIVATION },
+  { method: 'GET', path: '/roles', body: undefined, tokenOptional: false },
+  { method: 'POST', path: '/gift-cards/activations', body: ACTIVATION, tokenOptional: false },
+  {
+    method: 'PUT',
+    path: '/checkout/sessions/0d4bd3b8-1b73-4f1c-8f35-6d3c1f8b9a10/fields',
+    body: JSON.stringify({ payment_method: { method: 'card', number: '4111111111111111', expiration_date: '12/35' } }),
+    tokenOptional: true,
+  },
 ] as const
 
 describe('hostile tokens (through the HTTP app)', () => {
@@ -404,10 +413,12 @@ describe('hostile tokens (through the HTTP app)', () => {
   describe('controls', () => {
     beforeEach(() => start())
 
-    it('a valid token of the same make passes on both routes (so the refusals below are for the flaw alone)', async () => {
+    it('a valid token of the same make passes on every route, and none on Secure Fields (so the refusals below are for the flaw alone)', async () => {
       expect((await call(ROUTES[0], { token: valid(k) })).status).to.equal(200)
       expect((await call(ROUTES[1], { token: valid(k) })).status).to.equal(201)
-      expect(calls).to.include.members(['authorize', 'listRoles', 'activateGiftCard'])
+      expect((await call(ROUTES[2], { token: valid(k) })).status).to.equal(204)
+      expect((await call(ROUTES[2], { authorization: '' })).status).to.equal(204)
+      expect(calls).to.include.members(['authorize', 'listRoles', 'activateGiftCard', 'putCheckoutSessionFields'])
     })
 
     it('a hand-signed token like the cases below passes', async () => {
@@ -443,6 +454,7 @@ describe('hostile tokens (through the HTTP app)', () => {
       it(c.name, async () => {
         const credential = c.build(k)
         for (const route of ROUTES) {
+          if (route.tokenOptional && 'authorization' in credential && credential.authorization === '') continue
           const r = await call(route, credential)
           expect(r.status, `${route.method} ${route.path}`).to.equal(401)
           expect(r.text, `${route.method} ${route.path}`).to.equal(UNAUTHORIZED_BODY)

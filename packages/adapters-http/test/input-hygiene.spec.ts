@@ -7,7 +7,7 @@ import * as TE from 'fp-ts/TaskEither'
 import { Buyer, makeAuthorize, makeCheckRateLimit, notFound, Role, ROLE_CATALOGUE, unavailable } from '@orka/domain'
 import { createHttpApp, HttpDeps } from '../src'
 import { LINGER_MS } from '../src/close-connection'
-import { readJsonBody } from '../src/decode/json-body'
+import { readJsonBody, readOptionalJsonBody } from '../src/decode/json-body'
 import { TRANSACTION_USE_CASES_UNUSED } from './support'
 import {
   aBuyer,
@@ -143,6 +143,26 @@ const makeDeps = (keys: FakeKeys, calls: Call[], log: CaptureLog, merchantAccoun
       redeliverWebhookDelivery: (q) => {
         calls.push(['redeliverWebhookDelivery', { subscriptionId: q.subscriptionId, deliveryId: q.deliveryId }])
         return TE.left(notFound('WebhookDelivery', q.deliveryId))
+      },
+      createCheckoutSession: (cmd) => {
+        calls.push(['createCheckoutSession', cmd.input])
+        return TE.left(unavailable(new Error('not expected here')))
+      },
+      getCheckoutSession: (q) => {
+        calls.push(['getCheckoutSession', q.id])
+        return TE.left(notFound('CheckoutSession', q.id))
+      },
+      updateCheckoutSession: (q) => {
+        calls.push(['updateCheckoutSession', { id: q.id, input: q.input }])
+        return TE.left(notFound('CheckoutSession', q.id))
+      },
+      deleteCheckoutSession: (q) => {
+        calls.push(['deleteCheckoutSession', q.id])
+        return TE.left(notFound('CheckoutSession', q.id))
+      },
+      putCheckoutSessionFields: (q) => {
+        calls.push(['putCheckoutSessionFields', q.id])
+        return TE.left(notFound('CheckoutSession', q.id))
       },
     },
   }
@@ -718,6 +738,17 @@ describe('input hygiene at the HTTP edge', () => {
       expect(await r).to.deep.equal(left('Request body length does not match Content-Length'))
     })
 
+    it('an optional body sent chunked with no bytes reads as absent; a required one is missing', async () => {
+      const optional = new PassThrough()
+      const r = readOptionalJsonBody(fakeCtx(optional, { 'transfer-encoding': 'chunked', 'content-type': 'application/json' }), 1024, {})
+      optional.end()
+      expect(await r).to.deep.equal({ _tag: 'Right', right: {} })
+      const required = new PassThrough()
+      const q = read(required, { 'transfer-encoding': 'chunked' })
+      required.end()
+      expect(await q).to.deep.equal({ _tag: 'Left', left: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] })
+    })
+
     it('a stream that goes on past the cap without a Content-Length', async () => {
       const req = new PassThrough()
       const r = read(req, { 'transfer-encoding': 'chunked' })
@@ -741,6 +772,12 @@ describe('input hygiene at the HTTP edge', () => {
       expect(deliveries.json).to.deep.equal(EMPTY_PAGE)
       const redeliver = `/webhook-subscriptions/${UPPER}/deliveries/${DELIVERY_ID.toUpperCase()}/redeliver`
       expect((await call('POST', redeliver, write)).status).to.equal(404)
+      const session = `/checkout/sessions/${SUBSCRIPTION_ID.toUpperCase()}`
+      expect((await call('GET', session, ['checkout-sessions.read'])).status).to.equal(404)
+      expect((await call('PUT', session, ['checkout-sessions.write'], { body: '{}' })).status).to.equal(404)
+      expect((await call('DELETE', session, ['checkout-sessions.write'])).status).to.equal(404)
+      const fields = '{"payment_method":{"method":"card","number":"4111111111111111","expiration_date":"12/35"}}'
+      expect((await call('PUT', `${session}/fields`, ['checkout-sessions.write'], { body: fields })).status).to.equal(404)
       expect(reached()).to.deep.equal([
         ['getWebhookSubscription', SUBSCRIPTION_ID],
         ['deleteWebhookSubscription', SUBSCRIPTION_ID],
@@ -748,6 +785,10 @@ describe('input hygiene at the HTTP edge', () => {
         ['rotateWebhookSecret', { id: SUBSCRIPTION_ID, input: {} }],
         ['listWebhookDeliveries', { subscriptionId: SUBSCRIPTION_ID, filter: {} }],
         ['redeliverWebhookDelivery', { subscriptionId: SUBSCRIPTION_ID, deliveryId: DELIVERY_ID }],
+        ['getCheckoutSession', SUBSCRIPTION_ID],
+        ['updateCheckoutSession', { id: SUBSCRIPTION_ID, input: {} }],
+        ['deleteCheckoutSession', SUBSCRIPTION_ID],
+        ['putCheckoutSessionFields', SUBSCRIPTION_ID],
       ])
     })
 

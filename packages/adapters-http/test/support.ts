@@ -215,6 +215,11 @@ const USE_CASES: Record<keyof UseCases, true> = {
   getCapture: true,
   listTransactionEvents: true,
   unsupportedTransactionOperation: true,
+  createCheckoutSession: true,
+  getCheckoutSession: true,
+  updateCheckoutSession: true,
+  deleteCheckoutSession: true,
+  putCheckoutSessionFields: true,
 }
 
 /** The transaction use cases, each throwing when called: for suites that do not exercise them. */

@@ -1,6 +1,7 @@
 import { StoragePorts } from '@orka/domain'
 import { MemoryApiKeyPairRepository } from './memory-api-key-pair-repository'
 import { MemoryBuyerRepository } from './memory-buyer-repository'
+import { MemoryCheckoutSessionStore } from './memory-checkout-session-store'
 import { MemoryGiftCardServiceRepository } from './memory-gift-card-service-repository'
 import { MemoryGiftCardVault } from './memory-gift-card-vault'
 import { MemoryIdempotencyStore, MemoryIdempotencyStoreOptions } from './memory-idempotency-store'
@@ -34,6 +35,7 @@ export const makeMemoryAdapters = (options: MemoryAdapterOptions = {}) =>
     deliveries: new MemoryWebhookDeliveryStore(),
     transactions: new MemoryTransactionStore(),
     paymentServices: new MemoryPaymentServiceRepository(),
+    checkoutSessions: new MemoryCheckoutSessionStore(),
   }) satisfies StoragePorts
 
 export type MemoryAdapters = ReturnType<typeof makeMemoryAdapters>

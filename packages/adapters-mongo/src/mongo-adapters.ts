@@ -2,6 +2,7 @@ import { StoragePorts } from '@orka/domain'
 import { MongoStore } from './mongo-database'
 import { MongoApiKeyPairRepository } from './mongo-api-key-pair-repository'
 import { MongoBuyerRepository, MongoBuyerRepositoryOptions } from './mongo-buyer-repository'
+import { MongoCheckoutSessionStore } from './mongo-checkout-session-store'
 import { MongoGiftCardServiceRepository } from './mongo-gift-card-service-repository'
 import { MongoGiftCardVault } from './mongo-gift-card-vault'
 import { MongoIdempotencyStore, MongoIdempotencyStoreOptions } from './mongo-idempotency-store'
@@ -36,6 +37,7 @@ export const makeMongoAdapters = (store: MongoStore, options: MongoAdapterOption
     deliveries: new MongoWebhookDeliveryStore(store),
     transactions: new MongoTransactionStore(store),
     paymentServices: new MongoPaymentServiceRepository(store),
+    checkoutSessions: new MongoCheckoutSessionStore(store),
   }) satisfies StoragePorts
 
 export type MongoAdapters = ReturnType<typeof makeMongoAdapters>

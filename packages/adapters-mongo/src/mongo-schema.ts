@@ -25,6 +25,9 @@ export const COLLECTIONS = {
   webhookDeliveryClaims: 'webhook_delivery_claims',
   /** One document per version of a transaction (`_id`: transaction id and version). */
   transactionVersions: 'transaction_versions',
+  checkoutSessions: 'checkout_sessions',
+  /** One document per card taken from a session (session id, card nonce): who took it. */
+  checkoutSessionUses: 'checkout_session_uses',
 } as const
 
 /**
@@ -111,4 +114,7 @@ export const INDEXES: readonly IndexSpec[] = [
   { collection: C.transactionVersions, name: 'merchant_refund', key: { merchant_account_id: 1, refund_ids: 1 } },
   // Recovery's scan: pending newest versions written before an instant, oldest first.
   { collection: C.transactionVersions, name: 'current_pending_updated', key: { superseded: 1, pending: 1, updated_at_ms: 1 } },
+  // Sessions are read by `_id`; expiry is filtered on every read, so the TTL index (or the sweep) only reclaims space.
+  expiry(C.checkoutSessions),
+  expiry(C.checkoutSessionUses),
 ]

@@ -6,6 +6,8 @@ import * as TE from 'fp-ts/TaskEither'
 import { Unavailable } from '@orka/domain'
 import {
   aBuyer,
+  aCheckoutSessionRecord,
+  aSessionCard,
   anApiKeyPair,
   anIdempotencyRecord,
   aGiftCardServiceRecord,
@@ -135,6 +137,12 @@ describe('MongoDB documents and database', () => {
       const [admission] = await raw(COLLECTIONS.rateLimitAdmissions).find({}).toArray()
       await raw(COLLECTIONS.rateLimitAdmissions).updateOne({ _id: admission!._id }, { $set: { at: 'now' } })
       await expectUndecodable(a.rateLimits.admit('embed:jti-1', 5, 60_000, dateAt(1)), COLLECTIONS.rateLimitAdmissions, admission!._id)
+
+      const session = aCheckoutSessionRecord({ card: aSessionCard() })
+      await right(a.checkoutSessions.create(session))
+      await raw(COLLECTIONS.checkoutSessions).updateOne({ _id: session.id }, { $set: { metadata: [{ key: 'a', value: 1 }] } })
+      await expectUndecodable(a.checkoutSessions.find(MERCHANT_A, session.id, dateAt(0)), COLLECTIONS.checkoutSessions, session.id)
+      await expectUndecodable(a.checkoutSessions.takeCard(MERCHANT_A, session.id, dateAt(0)), COLLECTIONS.checkoutSessions, session.id)
     })
 
     it('names paths only, never the values of a document (they may be sealed card data)', async () => {

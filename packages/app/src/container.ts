@@ -1,4 +1,5 @@
 import 'reflect-metadata'
+import * as TE from 'fp-ts/TaskEither'
 import { container as root, DependencyContainer, instanceCachingFactory } from 'tsyringe'
 import { hkdfSync, randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
@@ -25,6 +26,12 @@ import {
   makeStoreGiftCard,
   makeAuthorize,
   makeCheckRateLimit,
+  makeCreateCheckoutSession,
+  makeDeleteCheckoutSession,
+  makeGetCheckoutSession,
+  makePutCheckoutSessionFields,
+  makeSweepCheckoutSessions,
+  makeUpdateCheckoutSession,
   makeCreateBuyer,
   makeDeleteBuyer,
   makeGetBuyer,
@@ -90,6 +97,7 @@ import {
 import { HttpDeps, NodeWebhookSender } from '@orka/adapters-http'
 import { Config } from './config'
 import { Storage } from './storage'
+import { PeriodicJob } from './periodic-job'
 import { DispatcherLog, WebhookDispatcher } from './webhook-dispatcher'
 
 export type UseCases = HttpDeps['useCases']
@@ -104,7 +112,14 @@ export interface Overrides {
 
 export const Dispatcher = token<WebhookDispatcher>('WebhookDispatcher')
 /** Drives transactions left pending (a process stopped mid-flow, a service that did not answer) to an outcome. */
-export const TransactionRecovery = token<() => Promise<void>>('TransactionRecovery')
+export const TransactionRecovery = token<PeriodicJob>('TransactionRecovery')
+/** How often every instance looks for transactions left pending. */
+export const RECOVERY_EVERY_MS = 30_000
+/** Purges expired checkout sessions (card data and all) in every instance. */
+export const SessionSweeper = token<PeriodicJob>('SessionSweeper')
+
+/** How often expired checkout sessions are purged: reads already treat them as gone. */
+export const SESSION_SWEEP_EVERY_MS = 60_000
 
 /** Left-behind outbox entries younger than this may belong to a write still under way. */
 export const OUTBOX_GRACE_MS = 60_000
@@ -156,14 +171,30 @@ export const buildContainer = (
   c.register(Dispatcher, { useFactory: instanceCachingFactory((c) => makeDispatcher(c, config, log)) })
   c.register(WebhookDispatch, { useFactory: (c) => get(c, Dispatcher) })
   c.register(UseCases, { useFactory: instanceCachingFactory((c) => makeUseCases(c, config)) })
+  c.register(SessionSweeper, {
+    useFactory: instanceCachingFactory(
+      (c) =>
+        new PeriodicJob(
+          'checkout session sweep',
+          makeSweepCheckoutSessions({ sessions: get(c, CheckoutSessionStore), clock: get(c, Clock) }),
+          SESSION_SWEEP_EVERY_MS,
+          log,
+        ),
+    ),
+  })
   c.register(TransactionRecovery, {
-    useFactory: instanceCachingFactory((c) => {
-      const recover = makeRecoverTransactions({ ...transactionDeps(c, config), recovery: recoveryOf(config) })
-      return async () => {
-        const r = await recover()()
-        if (r._tag === 'Left') throw r.left.cause instanceof Error ? r.left.cause : new Error('transaction recovery failed')
-      }
-    }),
+    useFactory: instanceCachingFactory(
+      (c) =>
+        new PeriodicJob(
+          'transaction recovery',
+          () =>
+            TE.map((r: { settled: number }) => r.settled)(
+              makeRecoverTransactions({ ...transactionDeps(c, config), recovery: recoveryOf(config) })(),
+            ),
+          RECOVERY_EVERY_MS,
+          log,
+        ),
+    ),
   })
   return c
 }
@@ -255,6 +286,7 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
   const deliveries = get(c, WebhookDeliveryStore)
   const dispatch = get(c, WebhookDispatch)
   const policy = urlPolicyOf(config)
+  const sessions = { sessions: get(c, CheckoutSessionStore), clock }
   const events = makeWebhookEvents({ webhooks, outbox: get(c, WebhookOutbox), dispatch, ids, clock, environment: config.environment })
   // Activating and storing a card write the same things: one set of dependencies.
   const cardWrites: ActivateDeps = {
@@ -299,6 +331,11 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
     listWebhookDeliveries: makeListWebhookDeliveries({ webhooks, deliveries, mac }),
     redeliverWebhookDelivery: makeRedeliverWebhookDelivery({ webhooks, deliveries, dispatch, clock, schedule: scheduleOf(config) }),
     ...transactionUseCases(transactionDeps(c, config)),
+    createCheckoutSession: makeCreateCheckoutSession({ ...sessions, ids }),
+    getCheckoutSession: makeGetCheckoutSession(sessions),
+    updateCheckoutSession: makeUpdateCheckoutSession(sessions),
+    deleteCheckoutSession: makeDeleteCheckoutSession(sessions),
+    putCheckoutSessionFields: makePutCheckoutSessionFields({ ...sessions, box, mac }),
   }
 }
 

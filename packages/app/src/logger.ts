@@ -2,7 +2,7 @@ import pino from 'pino'
 import { redactJsonLine } from '@orka/adapters-http'
 
 /** Keys whose values are never written, at the top of a line's record or one level down. */
-const CENSORED: ReadonlySet<string> = new Set(['authorization', 'token', 'number', 'pin', 'headers', 'body'])
+const CENSORED: ReadonlySet<string> = new Set(['authorization', 'token', 'number', 'pin', 'security_code', 'headers', 'body'])
 const CENSOR = '[redacted]'
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>

@@ -18,8 +18,7 @@ import {
 } from '@orka/domain'
 import { clientErrorHandler, createHttpApp } from '@orka/adapters-http'
 import { Config } from './config'
-import { buildContainer, Dispatcher, get, Overrides, TransactionRecovery, UseCases } from './container'
-import { PeriodicJob } from './periodic-job'
+import { buildContainer, Dispatcher, get, Overrides, SessionSweeper, TransactionRecovery, UseCases } from './container'
 import { createLogger } from './logger'
 import { announceStart } from './prepare'
 import { DEFAULT_MERCHANT_ACCOUNT_ID, provisionAtStart, ProvisioningPorts } from './provision'
@@ -88,6 +87,8 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
     useCases: get(c, UseCases),
   })
   const dispatcher = get(c, Dispatcher)
+  const sweeper = get(c, SessionSweeper)
+  const recovery = get(c, TransactionRecovery)
   const handle = app.callback()
   // Node checks the two request timeouts on this interval (30 s by default): often enough here
   // that a client cut at HEADERS_TIMEOUT_MS is cut within a second of it.
@@ -115,7 +116,7 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
   const url = `http://${host}:${port}`
   log.info({ url }, `Orka listening on ${url}`)
   dispatcher.start()
-  const recovery = new PeriodicJob('transaction recovery', 30_000, get(c, TransactionRecovery), log)
+  sweeper.start()
   recovery.start()
   return {
     url,
@@ -132,6 +133,7 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
       clearTimeout(cut)
       // Attempts in flight end (each within WEBHOOK_TIMEOUT_MS) and are recorded before storage closes.
       await dispatcher.stop()
+      await sweeper.stop()
       await recovery.stop()
       await storage.close()
     },

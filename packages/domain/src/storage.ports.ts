@@ -10,6 +10,7 @@ import { WebhookSubscriptionRepository } from './webhooks/webhooks.ports'
 import { TransactionStore } from './transactions/transaction.ports'
 import { Token } from './shared/token'
 import { PaymentServiceRepository } from './payments/payment-service.ports'
+import { CheckoutSessionStore } from './checkout-sessions/checkout-session.ports'
 
 /**
  * The ports whose state matters: the ones a storage technology implements, all of them, as one
@@ -31,6 +32,7 @@ export interface StoragePorts {
   readonly deliveries: WebhookDeliveryStore
   readonly transactions: TransactionStore
   readonly paymentServices: PaymentServiceRepository
+  readonly checkoutSessions: CheckoutSessionStore
 }
 
 /** Each storage port's token. */
@@ -48,6 +50,7 @@ export const STORAGE_PORT_TOKENS: { readonly [K in keyof StoragePorts]: Token<St
   deliveries: WebhookDeliveryStore,
   transactions: TransactionStore,
   paymentServices: PaymentServiceRepository,
+  checkoutSessions: CheckoutSessionStore,
 }
 
 export const STORAGE_PORT_NAMES = Object.keys(STORAGE_PORT_TOKENS) as readonly (keyof StoragePorts)[]

@@ -104,7 +104,15 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true })
  * refused without reading it; when the body is refused for its size or could not be read, the
  * connection is closed after the answer rather than drained.
  */
-export const readJsonBody = async (ctx: ParameterizedContext<OrkaState>, maxBytes: number): Promise<Decoded<unknown>> => {
+export const readJsonBody = (ctx: ParameterizedContext<OrkaState>, maxBytes: number): Promise<Decoded<unknown>> =>
+  readBody(ctx, maxBytes, undefined)
+
+/** `empty`: what a body of no bytes reads as; a 422 `missing` when there is none. */
+const readBody = async (
+  ctx: ParameterizedContext<OrkaState>,
+  maxBytes: number,
+  empty: { readonly value: unknown } | undefined,
+): Promise<Decoded<unknown>> => {
   const encoding = ctx.get('content-encoding').toLowerCase()
   if (encoding !== '' && encoding !== 'identity')
     return fault('value_error', `Content-Encoding '${encoding.slice(0, 40)}' is not supported; send the body uncompressed`)
@@ -120,7 +128,10 @@ export const readJsonBody = async (ctx: ParameterizedContext<OrkaState>, maxByte
     closeConnectionAfterResponse(ctx)
     return readFailure(e, maxBytes)
   }
-  if (bytes.length === 0) return E.left<readonly Violation[]>([{ loc: ['body'], msg: messageOf({ type: 'missing' }), type: 'missing' }])
+  if (bytes.length === 0)
+    return empty !== undefined
+      ? E.right(empty.value)
+      : E.left<readonly Violation[]>([{ loc: ['body'], msg: messageOf({ type: 'missing' }), type: 'missing' }])
   const contentType = ctx.get('content-type')
   if (contentType !== '' && !JSON_TYPE.test(ctx.request.type))
     return fault('model_attributes_type', 'Request body must be JSON: send it with Content-Type: application/json')
@@ -142,7 +153,8 @@ export const readJsonBody = async (ctx: ParameterizedContext<OrkaState>, maxByte
 
 /**
  * Like `readJsonBody`, for an operation whose body may be left out: a request without one (no
- * `Content-Length`, or `0`, and no `Transfer-Encoding`) reads as `absent`.
+ * `Content-Length`, or `0`, and no `Transfer-Encoding`), or whose body has no bytes (chunked,
+ * ending at once), reads as `absent`, whatever its `Content-Type`.
  */
 export const readOptionalJsonBody = async (
   ctx: ParameterizedContext<OrkaState>,
@@ -150,5 +162,5 @@ export const readOptionalJsonBody = async (
   absent: unknown,
 ): Promise<Decoded<unknown>> => {
   const hasBody = (declaredLength(ctx.req) ?? 0) > 0 || ctx.get('transfer-encoding') !== ''
-  return hasBody ? readJsonBody(ctx, maxBytes) : E.right(absent)
+  return hasBody ? readBody(ctx, maxBytes, { value: absent }) : E.right(absent)
 }

@@ -15,7 +15,15 @@ export interface Violation {
 }
 
 /** Properties whose values are never echoed back, whatever went wrong with them. */
-export const SENSITIVE_KEYS: ReadonlySet<string> = new Set(['number', 'pin', 'password', 'client_secret', 'secret'])
+export const SENSITIVE_KEYS: ReadonlySet<string> = new Set([
+  'number',
+  'pin',
+  'password',
+  'client_secret',
+  'secret',
+  'security_code',
+  'expiration_date',
+])
 
 const isScalar = (u: unknown) => u === null || ['string', 'number', 'boolean'].includes(typeof u)
 

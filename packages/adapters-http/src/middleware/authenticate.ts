@@ -13,10 +13,18 @@ const authorizationHeaders = (rawHeaders: readonly string[]): number => {
   return n
 }
 
-/** Bearer token to `ctx.state.principal`, or 401 (500 when the key store fails). */
+/**
+ * Bearer token to `ctx.state.principal`, or 401 (500 when the key store fails). With
+ * `tokenOptional`, a request without an `Authorization` header goes on without a principal;
+ * one that sends a header is checked all the same.
+ */
 export const authenticate =
-  (verify: TokenVerifier, log: HttpLog): RouteMiddleware =>
+  (verify: TokenVerifier, log: HttpLog, tokenOptional = false): RouteMiddleware =>
   async (ctx, next) => {
+    if (tokenOptional && authorizationHeaders(ctx.req.rawHeaders) === 0) {
+      await next()
+      return
+    }
     // Two credentials are none: which one would a proxy, a log or another parser have seen?
     const r =
       authorizationHeaders(ctx.req.rawHeaders) > 1

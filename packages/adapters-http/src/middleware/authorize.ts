@@ -31,16 +31,22 @@ const merchantAccountHeader = (name: string) => {
 
 /**
  * The route's scope against the token and its key, for the merchant account the request names.
- * A merchant account header sent more than once is a 422 on `['header', <name>]`.
+ * A merchant account header sent more than once is a 422 on `['header', <name>]`. With
+ * `tokenOptional`, a request that came without a token goes on with no access.
  */
 export const authorize = (
   check: ReturnType<typeof makeAuthorize>,
   log: HttpLog,
   config: MerchantAccountSelection,
   required: Scope,
+  tokenOptional = false,
 ): RouteMiddleware => {
   const accountOf = merchantAccountHeader(config.merchantAccountHeader)
   return async (ctx, next) => {
+    if (tokenOptional && ctx.state.principal === undefined) {
+      await next()
+      return
+    }
     const header = accountOf(ctx)
     if (E.isLeft(header)) {
       sendErrorResponse(ctx, validationErrorResponse(header.left))

@@ -7,18 +7,18 @@ import { sendDomainError } from '../respond'
 import type { HttpLog } from '../types'
 
 /** The path parameter naming the checkout session, on an operation limited per `checkout-session`. */
-const SESSION_PARAM = 'id'
+export const SESSION_PARAM = 'session_id'
 
 /** The policy the operation declares, with what keys it; a policy without its key material is a wiring bug (500). */
 const rateLimitRequest = (policy: RateLimitPolicy, ctx: Ctx): RateLimitRequest => {
-  const principal = principalOf(ctx)
   switch (policy) {
     case 'embed':
-      return { policy, principal }
+      return { policy, principal: principalOf(ctx) }
     case 'checkout-session': {
       const sessionId = ctx.params[SESSION_PARAM]
       if (sessionId === undefined) throw new Error(`a checkout-session limited route without {${SESSION_PARAM}}`)
-      return { policy, principal, sessionId }
+      // A request without a token (Secure Fields) is limited by the session alone.
+      return { policy, principal: ctx.state.principal ?? null, sessionId }
     }
   }
 }

@@ -207,13 +207,19 @@ const operation = (op: ServedOperation, config: OpenApiConfig, registry: SchemaR
         .slice(1)
         .map((s) => `\`${s}\``)
         .join(' and ')} also grant it).` +
-      (limited ? ' Rate limited for `embed` tokens.' : ''),
+      (op.tokenOptional === true ? ' A request may also come **without a token**.' : '') +
+      (op.rateLimit === 'checkout-session'
+        ? ' Rate limited per checkout session, for `embed` tokens and requests without a token.'
+        : limited
+          ? ' Rate limited for `embed` tokens.'
+          : ''),
     operationId: op.operationId,
     // OpenAPI 3.1 lets a non-OAuth2 requirement list the roles it needs: here, the token scope.
     // The reference document declares an OAuth2 password flow instead, a flow this API does not
     // have (tokens are JWTs the client signs with its API key), so `BearerJWT` is the truth and
     // `x-scopes` lists every scope that grants the operation, for tools that ignore roles.
-    security: [{ BearerJWT: [op.scope] }],
+    // `{}`: no token at all also satisfies an operation that does not need one.
+    security: op.tokenOptional === true ? [{ BearerJWT: [op.scope] }, {}] : [{ BearerJWT: [op.scope] }],
     'x-scopes': granting,
     parameters,
     ...(op.body ? { requestBody: { required: op.optionalBody !== true, content: json(codecToSchema(op.body, registry)) } } : {}),

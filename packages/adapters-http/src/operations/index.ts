@@ -1,4 +1,5 @@
 import { BUYER_OPERATIONS } from './buyers'
+import { CHECKOUT_SESSION_OPERATIONS } from './checkout-sessions'
 import { GIFT_CARD_OPERATIONS } from './gift-cards'
 import type { Operation } from './operation'
 import { ROLE_OPERATIONS } from './roles'
@@ -20,6 +21,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...WEBHOOK_DELIVERY_OPERATIONS,
   ...TRANSACTION_OPERATIONS,
   ...TRANSACTION_EXTRA_OPERATIONS,
+  ...CHECKOUT_SESSION_OPERATIONS,
   ...UNSERVED_OPERATIONS,
 ]
 

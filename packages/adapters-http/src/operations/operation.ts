@@ -24,9 +24,12 @@ export interface Tag {
   readonly description: string
 }
 
-/** What the handler of an operation receives: the caller's access and every part of the request, decoded. */
-export interface OperationRequest<P extends ParameterDocs, Q extends ParameterDocs, B> {
-  readonly access: Access
+/**
+ * What the handler of an operation receives: the caller's access and every part of the request,
+ * decoded. `T`: the operation answers requests without a token, whose access is null.
+ */
+export interface OperationRequest<P extends ParameterDocs, Q extends ParameterDocs, B, T extends boolean = false> {
+  readonly access: T extends true ? Access | null : Access
   readonly params: Values<P>
   /** Only the query parameters that were sent. */
   readonly query: Partial<Values<Q>>
@@ -43,11 +46,17 @@ export interface OperationRequest<P extends ParameterDocs, Q extends ParameterDo
  * limit, authorized for `scope`, decoded (path, then query, then headers and body: a `422`),
  * and only then handled; the handler's value is encoded with `success.codec`.
  */
-export interface OperationSpec<P extends ParameterDocs, Q extends ParameterDocs, B, S, I extends boolean> {
+export interface OperationSpec<P extends ParameterDocs, Q extends ParameterDocs, B, S, I extends boolean, T extends boolean = false> {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   /** OpenAPI path template (`{subscription_id}`). */
   readonly path: string
   readonly scope: Scope
+  /**
+   * Requests without a token are served too: something in the path the caller holds (an
+   * unguessable id) is the capability. A token sent anyway is verified and authorized for
+   * `scope` as usual (401, 403).
+   */
+  readonly tokenOptional?: T
   /** The reference OpenAPI document's operationId. */
   readonly operationId: string
   /** The quota the operation draws on, for `embed` tokens. */
@@ -64,10 +73,14 @@ export interface OperationSpec<P extends ParameterDocs, Q extends ParameterDocs,
   readonly idempotent?: I
   /** A `204` has no codec and no body. */
   readonly success: { readonly status: 200 | 201 | 202 | 204; readonly codec?: t.Type<S, unknown>; readonly description: string }
-  readonly handle: (useCases: UseCases) => (req: OperationRequest<P, Q, B>) => TE.TaskEither<DomainError, I extends true ? Answered<S> : S>
+  readonly handle: (
+    useCases: UseCases,
+  ) => (req: OperationRequest<P, Q, B, T>) => TE.TaskEither<DomainError, I extends true ? Answered<S> : S>
 }
 
-export type ServedOperation = OperationSpec<ParameterDocs, ParameterDocs, unknown, unknown, boolean> & { readonly unserved?: false }
+export type ServedOperation = OperationSpec<ParameterDocs, ParameterDocs, unknown, unknown, boolean, boolean> & {
+  readonly unserved?: false
+}
 
 /**
  * A rate-limited route of the original API that this service does not implement. It still
@@ -90,8 +103,9 @@ export const defineOperation = <
   B = undefined,
   S = void,
   I extends boolean = false,
+  T extends boolean = false,
 >(
-  spec: OperationSpec<P, Q, B, S, I>,
+  spec: OperationSpec<P, Q, B, S, I, T>,
 ): ServedOperation => spec as unknown as ServedOperation
 
 export const isServed = (op: Operation): op is ServedOperation => op.unserved !== true

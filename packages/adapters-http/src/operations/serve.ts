@@ -53,7 +53,7 @@ export const serve = (op: ServedOperation, deps: Pick<HttpDeps, 'log' | 'config'
   const readBody = (ctx: Ctx) =>
     op.optionalBody ? readOptionalJsonBody(ctx, deps.config.maxBodyBytes, {}) : readJsonBody(ctx, deps.config.maxBodyBytes)
   return async (ctx) => {
-    const access = accessOf(ctx)
+    const access = op.tokenOptional === true ? (ctx.state.access ?? null) : accessOf(ctx)
     const params = path ? decodeWith(path, 'path')(ctx.params) : NONE
     if (E.isLeft(params)) {
       sendErrorResponse(ctx, validationErrorResponse(params.left))

@@ -70,6 +70,7 @@ export const recordingDeps = (
         makeCheckRateLimit({ store: new SlidingLogRateLimitStore(), clock, config: { limit: opts.rateLimit ?? 1000, windowS: 60 } }),
       ),
       activateGiftCard: record('activateGiftCard', () => TE.right({ value: card, replayed: false })),
+      putCheckoutSessionFields: record('putCheckoutSessionFields', () => TE.right(undefined)),
       listRoles: record('listRoles', () =>
         TE.right({ items: [ROLE_CATALOGUE[0]!] as Role[], limit: 20, next_cursor: null, previous_cursor: null }),
       ),

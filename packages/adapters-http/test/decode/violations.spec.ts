@@ -50,7 +50,15 @@ describe('toViolations', () => {
   })
 
   it('treats number, pin, password, client_secret and secret as sensitive', () => {
-    expect([...SENSITIVE_KEYS].sort()).to.deep.equal(['client_secret', 'number', 'password', 'pin', 'secret'])
+    expect([...SENSITIVE_KEYS].sort()).to.deep.equal([
+      'client_secret',
+      'expiration_date',
+      'number',
+      'password',
+      'pin',
+      'secret',
+      'security_code',
+    ])
   })
 
   it('never echoes a value below a sensitive key, however deep', () => {

@@ -26,7 +26,7 @@ describe('createLogger', () => {
       authorization: 'Bearer abc',
       token: 'abc',
       ok: 'kept',
-      req: { headers: { cookie: 'c' }, body: '{"pin":"1"}', number: '1', pin: '2', path: '/roles' },
+      req: { headers: { cookie: 'c' }, body: '{"pin":"1"}', number: '1', pin: '2', security_code: '123', path: '/roles' },
       deep: { inner: { pin: '3' } },
       list: [{ pin: '4' }],
     }
@@ -39,7 +39,14 @@ describe('createLogger', () => {
         authorization: '[redacted]',
         token: '[redacted]',
         ok: 'kept',
-        req: { headers: '[redacted]', body: '[redacted]', number: '[redacted]', pin: '[redacted]', path: '/roles' },
+        req: {
+          headers: '[redacted]',
+          body: '[redacted]',
+          number: '[redacted]',
+          pin: '[redacted]',
+          security_code: '[redacted]',
+          path: '/roles',
+        },
         // Two levels down and inside lists are not looked at (as pino's `key` and `*.key` paths): keep secrets out of those.
         deep: { inner: { pin: '3' } },
         list: [{ pin: '4' }],

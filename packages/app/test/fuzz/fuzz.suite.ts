@@ -127,9 +127,10 @@ class Pools implements Resolver {
   readonly cursor: string[] = []
   readonly buyerExternalId: string[] = ['buyer-1']
   readonly giftCard: string[] = []
+  readonly session: string[] = []
   private readonly seen = new Set<string>()
 
-  add(pool: 'subscription' | 'buyer' | 'cursor' | 'buyerExternalId' | 'giftCard', v: string, cap = 400) {
+  add(pool: 'subscription' | 'buyer' | 'cursor' | 'buyerExternalId' | 'giftCard' | 'session', v: string, cap = 400) {
     const k = `${pool}\u0000${v}`
     if (this.seen.has(k) || this[pool].length >= cap) return
     this.seen.add(k)
@@ -303,6 +304,14 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
       expect(b.status, b.text).to.equal(201)
       pools.add('buyer', b.body.id)
       pools.add('buyerExternalId', 'fuzz-setup')
+      for (const account of ['default', 'default', 'acme']) {
+        const r = await h.request<Resource>('POST', '/checkout/sessions', {
+          merchantAccount: account,
+          body: { amount: 100, currency: 'USD' },
+        })
+        expect(r.status, r.text).to.equal(201)
+        pools.add('session', r.body.id)
+      }
       for (const path of [
         '/roles?limit=1',
         '/buyers?limit=1',
@@ -338,6 +347,7 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
         pools.add('subscription', body.id)
       if (res.status === 201 && (q.family === 'create_gift_card' || q.family === 'activate_gift_card') && typeof body.id === 'string')
         pools.add('giftCard', body.id)
+      if (res.status === 201 && q.family === 'create_checkout_session' && typeof body.id === 'string') pools.add('session', body.id)
       if (res.status === 201 && q.family === 'add_buyer' && typeof body.id === 'string') {
         pools.add('buyer', body.id)
         if (typeof body.external_identifier === 'string' && body.external_identifier.length < 100)
@@ -561,7 +571,7 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
           `  families (requests, mean ms): ${byCount(stats.family)
             .map(([k, n]) => `${k}: ${n} (${((stats.ms.get(k) ?? 0) / n).toFixed(1)})`)
             .join(', ')}`,
-          `  pools: ${pools.subscription.length} subscriptions, ${pools.buyer.length} buyers, ${pools.delivery.length} deliveries, ${pools.card.length} cards, ${pools.cursor.length} cursors`,
+          `  pools: ${pools.subscription.length} subscriptions, ${pools.buyer.length} buyers, ${pools.delivery.length} deliveries, ${pools.card.length} cards, ${pools.cursor.length} cursors, ${pools.session.length} checkout sessions`,
           `  distinct failures: ${catalogue.size}`,
           ...[...catalogue.entries()]
             .sort((a, b) => b[1].count - a[1].count)

@@ -46,7 +46,8 @@ export class Secret {
   }
 }
 
-export type PoolName = 'subscription' | 'delivery' | 'deliverySubscription' | 'buyer' | 'card' | 'cursor' | 'buyerExternalId' | 'giftCard'
+export type PoolName =
+  'subscription' | 'delivery' | 'deliverySubscription' | 'buyer' | 'card' | 'cursor' | 'buyerExternalId' | 'giftCard' | 'session'
 
 /** Something the server created earlier in the run, picked by index (modulo the pool's size). */
 export class Ref {

@@ -1,4 +1,5 @@
 import * as fc from 'fast-check'
+import { luhnValid } from '@orka/domain'
 import { Escape, Obj, PoolName, Raw, Ref, Resolver, Secret, toJsonText } from './model'
 import type { RawRequest } from './raw-http'
 
@@ -791,6 +792,78 @@ const buyerUpdate: fc.Arbitrary<Obj> = mutated(
     account_number: opt(oneof({ weight: 3, arbitrary: textField(word(1, 20), 200) }, { weight: 1, arbitrary: fc.constant(null) }), 3),
   }),
 )
+/** A card number with its Luhn check digit put right: Secure Fields refuse the others (422) before anything is stored. */
+const withCheckDigit = (n: string): string => {
+  const body = n.slice(0, -1)
+  for (let d = 0; d < 10; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`
+  return n
+}
+/** Metadata: keys that mean something to storage (`.`, `$`, `__proto__`) among plain ones. */
+const metadata = fc
+  .array(
+    fc.tuple(
+      oneof({ weight: 4, arbitrary: word(1, 12) }, { weight: 1, arbitrary: fc.constantFrom('a.b', '$set', '__proto__', '', '.') }),
+      textField(word(0, 20), 255),
+    ),
+    { maxLength: 5 },
+  )
+  .map((entries) => new Obj(entries))
+const cartItem = mutated(
+  obj({
+    name: text(1, 30),
+    quantity: field(fc.integer({ min: 1, max: 5 })),
+    unit_amount: field(amount),
+    sku: opt(textField(word(1, 10), 200), 3),
+    product_type: opt(field(fc.constantFrom('physical', 'digital', 'gift_card', 'PHYSICAL')), 3),
+    categories: opt(field(fc.array(text(1, 20), { maxLength: 3 })), 2),
+  }),
+)
+/** Checkout session bodies (create and update): every property optional, `expires_in` about its bounds. */
+const sessionBody: fc.Arbitrary<Obj> = mutated(
+  obj({
+    amount: opt(field(amount), 4),
+    currency: opt(field(currency), 4),
+    metadata: opt(field(metadata), 4),
+    cart_items: opt(field(fc.array(cartItem, { maxLength: 3 })), 3),
+    buyer: opt(
+      field(
+        obj({
+          display_name: opt(textField(fc.constantFrom('Ada Lovelace', '\u00c9mile'), 200)),
+          billing_details: opt(field(billing), 3),
+          shipping_details: opt(field(obj({ first_name: opt(text(1, 20)) })), 1),
+        }),
+      ),
+      3,
+    ),
+    payment_service_id: opt(field(uuidish), 1),
+    airline: opt(field(anyJson), 1),
+    expires_in: opt(field(oneof(fc.integer({ min: 3600, max: 86400 }), fc.constantFrom(3599, 86401, 0, -1, '3600', 3600.5))), 4),
+  }),
+)
+/** Secure Fields bodies: Luhn-valid cards with good and bad expiry dates, stored methods, and any shape. */
+const sessionFields: fc.Arbitrary<Obj> = mutated(
+  obj({
+    payment_method: field(
+      mutated(
+        obj({
+          method: opt(field(fc.constantFrom('card', 'card', 'card', 'id', 'CARD')), 9),
+          number: opt(
+            oneof({ weight: 6, arbitrary: cardNumber.map((n) => new Secret('card', withCheckDigit(n))) }, { weight: 2, arbitrary: card }),
+            9,
+          ),
+          expiration_date: opt(field(fc.constantFrom('12/35', '01/30', '13/30', '12/20', '1/30', '12/2035')), 9),
+          security_code: opt(field(fc.constantFrom('123', '1234', '12', 'abc')), 6),
+          id: opt(field(word(1, 10)), 1),
+        }),
+        oneof(
+          key,
+          cardNumber.map((n) => new Secret('card', n)),
+        ),
+      ),
+    ),
+  }),
+)
+
 /** Search values: parts of names and identifiers in any case, pattern characters, and odd text. */
 const buyerSearch = oneof(
   { weight: 3, arbitrary: fc.constantFrom('ada', 'ADA', 'grace', 'fuzz', 'ext-', 'buyer-1', '\u00e9mile', 'setup') },
@@ -1368,6 +1441,9 @@ const KNOWN_PATHS: fc.Arbitrary<Segment[]> = oneof(
   idSegment('subscription').map((id) => ['webhook-subscriptions', id, 'rotate-secret']),
   idSegment('subscription').map((id) => ['webhook-subscriptions', id, 'deliveries']),
   deliverySegments,
+  fc.constant<Segment[]>(['checkout', 'sessions']),
+  idSegment('session').map((id) => ['checkout', 'sessions', id]),
+  idSegment('session').map((id) => ['checkout', 'sessions', id, 'fields']),
 )
 const ANY_METHOD = fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE')
 
@@ -1584,6 +1660,51 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
     }),
   },
   { weight: 2, arbitrary: request({ family: 'redeliver_webhook_delivery', method: is('POST'), path: deliverySegments }) },
+  {
+    weight: 3,
+    arbitrary: request({
+      family: 'create_checkout_session',
+      method: is('POST'),
+      path: seg('checkout', 'sessions'),
+      body: optionalBody(sessionBody),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({ family: 'get_checkout_session', method: is('GET'), path: seg('checkout', 'sessions', idSegment('session')) }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'update_checkout_session',
+      method: is('PUT'),
+      path: seg('checkout', 'sessions', idSegment('session')),
+      body: body(sessionBody),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: request({
+      family: 'delete_checkout_session',
+      method: is('DELETE'),
+      path: seg('checkout', 'sessions', idSegment('session')),
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: request({
+      family: 'update_checkout_session_fields',
+      method: fc.constantFrom('PUT', 'POST'),
+      path: seg('checkout', 'sessions', idSegment('session'), 'fields'),
+      body: body(sessionFields),
+      // Secure Fields need no token: mostly none, as a browser sends them.
+      auth: oneof(
+        { weight: 3, arbitrary: fc.constant({ kind: 'none' as const }) },
+        { weight: 1, arbitrary: fc.constant({ kind: 'bearer' as const, token: 'embed' as const, scheme: 'Bearer' }) },
+        { weight: 2, arbitrary: authArb },
+      ),
+    }),
+  },
   { weight: 3, arbitrary: request({ family: 'unknown route', method: ANY_METHOD, path: unknownPath }) },
   {
     weight: 2,
@@ -1599,10 +1720,7 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
     arbitrary: request({
       family: 'rate-limited, not served',
       method: is('POST'),
-      path: oneof(
-        fc.constantFrom<Segment[]>(['transactions']),
-        idSegment('subscription').map((id) => ['checkout', 'sessions', id, 'fields']),
-      ),
+      path: fc.constantFrom<Segment[]>(['transactions']),
       auth: oneof(authArb, fc.constant({ kind: 'bearer' as const, token: 'embed' as const, scheme: 'Bearer' })),
       body: oneof(fc.constant(null), body(oneof(activation, anyJson))),
     }),

@@ -5,8 +5,9 @@ import { token } from '../shared/token'
 import { CheckoutSessionRecord, SessionCard } from './checkout-session'
 
 /**
- * Checkout sessions and the card data Secure Fields put on them. A session past its
- * `expires_at` is as absent (and its card data is purged by `sweep`).
+ * Checkout sessions and the card data Secure Fields put on them. A session is live while `now`
+ * is before its `expires_at`; from then on it is as absent (and `sweep` purges it, card data
+ * and all).
  */
 export interface CheckoutSessionStore {
   create(record: CheckoutSessionRecord): TE.TaskEither<Unavailable, void>
@@ -24,10 +25,13 @@ export interface CheckoutSessionStore {
   putCard(id: string, card: SessionCard, expiresAt: string, now: Date): TE.TaskEither<Unavailable, O.Option<CheckoutSessionRecord>>
   /**
    * Takes the card data of the account's live session for a payment: answers the session as it
-   * was (card included) and removes the card from it in the same step, so that it is used once.
+   * was (card included) and removes the card from it, so that it is used once. Of callers racing
+   * for one card, at most one gets it. None when there is no card to take: no live session of
+   * the account with this id, or one without card data (never sent, or taken already); `find`
+   * tells which.
    */
   takeCard(merchantAccountId: string, id: string, now: Date): TE.TaskEither<Unavailable, O.Option<CheckoutSessionRecord>>
-  /** Deletes sessions expired before `now` (card data and all); how many. */
+  /** Deletes the sessions expired by `now` (card data and all); how many. Idempotent. */
   sweep(now: Date): TE.TaskEither<Unavailable, number>
 }
 export const CheckoutSessionStore = token<CheckoutSessionStore>('CheckoutSessionStore')

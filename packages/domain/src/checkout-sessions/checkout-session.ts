@@ -1,6 +1,6 @@
 import * as t from 'io-ts'
 import { DateTime } from '../buyers/buyer'
-import { canonicalUuid, closed, intRange, literal, nullable, str, uuid } from '../shared/codecs'
+import { boundedString, canonicalUuid, closed, intRange, literal, nullable, str, tagged, uuid } from '../shared/codecs'
 import { CardScheme, PaymentMethodDetailsCard } from '../transactions/transaction.codecs'
 import {
   Amount,
@@ -11,10 +11,8 @@ import {
   GuestBuyer,
   Metadata,
   SecurityCode,
+  unsupported,
 } from '../transactions/transaction-requests.codecs'
-
-// Airline data is not offered: only null is accepted.
-const unsupportedAirline = { airline: t.null }
 
 /** What a checkout session holds for the payment to come (all optional: a session may start empty). */
 const sessionFields = {
@@ -24,8 +22,17 @@ const sessionFields = {
   amount: nullable(Amount),
   currency: nullable(Currency),
   payment_service_id: nullable(canonicalUuid),
-  ...unsupportedAirline,
 }
+
+/** A session's own fields before any is set. */
+export const UNSET_SESSION_FIELDS = {
+  cart_items: null,
+  metadata: null,
+  buyer: null,
+  amount: null,
+  currency: null,
+  payment_service_id: null,
+} as const
 
 export const MIN_EXPIRES_IN_S = 3600
 export const MAX_EXPIRES_IN_S = 86400
@@ -35,6 +42,8 @@ export const CheckoutSessionCreate = closed(
   {},
   {
     ...sessionFields,
+    // Airline data is not offered: accepted by the schema, refused (400) when set (`unsupportedSessionFields`).
+    airline: unsupported,
     expires_in: intRange('expires_in', MIN_EXPIRES_IN_S, MAX_EXPIRES_IN_S),
   },
 )
@@ -44,13 +53,28 @@ export type CheckoutSessionCreate = t.TypeOf<typeof CheckoutSessionCreate>
 export const CheckoutSessionUpdate = CheckoutSessionCreate
 export type CheckoutSessionUpdate = CheckoutSessionCreate
 
-/** What Secure Fields send: a card, which is never shown again. */
+export const CheckoutSessionCardFields = closed(
+  'CheckoutSessionCardFields',
+  { method: literal('card'), number: CardNumber, expiration_date: ExpirationDate },
+  { security_code: nullable(SecurityCode) },
+)
+export type CheckoutSessionCardFields = t.TypeOf<typeof CheckoutSessionCardFields>
+
+/**
+ * What Secure Fields send: a card, which is never shown again. A stored payment method by `id`
+ * (cards on file) is accepted by the schema and refused (400) until cards on file exist.
+ */
 export const CheckoutSessionFields = closed('CheckoutSessionFieldsUpdate', {
-  payment_method: closed(
-    'CheckoutSessionCardFields',
-    { method: literal('card'), number: CardNumber, expiration_date: ExpirationDate },
-    { security_code: nullable(SecurityCode) },
-  ),
+  payment_method: tagged('CheckoutSessionFieldsPaymentMethod', 'method', {
+    card: CheckoutSessionCardFields,
+    id: closed(
+      'CheckoutSessionStoredFields',
+      { method: literal('id'), id: boundedString('id', { min: 1, max: 200 }) },
+      {
+        security_code: nullable(SecurityCode),
+      },
+    ),
+  }),
 })
 export type CheckoutSessionFields = t.TypeOf<typeof CheckoutSessionFields>
 
@@ -71,7 +95,7 @@ export type CheckoutSessionPaymentMethod = t.TypeOf<typeof CheckoutSessionPaymen
 export const CheckoutSession = closed(
   'CheckoutSession',
   { type: literal('checkout-session'), id: uuid, expires_at: DateTime },
-  { ...sessionFields, payment_method: nullable(CheckoutSessionPaymentMethod) },
+  { ...sessionFields, airline: t.null, payment_method: nullable(CheckoutSessionPaymentMethod) },
 )
 export type CheckoutSession = t.TypeOf<typeof CheckoutSession>
 

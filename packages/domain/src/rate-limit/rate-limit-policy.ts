@@ -14,27 +14,34 @@ export interface RateLimitConfig {
 /**
  * The quotas a request may draw on, named by the operation that draws on them: `embed` for the
  * routes a browser could use to iterate over card numbers (one quota per token), and
- * `checkout-session` for the Secure Fields route (one quota per checkout session).
+ * `checkout-session` for the Secure Fields route (one quota per checkout session, which a
+ * request without a token draws on too: the session id is its only credential).
  */
 export type RateLimitPolicy = 'embed' | 'checkout-session'
 
 export type RateLimitRequest =
   | { readonly policy: 'embed'; readonly principal: Principal }
-  | { readonly policy: 'checkout-session'; readonly principal: Principal; readonly sessionId: string }
+  /** `principal` null: a request without a token (Secure Fields need none). */
+  | { readonly policy: 'checkout-session'; readonly principal: Principal | null; readonly sessionId: string }
 
 export interface Bucket {
   readonly policy: RateLimitPolicy
   readonly key: string
 }
 
-/** Which quota a request draws on, if any. Only `embed` (browser) tokens are limited; server-to-server never. */
+/**
+ * Which quota a request draws on, if any. Server-to-server tokens are never limited; `embed`
+ * (browser) tokens are, and so are requests without a token. A session id is keyed in lower
+ * case: ids are compared case-insensitively, and the cases of one id must not be so many quotas.
+ */
 export const bucketFor = (req: RateLimitRequest): O.Option<Bucket> => {
-  if (!isEmbedToken(req.principal)) return O.none
   switch (req.policy) {
     case 'embed':
-      return O.some({ policy: req.policy, key: `embed:${req.principal.tokenId}` })
+      return isEmbedToken(req.principal) ? O.some({ policy: req.policy, key: `embed:${req.principal.tokenId}` }) : O.none
     case 'checkout-session':
-      return O.some({ policy: req.policy, key: `checkout-session:${req.sessionId}` })
+      return req.principal === null || isEmbedToken(req.principal)
+        ? O.some({ policy: req.policy, key: `checkout-session:${req.sessionId.toLowerCase()}` })
+        : O.none
   }
 }
 

@@ -6,7 +6,7 @@ import { at, Harness, teardownHarness } from './harness'
 export type MacHarness = Harness<Mac, { readonly otherKey: Mac }>
 export type SecretBoxHarness = Harness<SecretBox, { readonly otherKey: SecretBox }>
 
-const PURPOSES: readonly MacPurpose[] = ['cursor', 'card-fingerprint', 'idempotency-fingerprint', 'token-hash']
+const PURPOSES: readonly MacPurpose[] = ['cursor', 'card-fingerprint', 'payment-card-fingerprint', 'idempotency-fingerprint', 'token-hash']
 const BASE64URL = /^[A-Za-z0-9_-]+$/
 
 export const macContract = (name: string, setup: () => Promise<MacHarness>) =>

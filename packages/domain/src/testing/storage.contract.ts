@@ -1,6 +1,7 @@
 import { STORAGE_PORT_NAMES, StoragePorts } from '../storage.ports'
 import { apiKeyPairRepositoryContract } from './api-key-pair-repository.contract'
 import { buyerRepositoryContract } from './buyer-repository.contract'
+import { checkoutSessionStoreContract } from './checkout-session-store.contract'
 import { giftCardServiceRepositoryContract } from './gift-card-service-repository.contract'
 import { giftCardVaultContract } from './gift-card-vault.contract'
 import { Harness } from './harness'
@@ -38,6 +39,7 @@ const CONTRACTS: { readonly [K in keyof StoragePorts]: Contract<StoragePorts[K]>
   deliveries: webhookDeliveryStoreContract,
   transactions: transactionStoreContract,
   paymentServices: paymentServiceRepositoryContract,
+  checkoutSessions: checkoutSessionStoreContract,
 }
 
 /** Runs every storage port's contract suite against one adapter set. */

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either'
-import * as O from 'fp-ts/Option'
 import { pipe } from 'fp-ts/function'
-import { CheckoutSessionRecord, SealedCardData } from '../checkout-sessions/checkout-session'
+import { CheckoutSessionRecord } from '../checkout-sessions/checkout-session'
+import { openSessionCard, paymentCardFingerprint } from '../checkout-sessions/session-card'
 import { CardDetails } from '../payments/card-connector.ports'
 import { InvalidRequest, Unavailable, unavailable } from '../shared/errors'
 import { cardSummary, expiredAt } from './card-data'
@@ -24,7 +24,7 @@ const viewOf = (deps: Pick<TransactionDeps, 'mac'>, card: CardDetails): Transact
     label: last4,
     scheme,
     expiration_date: card.expirationDate,
-    fingerprint: deps.mac.mac('payment-card-fingerprint', card.number),
+    fingerprint: paymentCardFingerprint(deps.mac, card.number),
     details: { bin, card_type: null },
     country: null,
     currency: null,
@@ -54,17 +54,16 @@ export const cardFromSession = (
   session: CheckoutSessionRecord,
   now: Date,
 ): E.Either<InvalidRequest | Unavailable, CardToCharge> => {
-  if (session.card === null)
-    return E.left(refusedInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
-  const sealed = session.card.sealed
-  const opened = pipe(
-    O.tryCatch((): unknown => JSON.parse(deps.box.open(sealed))),
-    O.flatMap((u) => O.fromEither(SealedCardData.decode(u))),
+  const sealed = session.card
+  if (sealed === null) return E.left(refusedInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
+  const opened = E.tryCatch(
+    () => openSessionCard(deps.box, sealed),
+    () => unavailable(new Error(`the card of checkout session ${session.id} does not unseal`)),
   )
-  if (O.isNone(opened)) return E.left(unavailable(new Error(`the card of checkout session ${session.id} does not unseal`)))
-  const data = opened.value
+  if (E.isLeft(opened)) return opened
+  const data = opened.right
   return pipe(
     notExpired({ number: data.number, expirationDate: data.expiration_date, securityCode: data.security_code }, now),
-    E.map((card) => ({ card, view: { ...viewOf(deps, card), fingerprint: session.card?.payment_method.fingerprint ?? null } })),
+    E.map((card) => ({ card, view: viewOf(deps, card) })),
   )
 }

@@ -138,7 +138,7 @@ export const SecurityCode = boundedString('security_code', { pattern: /^\d{3,4}$
  * schema (a client sending them is not malformed) but any value other than absent, null or the
  * SDK's default is refused with a 400 naming them (`unsupportedFields`): never silently ignored.
  */
-const unsupported = new Checked<unknown>(
+export const unsupported = new Checked<unknown>(
   'unsupported',
   (u): u is unknown => u !== undefined,
   () => undefined,

@@ -13,7 +13,7 @@ const sessionBucket = (id: string) => O.some<Bucket>({ policy: 'checkout-session
 describe('bucketFor', () => {
   // Which operations draw on which policy is declared with each operation in adapters-http.
   const embedOn = (principal: Principal): RateLimitRequest => ({ policy: 'embed', principal })
-  const session = (sessionId: string, principal: Principal = embed): RateLimitRequest => ({
+  const session = (sessionId: string, principal: Principal | null = embed): RateLimitRequest => ({
     policy: 'checkout-session',
     principal,
     sessionId,
@@ -32,6 +32,12 @@ describe('bucketFor', () => {
     ['limits Secure Fields per checkout session id', session('cs_123'), sessionBucket('cs_123')],
     ['keys each checkout session by its own id, not by token', session('cs_456', as(['embed'], 'tok-9')), sessionBucket('cs_456')],
     ['never limits a server-to-server token on the session route', session('cs_123', as(['checkout-sessions.write'])), O.none],
+    ['limits a request without a token per checkout session id', session('cs_123', null), sessionBucket('cs_123')],
+    [
+      'keys a session id in lower case, so the cases of one id are one quota',
+      session('7A3F0C52-9D4E-4B1A-8C6D-00000000000A', null),
+      sessionBucket('7a3f0c52-9d4e-4b1a-8c6d-00000000000a'),
+    ],
   ]
   for (const [name, req, expected] of cases)
     it(name, () => {

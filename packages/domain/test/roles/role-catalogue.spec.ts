@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
-import { isScope } from '../../src/auth/scopes'
+import { grants, isScope } from '../../src/auth/scopes'
 import { Role } from '../../src/roles/role'
 import { ROLE_CATALOGUE } from '../../src/roles/role-catalogue'
 
@@ -19,6 +19,16 @@ describe('ROLE_CATALOGUE', () => {
   it('seeds administrator with every scope and read-only with *.read', () => {
     const allow = (slug: string) => ROLE_CATALOGUE.find((r) => r.slug === slug)?.permissions.allow
     expect([allow('administrator'), allow('read-only')]).to.deep.equal([['*.read', '*.write'], ['*.read']])
+  })
+
+  it('grants the checkout session scopes through the wildcards: administrator both, read-only reading only', () => {
+    const allow = (slug: string) => ROLE_CATALOGUE.find((r) => r.slug === slug)?.permissions.allow ?? []
+    const granted = (slug: string) => ['checkout-sessions.read', 'checkout-sessions.write'].map((s) => grants(allow(slug), s))
+    expect([granted('administrator'), granted('read-only'), granted('gift-card-operator')]).to.deep.equal([
+      [true, true],
+      [true, false],
+      [false, false],
+    ])
   })
 
   it('seeds at least one narrow role, without wildcards', () => {

@@ -1,0 +1,46 @@
+import * as E from 'fp-ts/Either'
+import { Mac, SecretBox } from '../shared/crypto.ports'
+import { cardSummary } from '../transactions/card-data'
+import { CheckoutSessionCardFields, CheckoutSessionPaymentMethod, SealedCardData, SessionCard } from './checkout-session'
+
+/** Card data lives this long after Secure Fields sent it: receipt of fields moves `expires_at` to now plus this. */
+export const SESSION_CARD_TTL_MS = 5 * 60_000
+
+/**
+ * The keyed fingerprint of a payment card number: stable per number across sessions and
+ * instances sharing the key, useless without it, and never comparable with a gift card's
+ * (another purpose, so another key).
+ */
+export const paymentCardFingerprint = (mac: Mac, number: string): string => mac.mac('payment-card-fingerprint', number)
+
+/** What may be shown of a card on a session: scheme, first 6 and last 4 digits, and its fingerprint. */
+export const sessionPaymentMethod = (mac: Mac, number: string): CheckoutSessionPaymentMethod => {
+  const { bin, last4, scheme } = cardSummary(number)
+  return {
+    type: 'payment-method',
+    method: 'card',
+    id: null,
+    label: last4,
+    scheme,
+    fingerprint: paymentCardFingerprint(mac, number),
+    details: { bin, card_type: null },
+  }
+}
+
+/** The card sealed (AES-256-GCM through the `SecretBox`) as JSON `SealedCardData`, with what may be shown of it. */
+export const sealSessionCard = (deps: { box: SecretBox; mac: Mac }, card: CheckoutSessionCardFields): SessionCard => {
+  const data: SealedCardData = { number: card.number, expiration_date: card.expiration_date, security_code: card.security_code ?? null }
+  return { sealed: deps.box.seal(JSON.stringify(data)), payment_method: sessionPaymentMethod(deps.mac, card.number) }
+}
+
+/**
+ * The card data a session holds, for the payment that takes it (`CheckoutSessionStore.takeCard`).
+ * Throws when it does not open or decode: sealed by another key or tampered with is a bug or an
+ * attack, not a client error (as `SecretBox.open`).
+ */
+export const openSessionCard = (box: SecretBox, card: SessionCard): SealedCardData => {
+  const r = SealedCardData.decode(JSON.parse(box.open(card.sealed)))
+  // The errors are not shown: they would quote the card.
+  if (E.isLeft(r)) throw new Error('sealed card data of a checkout session does not decode')
+  return r.right
+}

@@ -180,11 +180,16 @@ const operation = (op: ServedOperation, config: OpenApiConfig, registry: SchemaR
     },
   ]
   const responses: Record<string, Response> = {
-    [op.success.status]: {
-      description: op.success.description,
-      headers: headers(op.success.status),
-      ...(op.success.codec ? { content: json(codecToSchema(op.success.codec, registry)) } : {}),
-    },
+    // An operation no connected service offers answers errors only: it documents no success.
+    ...(op.errorsOnly === true
+      ? {}
+      : {
+          [op.success.status]: {
+            description: op.success.description,
+            headers: headers(op.success.status),
+            ...(op.success.codec ? { content: json(codecToSchema(op.success.codec, registry)) } : {}),
+          },
+        }),
     422: {
       description: ERROR_DESCRIPTIONS[422],
       headers: headers(422),

@@ -71,6 +71,8 @@ export interface OperationSpec<P extends ParameterDocs, Q extends ParameterDocs,
   readonly optionalBody?: boolean
   /** Takes the `idempotency-key` header; the handler answers `Answered`, whose `replayed` sets `Idempotent-Replayed`. */
   readonly idempotent?: I
+  /** Answers only errors (an operation of the original API that no connected service offers): no success is documented. */
+  readonly errorsOnly?: true
   /** A `204` has no codec and no body. */
   readonly success: { readonly status: 200 | 201 | 202 | 204; readonly codec?: t.Type<S, unknown>; readonly description: string }
   readonly handle: (

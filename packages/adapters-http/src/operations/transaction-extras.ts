@@ -40,6 +40,7 @@ const noneOf = (path: string, param: string, operationId: string, summary: strin
     operationId,
     doc: { tag: TRANSACTIONS, summary, description: 'Nothing in Orka produces these yet: every id is a `404`.' },
     params: { ...TRANSACTION_ID, [param]: { codec: canonicalUuid, description: 'The ID.' } },
+    errorsOnly: true,
     success: { status: 204, description: 'Never answered.' },
     handle: () => (req) => TE.left(notFound(path, String((req.params as Record<string, unknown>)[param]))),
   })
@@ -59,6 +60,7 @@ const unsupported = (path: string, operationId: string, summary: string, what: s
     params: TRANSACTION_ID,
     optionalBody: true,
     body: t.record(t.string, t.unknown),
+    errorsOnly: true,
     success: { status: 204, description: 'Never answered.' },
     handle: (u) => (req) => u.unsupportedTransactionOperation({ ...one(req), operation: what }),
   })

@@ -2,6 +2,12 @@ import { expect } from 'chai'
 import { Harness, IDS, startHarness, ValidationErrorBody } from '../support/harness'
 import { OpenApiDoc, OpenApiParameter, OpenApiParameterSchema } from '../support/openapi'
 
+const PAYMENT = {
+  amount: 100,
+  currency: 'USD',
+  payment_method: { method: 'card', number: '4111111111111111', expiration_date: '12/30' },
+}
+
 /**
  * The document's parameter bounds are the ones the service enforces: for every documented
  * parameter with a length or range bound, a value just inside is not refused with 422 and a
@@ -10,9 +16,11 @@ import { OpenApiDoc, OpenApiParameter, OpenApiParameterSchema } from '../support
 describe('OpenAPI parameters: documented bounds are the enforced ones', () => {
   let h: Harness
   let doc: OpenApiDoc
+  let transactionId: string
   before(async () => {
     h = await startHarness()
     doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as OpenApiDoc
+    transactionId = (await h.request<{ id: string }>('POST', '/transactions', { body: PAYMENT })).body.id
   })
   after(() => h.close())
 
@@ -22,16 +30,23 @@ describe('OpenAPI parameters: documented bounds are the enforced ones', () => {
     schema.type === 'integer' ? String(size) : `${String(++serial).padStart(6, '0')}${'k'.repeat(Math.max(0, size - 6))}`.slice(0, size)
 
   const call = (method: string, template: string, param: OpenApiParameter, value: string) => {
-    const path = template.replace('{subscription_id}', IDS.defaultWebhook)
+    const path = template
+      .replace('{subscription_id}', IDS.defaultWebhook)
+      .replace('{transaction_id}', transactionId)
+      .replace(/\{[a-z_]+_id\}/g, '00000000-0000-4000-8000-000000000000')
     if (param.in === 'query') return h.request<ValidationErrorBody>(method, `${path}?${param.name}=${encodeURIComponent(value)}`)
     if (param.in === 'header') {
-      // Only the activation and the store take a documented header with bounds; each needs its body.
+      // The idempotent operations take a documented header with bounds; each needs its body.
       return h.request<ValidationErrorBody>(method, path, {
         headers: { [param.name]: value },
         body:
           template === '/gift-cards'
             ? { number: '4123455541234569998', pin: '1234' }
-            : { number: '4123455541234569999', amount: 100, currency: 'USD' },
+            : template === '/gift-cards/activations'
+              ? { number: '4123455541234569999', amount: 100, currency: 'USD' }
+              : template === '/transactions'
+                ? PAYMENT
+                : {},
       })
     }
     throw new Error(`no way to send a ${param.in} parameter`)

@@ -62,7 +62,7 @@ describe('rate limits for embed tokens', () => {
     }
   })
 
-  it('counts activations, stores, balance checks and the unserved transactions route together, exactly', async () => {
+  it('counts activations, stores, balance checks and transactions together, exactly', async () => {
     const embed = h.token('admin', { scopes: ['embed'] })
     const number = (i: number) => `6200000000${String(i).padStart(6, '0')}001`
     for (let i = 0; i < 12; i++) expect((await activate(embed, i)).status).to.equal(201)
@@ -76,12 +76,17 @@ describe('rate limits for embed tokens', () => {
       expect(r.status).to.equal(200)
       expect(r.headers.get('ratelimit')).to.equal(`"embed";r=${24 - i};t=60`)
     }
+    const payment = {
+      amount: 100,
+      currency: 'USD',
+      payment_method: { method: 'card', number: '4111111111111111', expiration_date: '12/30' },
+    }
     for (let i = 0; i < 12; i++) {
-      const r = await h.request('POST', '/transactions', { auth: embed, body: {} })
-      expect(r.status).to.equal(404)
-      expect(r.body).to.deep.equal(errorBody(404))
+      const r = await h.request<{ status: string }>('POST', '/transactions', { auth: embed, body: payment })
+      expect([r.status, r.body.status]).to.deep.equal([201, 'authorization_succeeded'])
     }
     for (const over of [
+      await h.request('POST', '/transactions', { auth: embed, body: payment }),
       await activate(embed, 99),
       await h.request('POST', '/gift-cards', { auth: embed, body: { number: number(99), pin: '4321' } }),
       await h.request('POST', '/gift-cards/balances', { auth: embed, body: { items: [] } }),

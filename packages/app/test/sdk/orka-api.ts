@@ -348,6 +348,444 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transactions
+         * @description The merchant account's transactions, newest first; every filter given must hold.
+         *
+         *     **Scope:** `transactions.read` (`*.read` also grant it).
+         */
+        get: operations["list_transactions"];
+        put?: never;
+        /**
+         * Create transaction
+         * @description Takes a card payment, with a card or a checkout session whose card Secure Fields stored. The transaction is recorded before any card service is asked, then routed: the account's active card services are tried in priority order (or only the one `payment_service_id` names); a technical failure moves to the next, a decline stops. A declined or failed payment is still a `201` Transaction (its `status` says so). Properties Orka does not offer (`store: true`, 3-D Secure data, ...) are a `400` naming them; so are an unknown, used or expired checkout session, an expired card and an unknown buyer.
+         *
+         *     An `embed` token may only create a transaction that matches what its `embed` claim pins (`amount`, `currency`, `buyer_id`/`buyer_external_identifier`, `checkout_session_id`): `403` otherwise. With an `idempotency-key`, the same key and body replay the first answer byte for byte (`Idempotent-Replayed: true`) and call no card service again; another body with the key is a `400`, a request while the first still runs a `425`.
+         *
+         *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it). Rate limited for `embed` tokens.
+         */
+        post: operations["create_transaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get transaction
+         * @description A transaction of the merchant account; another account's is a `404`.
+         *
+         *     **Scope:** `transactions.read` (`*.read` also grant it).
+         */
+        get: operations["get_transaction"];
+        /**
+         * Manually update a transaction
+         * @description Changes `external_identifier` and `metadata` (the whole map is replaced); what is not given stays as it is.
+         *
+         *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it).
+         */
+        put: operations["update_transaction"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture transaction
+         * @description Captures an authorized transaction: all of it, or `amount` of it (never more than was authorized); the capture is final (`final: false` is a `400`). Any other status is a `409` naming it. The answer is the transaction; with the header `Prefer: resource=transaction-capture` (`resource=transaction-void` for a void) it is the original API's wrapper, which also says the operation's own status and codes. With an `idempotency-key`, the same key and body replay the first answer byte for byte (`Idempotent-Replayed: true`) and call no card service again; another body with the key is a `400`, a request while the first still runs a `425`.
+         *
+         *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it).
+         */
+        post: operations["capture_transaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void transaction
+         * @description Voids an authorized transaction that was not captured; any other status is a `409` naming it. The answer is the transaction; with the header `Prefer: resource=transaction-capture` (`resource=transaction-void` for a void) it is the original API's wrapper, which also says the operation's own status and codes. With an `idempotency-key`, the same key and body replay the first answer byte for byte (`Idempotent-Replayed: true`) and call no card service again; another body with the key is a `400`, a request while the first still runs a `425`.
+         *
+         *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it).
+         */
+        post: operations["void_transaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transaction refunds
+         * @description Every refund of the transaction, oldest first.
+         *
+         *     **Scope:** `transactions.read` (`*.read` also grant it).
+         */
+        get: operations["list_transaction_refunds"];
+        put?: never;
+        /**
+         * Create transaction refund
+         * @description Refunds `amount` of a captured transaction (all that is left when absent): refunds together never exceed what was captured. A transaction not captured is a `409` naming its status. With an `idempotency-key`, the same key and body replay the first answer byte for byte (`Idempotent-Replayed: true`) and call no card service again; another body with the key is a `400`, a request while the first still runs a `425`.
+         *
+         *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it).
+         */
+        post: operations["create_transaction_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/refunds/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create batch transaction refund
+         * @description Refunds everything left to refund. With an `idempotency-key`, the same key and body replay the first answer byte for byte (`Idempotent-Replayed: true`) and call no card service again; another body with the key is a `400`, a request while the first still runs a `425`.
+         *
+         *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it).
+         */
+        post: operations["create_full_transaction_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/refunds/{refund_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get transaction refund
+         * @description One refund of the transaction.
+         *
+         *     **Scope:** `transactions.read` (`*.read` also grant it).
+         */
+        get: operations["get_transaction_refund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/captures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transaction captures
+         * @description Every capture of the transaction, oldest first.
+         *
+         *     **Scope:** `transactions.read` (`*.read` also grant it).
+         */
+        get: operations["list_transaction_captures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/captures/{capture_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get transaction capture
+         * @description One capture of the transaction.
+         *
+         *     **Scope:** `transactions.read` (`*.read` also grant it).
+         */
+        get: operations["get_transaction_capture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transaction events
+         * @description What happened to the transaction, oldest first: the request, each card service attempt and its outcome, status changes. Never card data.
+         *
+         *     **Scope:** `transactions.read` (`*.read` also grant it).
+         */
+        get: operations["list_transaction_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/refunds/{refund_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get refund
+         * @description A refund of any of the merchant account's transactions, by its own id.
+         *
+         *     **Scope:** `transactions.read` (`*.read` also grant it).
+         */
+        get: operations["get_refund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transaction actions
+         * @description Nothing in Orka produces these yet: the list is empty (a `404` for an unknown transaction).
+         *
+         *     **Scope:** `transactions.read` (`*.read` also grant it).
+         */
+        get: operations["list_transaction_actions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transaction settlements
+         * @description Nothing in Orka produces these yet: the list is empty (a `404` for an unknown transaction).
+         *
+         *     **Scope:** `transactions.read` (`*.read` also grant it).
+         */
+        get: operations["list_transaction_settlements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/refund-settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transaction refund settlements
+         * @description Nothing in Orka produces these yet: the list is empty (a `404` for an unknown transaction).
+         *
+         *     **Scope:** `transactions.read` (`*.read` also grant it).
+         */
+        get: operations["list_transaction_refund_settlements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/settlements/{settlement_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get transaction settlement
+         * @description Nothing in Orka produces these yet: every id is a `404`.
+         *
+         *     **Scope:** `transactions.read` (`*.read` also grant it).
+         */
+        get: operations["get_transaction_settlement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/refund-settlements/{refund_settlement_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get transaction refund settlement
+         * @description Nothing in Orka produces these yet: every id is a `404`.
+         *
+         *     **Scope:** `transactions.read` (`*.read` also grant it).
+         */
+        get: operations["get_transaction_refund_settlement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel transaction
+         * @description Canceling a transaction is not supported by the card services Orka connects to: a `400` that says so.
+         *
+         *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it).
+         */
+        post: operations["cancel_transaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync transaction
+         * @description Syncing a transaction with its card service is not supported by the card services Orka connects to: a `400` that says so.
+         *
+         *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it).
+         */
+        post: operations["sync_transaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{transaction_id}/authorization/increment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Increment transaction authorization
+         * @description Incrementing an authorization is not supported by the card services Orka connects to: a `400` that says so.
+         *
+         *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it).
+         */
+        post: operations["increment_transaction_authorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/sessions": {
         parameters: {
             query?: never;
@@ -568,6 +1006,166 @@ export interface webhooks {
          * @description Sent to every active subscription of the event's merchant account and every active instance-wide one. Answer any `2xx` within the timeout; anything else is retried on the schedule.
          */
         post: operations["gift_card_deleted_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.authorized": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transaction was authorized
+         * @description Sent to every active subscription of the event's merchant account and every active instance-wide one. Answer any `2xx` within the timeout; anything else is retried on the schedule.
+         */
+        post: operations["transaction_authorized_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.captured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transaction was captured (at authorization with `intent: capture`, or later)
+         * @description Sent to every active subscription of the event's merchant account and every active instance-wide one. Answer any `2xx` within the timeout; anything else is retried on the schedule.
+         */
+        post: operations["transaction_captured_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transaction was declined by the card service
+         * @description Sent to every active subscription of the event's merchant account and every active instance-wide one. Answer any `2xx` within the timeout; anything else is retried on the schedule.
+         */
+        post: operations["transaction_declined_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transaction failed: no card service could process it
+         * @description Sent to every active subscription of the event's merchant account and every active instance-wide one. Answer any `2xx` within the timeout; anything else is retried on the schedule.
+         */
+        post: operations["transaction_failed_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.voided": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An authorization was voided
+         * @description Sent to every active subscription of the event's merchant account and every active instance-wide one. Answer any `2xx` within the timeout; anything else is retried on the schedule.
+         */
+        post: operations["transaction_voided_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund went through
+         * @description Sent to every active subscription of the event's merchant account and every active instance-wide one. Answer any `2xx` within the timeout; anything else is retried on the schedule.
+         */
+        post: operations["refund_succeeded_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund was declined by the card service
+         * @description Sent to every active subscription of the event's merchant account and every active instance-wide one. Answer any `2xx` within the timeout; anything else is retried on the schedule.
+         */
+        post: operations["refund_declined_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund failed at the card service
+         * @description Sent to every active subscription of the event's merchant account and every active instance-wide one. Answer any `2xx` within the timeout; anything else is retried on the schedule.
+         */
+        post: operations["refund_failed_event"];
         delete?: never;
         options?: never;
         head?: never;
@@ -968,6 +1566,84 @@ export interface components {
             previous_cursor: string | null;
         };
         /**
+         * TransactionStatus
+         * @enum {string}
+         */
+        TransactionStatus: "processing" | "authorization_succeeded" | "authorization_declined" | "authorization_failed" | "authorization_voided" | "capture_succeeded";
+        /**
+         * TransactionIntent
+         * @enum {string}
+         */
+        TransactionIntent: "authorize" | "capture";
+        /**
+         * TransactionPaymentSource
+         * @enum {string}
+         */
+        TransactionPaymentSource: "ecommerce" | "moto" | "recurring" | "installment" | "card_on_file";
+        /**
+         * TransactionIntentOutcome
+         * @enum {string}
+         */
+        TransactionIntentOutcome: "pending" | "succeeded" | "failed";
+        /**
+         * CardScheme
+         * @enum {string}
+         */
+        CardScheme: "visa" | "mastercard" | "amex" | "discover" | "jcb" | "diners-club" | "unionpay" | "maestro";
+        /** PaymentMethodDetailsCard */
+        PaymentMethodDetailsCard: {
+            bin?: string | null;
+            card_type?: string | null;
+        };
+        /** TransactionPaymentMethod */
+        TransactionPaymentMethod: {
+            /** @constant */
+            type: "payment-method";
+            /** @constant */
+            method: "card";
+            id?: string | null;
+            label?: string | null;
+            scheme?: components["schemas"]["CardScheme"] | null;
+            expiration_date?: string | null;
+            fingerprint?: string | null;
+            details?: components["schemas"]["PaymentMethodDetailsCard"] | null;
+            country?: string | null;
+            currency?: string | null;
+            external_identifier?: string | null;
+        };
+        /** TransactionPaymentService */
+        TransactionPaymentService: {
+            /** @constant */
+            type: "payment-service";
+            /** Format: uuid */
+            id: string;
+            payment_service_definition_id: string;
+            /** @constant */
+            method: "card";
+            display_name: string;
+        };
+        /** TransactionBuyer */
+        TransactionBuyer: {
+            /** @constant */
+            type: "buyer";
+            id?: string | null;
+            reconciliation_id?: string | null;
+            display_name?: string | null;
+            external_identifier?: string | null;
+            billing_details?: components["schemas"]["BillingDetails"] | null;
+            account_number?: string | null;
+        };
+        /**
+         * AVSResponseCode
+         * @enum {string}
+         */
+        AVSResponseCode: "no_match" | "match" | "unavailable" | "partial_match_address" | "partial_match_postcode";
+        /**
+         * CVVResponseCode
+         * @enum {string}
+         */
+        CVVResponseCode: "no_match" | "match" | "unavailable" | "not_provided";
+        /**
          * ProductType
          * @enum {string}
          */
@@ -994,6 +1670,111 @@ export interface components {
             duty_amount?: number | null;
             shipping_amount?: number | null;
         };
+        /** Transaction */
+        Transaction: {
+            /** @constant */
+            type: "transaction";
+            /** Format: uuid */
+            id: string;
+            reconciliation_id: string;
+            merchant_account_id: string;
+            currency: string;
+            amount: number;
+            status: components["schemas"]["TransactionStatus"];
+            authorized_amount: number;
+            captured_amount: number;
+            refunded_amount: number;
+            settled_amount: number;
+            settled: boolean;
+            intent: components["schemas"]["TransactionIntent"];
+            pending_review: boolean;
+            gift_card_redemptions: unknown[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            disputed: boolean;
+            payment_source: components["schemas"]["TransactionPaymentSource"];
+            merchant_initiated: boolean;
+            is_subsequent_payment: boolean;
+            intent_outcome: components["schemas"]["TransactionIntentOutcome"];
+            multi_tender: boolean;
+            account_funding_transaction: boolean;
+            settled_currency?: string | null;
+            country?: string | null;
+            external_identifier?: string | null;
+            payment_method?: components["schemas"]["TransactionPaymentMethod"] | null;
+            method?: "card" | null;
+            instrument_type?: "pan" | null;
+            error_code?: string | null;
+            payment_service?: components["schemas"]["TransactionPaymentService"] | null;
+            buyer?: components["schemas"]["TransactionBuyer"] | null;
+            raw_response_code?: string | null;
+            raw_response_description?: string | null;
+            checkout_session_id?: string | null;
+            reauthorized_from_transaction_id?: string | null;
+            auth_response_code?: string | null;
+            avs_response_code?: components["schemas"]["AVSResponseCode"] | null;
+            cvv_response_code?: components["schemas"]["CVVResponseCode"] | null;
+            cart_items?: components["schemas"]["CartItem"][] | null;
+            payment_service_transaction_id?: string | null;
+            metadata?: {
+                [key: string]: string;
+            } | null;
+            authorized_at?: string | null;
+            captured_at?: string | null;
+            voided_at?: string | null;
+        };
+        /**
+         * Currency
+         * @enum {string}
+         */
+        Currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWL";
+        /** CardWithUrlPaymentMethodCreate */
+        CardWithUrlPaymentMethodCreate: {
+            /** @constant */
+            method: "card";
+            /** @description 13-19 digits with a valid Luhn check digit. */
+            number: string;
+            expiration_date: string;
+            security_code?: string | null;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            buyer_id?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            buyer_external_identifier?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            external_identifier?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            card_type?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            redirect_url?: unknown;
+        };
+        /** CheckoutSessionWithUrlPaymentMethodCreate */
+        CheckoutSessionWithUrlPaymentMethodCreate: {
+            /** @constant */
+            method: "checkout-session";
+            /** Format: uuid */
+            id: string;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            external_identifier?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            buyer_id?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            buyer_external_identifier?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            redirect_url?: unknown;
+        };
+        /** TokenPaymentMethodCreate */
+        TokenPaymentMethodCreate: {
+            /** @constant */
+            method: "id";
+            id: string;
+        };
+        /**
+         * TransactionPaymentMethodCreate
+         * @description Told apart by `method`: `card`, `checkout-session`, `id`.
+         */
+        TransactionPaymentMethodCreate: components["schemas"]["CardWithUrlPaymentMethodCreate"] | components["schemas"]["CheckoutSessionWithUrlPaymentMethodCreate"] | components["schemas"]["TokenPaymentMethodCreate"];
         /** GuestBuyer */
         GuestBuyer: {
             display_name?: string | null;
@@ -1004,19 +1785,299 @@ export interface components {
             shipping_details?: unknown;
         };
         /**
-         * Currency
-         * @enum {string}
+         * TransactionCreate
+         * @description Rules:
+         *     1. `buyer_id` and `buyer_external_identifier` must not both be set.
+         *     2. `intent: capture` needs an `amount` above 0.
+         *     3. `payment_method` is required.
          */
-        Currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWL";
+        TransactionCreate: {
+            amount: number;
+            currency: components["schemas"]["Currency"];
+            country?: string | null;
+            payment_method?: components["schemas"]["TransactionPaymentMethodCreate"] | null;
+            buyer?: components["schemas"]["GuestBuyer"] | null;
+            buyer_id?: string | null;
+            buyer_external_identifier?: string | null;
+            external_identifier?: string | null;
+            intent?: components["schemas"]["TransactionIntent"];
+            metadata?: {
+                [key: string]: string;
+            } | null;
+            payment_source?: components["schemas"]["TransactionPaymentSource"];
+            cart_items?: components["schemas"]["CartItem"][] | null;
+            payment_service_id?: string | null;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            store?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            is_subsequent_payment?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            merchant_initiated?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            async_capture?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            account_funding_transaction?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            allow_partial_authorization?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            gift_cards?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            three_d_secure_data?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            three_d_secure?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            airline?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            description?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            statement_descriptor?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            previous_scheme_transaction_id?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            previous_transaction_link_id?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            browser_info?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            shipping_details_id?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            connection_options?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            anti_fraud_fingerprint?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            recipient?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            installment_count?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            tax_amount?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            merchant_tax_id?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            purchase_order_number?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            customer_reference_number?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            amount_includes_tax?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            supplier_order_number?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            duty_amount?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            shipping_amount?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            integration_client?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            approval_expires_at?: unknown;
+        };
+        /** TransactionSummary */
+        TransactionSummary: {
+            /** @constant */
+            type: "transaction";
+            /** Format: uuid */
+            id: string;
+            reconciliation_id: string;
+            merchant_account_id: string;
+            currency: string;
+            amount: number;
+            status: components["schemas"]["TransactionStatus"];
+            authorized_amount: number;
+            captured_amount: number;
+            refunded_amount: number;
+            settled_amount: number;
+            settled: boolean;
+            intent: components["schemas"]["TransactionIntent"];
+            pending_review: boolean;
+            gift_card_redemptions: unknown[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            disputed: boolean;
+            settled_currency?: string | null;
+            country?: string | null;
+            external_identifier?: string | null;
+            payment_method?: components["schemas"]["TransactionPaymentMethod"] | null;
+            method?: "card" | null;
+            instrument_type?: "pan" | null;
+            error_code?: string | null;
+            payment_service?: components["schemas"]["TransactionPaymentService"] | null;
+            buyer?: components["schemas"]["TransactionBuyer"] | null;
+            raw_response_code?: string | null;
+            raw_response_description?: string | null;
+            checkout_session_id?: string | null;
+            reauthorized_from_transaction_id?: string | null;
+        };
+        /** TransactionSummaries */
+        TransactionSummaries: {
+            items: components["schemas"]["TransactionSummary"][];
+            limit: number;
+            next_cursor: string | null;
+            previous_cursor: string | null;
+        };
+        /** TransactionUpdate */
+        TransactionUpdate: {
+            external_identifier?: string | null;
+            metadata?: {
+                [key: string]: string;
+            } | null;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            connection_options?: unknown;
+        };
         /**
-         * CardScheme
+         * CaptureStatus
          * @enum {string}
          */
-        CardScheme: "visa" | "mastercard" | "amex" | "discover" | "jcb" | "diners-club" | "unionpay" | "maestro";
-        /** PaymentMethodDetailsCard */
-        PaymentMethodDetailsCard: {
-            bin?: string | null;
-            card_type?: string | null;
+        CaptureStatus: "succeeded" | "pending" | "declined" | "failed";
+        /** TransactionCapture */
+        TransactionCapture: {
+            /** @constant */
+            type: "transaction-capture";
+            status: components["schemas"]["CaptureStatus"];
+            code: string | null;
+            raw_response_code: string | null;
+            raw_response_description: string | null;
+            transaction: components["schemas"]["Transaction"];
+            capture_id?: string | null;
+            payment_service_capture_id?: string | null;
+        };
+        /** TransactionCaptureCreate */
+        TransactionCaptureCreate: {
+            amount?: number | null;
+            final?: boolean;
+            external_identifier?: string | null;
+            reauthorize_if_authorization_expired?: boolean;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            airline?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            cart_items?: unknown;
+        };
+        /** TransactionVoid */
+        TransactionVoid: {
+            /** @constant */
+            type: "transaction-void";
+            status: components["schemas"]["CaptureStatus"];
+            code: string | null;
+            raw_response_code: string | null;
+            raw_response_description: string | null;
+            transaction: components["schemas"]["Transaction"];
+        };
+        /**
+         * RefundStatus
+         * @enum {string}
+         */
+        RefundStatus: "processing" | "succeeded" | "failed" | "declined" | "voided";
+        /** Refund */
+        Refund: {
+            /** @constant */
+            type: "refund";
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            transaction_id: string;
+            status: components["schemas"]["RefundStatus"];
+            currency: string;
+            amount: number;
+            /** @constant */
+            target_type: "payment-method";
+            reconciliation_id: string;
+            transaction_reconciliation_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            settled_amount: number;
+            settled: boolean;
+            payment_service_refund_id?: string | null;
+            reason?: string | null;
+            target_id?: string | null;
+            external_identifier?: string | null;
+            transaction_external_identifier?: string | null;
+            error_code?: string | null;
+            raw_response_code?: string | null;
+            raw_response_description?: string | null;
+            settled_currency?: string | null;
+        };
+        /** TransactionRefundCreate */
+        TransactionRefundCreate: {
+            amount?: number | null;
+            /** @constant */
+            target_type?: "payment-method";
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            target_id?: unknown;
+            reason?: string | null;
+            external_identifier?: string | null;
+        };
+        /** Refunds */
+        Refunds: {
+            items: components["schemas"]["Refund"][];
+        };
+        /** TransactionRefundAllCreate */
+        TransactionRefundAllCreate: {
+            reason?: string | null;
+            external_identifier?: string | null;
+        };
+        /** TransactionRefunds */
+        TransactionRefunds: {
+            items: components["schemas"]["Refund"][];
+        };
+        /** Capture */
+        Capture: {
+            /** @constant */
+            type: "capture";
+            /** Format: uuid */
+            id: string;
+            merchant_account_id: string;
+            /** Format: uuid */
+            transaction_id: string;
+            currency: string;
+            amount: number;
+            status: components["schemas"]["CaptureStatus"];
+            final: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            captured_at?: string | null;
+            external_identifier?: string | null;
+            error_code?: string | null;
+            raw_response_code?: string | null;
+            raw_response_description?: string | null;
+            transaction_external_identifier?: string | null;
+        };
+        /** CaptureCollection */
+        CaptureCollection: {
+            items: components["schemas"]["Capture"][];
+        };
+        /** TransactionEvent */
+        TransactionEvent: {
+            /** @constant */
+            type: "transaction-event";
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            context: {
+                [key: string]: unknown;
+            };
+        };
+        /** TransactionEvents */
+        TransactionEvents: {
+            items: components["schemas"]["TransactionEvent"][];
+            limit: number;
+            next_cursor: string | null;
+            previous_cursor: string | null;
+        };
+        /** TransactionActions */
+        TransactionActions: {
+            items: unknown[];
+        };
+        /** TransactionSettlements */
+        TransactionSettlements: {
+            items: unknown[];
+        };
+        /** RefundSettlements */
+        RefundSettlements: {
+            items: unknown[];
         };
         /** CheckoutSessionPaymentMethod */
         CheckoutSessionPaymentMethod: {
@@ -1178,6 +2239,118 @@ export interface components {
             merchant_account_id: string;
             environment: components["schemas"]["Environment"];
             target: components["schemas"]["GiftCard"];
+        };
+        /** TransactionAuthorizedEvent */
+        TransactionAuthorizedEvent: {
+            /** @constant */
+            type: "event";
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            name: "transaction.authorized";
+            /** Format: date-time */
+            created_at: string;
+            merchant_account_id: string;
+            environment: components["schemas"]["Environment"];
+            target: components["schemas"]["Transaction"];
+        };
+        /** TransactionCapturedEvent */
+        TransactionCapturedEvent: {
+            /** @constant */
+            type: "event";
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            name: "transaction.captured";
+            /** Format: date-time */
+            created_at: string;
+            merchant_account_id: string;
+            environment: components["schemas"]["Environment"];
+            target: components["schemas"]["Transaction"];
+        };
+        /** TransactionDeclinedEvent */
+        TransactionDeclinedEvent: {
+            /** @constant */
+            type: "event";
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            name: "transaction.declined";
+            /** Format: date-time */
+            created_at: string;
+            merchant_account_id: string;
+            environment: components["schemas"]["Environment"];
+            target: components["schemas"]["Transaction"];
+        };
+        /** TransactionFailedEvent */
+        TransactionFailedEvent: {
+            /** @constant */
+            type: "event";
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            name: "transaction.failed";
+            /** Format: date-time */
+            created_at: string;
+            merchant_account_id: string;
+            environment: components["schemas"]["Environment"];
+            target: components["schemas"]["Transaction"];
+        };
+        /** TransactionVoidedEvent */
+        TransactionVoidedEvent: {
+            /** @constant */
+            type: "event";
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            name: "transaction.voided";
+            /** Format: date-time */
+            created_at: string;
+            merchant_account_id: string;
+            environment: components["schemas"]["Environment"];
+            target: components["schemas"]["Transaction"];
+        };
+        /** RefundSucceededEvent */
+        RefundSucceededEvent: {
+            /** @constant */
+            type: "event";
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            name: "refund.succeeded";
+            /** Format: date-time */
+            created_at: string;
+            merchant_account_id: string;
+            environment: components["schemas"]["Environment"];
+            target: components["schemas"]["Refund"];
+        };
+        /** RefundDeclinedEvent */
+        RefundDeclinedEvent: {
+            /** @constant */
+            type: "event";
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            name: "refund.declined";
+            /** Format: date-time */
+            created_at: string;
+            merchant_account_id: string;
+            environment: components["schemas"]["Environment"];
+            target: components["schemas"]["Refund"];
+        };
+        /** RefundFailedEvent */
+        RefundFailedEvent: {
+            /** @constant */
+            type: "event";
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            name: "refund.failed";
+            /** Format: date-time */
+            created_at: string;
+            merchant_account_id: string;
+            environment: components["schemas"]["Environment"];
+            target: components["schemas"]["Refund"];
         };
         /**
          * ErrorLocation
@@ -4822,6 +5995,3483 @@ export interface operations {
             };
         };
     };
+    list_transactions: {
+        parameters: {
+            query?: {
+                /** @description The maximum number of items to return. */
+                limit?: number;
+                /** @description The page to return: a `next_cursor` or `previous_cursor` of an earlier page of the same list, filter and merchant account. */
+                cursor?: string;
+                /** @description Only transactions in one of these statuses (repeat the parameter, or separate with commas). */
+                status?: components["schemas"]["TransactionStatus"][];
+                /** @description Only transactions of the buyer with this ID. */
+                buyer_id?: string;
+                /** @description Only transactions of the buyer with this external identifier. */
+                buyer_external_identifier?: string;
+                /** @description Only transactions with this external identifier. */
+                external_identifier?: string;
+                /** @description Only the transaction made from this checkout session. */
+                checkout_session_id?: string;
+                /** @description Created at or after this instant. */
+                created_at_gte?: string;
+                /** @description Created at or before this instant. */
+                created_at_lte?: string;
+                /** @description Amount at least this. */
+                amount_gte?: number;
+                /** @description Amount at most this. */
+                amount_lte?: number;
+                /** @description Only transactions in this currency. */
+                currency?: components["schemas"]["Currency"];
+            };
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transactions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionSummaries"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    create_transaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key for this request (a V4 UUID, or another random string with enough entropy). It is forwarded to the gift card service when it supports it, and Orka replays the first outcome for the same key and body. */
+                "idempotency-key"?: string;
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionCreate"];
+            };
+        };
+        responses: {
+            /** @description The transaction, whatever its outcome. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    get_transaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    update_transaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The transaction as updated. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    capture_transaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key for this request (a V4 UUID, or another random string with enough entropy). It is forwarded to the gift card service when it supports it, and Orka replays the first outcome for the same key and body. */
+                "idempotency-key"?: string;
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransactionCaptureCreate"];
+            };
+        };
+        responses: {
+            /** @description The captured transaction. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"] | components["schemas"]["TransactionCapture"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    void_transaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key for this request (a V4 UUID, or another random string with enough entropy). It is forwarded to the gift card service when it supports it, and Orka replays the first outcome for the same key and body. */
+                "idempotency-key"?: string;
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voided transaction. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"] | components["schemas"]["TransactionVoid"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    list_transaction_refunds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refunds. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionRefunds"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    create_transaction_refund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key for this request (a V4 UUID, or another random string with enough entropy). It is forwarded to the gift card service when it supports it, and Orka replays the first outcome for the same key and body. */
+                "idempotency-key"?: string;
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransactionRefundCreate"];
+            };
+        };
+        responses: {
+            /** @description The refund. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    create_full_transaction_refund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key for this request (a V4 UUID, or another random string with enough entropy). It is forwarded to the gift card service when it supports it, and Orka replays the first outcome for the same key and body. */
+                "idempotency-key"?: string;
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransactionRefundAllCreate"];
+            };
+        };
+        responses: {
+            /** @description The refunds made. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refunds"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    get_transaction_refund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+                /** @description The ID of the refund. */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    list_transaction_captures: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The captures. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaptureCollection"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    get_transaction_capture: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+                /** @description The ID of the capture. */
+                capture_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The capture. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Capture"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    list_transaction_events: {
+        parameters: {
+            query?: {
+                /** @description Events per page. */
+                limit?: number;
+                /** @description The page to return: a `next_cursor` or `previous_cursor` of an earlier page of the same list, filter and merchant account. */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionEvents"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    get_refund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the refund. */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    list_transaction_actions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No items. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionActions"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    list_transaction_settlements: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No items. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionSettlements"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    list_transaction_refund_settlements: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No items. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundSettlements"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    get_transaction_settlement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+                /** @description The ID. */
+                settlement_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    get_transaction_refund_settlement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+                /** @description The ID. */
+                refund_settlement_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    cancel_transaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    sync_transaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    increment_transaction_authorization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
     create_checkout_session: {
         parameters: {
             query?: never;
@@ -5985,6 +10635,238 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["GiftCardDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transaction_authorized_event: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers can drop duplicates. */
+                "X-Orka-Webhook-ID": string;
+                /** @description Unix seconds at which the attempt was signed. */
+                "X-Orka-Webhook-Timestamp": string;
+                /** @description Comma-separated lower-case hex HMAC-SHA256 signatures of `<timestamp>.<body>` (the exact bytes received), one per live signing secret, newest first. Accept the event when any one matches a secret you hold and the timestamp is recent. */
+                "X-Orka-Webhook-Signatures": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionAuthorizedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transaction_captured_event: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers can drop duplicates. */
+                "X-Orka-Webhook-ID": string;
+                /** @description Unix seconds at which the attempt was signed. */
+                "X-Orka-Webhook-Timestamp": string;
+                /** @description Comma-separated lower-case hex HMAC-SHA256 signatures of `<timestamp>.<body>` (the exact bytes received), one per live signing secret, newest first. Accept the event when any one matches a secret you hold and the timestamp is recent. */
+                "X-Orka-Webhook-Signatures": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionCapturedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transaction_declined_event: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers can drop duplicates. */
+                "X-Orka-Webhook-ID": string;
+                /** @description Unix seconds at which the attempt was signed. */
+                "X-Orka-Webhook-Timestamp": string;
+                /** @description Comma-separated lower-case hex HMAC-SHA256 signatures of `<timestamp>.<body>` (the exact bytes received), one per live signing secret, newest first. Accept the event when any one matches a secret you hold and the timestamp is recent. */
+                "X-Orka-Webhook-Signatures": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionDeclinedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transaction_failed_event: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers can drop duplicates. */
+                "X-Orka-Webhook-ID": string;
+                /** @description Unix seconds at which the attempt was signed. */
+                "X-Orka-Webhook-Timestamp": string;
+                /** @description Comma-separated lower-case hex HMAC-SHA256 signatures of `<timestamp>.<body>` (the exact bytes received), one per live signing secret, newest first. Accept the event when any one matches a secret you hold and the timestamp is recent. */
+                "X-Orka-Webhook-Signatures": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transaction_voided_event: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers can drop duplicates. */
+                "X-Orka-Webhook-ID": string;
+                /** @description Unix seconds at which the attempt was signed. */
+                "X-Orka-Webhook-Timestamp": string;
+                /** @description Comma-separated lower-case hex HMAC-SHA256 signatures of `<timestamp>.<body>` (the exact bytes received), one per live signing secret, newest first. Accept the event when any one matches a secret you hold and the timestamp is recent. */
+                "X-Orka-Webhook-Signatures": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionVoidedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refund_succeeded_event: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers can drop duplicates. */
+                "X-Orka-Webhook-ID": string;
+                /** @description Unix seconds at which the attempt was signed. */
+                "X-Orka-Webhook-Timestamp": string;
+                /** @description Comma-separated lower-case hex HMAC-SHA256 signatures of `<timestamp>.<body>` (the exact bytes received), one per live signing secret, newest first. Accept the event when any one matches a secret you hold and the timestamp is recent. */
+                "X-Orka-Webhook-Signatures": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundSucceededEvent"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refund_declined_event: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers can drop duplicates. */
+                "X-Orka-Webhook-ID": string;
+                /** @description Unix seconds at which the attempt was signed. */
+                "X-Orka-Webhook-Timestamp": string;
+                /** @description Comma-separated lower-case hex HMAC-SHA256 signatures of `<timestamp>.<body>` (the exact bytes received), one per live signing secret, newest first. Accept the event when any one matches a secret you hold and the timestamp is recent. */
+                "X-Orka-Webhook-Signatures": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundDeclinedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refund_failed_event: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers can drop duplicates. */
+                "X-Orka-Webhook-ID": string;
+                /** @description Unix seconds at which the attempt was signed. */
+                "X-Orka-Webhook-Timestamp": string;
+                /** @description Comma-separated lower-case hex HMAC-SHA256 signatures of `<timestamp>.<body>` (the exact bytes received), one per live signing secret, newest first. Accept the event when any one matches a secret you hold and the timestamp is recent. */
+                "X-Orka-Webhook-Signatures": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundFailedEvent"];
             };
         };
         responses: {

@@ -25,6 +25,7 @@ describe('adapters-mongo', () => {
         outbox: ['add', 'remove', 'olderThan'],
         deliveries: ['enqueue', 'due', 'claim', 'settle', 'cancelPending', 'findById', 'list', 'redeliver', 'sweep'],
         paymentServices: ['upsert', 'listForAccount', 'findById', 'listAll'],
+        transactions: ['put', 'find', 'history', 'list', 'findByRefund', 'stale'],
         checkoutSessions: ['create', 'find', 'update', 'delete', 'putCard', 'takeCard', 'sweep'],
       }
       expect(Object.keys(adapters).sort()).to.deep.equal([...STORAGE_PORT_NAMES].sort())

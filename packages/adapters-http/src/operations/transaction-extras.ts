@@ -1,18 +1,8 @@
 import * as t from 'io-ts'
 import * as TE from 'fp-ts/TaskEither'
 import { canonicalUuid, closed, NoItems, notFound } from '@orka/domain'
-import { defineOperation, OperationRequest, ParameterDocs, Tag } from './operation'
-
-const TRANSACTIONS: Tag = {
-  name: 'Transactions',
-  description:
-    "Card payments: authorized through the merchant account's card services in priority order, then captured, voided or refunded.",
-}
-const TRANSACTION_ID = { transaction_id: { codec: canonicalUuid, description: 'The ID of the transaction.' } }
-const one = (req: OperationRequest<typeof TRANSACTION_ID, ParameterDocs, unknown>) => ({
-  merchantAccountId: req.access.merchantAccount.id,
-  transactionId: req.params.transaction_id,
-})
+import { defineOperation } from './operation'
+import { one, TRANSACTION_ID, TRANSACTIONS } from './transactions'
 
 /** A list nothing in Orka produces yet (the original API's actions, settlements, refund settlements): always empty. */
 const Empty = (name: string) => closed(name, { items: NoItems })

@@ -35,14 +35,14 @@ import { defineOperation, OperationRequest, ParameterDocs, Tag } from './operati
 import { PAGE_QUERY } from './page'
 import { integerParam } from '../decode/decode'
 
-const TRANSACTIONS: Tag = {
+export const TRANSACTIONS: Tag = {
   name: 'Transactions',
   description:
     "Card payments: authorized through the merchant account's card services in priority order, then captured, voided or refunded.",
 }
 
-const TRANSACTION_ID = { transaction_id: { codec: canonicalUuid, description: 'The ID of the transaction.' } }
-const one = (req: OperationRequest<typeof TRANSACTION_ID, ParameterDocs, unknown>) => ({
+export const TRANSACTION_ID = { transaction_id: { codec: canonicalUuid, description: 'The ID of the transaction.' } }
+export const one = (req: OperationRequest<typeof TRANSACTION_ID, ParameterDocs, unknown>) => ({
   merchantAccountId: req.access.merchantAccount.id,
   transactionId: req.params.transaction_id,
 })

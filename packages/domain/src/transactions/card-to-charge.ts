@@ -1,10 +1,10 @@
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import { CheckoutSessionRecord } from '../checkout-sessions/checkout-session'
-import { openSessionCard, paymentCardFingerprint } from '../checkout-sessions/session-card'
+import { openSessionCard, sessionPaymentMethod } from '../checkout-sessions/session-card'
 import { CardDetails } from '../payments/card-connector.ports'
 import { InvalidRequest, Unavailable, unavailable } from '../shared/errors'
-import { cardSummary, expiredAt } from './card-data'
+import { expiredAt } from './card-data'
 import { TransactionPaymentMethod } from './transaction.codecs'
 import { PaymentMethodCreate } from './transaction-requests.codecs'
 import { refusedInput, TransactionDeps } from './transaction-deps'
@@ -15,22 +15,13 @@ export interface CardToCharge {
   readonly view: TransactionPaymentMethod
 }
 
-const viewOf = (deps: Pick<TransactionDeps, 'mac'>, card: CardDetails): TransactionPaymentMethod => {
-  const { bin, last4, scheme } = cardSummary(card.number)
-  return {
-    type: 'payment-method',
-    method: 'card',
-    id: null,
-    label: last4,
-    scheme,
-    expiration_date: card.expirationDate,
-    fingerprint: paymentCardFingerprint(deps.mac, card.number),
-    details: { bin, card_type: null },
-    country: null,
-    currency: null,
-    external_identifier: null,
-  }
-}
+const viewOf = (deps: Pick<TransactionDeps, 'mac'>, card: CardDetails): TransactionPaymentMethod => ({
+  ...sessionPaymentMethod(deps.mac, card.number),
+  expiration_date: card.expirationDate,
+  country: null,
+  currency: null,
+  external_identifier: null,
+})
 
 const notExpired = (card: CardDetails, now: Date): E.Either<InvalidRequest, CardDetails> =>
   expiredAt(card.expirationDate, now)

@@ -4,6 +4,7 @@ import { GIFT_CARD_OPERATIONS } from './gift-cards'
 import type { Operation } from './operation'
 import { ROLE_OPERATIONS } from './roles'
 import { TRANSACTION_EXTRA_OPERATIONS } from './transaction-extras'
+import { TRANSACTION_READ_OPERATIONS } from './transaction-reads'
 import { TRANSACTION_OPERATIONS } from './transactions'
 import { UNSERVED_OPERATIONS } from './unserved'
 import { WEBHOOK_DELIVERY_OPERATIONS } from './webhook-deliveries'
@@ -20,6 +21,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...WEBHOOK_SUBSCRIPTION_OPERATIONS,
   ...WEBHOOK_DELIVERY_OPERATIONS,
   ...TRANSACTION_OPERATIONS,
+  ...TRANSACTION_READ_OPERATIONS,
   ...TRANSACTION_EXTRA_OPERATIONS,
   ...CHECKOUT_SESSION_OPERATIONS,
   ...UNSERVED_OPERATIONS,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import autocannon from 'autocannon'
-import { cardNumber, LoadResult, LoadSpec, percentile } from './load-spec'
+import { cardNumber, LoadResult, LoadSpec, percentile, requestCount } from './load-spec'
 
 /**
  * The load generator's own process (autocannon, one thread): reads a LoadSpec (JSON file named
@@ -18,16 +18,38 @@ const tokens = spec.tokens
 if (tokens && spec.tokens && tokens.length !== spec.tokens.count)
   throw new Error(`${spec.tokens.file} holds ${tokens.length} tokens from ${spec.tokens.from}, not ${spec.tokens.count}`)
 
+const ids = spec.ids
+  ? readFileSync(spec.ids.file, 'utf8')
+      .split('\n')
+      .slice(spec.ids.from, spec.ids.from + spec.ids.count)
+  : undefined
+if (ids && spec.ids && ids.length !== spec.ids.count)
+  throw new Error(`${spec.ids.file} holds ${ids.length} ids from ${spec.ids.from}, not ${spec.ids.count}`)
+
 let n = 0
-const perRequest = spec.tokens !== undefined || spec.idempotencyKeys === true || spec.body?.includes('{{card}}') === true
+const perRequest =
+  spec.tokens !== undefined || ids !== undefined || spec.idempotencyKeys === true || spec.body?.includes('{{card}}') === true
 const setupRequest = (req: autocannon.Request): autocannon.Request => {
   const i = n++
   const headers: Record<string, string> = { ...spec.headers }
   if (tokens) headers.authorization = `Bearer ${tokens[i] ?? ''}`
   if (spec.idempotencyKeys) headers['idempotency-key'] = randomUUID()
-  const body = spec.body?.replace('{{card}}', cardNumber(spec.cardBase ?? 0, i))
+  let body = spec.body?.replace('{{card}}', cardNumber(spec.cardBase ?? 0, i))
+  if (ids) body = body?.replace('{{id}}', ids[i % ids.length] ?? '')
   return { ...req, headers, ...(body === undefined ? {} : { body }) }
 }
+let unexpectedBodies = 0
+let unexpectedBody: string | undefined
+const { bodyIncludes } = spec
+const onResponse =
+  bodyIncludes === undefined
+    ? undefined
+    : (_status: number, body: string) => {
+        if (body.includes(bodyIncludes)) return
+        unexpectedBodies++
+        unexpectedBody ??= body.slice(0, 300)
+      }
+const fixed = requestCount(spec)
 
 let latencies = new Float64Array(1 << 16)
 let count = 0
@@ -39,8 +61,8 @@ const instance = autocannon(
     connections: spec.connections,
     headers: spec.headers,
     ...(spec.body === undefined ? {} : { body: spec.body }),
-    ...(tokens ? { amount: tokens.length } : spec.amount !== undefined ? { amount: spec.amount } : { duration: spec.seconds }),
-    ...(perRequest ? { requests: [{ setupRequest }] } : {}),
+    ...(fixed !== undefined ? { amount: fixed } : { duration: spec.seconds }),
+    ...(perRequest || onResponse ? { requests: [{ ...(perRequest ? { setupRequest } : {}), ...(onResponse ? { onResponse } : {}) }] } : {}),
     timeout: 30,
   },
   (err, r) => {
@@ -61,6 +83,7 @@ const instance = autocannon(
       statuses,
       errors: r.errors,
       errorKinds,
+      ...(bodyIncludes === undefined ? {} : { unexpectedBodies, ...(unexpectedBody === undefined ? {} : { unexpectedBody }) }),
     }
     console.log(JSON.stringify(result))
   },

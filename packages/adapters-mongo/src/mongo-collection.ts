@@ -7,6 +7,7 @@ import {
   Document,
   Filter,
   FindCursor,
+  FindOneAndUpdateOptions,
   FindOptions,
   InsertManyResult,
   InsertOneOptions,
@@ -62,6 +63,10 @@ export class BoundedCollection<D extends Document> {
   }
   updateOne(filter: Filter<D>, update: UpdateFilter<D>, options?: UpdateOptions): Promise<UpdateResult<D>> {
     return this.#col.updateOne(filter, update, this.#options(options))
+  }
+  /** The document as it was before the update (`returnDocument: 'before'`), or null. */
+  findOneAndUpdate(filter: Filter<D>, update: UpdateFilter<D>, options?: FindOneAndUpdateOptions): Promise<WithId<D> | null> {
+    return this.#col.findOneAndUpdate(filter, update, { returnDocument: 'before', ...this.#options(options) })
   }
   updateMany(filter: Filter<D>, update: UpdateFilter<D>, options?: UpdateOptions): Promise<UpdateResult<D>> {
     return this.#col.updateMany(filter, update, this.#options(options))

@@ -1,5 +1,7 @@
 import {
+  AnyBulkWriteOperation,
   BulkWriteOptions,
+  BulkWriteResult,
   Collection,
   CountDocumentsOptions,
   DeleteOptions,
@@ -73,6 +75,10 @@ export class BoundedCollection<D extends Document> {
   }
   replaceOne(filter: Filter<D>, replacement: WithoutId<D>, options?: ReplaceOptions): Promise<UpdateResult<D> | Document> {
     return this.#col.replaceOne(filter, replacement, this.#options(options))
+  }
+  /** One command per kind of write the operations hold (the driver batches them). */
+  bulkWrite(operations: readonly AnyBulkWriteOperation<D>[], options?: BulkWriteOptions): Promise<BulkWriteResult> {
+    return this.#col.bulkWrite([...operations], this.#options(options))
   }
   deleteOne(filter: Filter<D>, options?: DeleteOptions): Promise<DeleteResult> {
     return this.#col.deleteOne(filter, this.#options(options))

@@ -10,21 +10,17 @@ import { cardNumber, LoadResult, LoadSpec, percentile, requestCount } from './lo
  */
 const spec = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as LoadSpec
 
-const tokens = spec.tokens
-  ? readFileSync(spec.tokens.file, 'utf8')
-      .split('\n')
-      .slice(spec.tokens.from, spec.tokens.from + spec.tokens.count)
-  : undefined
-if (tokens && spec.tokens && tokens.length !== spec.tokens.count)
-  throw new Error(`${spec.tokens.file} holds ${tokens.length} tokens from ${spec.tokens.from}, not ${spec.tokens.count}`)
-
-const ids = spec.ids
-  ? readFileSync(spec.ids.file, 'utf8')
-      .split('\n')
-      .slice(spec.ids.from, spec.ids.from + spec.ids.count)
-  : undefined
-if (ids && spec.ids && ids.length !== spec.ids.count)
-  throw new Error(`${spec.ids.file} holds ${ids.length} ids from ${spec.ids.from}, not ${spec.ids.count}`)
+/** Lines `from` to `from + count` of a file (tokens, ids), all of them there. */
+const linesOf = (what: string, part: { readonly file: string; readonly from: number; readonly count: number } | undefined) => {
+  if (part === undefined) return undefined
+  const lines = readFileSync(part.file, 'utf8')
+    .split('\n')
+    .slice(part.from, part.from + part.count)
+  if (lines.length !== part.count) throw new Error(`${part.file} holds ${lines.length} ${what} from ${part.from}, not ${part.count}`)
+  return lines
+}
+const tokens = linesOf('tokens', spec.tokens)
+const ids = linesOf('ids', spec.ids)
 
 let n = 0
 const perRequest =

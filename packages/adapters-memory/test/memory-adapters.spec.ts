@@ -22,6 +22,7 @@ import {
   MemoryRoleRepository,
   MemoryWebhookSubscriptionRepository,
 } from '../src'
+import { keep } from '../src/memory-support'
 
 /** Behaviour only a memory adapter can get wrong: shared references and unbounded growth. */
 describe('memory adapters keep their own frozen copies', () => {
@@ -40,6 +41,16 @@ describe('memory adapters keep their own frozen copies', () => {
       ;(listed[0]!.billing_details!.address as { city: string }).city = 'hijacked'
     }).to.throw(TypeError)
     expect(await right(repo.findById(MERCHANT_A, buyer.id))).to.deep.equal(O.some(original))
+  })
+
+  it("copies in one pass what records are made of: a client's `__proto__` key stays data, a Date stays a Date", () => {
+    const input = JSON.parse('{"metadata":{"__proto__":{"polluted":true}},"list":[{"n":1}]}') as { metadata: object; list: object[] }
+    const kept = keep({ ...input, at: new Date(0) })
+    expect(JSON.stringify(kept)).to.equal('{"metadata":{"__proto__":{"polluted":true}},"list":[{"n":1}],"at":"1970-01-01T00:00:00.000Z"}')
+    expect(Object.getPrototypeOf(kept.metadata)).to.equal(Object.prototype)
+    expect(kept.at).to.be.instanceOf(Date)
+    expect([Object.isFrozen(kept), Object.isFrozen(kept.list), Object.isFrozen(kept.list[0])]).to.deep.equal([true, true, true])
+    expect(kept.list).not.to.equal(input.list)
   })
 
   it('a vaulted card is unaffected by mutating the input; a result cannot be mutated', async () => {

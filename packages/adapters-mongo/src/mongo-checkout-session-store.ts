@@ -83,32 +83,36 @@ export class MongoCheckoutSessionStore implements CheckoutSessionStore {
 
   /**
    * At most one caller gets a card, on MongoDB and on FerretDB alike, through the one write both
-   * do atomically: an insert against a unique `_id`. A taker reads the session, then inserts the
-   * use of the card it read (`_id`: session id and the card's nonce, fresh for every card put);
-   * of racing takers exactly one inserts it, and only that one clears the card and answers it.
-   * (A `findOneAndUpdate` that clears the card would do on MongoDB, but FerretDB runs it as a
-   * read, then a write: two takers could both read the card.)
+   * do atomically: an insert against a unique `_id`. A taker reads the session and clears its
+   * card in one command (`findOneAndUpdate`, the document as it was), then inserts the use of the
+   * card it read (`_id`: session id and the card's nonce, fresh for every card put); only the
+   * taker that inserts it answers the card. On MongoDB the first command alone already hands a
+   * card to one taker; FerretDB runs it as a read, then a write, so two takers may both read the
+   * card, and the insert decides between them. Two round trips, where a read, the insert and a
+   * clear of the card made three.
    *
-   * A taker that dies between its insert and the clear leaves the card sealed on the session,
-   * where no one can take it again (its use exists), until the session is deleted or swept.
-   * The clear is filtered on the nonce, so a card put meanwhile stays to be taken; on FerretDB
-   * a put landing between the clear's read and write is overwritten (the client sends it again).
-   * The payment flow guards on top of this: its transaction id derives from the session id, so
-   * two payments from one session can never both be recorded.
+   * A taker that dies between the two commands has cleared the card and answered nothing: the
+   * card is gone unused, and the client sends it again. On FerretDB a card put between the
+   * clear's read and write is cleared too (the client sends it again). The payment flow guards
+   * on top of this: its transaction id derives from the session id, so two payments from one
+   * session can never both be recorded.
    */
   takeCard(merchantAccountId: string, id: string, now: Date): TE.TaskEither<Unavailable, O.Option<CheckoutSessionRecord>> {
     return this.#calls.attempt(async (signal) => {
-      const doc = await this.#sessions.within(signal).findOne({ _id: id, merchant_account_id: merchantAccountId, ...liveAt(now) })
+      const doc = await this.#sessions
+        .within(signal)
+        .findOneAndUpdate(
+          { _id: id, merchant_account_id: merchantAccountId, ...liveAt(now), card: { $ne: null } },
+          { $set: { card: null }, $unset: { card_nonce: '' } },
+        )
       if (doc?.card == null || doc.card_nonce === undefined) return O.none
-      const nonce = doc.card_nonce
       try {
         // Kept as long as the session as it was read: by then its card is gone either way.
-        await this.#uses.within(signal).insertOne({ _id: checkoutSessionUseId(id, nonce), expiresAt: doc.expiresAt })
+        await this.#uses.within(signal).insertOne({ _id: checkoutSessionUseId(id, doc.card_nonce), expiresAt: doc.expiresAt })
       } catch (e) {
         if (isDuplicateKey(e)) return O.none
         throw e
       }
-      await this.#sessions.within(signal).updateOne({ _id: id, card_nonce: nonce }, { $set: { card: null }, $unset: { card_nonce: '' } })
       return O.some(fromCheckoutSessionDocument(doc))
     })
   }

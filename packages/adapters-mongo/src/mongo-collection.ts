@@ -1,5 +1,7 @@
 import {
+  AnyBulkWriteOperation,
   BulkWriteOptions,
+  BulkWriteResult,
   Collection,
   CountDocumentsOptions,
   DeleteOptions,
@@ -7,6 +9,7 @@ import {
   Document,
   Filter,
   FindCursor,
+  FindOneAndUpdateOptions,
   FindOptions,
   InsertManyResult,
   InsertOneOptions,
@@ -63,11 +66,19 @@ export class BoundedCollection<D extends Document> {
   updateOne(filter: Filter<D>, update: UpdateFilter<D>, options?: UpdateOptions): Promise<UpdateResult<D>> {
     return this.#col.updateOne(filter, update, this.#options(options))
   }
+  /** The document as it was before the update (`returnDocument: 'before'`), or null. */
+  findOneAndUpdate(filter: Filter<D>, update: UpdateFilter<D>, options?: FindOneAndUpdateOptions): Promise<WithId<D> | null> {
+    return this.#col.findOneAndUpdate(filter, update, { returnDocument: 'before', ...this.#options(options) })
+  }
   updateMany(filter: Filter<D>, update: UpdateFilter<D>, options?: UpdateOptions): Promise<UpdateResult<D>> {
     return this.#col.updateMany(filter, update, this.#options(options))
   }
   replaceOne(filter: Filter<D>, replacement: WithoutId<D>, options?: ReplaceOptions): Promise<UpdateResult<D> | Document> {
     return this.#col.replaceOne(filter, replacement, this.#options(options))
+  }
+  /** One command per kind of write the operations hold (the driver batches them). */
+  bulkWrite(operations: readonly AnyBulkWriteOperation<D>[], options?: BulkWriteOptions): Promise<BulkWriteResult> {
+    return this.#col.bulkWrite([...operations], this.#options(options))
   }
   deleteOne(filter: Filter<D>, options?: DeleteOptions): Promise<DeleteResult> {
     return this.#col.deleteOne(filter, this.#options(options))

@@ -7,6 +7,7 @@ import { BoundedCollection, storedCollection, StoredCollection } from './mongo-c
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
 import { isDuplicateKey, keysetRead, storageCalls, StorageCalls, UndecodableDocument } from './mongo-support'
+import { SupersededMarks } from './superseded-marks'
 import { TransactionVersionDocument, toTransactionVersionDocument } from './transaction-version.document'
 
 /** The document's filter for a list filter: every given field must hold. */
@@ -32,37 +33,36 @@ const filterOf = (merchantAccountId: string, f: TransactionFilter): Filter<Trans
   }
 }
 
-/** One document per version, `_id` (transaction, version): the unique `_id` makes each version one insert's, across every process. */
+/**
+ * One document per version, `_id` (transaction, version): the unique `_id` makes each version one
+ * insert's, across every process. A version is marked `superseded` some time after a later one
+ * is written (`SupersededMarks`), so lists and recovery read few old versions, and check the rest.
+ */
 export class MongoTransactionStore implements TransactionStore {
   readonly #col: StoredCollection<TransactionVersionDocument>
   readonly #calls: StorageCalls
+  readonly #marks: SupersededMarks
 
   constructor(store: MongoStore) {
     this.#calls = storageCalls(store)
     this.#col = storedCollection(store, COLLECTIONS.transactionVersions)
+    this.#marks = new SupersededMarks(this.#calls, this.#col)
   }
 
   /**
    * Inserts the version; a duplicate `_id` means another writer has it. (The flows write the
    * version after one they read, of the account they read it in: that is not checked again.)
-   * The versions before are then marked superseded, so that lists read newest versions only.
-   * The mark is an optimisation: until it lands a list may see two versions of one
-   * transaction, and keeps the newer (`newestOnly`).
+   * One round trip: the versions before are marked superseded later, in a batch.
    */
   put(record: TransactionRecord): TE.TaskEither<Unavailable, boolean> {
     return this.#calls.attempt(async (signal) => {
-      const col = this.#col.within(signal)
       try {
-        await col.insertOne(toTransactionVersionDocument(record))
+        await this.#col.within(signal).insertOne(toTransactionVersionDocument(record))
       } catch (e) {
         if (isDuplicateKey(e)) return false
         throw e
       }
-      if (record.version > 0)
-        await col.updateMany(
-          { transaction_id: record.id, version: { $lt: record.version }, superseded: false },
-          { $set: { superseded: true } },
-        )
+      if (record.version > 0) this.#marks.add(record.id, record.version)
       return true
     })
   }
@@ -90,17 +90,54 @@ export class MongoTransactionStore implements TransactionStore {
     )
   }
 
+  /**
+   * Reads unmarked versions that match, in batches, and keeps each transaction's newest (a
+   * version may be unmarked while a newer one exists). A batch that ends inside one
+   * transaction's versions stops before it, so that the next batch reads all of them; the
+   * newest of a transaction, if it matches, is then in the same batch as its older versions.
+   */
   list(merchantAccountId: string, filter: TransactionFilter, seek: Seek): TE.TaskEither<Unavailable, readonly TransactionRecord[]> {
     return this.#calls.attempt(async (signal) => {
       if (seek.limit < 1) return []
-      const { filter: key, sort } = keysetRead('created_at', 'descending', seek, 'transaction_id')
-      const docs = await this.#col
-        .within(signal)
-        .find({ ...filterOf(merchantAccountId, filter), ...key })
-        .sort(sort)
-        .limit(seek.limit * 2 + 2)
-        .toArray()
-      return newestOnly(docs.map(recordOf)).slice(0, seek.limit)
+      const col = this.#col.within(signal)
+      const batch = seek.limit * 2 + 2
+      const out: TransactionRecord[] = []
+      for (let from = seek.from; ;) {
+        const { filter: key, sort } = keysetRead('created_at', 'descending', { ...seek, from }, 'transaction_id')
+        const query = { ...filterOf(merchantAccountId, filter), ...key }
+        const docs = await col.find(query).sort(sort).limit(batch).toArray()
+        const more = docs.length === batch
+        const cut = more ? docs.at(-1)?.transaction_id : undefined
+        let whole = docs.filter((d) => d.transaction_id !== cut)
+        // One transaction's versions fill the batch: read all of them.
+        if (whole.length === 0 && cut !== undefined) whole = await col.find({ ...query, transaction_id: cut }).toArray()
+        out.push(...(await this.#newestOf(col, whole)).map(recordOf))
+        const last = whole.at(-1)
+        if (out.length >= seek.limit || !more || last === undefined) return out.slice(0, seek.limit)
+        from = O.some([last.created_at, last.transaction_id])
+      }
+    })
+  }
+
+  /**
+   * Those of `docs` that are their transaction's newest version, in one read of the unmarked
+   * versions of their transactions (the newest is never marked). The others are marked later.
+   */
+  async #newestOf(
+    col: BoundedCollection<TransactionVersionDocument>,
+    docs: readonly TransactionVersionDocument[],
+  ): Promise<TransactionVersionDocument[]> {
+    if (docs.length === 0) return []
+    const ids = [...new Set(docs.map((d) => d.transaction_id))]
+    const current = await col
+      .find({ transaction_id: { $in: ids }, superseded: false }, { projection: { transaction_id: 1, version: 1 } })
+      .toArray()
+    const newest = new Map<string, number>()
+    for (const c of current) if ((newest.get(c.transaction_id) ?? -1) < c.version) newest.set(c.transaction_id, c.version)
+    return docs.filter((d) => {
+      const v = newest.get(d.transaction_id) ?? d.version
+      if (v > d.version) this.#marks.add(d.transaction_id, v)
+      return v === d.version
     })
   }
 
@@ -117,6 +154,7 @@ export class MongoTransactionStore implements TransactionStore {
     })
   }
 
+  /** The candidates are unmarked pending versions: those a newer version superseded are left out (and marked). */
   stale(before: Date, limit: number): TE.TaskEither<Unavailable, readonly TransactionRecord[]> {
     return this.#calls.attempt(async (signal) => {
       if (limit < 1) return []
@@ -126,13 +164,7 @@ export class MongoTransactionStore implements TransactionStore {
         .sort({ updated_at_ms: 1 })
         .limit(limit)
         .toArray()
-      const out: TransactionRecord[] = []
-      // A version not yet marked superseded may have a newer one: only a pending newest version is stale.
-      for (const c of candidates) {
-        const newest = await this.#newest(col, c.merchant_account_id, c.transaction_id)
-        if (newest?.pending === true && newest.version === c.version) out.push(newest)
-      }
-      return out
+      return (await this.#newestOf(col, candidates)).map(recordOf)
     })
   }
 }
@@ -141,11 +173,4 @@ const recordOf = (d: TransactionVersionDocument): TransactionRecord => {
   const decoded = E.flatMap((u: unknown) => TransactionRecord.decode(u))(E.tryCatch((): unknown => JSON.parse(d.record), E.toError))
   if (E.isLeft(decoded)) throw new UndecodableDocument(COLLECTIONS.transactionVersions, d._id, ['record'])
   return decoded.right
-}
-
-/** A list's records with only the newest version of each transaction (they sort next to each other). */
-const newestOnly = (rs: readonly TransactionRecord[]): TransactionRecord[] => {
-  const best = new Map<string, TransactionRecord>()
-  for (const r of rs) if ((best.get(r.id)?.version ?? -1) < r.version) best.set(r.id, r)
-  return rs.filter((r) => best.get(r.id) === r)
 }

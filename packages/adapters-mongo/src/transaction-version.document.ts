@@ -10,7 +10,7 @@ export interface TransactionVersionDocument extends Doc {
   transaction_id: string
   merchant_account_id: string
   version: number
-  /** A later version exists (set after it is written; lists skip superseded versions). */
+  /** A later version exists. Set some time after that one is written (`SupersededMarks`), or never: readers check. */
   superseded: boolean
   pending: boolean
   status: string

@@ -9,6 +9,8 @@ import {
   GiftCardServiceRepository,
   MerchantAccount,
   MerchantAccountRepository,
+  PaymentServiceRecord,
+  PaymentServiceRepository,
   Role,
   RoleRepository,
 } from '@orka/domain'
@@ -16,9 +18,14 @@ import {
 /**
  * Answers kept for `ttlMs` by the clock, at most `max` of them (the oldest written is dropped
  * first). Only answers are kept, never a storage failure, so an outage is retried at once.
+ * Callers missing the same key at once share one read: under load an expiry costs one round
+ * trip, not one per request in flight.
  */
 class TtlCache<V> {
   private readonly entries = new Map<string, { readonly value: V; readonly until: number }>()
+  private readonly loading = new Map<string, Promise<E.Either<unknown, V>>>()
+  /** Moves at every `clear`: a read started before a write neither keeps nor shares its answer after it. */
+  private generation = 0
   constructor(
     private readonly clock: Clock,
     private readonly ttlMs: number,
@@ -29,22 +36,33 @@ class TtlCache<V> {
     const now = this.clock.now().getTime()
     const hit = this.entries.get(key)
     if (hit !== undefined && hit.until > now) return TE.right(hit.value)
-    return async () => {
-      const r = await load()()
-      if (E.isRight(r)) {
-        this.entries.delete(key)
-        if (this.entries.size >= this.max) {
-          const oldest = this.entries.keys().next()
-          if (oldest.done !== true) this.entries.delete(oldest.value)
+    return () => {
+      // The same `load` for the same key: its failure has the type of this caller's.
+      const shared = this.loading.get(key) as Promise<E.Either<L, V>> | undefined
+      if (shared !== undefined) return shared
+      const generation = this.generation
+      const loaded = load()().then((r) => {
+        if (generation !== this.generation) return r
+        this.loading.delete(key)
+        if (E.isRight(r)) {
+          this.entries.delete(key)
+          if (this.entries.size >= this.max) {
+            const oldest = this.entries.keys().next()
+            if (oldest.done !== true) this.entries.delete(oldest.value)
+          }
+          this.entries.set(key, { value: r.right, until: now + this.ttlMs })
         }
-        this.entries.set(key, { value: r.right, until: now + this.ttlMs })
-      }
-      return r
+        return r
+      })
+      this.loading.set(key, loaded)
+      return loaded
     }
   }
 
   clear(): void {
+    this.generation++
     this.entries.clear()
+    this.loading.clear()
   }
 }
 
@@ -62,22 +80,33 @@ export interface LookedUp {
   readonly roles: RoleRepository
   readonly merchantAccounts: MerchantAccountRepository
   readonly services: GiftCardServiceRepository
+  readonly paymentServices: PaymentServiceRepository
 }
 
 /**
  * The three lookups every request makes (its key by `kid`, the key's roles, the merchant
- * account), and the account's primary gift card service every activation, store and balance
- * check reads, answered from memory for `ttlMs` instead of a storage round trip each. A change
- * made through this instance (a key upserted or revoked, a role, account or service upserted)
- * clears the cache at once; one made through another instance, or straight in the database, is
- * seen within `ttlMs`: a revoked key stops working everywhere within that bound.
+ * account), the account's primary gift card service every activation, store and balance
+ * check reads, and the account's card services every payment routes through, answered from
+ * memory for `ttlMs` instead of a storage round trip each. A change made through this instance
+ * (a key upserted or revoked, a role, account or service upserted) clears the cache at once;
+ * one made through another instance, the CLI, or straight in the database, is seen within
+ * `ttlMs`: a revoked key stops working, a card service taken down stops being routed to,
+ * everywhere within that bound.
  */
 export const cachedLookups = <P extends LookedUp>(ports: P, o: LookupCacheOptions): P => {
-  const { keys, roles, merchantAccounts, services } = ports
+  const { keys, roles, merchantAccounts, services, paymentServices } = ports
   const byKid = new TtlCache<O.Option<ApiKeyPair>>(o.clock, o.ttlMs, o.max ?? 10_000)
   const bySlugs = new TtlCache<readonly Role[]>(o.clock, o.ttlMs, o.max ?? 10_000)
   const byId = new TtlCache<O.Option<MerchantAccount>>(o.clock, o.ttlMs, o.max ?? 10_000)
   const primaryOf = new TtlCache<O.Option<GiftCardServiceRecord>>(o.clock, o.ttlMs, o.max ?? 10_000)
+  const routeOf = new TtlCache<readonly PaymentServiceRecord[]>(o.clock, o.ttlMs, o.max ?? 10_000)
+  const serviceById = new TtlCache<O.Option<PaymentServiceRecord>>(o.clock, o.ttlMs, o.max ?? 10_000)
+  const bothServiceCaches = {
+    clear: () => {
+      routeOf.clear()
+      serviceById.clear()
+    },
+  }
   /** A write through this instance: its own cache forgets at once. */
   const clearing = <L, A>(cache: { clear(): void }, write: TE.TaskEither<L, A>): TE.TaskEither<L, A> =>
     TE.map((a: A) => {
@@ -105,5 +134,11 @@ export const cachedLookups = <P extends LookedUp>(ports: P, o: LookupCacheOption
       findPrimary: (accountId) => primaryOf.through(accountId, () => services.findPrimary(accountId)),
       upsert: (record) => clearing(primaryOf, services.upsert(record)),
     } satisfies GiftCardServiceRepository,
+    paymentServices: {
+      listForAccount: (accountId) => routeOf.through(accountId, () => paymentServices.listForAccount(accountId)),
+      findById: (accountId, id) => serviceById.through(`${accountId}\u0000${id}`, () => paymentServices.findById(accountId, id)),
+      listAll: () => paymentServices.listAll(),
+      upsert: (record) => clearing(bothServiceCaches, paymentServices.upsert(record)),
+    } satisfies PaymentServiceRepository,
   }
 }

@@ -2,8 +2,8 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { ApiKeyPair, GiftCardServiceRecord, MerchantAccount, Role, unavailable } from '@orka/domain'
-import { anApiKeyPair, aGiftCardServiceRecord, aRole, ManualClock, MERCHANT_A, right } from '@orka/domain/testing'
+import { ApiKeyPair, GiftCardServiceRecord, MerchantAccount, PaymentServiceRecord, Role, unavailable } from '@orka/domain'
+import { anApiKeyPair, aGiftCardServiceRecord, aPaymentServiceRecord, aRole, ManualClock, MERCHANT_A, right } from '@orka/domain/testing'
 import { cachedLookups } from '../src/cached-lookups'
 
 /** The lookups over maps, counting key and service reads. */
@@ -12,9 +12,11 @@ const storage = () => {
   const roles = new Map<string, Role>()
   const accounts = new Map<string, MerchantAccount>()
   const primary = new Map<string, GiftCardServiceRecord>()
+  const cardServices = new Map<string, PaymentServiceRecord>()
   const s = {
     reads: 0,
     serviceReads: 0,
+    cardServiceReads: 0,
     keys: {
       findByThumbprint: (kid: string) => () => {
         s.reads++
@@ -43,6 +45,19 @@ const storage = () => {
         return Promise.resolve(E.right(O.fromNullable(primary.get(id))))
       },
       upsert: (r: GiftCardServiceRecord) => TE.right(void primary.set(r.merchant_account_id, r)),
+    },
+    paymentServices: {
+      listForAccount: (id: string) => () => {
+        s.cardServiceReads++
+        return Promise.resolve(E.right([...cardServices.values()].filter((x) => x.merchant_account_id === id)))
+      },
+      findById: (account: string, id: string) => () => {
+        s.cardServiceReads++
+        const found = cardServices.get(id)
+        return Promise.resolve(E.right(O.fromNullable(found?.merchant_account_id === account ? found : undefined)))
+      },
+      listAll: () => TE.right([...cardServices.values()]),
+      upsert: (r: PaymentServiceRecord) => TE.right(void cardServices.set(r.id, r)),
     },
   }
   return s
@@ -106,6 +121,49 @@ describe('cachedLookups', () => {
     await right(s.cached.services.upsert(first))
     expect(await right(s.cached.services.findPrimary(MERCHANT_A))).to.deep.equal(O.some(first))
     expect(s.inner.serviceReads).to.equal(3)
+  })
+
+  it("answers an account's card services, listed or by id, from memory for ttlMs, and forgets them at a write through it", async () => {
+    const s = setup()
+    const service = aPaymentServiceRecord()
+    await right(s.inner.paymentServices.upsert(service))
+    expect(await right(s.cached.paymentServices.listForAccount(MERCHANT_A))).to.deep.equal([service])
+    expect(await right(s.cached.paymentServices.findById(MERCHANT_A, service.id))).to.deep.equal(O.some(service))
+    // Taken down behind its back (the CLI, another instance): the cached answers within the bound.
+    const down = { ...service, active: false }
+    await right(s.inner.paymentServices.upsert(down))
+    s.clock.advance(4999)
+    expect(await right(s.cached.paymentServices.listForAccount(MERCHANT_A))).to.deep.equal([service])
+    expect(await right(s.cached.paymentServices.findById(MERCHANT_A, service.id))).to.deep.equal(O.some(service))
+    expect(s.inner.cardServiceReads).to.equal(2)
+    s.clock.advance(1)
+    expect(await right(s.cached.paymentServices.listForAccount(MERCHANT_A))).to.deep.equal([down])
+    await right(s.cached.paymentServices.upsert(service))
+    expect(await right(s.cached.paymentServices.listForAccount(MERCHANT_A))).to.deep.equal([service])
+    expect(await right(s.cached.paymentServices.findById(MERCHANT_A, service.id))).to.deep.equal(O.some(service))
+    expect(s.inner.cardServiceReads).to.equal(5)
+  })
+
+  it('shares one read between the callers that miss one key at once', async () => {
+    const s = setup()
+    const key = anApiKeyPair()
+    await right(s.inner.keys.upsert(key))
+    const answers = await Promise.all(Array.from({ length: 32 }, () => right(s.cached.keys.findByThumbprint(key.thumbprint))))
+    expect(answers).to.deep.equal(answers.map(() => O.some(key)))
+    expect(s.reads()).to.equal(1)
+  })
+
+  it('does not keep or share the answer of a read that started before a write through it', async () => {
+    const s = setup()
+    const service = aPaymentServiceRecord()
+    await right(s.inner.paymentServices.upsert(service))
+    const before = s.cached.paymentServices.listForAccount(MERCHANT_A)()
+    const down = { ...service, active: false }
+    await right(s.cached.paymentServices.upsert(down))
+    // It answers its caller what it read, and nobody after the write.
+    expect(await before).to.deep.equal(E.right([service]))
+    expect(await right(s.cached.paymentServices.listForAccount(MERCHANT_A))).to.deep.equal([down])
+    expect(s.inner.cardServiceReads).to.equal(2)
   })
 
   it('never keeps a storage failure, and keeps at most `max` answers', async () => {

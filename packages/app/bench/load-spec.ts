@@ -11,6 +11,14 @@ export interface LoadSpec {
   readonly idempotencyKeys?: boolean
   /** Tokens, one per line: request n carries token `from + n`, each used once; the run is `count` requests. */
   readonly tokens?: { readonly file: string; readonly from: number; readonly count: number }
+  /**
+   * Ids, one per line: request n has `{{id}}` in its body replaced by id `from + n`, each used
+   * once, and the run is `count` requests. With `reuse` (a reference that stores nothing), a
+   * `seconds` run that cycles through them instead.
+   */
+  readonly ids?: { readonly file: string; readonly from: number; readonly count: number; readonly reuse?: boolean }
+  /** Every response's body must contain this (a 201 may still be the wrong answer). */
+  readonly bodyIncludes?: string
   /** Exactly this many requests (instead of `seconds`). */
   readonly amount?: number
   readonly connections: number
@@ -32,7 +40,14 @@ export interface LoadResult {
   readonly errors: number
   /** Errors by code or message (the first few kinds). */
   readonly errorKinds?: Readonly<Record<string, number>>
+  /** Responses whose body lacks `bodyIncludes`, and the first of them. */
+  readonly unexpectedBodies?: number
+  readonly unexpectedBody?: string
 }
+
+/** How many requests a spec sends when that is set (each token or id once), else undefined (a timed run). */
+export const requestCount = (spec: LoadSpec): number | undefined =>
+  spec.tokens?.count ?? (spec.ids !== undefined && spec.ids.reuse !== true ? spec.ids.count : spec.amount)
 
 export const cardNumber = (base: number, n: number): string => `41234555${String(base + n).padStart(10, '0')}1`
 

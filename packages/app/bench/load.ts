@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Bench } from './bench'
-import { LoadResult, LoadSpec } from './load-spec'
+import { LoadResult, LoadSpec, requestCount } from './load-spec'
 import { BENCH_DIR, BenchFailure, runJsonChild } from './processes'
 import { runWrk } from './wrk'
 
@@ -23,13 +23,15 @@ export interface LoadOptions {
 export const load = async (bench: Bench, what: string, spec: LoadSpec, o: LoadOptions): Promise<LoadResult> => {
   const id = `${++runs}-${randomBytes(3).toString('hex')}`
   const cpus = o.cpus === null ? undefined : (o.cpus ?? bench.machine.generatorCpus)
+  const fixed = requestCount(spec)
+  // wrk has no set number of requests, no id file and no body check: autocannon sends those.
   const r =
-    bench.wrk && spec.tokens === undefined && spec.amount === undefined
+    bench.wrk && fixed === undefined && spec.ids === undefined && spec.bodyIncludes === undefined
       ? await runWrk(spec, cpus, join(bench.dir, `run-${id}.lua`), `bench-${id}`)
       : await (async () => {
           const file = join(bench.dir, `run-${id}.json`)
           writeFileSync(file, JSON.stringify(spec))
-          const timeoutMs = spec.tokens || spec.amount !== undefined ? 900_000 : (spec.seconds + 60) * 1000
+          const timeoutMs = fixed !== undefined ? 900_000 : (spec.seconds + 60) * 1000
           return runJsonChild<LoadResult>('the load generator', join(BENCH_DIR, 'load-generator.js'), [file], { cpus, timeoutMs })
         })()
   const expected: readonly number[] = typeof o.expect === 'number' ? [o.expect] : o.expect
@@ -42,7 +44,10 @@ export const load = async (bench: Bench, what: string, spec: LoadSpec, o: LoadOp
       `${what}: expected only ${expected.join(' or ')}, got ${seen || 'no response'}${r.errors > 0 ? `, ${r.errors} connection errors or timeouts ${JSON.stringify(r.errorKinds ?? {})}` : ''}`,
     )
   }
-  const wanted = spec.tokens?.count ?? spec.amount
-  if (wanted !== undefined && r.requests !== wanted) throw new BenchFailure(`${what}: ${r.requests} responses for ${wanted} requests`)
+  if ((r.unexpectedBodies ?? 0) > 0)
+    throw new BenchFailure(
+      `${what}: ${r.unexpectedBodies} responses without ${JSON.stringify(spec.bodyIncludes)}, the first: ${r.unexpectedBody ?? ''}`,
+    )
+  if (fixed !== undefined && r.requests !== fixed) throw new BenchFailure(`${what}: ${r.requests} responses for ${fixed} requests`)
   return r
 }

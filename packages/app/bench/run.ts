@@ -11,6 +11,7 @@ import { embedFloodCases } from './cases/embed-flood'
 import { limiterMemoryCase } from './cases/limiter-memory'
 import { memoryHttpCases } from './cases/memory-http'
 import { mongoWritesCase } from './cases/mongo-writes'
+import { memoryTransactionsCase, mongoTransactionsCase } from './cases/transactions'
 import { webhooksCase } from './cases/webhooks'
 import { workersCase } from './cases/workers'
 import { cpuMark, describeMachine, hasCommand, machineLine, othersShare, pinningLine } from './machine'
@@ -19,7 +20,7 @@ import { BENCH_DIR, ORKA_MAIN, runJsonChild, sleep } from './processes'
 import { formatNotes, formatTable, int, Row } from './table'
 
 /**
- * `npm run bench`: every case of issues 13 and 22 in one run, each server (Orka and the references) in
+ * `npm run bench`: every case of issues 13, 22 and 23 in one run, each server (Orka and the references) in
  * its own process, the load from another (autocannon, or wrk when installed), one table at the end.
  *
  * BENCH_SECONDS (8) per measured run; BENCH_FRESH_TOKENS (5000) for case 4; BENCH_LIMITER_TOKENS
@@ -104,7 +105,7 @@ const main = async () => {
   process.stderr.write(`bench: minting ${int(poolSize)} ES512 tokens in ${Math.min(machine.cores, Math.max(1, poolSize))} processes\n`)
   const mintSeconds = poolSize === 0 ? 0 : await mintPool(dir, privateKeyFile, poolSize, machine.cores)
 
-  const needsMongo = ['5', '6', '8', '9', '10'].some(selected)
+  const needsMongo = ['5', '6', '8', '9', '10', '12'].some(selected)
   const mongo: MongoTarget = needsMongo ? await provideMongo() : { missing: 'not selected' }
   if (needsMongo) process.stderr.write(`bench: MongoDB: ${'missing' in mongo ? mongo.missing : mongo.description}\n`)
 
@@ -146,6 +147,8 @@ const main = async () => {
     if (selected('8')) await watched('8', true, async () => [await webhooksCase(bench)])
     if (selected('9')) await watched('9', true, async () => [await workersCase(bench)])
     if (selected('10')) await watched('10', true, () => embedFloodCases(bench))
+    if (selected('11')) await watched('11', false, async () => [await memoryTransactionsCase(bench)])
+    if (selected('12')) await watched('12', true, async () => [await mongoTransactionsCase(bench)])
   } finally {
     if (!('missing' in mongo)) await mongo.stop()
   }

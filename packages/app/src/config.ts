@@ -101,7 +101,7 @@ export const SETTINGS = {
     env: 'LOOKUP_CACHE_MS',
     codec: int(0, 60000),
     default: 5000,
-    doc: 'MongoDB: how long an instance uses the API key, roles and merchant account it read for a request; a key revoked or an account locked elsewhere takes effect everywhere within this (0: read every time)',
+    doc: 'MongoDB: how long an instance uses the API key, roles and merchant account it read for a request, and the gift card and card services it read; a key revoked, an account locked or a service changed elsewhere takes effect everywhere within this (0: read every time)',
   }),
   mongodbWriteConcern: s({
     env: 'MONGODB_WRITE_CONCERN',

@@ -281,6 +281,15 @@ describe('transactions over HTTP (embedded store, mock-card)', () => {
 
   it('pays with a checkout session once: a second payment, or one without card data, is a 400', async () => {
     const session = (await h.request<Resource>('POST', '/checkout/sessions', { rawBody: '' })).body
+    const unknown = await pay({ ...PAYMENT, payment_method: { method: 'checkout-session', id: '0f5e4c2a-1111-4222-8333-444455556666' } })
+    expect([unknown.status, unknown.body]).to.deep.equal([
+      400,
+      failedValidation({
+        pointer: '/payment_method/id',
+        message: 'No live checkout session with this id exists in this merchant account (unknown, expired or deleted)',
+        type: 'unknown_checkout_session',
+      }),
+    ])
     const empty = await pay({ ...PAYMENT, payment_method: { method: 'checkout-session', id: session.id } })
     expect([empty.status, empty.body]).to.deep.equal([
       400,
@@ -300,6 +309,14 @@ describe('transactions over HTTP (embedded store, mock-card)', () => {
       }),
     ])
     expect((await h.request<{ payment_method: unknown }>('GET', `/checkout/sessions/${session.id}`)).body.payment_method).to.equal(null)
+    // A card sent again after the session paid pays nothing, and is purged by the attempt.
+    expect(
+      (await h.request('PUT', `/checkout/sessions/${session.id}/fields`, { auth: null, body: { payment_method: CARD } })).status,
+    ).to.equal(204)
+    const late = await pay({ ...PAYMENT, payment_method: { method: 'checkout-session', id: session.id } })
+    expect([late.status, late.body]).to.deep.equal([400, again.body])
+    expect((await h.request<{ payment_method: unknown }>('GET', `/checkout/sessions/${session.id}`)).body.payment_method).to.equal(null)
+    expect((await h.request<{ items: unknown[] }>('GET', '/transactions')).body.items).to.have.length(1)
   })
 
   it('replays an idempotent payment byte for byte', async () => {

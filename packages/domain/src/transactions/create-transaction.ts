@@ -121,20 +121,19 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       const ownIds = reservation === null ? [] : [reservation.reservedId, ...reservation.earlierIds]
       const id = pm.method === 'checkout-session' ? sessionTransactionId(deps, pm.id) : (reservation?.reservedId ?? deps.ids.uuid())
 
-      // Recorded already: by this request before its process stopped (settle and answer it), or
-      // by another payment from the same session.
-      const earlier = await firstFound(deps, cmd.merchantAccountId, pm.method === 'checkout-session' ? [id] : ownIds)
-      if (E.isLeft(earlier)) return checked(earlier)
-      if (O.isSome(earlier.right)) {
-        const r = earlier.right.value
-        if (!r.request_ids.some((x) => ownIds.includes(x)))
-          return checked(
-            E.left(
-              refusedInput(['payment_method', 'id'], 'The checkout session was used for another transaction', 'used_checkout_session'),
-            ),
-          )
-        const done = await settle(r)
-        return E.isLeft(done) ? checked(done) : recorded(done.right)
+      // Recorded already by this request before its process stopped: settle and answer it. Only
+      // an earlier attempt of its idempotency key can have (a reserved id is drawn fresh for each
+      // attempt), so a first attempt reads nothing here; another payment from the same session
+      // is told by the session's card (`cardOf`) and by the id version 0 takes.
+      if (reservation !== null && reservation.earlierIds.length > 0) {
+        const earlier = await firstFound(deps, cmd.merchantAccountId, pm.method === 'checkout-session' ? [id] : reservation.earlierIds)
+        if (E.isLeft(earlier)) return checked(earlier)
+        if (O.isSome(earlier.right)) {
+          const r = earlier.right.value
+          if (!r.request_ids.some((x) => ownIds.includes(x))) return checked(E.left(usedSession))
+          const done = await settle(r)
+          return E.isLeft(done) ? checked(done) : recorded(done.right)
+        }
       }
 
       const buyer = await buyerOf(deps, cmd)
@@ -142,7 +141,7 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       const services = await servicesFor(deps, cmd)
       if (E.isLeft(services)) return checked(services)
       const now = deps.clock.now()
-      const card = await cardOf(deps, cmd, now)
+      const card = await cardOf(deps, cmd, id, now)
       if (E.isLeft(card)) return checked(card)
       const first = services.right[0]
       if (first === undefined)
@@ -153,10 +152,7 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       const start = created(deps, cmd, { id, ownIds: ownIds.length === 0 ? [id] : ownIds, buyer: buyer.right, card: card.right, first })
       const put = await deps.transactions.put(start)()
       if (E.isLeft(put)) return checked(put)
-      if (!put.right)
-        return checked(
-          E.left(refusedInput(['payment_method', 'id'], 'The checkout session was used for another transaction', 'used_checkout_session')),
-        )
+      if (!put.right) return checked(E.left(usedSession))
       const done = await route(deps)(start, {
         services: services.right,
         card: card.right.card,
@@ -183,6 +179,8 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
     return runIdempotently(request, withinPins(cmd), attempt(cmd), outcomeCodec)
   }
 }
+
+const usedSession = refusedInput(['payment_method', 'id'], 'The checkout session was used for another transaction', 'used_checkout_session')
 
 /** The first of these transactions that exists (the ids an idempotent request and its earlier attempts reserved). */
 const firstFound = async (
@@ -246,15 +244,28 @@ const servicesFor = async (
   return E.isLeft(all) ? all : E.right(all.right.filter((s) => s.active && accepts(s, currency)))
 }
 
-/** The card: from the request, or taken from the checkout session (which then holds it no more). */
+/**
+ * The card: from the request, or taken from the checkout session (which then holds it no
+ * more). The take comes first, as most payments find a card; only a session without one is
+ * read again, to say why: paid already (the transaction `id` exists), unknown, or never given a
+ * card. A card put on a session after it paid is taken too, and purged: version 0 then refuses
+ * the payment, as the session's transaction exists.
+ */
 const cardOf = async (
   deps: TransactionDeps,
   cmd: CreateTransactionCommand,
+  id: string,
   now: Date,
 ): Promise<E.Either<InvalidRequest | Unavailable, CardToCharge & { readonly sessionId: string | null }>> => {
   const pm = cmd.input.payment_method
   if (pm?.method === 'card') return E.map((c: CardToCharge) => ({ ...c, sessionId: null }))(cardFromRequest(deps, pm, now))
   if (pm?.method !== 'checkout-session') return E.left(refusedInput(['payment_method'], 'A card or a checkout session is required'))
+  const taken = await deps.sessions.takeCard(cmd.merchantAccountId, pm.id, now)()
+  if (E.isLeft(taken)) return taken
+  if (O.isSome(taken.right)) return E.map((c: CardToCharge) => ({ ...c, sessionId: pm.id }))(cardFromSession(deps, taken.right.value, now))
+  const paid = await deps.transactions.find(cmd.merchantAccountId, id)()
+  if (E.isLeft(paid)) return paid
+  if (O.isSome(paid.right)) return E.left(usedSession)
   const session = await deps.sessions.find(cmd.merchantAccountId, pm.id, now)()
   if (E.isLeft(session)) return session
   if (O.isNone(session.right))
@@ -265,13 +276,7 @@ const cardOf = async (
         'unknown_checkout_session',
       ),
     )
-  if (session.right.value.card === null)
-    return E.left(refusedInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
-  const taken = await deps.sessions.takeCard(cmd.merchantAccountId, pm.id, now)()
-  if (E.isLeft(taken)) return taken
-  if (O.isNone(taken.right))
-    return E.left(refusedInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
-  return E.map((c: CardToCharge) => ({ ...c, sessionId: pm.id }))(cardFromSession(deps, taken.right.value, now))
+  return E.left(refusedInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
 }
 
 /** Version 0: the transaction and its first attempt, recorded before any service is asked. */

@@ -1,0 +1,189 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Bench } from '../bench'
+import { load } from '../load'
+import { LoadResult, LoadSpec } from '../load-spec'
+import { call, mongoEnv, startOrka, withMongoDatabase } from '../orka'
+import { BENCH_DIR, BenchFailure, freePort, Server, sleep, startServer } from '../processes'
+import { int, judge, ms, Row } from '../table'
+import { difference, startWireCounter } from '../wire-counter'
+import { guarded, using, WARM_UP_S } from './common'
+
+const SESSION = '{"amount":1299,"currency":"USD"}'
+/** The approving test card, sent as Secure Fields do (no token). */
+const FIELDS = '{"payment_method":{"method":"card","number":"4111111111111111","expiration_date":"12/35","security_code":"123"}}'
+const PAYMENT = '{"amount":1299,"currency":"USD","intent":"authorize","payment_method":{"method":"checkout-session","id":"{{id}}"}}'
+/** A 201 is not enough: every answer must be an authorized transaction. */
+const AUTHORIZED = '"status":"authorization_succeeded"'
+/** Sessions of the run must be paid before their card's 5 minutes are up: their preparation is bounded. */
+const PREPARE_S = 150
+
+/** `count` checkout sessions with the approving card on them, 16 at a time; their ids (one per line) in `file`, the seconds it took. */
+const prepareSessions = async (bench: Bench, orka: Server, count: number, file: string): Promise<{ seconds: number; ids: string[] }> => {
+  const started = performance.now()
+  const ids: string[] = []
+  let next = 0
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) {
+      const created = await call(orka, 'POST', '/checkout/sessions', 201, { token: bench.token, body: SESSION })
+      const { id } = JSON.parse(created.toString('utf8')) as { id: string }
+      await call(orka, 'PUT', `/checkout/sessions/${id}/fields`, 204, { body: FIELDS })
+      ids[i] = id
+    }
+  }
+  await Promise.all(Array.from({ length: 16 }, worker))
+  writeFileSync(file, ids.join('\n'))
+  return { seconds: (performance.now() - started) / 1000, ids }
+}
+
+let files = 0
+
+/**
+ * Sessions for a warm-up of `warmUp` payments and a second of about WARM_UP_S (sent and not
+ * counted), then for a measured run of about `bench.seconds` at the second's rate (fewer when
+ * preparing them would take longer than PREPARE_S); `beforeRun` runs between the preparation
+ * and the measured run.
+ */
+const payments = async (
+  bench: Bench,
+  orka: Server,
+  warmUp: number,
+  beforeRun: () => Promise<void> = () => Promise.resolve(),
+): Promise<{ readonly run: LoadResult; readonly spec: LoadSpec; readonly prepared: string }> => {
+  const spec = (file: string, count: number): LoadSpec => ({
+    url: `${orka.url}/transactions`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${bench.token}`, 'content-type': 'application/json' },
+    body: PAYMENT,
+    ids: { file, from: 0, count },
+    bodyIncludes: AUTHORIZED,
+    connections: bench.connections,
+    seconds: bench.seconds,
+  })
+  /** Sessions for `n` payments, then the payments; the seconds the preparation took, and the run. */
+  const round = async (n: number, what: string) => {
+    const file = join(bench.dir, `sessions-${++files}.txt`)
+    const prep = (await prepareSessions(bench, orka, n, file)).seconds
+    return { prep, file, run: await runLoad(bench, `${orka.name} ${what}`, spec(file, n)) }
+  }
+  // The first warm-up is slower than what follows (compilation): a second one, of about
+  // WARM_UP_S, gives the rate the measured run's size is drawn from.
+  const first = await round(warmUp, 'payments (warm-up)')
+  const second = await round(Math.max(100, Math.ceil(first.run.rps * WARM_UP_S)), 'payments (second warm-up)')
+  const prepRate = warmUp / first.prep
+  const count = Math.max(warmUp, Math.min(Math.ceil(second.run.rps * bench.seconds), Math.floor(prepRate * PREPARE_S)))
+  const file = join(bench.dir, `sessions-${++files}.txt`)
+  const prep = (await prepareSessions(bench, orka, count, file)).seconds
+  await beforeRun()
+  const run = await runLoad(bench, `${orka.name} payments`, spec(file, count))
+  return { run, spec: spec(file, count), prepared: `${int(count)} sessions with a card prepared in ${prep.toFixed(0)} s (not counted)` }
+}
+
+const runLoad = (bench: Bench, what: string, spec: LoadSpec) => load(bench, what, spec, { expect: 201 })
+
+/** One session paid by hand: the answer the reference sends, checked first. */
+const sample = async (bench: Bench, orka: Server): Promise<Buffer> => {
+  const [id] = (await prepareSessions(bench, orka, 1, join(bench.dir, `sessions-${++files}.txt`))).ids
+  const answer = await call(orka, 'POST', '/transactions', 201, { token: bench.token, body: PAYMENT.replace('{{id}}', id ?? '') })
+  if (!answer.toString('utf8').includes(AUTHORIZED)) throw new BenchFailure(`a payment did not authorize: ${answer.toString('utf8')}`)
+  return answer
+}
+
+/**
+ * Case 11: `POST /transactions` paying with a checkout session (each request its own, prepared
+ * beforehand), the embedded store, against the bare Koa app parsing a body of the same size and
+ * answering 201 with the bytes of Orka's answer, in the same run.
+ */
+export const memoryTransactionsCase = (bench: Bench): Promise<Row> =>
+  guarded('11', 'POST /transactions, checkout session, memory', () =>
+    using(startOrka(bench, 'Orka (memory)'), async (orka) => {
+      const answer = await sample(bench, orka)
+      const roles = await call(orka, 'GET', '/roles', 200, { token: bench.token })
+      const answerFile = join(bench.dir, 'transaction.json')
+      const rolesFile = join(bench.dir, 'roles-11.json')
+      writeFileSync(answerFile, answer)
+      writeFileSync(rolesFile, roles)
+      const { run, spec, prepared } = await payments(bench, orka, 2000)
+      const port = await freePort()
+      const koa = await using(
+        startServer({
+          name: 'bare Koa',
+          script: join(BENCH_DIR, 'reference-koa.js'),
+          args: [String(port), rolesFile, answerFile, answerFile],
+          env: {},
+          port,
+          cpus: bench.machine.serverCpus,
+          logFile: join(bench.dir, 'reference-koa-11.log'),
+          readyPath: '/roles',
+        }),
+        async (s) => {
+          // The same bodies (the run's session ids, again and again: it stores nothing), for as long as a timed run.
+          const ref = { ...spec, url: `${s.url}/transactions`, ids: { ...(spec.ids ?? { file: '', from: 0, count: 0 }), reuse: true } }
+          await runLoad(bench, 'bare Koa transactions (warm-up)', { ...ref, seconds: 2 })
+          return runLoad(bench, 'bare Koa transactions', ref)
+        },
+      )
+      return {
+        rps: run.rps,
+        p50: run.p50,
+        p99: run.p99,
+        reference: `bare Koa, parses JSON, ${int(answer.length)} B: ${int(koa.rps)} req/s`,
+        ...judge(run.rps / koa.rps, { atLeast: 0.35 }),
+        notes: [
+          `${prepared}; ${int(run.requests)} payments in ${run.seconds.toFixed(1)} s, each session once, every answer 201 authorization_succeeded (after warm-ups of 2,000 and about 2 s)`,
+        ],
+      }
+    }),
+  )
+
+/**
+ * Case 12: the same on MongoDB, Orka's storage commands counted by a MongoDB-wire proxy between
+ * it and the server (in the bench's process): those of the measured run, less those an idle
+ * Orka sends in as long (measured just before), per transaction.
+ */
+export const mongoTransactionsCase = (bench: Bench): Promise<Row> =>
+  guarded('12', 'POST /transactions, checkout session, MongoDB', () =>
+    withMongoDatabase(bench, async (uri, db) =>
+      using(startWireCounter(uri), async (counter) =>
+        using(startOrka(bench, 'Orka (MongoDB)', { env: mongoEnv(counter.uri, db) }), async (orka) => {
+          await sample(bench, orka)
+          let idle = new Map<string, number>()
+          let idleS = 0
+          let before = new Map<string, number>()
+          const { run, prepared } = await payments(bench, orka, 200, async () => {
+            await sleep(1000)
+            const a = counter.counts()
+            const t = performance.now()
+            await sleep(bench.seconds * 1000)
+            idle = difference(counter.counts(), a)
+            idleS = (performance.now() - t) / 1000
+            before = counter.counts()
+          })
+          const t = performance.now()
+          // Writes a run leaves behind finish within this.
+          await sleep(1000)
+          const windowS = run.seconds + (performance.now() - t) / 1000
+          const during = difference(counter.counts(), before)
+          const keys = [...new Set([...during.keys(), ...idle.keys()])]
+          const perTx = keys
+            .map((k) => [k, ((during.get(k) ?? 0) - ((idle.get(k) ?? 0) * windowS) / idleS) / run.requests] as const)
+            .filter(([, n]) => Math.abs(n) >= 0.005)
+            .sort((a, b) => b[1] - a[1])
+          const total = perTx.reduce((s, [, n]) => s + n, 0)
+          const idleAll = [...idle.values()].reduce((s, n) => s + n, 0)
+          return {
+            rps: run.rps,
+            p50: run.p50,
+            p99: run.p99,
+            reference: `round trips per transaction (idle: ${(idleAll / idleS).toFixed(1)}/s, less)`,
+            ...judge(total, { atMost: 4 }),
+            notes: [
+              `${prepared}; ${int(run.requests)} payments in ${run.seconds.toFixed(1)} s, each session once, every answer 201 authorization_succeeded (after warm-ups of 200 and about 2 s)`,
+              `storage commands per transaction: ${perTx.map(([k, n]) => `${k} ${n.toFixed(2)}`).join(', ')}`,
+              `counted by a MongoDB-wire proxy in the bench's process (not pinned) between Orka and the server: ${int([...during.values()].reduce((s, n) => s + n, 0))} commands in ${windowS.toFixed(1)} s (the run and 1 s after), less an idle Orka's ${int(idleAll)} in ${idleS.toFixed(1)} s; p50 ${ms(run.p50)} includes the proxy's hop`,
+            ],
+          }
+        }),
+      ),
+    ),
+  )

@@ -279,6 +279,30 @@ describe('transactions over HTTP (embedded store, mock-card)', () => {
     expect(h.logs.join('')).not.to.include('4111111111111112')
   })
 
+  it("refuses a stored payment method with the original SDK's security code or redirect URL as one without: a 400, not a 422", async () => {
+    const stored = (extra: Json) => pay({ ...PAYMENT, payment_method: { method: 'id', id: 'pm-1', ...extra } })
+    const method = {
+      pointer: '/payment_method/method',
+      message: '`payment_method.method`: stored payment methods are not supported',
+      type: 'unsupported',
+    }
+    for (const extra of [{ security_code: '123' }, { security_code: null, redirect_url: null }]) {
+      const r = await stored(extra)
+      expect([r.status, r.body]).to.deep.equal([400, failedValidation(method)])
+    }
+    const redirect = await stored({ redirect_url: 'https://shop.example.test/back' })
+    expect([redirect.status, redirect.body]).to.deep.equal([
+      400,
+      failedValidation(
+        { pointer: '/payment_method/redirect_url', message: '`payment_method.redirect_url` is not supported', type: 'unsupported' },
+        method,
+      ),
+    ])
+    const malformed = await stored({ security_code: '12' })
+    expect(malformed.status).to.equal(422)
+    expect((await h.request<Tx>('GET', '/transactions')).body.items).to.deep.equal([])
+  })
+
   it('pays with a checkout session once: a second payment, or one without card data, is a 400', async () => {
     const session = (await h.request<Resource>('POST', '/checkout/sessions', { rawBody: '' })).body
     const unknown = await pay({ ...PAYMENT, payment_method: { method: 'checkout-session', id: '0f5e4c2a-1111-4222-8333-444455556666' } })

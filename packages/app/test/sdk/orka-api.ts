@@ -1769,6 +1769,9 @@ export interface components {
             /** @constant */
             method: "id";
             id: string;
+            security_code?: string | null;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            redirect_url?: unknown;
         };
         /**
          * TransactionPaymentMethodCreate

@@ -164,8 +164,16 @@ export const CheckoutSessionPaymentMethodCreate = closed(
   { method: literal('checkout-session'), id: canonicalUuid },
   { external_identifier: unsupported, buyer_id: unsupported, buyer_external_identifier: unsupported, redirect_url: unsupported },
 )
-/** A stored payment method by id: cards on file come later, so it is refused (400) for now. */
-export const StoredPaymentMethodCreate = closed('TokenPaymentMethodCreate', { method: literal('id'), id: text('id', 200) }, {})
+/**
+ * A stored payment method by id: cards on file come later, so it is refused (400) for now. It
+ * takes what the original API's SDK may send with it (a security code, a redirect URL), so that
+ * such a request is refused as a stored payment method, not as malformed (422).
+ */
+export const StoredPaymentMethodCreate = closed(
+  'TokenPaymentMethodCreate',
+  { method: literal('id'), id: text('id', 200) },
+  { security_code: nullable(SecurityCode), redirect_url: unsupported },
+)
 export const PaymentMethodCreate = tagged('TransactionPaymentMethodCreate', 'method', {
   card: CardPaymentMethodCreate,
   'checkout-session': CheckoutSessionPaymentMethodCreate,

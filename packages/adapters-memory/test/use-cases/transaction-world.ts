@@ -1,7 +1,9 @@
+import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
+  capturedAmount,
   CheckoutSessionStore,
   makeCaptureTransaction,
   makeCreateTransaction,
@@ -10,8 +12,10 @@ import {
   makeRefundTransaction,
   makeVoidTransaction,
   PaymentServiceRecord,
+  refundedAmount,
   TransactionCreate,
   TransactionDeps,
+  TransactionRecord,
 } from '@orka/domain'
 import {
   aPaymentServiceRecord,
@@ -100,3 +104,29 @@ export const transactionWorld = async (connectors: readonly ScriptedCardConnecto
   }
 }
 export type TransactionWorld = Awaited<ReturnType<typeof transactionWorld>>
+
+export const record = async (w: TransactionWorld, id: string): Promise<TransactionRecord> => {
+  const r = await right(w.transactions.find(MERCHANT_A, id))
+  if (O.isNone(r)) throw new Error(`no transaction ${id}`)
+  return r.value
+}
+
+/** What must hold of every transaction, however it got there: no money is lost, made up or held unseen. */
+export const invariants = (r: TransactionRecord, services: readonly ScriptedCardConnector[]) => {
+  expect(capturedAmount(r), 'captured <= authorized').to.be.at.most(r.authorization?.amount ?? 0)
+  expect(refundedAmount(r), 'refunded <= captured').to.be.at.most(capturedAmount(r))
+  const held = services.flatMap((s) => s.heldAuthorizations())
+  const shown = r.authorization !== null && r.status !== 'authorization_voided' ? [r.authorization.reference] : []
+  expect(held, 'authorizations held at the services are the one the transaction shows').to.deep.equal(shown)
+  const effects = (op: string) => services.flatMap((s) => s.effects.filter((e) => e.op === op))
+  expect(
+    effects('capture').reduce((a, e) => a + (e.amount ?? 0), 0),
+    'captured at the services',
+  ).to.equal(
+    r.captures.filter((c) => c.status === 'succeeded' && c.reference !== r.authorization?.reference).reduce((a, c) => a + c.amount, 0),
+  )
+  expect(
+    effects('refund').reduce((a, e) => a + (e.amount ?? 0), 0),
+    'refunded at the services',
+  ).to.equal(refundedAmount(r))
+}

@@ -1,15 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
-import {
-  capturedAmount,
-  CardConnector,
-  makeCreateTransaction,
-  refundedAmount,
-  serviceTimeout,
-  Transaction,
-  TransactionRecord,
-} from '@orka/domain'
+import { CardConnector, makeCreateTransaction, serviceTimeout, Transaction } from '@orka/domain'
 import {
   cardConnectorsOf,
   DECLINED,
@@ -21,33 +13,7 @@ import {
   ScriptedCardConnector,
   AUTHORIZED,
 } from '@orka/domain/testing'
-import { payment, transactionWorld, TransactionWorld } from './transaction-world'
-
-const record = async (w: TransactionWorld, id: string): Promise<TransactionRecord> => {
-  const r = await right(w.transactions.find(MERCHANT_A, id))
-  if (O.isNone(r)) throw new Error(`no transaction ${id}`)
-  return r.value
-}
-
-/** What must hold of every transaction, however it got there: no money is lost, made up or held unseen. */
-const invariants = (r: TransactionRecord, services: readonly ScriptedCardConnector[]) => {
-  expect(capturedAmount(r), 'captured <= authorized').to.be.at.most(r.authorization?.amount ?? 0)
-  expect(refundedAmount(r), 'refunded <= captured').to.be.at.most(capturedAmount(r))
-  const held = services.flatMap((s) => s.heldAuthorizations())
-  const shown = r.authorization !== null && r.status !== 'authorization_voided' ? [r.authorization.reference] : []
-  expect(held, 'authorizations held at the services are the one the transaction shows').to.deep.equal(shown)
-  const effects = (op: string) => services.flatMap((s) => s.effects.filter((e) => e.op === op))
-  expect(
-    effects('capture').reduce((a, e) => a + (e.amount ?? 0), 0),
-    'captured at the services',
-  ).to.equal(
-    r.captures.filter((c) => c.status === 'succeeded' && c.reference !== r.authorization?.reference).reduce((a, c) => a + c.amount, 0),
-  )
-  expect(
-    effects('refund').reduce((a, e) => a + (e.amount ?? 0), 0),
-    'refunded at the services',
-  ).to.equal(refundedAmount(r))
-}
+import { invariants, payment, record, transactionWorld } from './transaction-world'
 
 describe('creating a transaction', () => {
   it('records the attempt, authorizes through the first service and answers the transaction, card data never kept', async () => {

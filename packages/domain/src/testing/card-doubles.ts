@@ -51,6 +51,7 @@ export class ScriptedCardConnector implements CardConnector {
   /** What the service did, once per reference: authorizations, captures, voids and refunds it holds. */
   readonly effects: { readonly op: Op; readonly reference: string; readonly authorization?: string; readonly amount?: number }[] = []
   private readonly done = new Map<string, AuthorizeResult | OperationResult>()
+  private readonly gates = new Map<Op, { readonly open: Promise<void>; readonly arrived: () => void }>()
 
   constructor(
     private readonly script: {
@@ -67,14 +68,39 @@ export class ScriptedCardConnector implements CardConnector {
     scripted: Scripted<A>,
     effect: { authorization?: string; amount?: number },
   ): TE.TaskEither<CardConnectorError, A> {
-    return () => {
+    return async () => {
+      const gate = this.gates.get(op)
+      if (gate !== undefined) {
+        gate.arrived()
+        await gate.open
+      }
       const before = this.done.get(reference)
-      if (before !== undefined) return Promise.resolve(E.right(before as A))
+      if (before !== undefined) return E.right(before as A)
       const outcome = 'lost' in scripted ? scripted.lost : scripted
-      if (outcome._tag === 'ServiceFailed' || outcome._tag === 'ServiceTimeout') return Promise.resolve(E.left(outcome))
+      if (outcome._tag === 'ServiceFailed' || outcome._tag === 'ServiceTimeout') return E.left(outcome)
       this.done.set(reference, outcome)
       if (outcome._tag === 'Authorized' || outcome._tag === 'Succeeded') this.effects.push({ op, reference, ...effect })
-      return Promise.resolve('lost' in scripted ? E.left(serviceTimeout()) : E.right(outcome))
+      return 'lost' in scripted ? E.left(serviceTimeout()) : E.right(outcome)
+    }
+  }
+
+  /**
+   * Holds every call of `op` at the service until `release`: a call in flight, for race tests.
+   * `arrived` settles once a call of `op` is being held. The call is in `calls` from the start;
+   * it acts (and is in `effects`) only once released.
+   */
+  hold(op: Op): { readonly arrived: Promise<void>; readonly release: () => void } {
+    let release: (() => void) | undefined
+    let arrived: (() => void) | undefined
+    const open = new Promise<void>((r) => (release = r))
+    const came = new Promise<void>((r) => (arrived = r))
+    this.gates.set(op, { open, arrived: () => arrived?.() })
+    return {
+      arrived: came,
+      release: () => {
+        this.gates.delete(op)
+        release?.()
+      },
     }
   }
 

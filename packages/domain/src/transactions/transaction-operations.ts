@@ -72,12 +72,16 @@ const codec: OutcomeCodec<OperationError, OperationDone> = {
  * write the request, call the service, write its answer. Losing the write of the request to
  * another process means it acted first: read again and decide again. An answer the service
  * does not give (timeout) leaves the operation open: a `504`, not recorded, so a retry with the
- * same idempotency key settles it by repeating the call, which the service does once.
+ * same idempotency key settles it by repeating the call, which the service does once. A
+ * transaction still `processing` is a `409` before anything else: its authorization belongs to
+ * the payment's own flow (or to recovery, once stale), which settling here would take over (void
+ * a live authorization, end the routing).
  */
 const makeOperation =
   <I>(
     deps: TransactionDeps,
     name: string,
+    verb: string,
     mine: Mine,
     plan: (r: TransactionRecord, cmd: OperationCommand<I>, ids: readonly string[]) => E.Either<OperationError, Plan>,
   ) =>
@@ -91,6 +95,11 @@ const makeOperation =
         const found = await deps.transactions.find(cmd.merchantAccountId, cmd.transactionId)()
         if (E.isLeft(found)) return unrecorded(found.left)
         if (O.isNone(found.right)) return unrecorded(notFound('Transaction', cmd.transactionId))
+        // The authorization's own flow is still running (or recovery will settle it): never take it over.
+        if (found.right.value.status === 'processing')
+          return unrecorded(
+            wrongState(found.right.value, `A transaction in status processing cannot be ${verb}: its authorization has no outcome yet`),
+          )
         const current = await settle(found.right.value)
         if (E.isLeft(current)) return unrecorded(current.left)
         const r = current.right
@@ -138,6 +147,7 @@ export const makeCaptureTransaction = (deps: TransactionDeps) =>
   makeOperation<TransactionCaptureCreate>(
     deps,
     'transaction-capture',
+    'captured',
     (r, ids) => r.captures.some((c) => ids.includes(c.id)),
     (r, cmd, ids) => {
       const { amount, final, reauthorize_if_authorization_expired: reauthorize } = cmd.input
@@ -179,6 +189,7 @@ export const makeVoidTransaction = (deps: TransactionDeps) =>
   makeOperation<null>(
     deps,
     'transaction-void',
+    'voided',
     (r, ids) => r.void !== null && ids.some((id) => r.void?.reference.endsWith(`:void:${id}`) === true) && r.void.status !== 'pending',
     (r, _cmd, ids) => {
       if (r.status !== 'authorization_succeeded')
@@ -233,7 +244,7 @@ const mineRefund: Mine = (r, ids) => r.refunds.some((x) => ids.includes(x.id))
 
 /** Refunds all or part of what was captured and is not refunded yet. */
 export const makeRefundTransaction = (deps: TransactionDeps) =>
-  makeOperation<TransactionRefundCreate>(deps, 'transaction-refund', mineRefund, (r, cmd, ids) => {
+  makeOperation<TransactionRefundCreate>(deps, 'transaction-refund', 'refunded', mineRefund, (r, cmd, ids) => {
     if (cmd.input.target_id != null)
       return E.left(refusedInput(['target_id'], '`target_id` is not supported: a refund targets the card', 'unsupported'))
     return refundPlan(deps, r, ids, cmd.input.amount ?? null, cmd.input)
@@ -241,6 +252,6 @@ export const makeRefundTransaction = (deps: TransactionDeps) =>
 
 /** Refunds everything that is left. */
 export const makeRefundAllTransaction = (deps: TransactionDeps) =>
-  makeOperation<TransactionRefundAllCreate>(deps, 'transaction-refund-all', mineRefund, (r, cmd, ids) =>
+  makeOperation<TransactionRefundAllCreate>(deps, 'transaction-refund-all', 'refunded', mineRefund, (r, cmd, ids) =>
     refundPlan(deps, r, ids, null, cmd.input),
   )

@@ -167,7 +167,10 @@ export const updateTransaction = defineOperation({
   doc: {
     tag: TRANSACTIONS,
     summary: 'Manually update a transaction',
-    description: 'Changes `external_identifier` and `metadata` (the whole map is replaced); what is not given stays as it is.',
+    description:
+      'Changes `external_identifier` and `metadata` (the whole map is replaced); what is not given stays as it is. While a call to ' +
+      'a card service has no outcome (the authorization, or a capture, void or refund waiting for its service) it is a `409` naming ' +
+      'the status, and nothing changes.',
   },
   params: TRANSACTION_ID,
   body: TransactionUpdate,

@@ -17,9 +17,10 @@ const operations = (w: TransactionWorld, id: string) => ({
   void: () => w.void(id)(),
   refund: () => w.refund(id)(),
   refundAll: () => w.refundAll(id)(),
+  update: () => w.update(id, { metadata: { k: 'v' } })(),
 })
 type OperationName = keyof ReturnType<typeof operations>
-const NAMES: readonly OperationName[] = ['capture', 'void', 'refund', 'refundAll']
+const NAMES: readonly OperationName[] = ['capture', 'void', 'refund', 'refundAll', 'update']
 
 /** A 409 whose message names the status `processing`. */
 const refusedWhileProcessing = (r: E.Either<unknown, unknown>) => {
@@ -41,7 +42,7 @@ describe('operations while the authorization is in flight', () => {
     await held.arrived
     const id = await onlyTransaction(w)
     const ops = operations(w, id)
-    const results = await Promise.all(NAMES.map((n) => ops[n]()))
+    const results = await Promise.all((['capture', 'void', 'refund', 'refundAll'] as const).map((n) => ops[n]()))
     for (const r of results) refusedWhileProcessing(r)
     expect((await record(w, id)).version, 'nothing written meanwhile').to.equal(0)
 
@@ -92,5 +93,50 @@ describe('operations while the authorization is in flight', () => {
       ),
       { numRuns: 200 },
     )
+  })
+})
+
+describe('updating a transaction while a call is in flight', () => {
+  it('answers a 409 naming the status while the authorization is in flight, changing nothing; the payment goes on', async () => {
+    const connector = new ScriptedCardConnector()
+    const w = await transactionWorld([connector])
+    const held = connector.hold('authorize')
+    const creating = w.create()()
+    await held.arrived
+    const id = await onlyTransaction(w)
+    const refused = await w.update(id, { external_identifier: 'order-9', metadata: { k: 'v' } })()
+    expect(E.isLeft(refused) ? refused.left : refused).to.deep.include({ _tag: 'Conflict', resourceId: id })
+    expect(E.isLeft(refused) ? (refused.left as { problem?: { message?: string } }).problem?.message : undefined).to.match(
+      /status processing/,
+    )
+    expect((await record(w, id)).version, 'nothing written').to.equal(0)
+    held.release()
+    const created = await creating
+    expect(E.isRight(created) && created.right.value.status).to.equal('authorization_succeeded')
+    const r = await record(w, id)
+    expect([r.status, r.pending, r.external_identifier, r.metadata]).to.deep.equal(['authorization_succeeded', false, null, null])
+    const updated = await right(w.update(id, { external_identifier: 'order-9' }))
+    expect(updated.external_identifier).to.equal('order-9')
+    invariants(await record(w, id), [connector])
+  })
+
+  it('answers a 409 while a capture waits for its service; the capture answers its own outcome', async () => {
+    const connector = new ScriptedCardConnector()
+    const w = await transactionWorld([connector])
+    const { value: t } = await right(w.create())
+    const held = connector.hold('capture')
+    const capturing = w.capture(t.id)()
+    await held.arrived
+    const refused = await w.update(t.id, { external_identifier: 'order-9' })()
+    expect(E.isLeft(refused) ? refused.left : refused).to.deep.include({ _tag: 'Conflict', resourceId: t.id })
+    held.release()
+    const captured = await capturing
+    expect(E.isRight(captured) && [captured.right.value.transaction.status, captured.right.value.capture?.status]).to.deep.equal([
+      'capture_succeeded',
+      'succeeded',
+    ])
+    const r = await record(w, t.id)
+    expect([r.pending, r.external_identifier]).to.deep.equal([false, null])
+    invariants(r, [connector])
   })
 })

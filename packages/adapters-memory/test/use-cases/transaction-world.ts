@@ -10,6 +10,7 @@ import {
   makeRecoverTransactions,
   makeRefundAllTransaction,
   makeRefundTransaction,
+  makeUpdateTransaction,
   makeVoidTransaction,
   PaymentServiceRecord,
   refundedAmount,
@@ -100,6 +101,8 @@ export const transactionWorld = async (connectors: readonly ScriptedCardConnecto
     refund: (id: string, input: { amount?: number } = {}, key: string | null = null) =>
       makeRefundTransaction(deps)({ ...op(id, key), input }),
     refundAll: (id: string, key: string | null = null) => makeRefundAllTransaction(deps)({ ...op(id, key), input: {} }),
+    update: (id: string, input: { external_identifier?: string | null; metadata?: Record<string, string> | null }) =>
+      makeUpdateTransaction(deps)({ merchantAccountId: MERCHANT_A, transactionId: id, input }),
     recover: (staleAfterMs = 60_000) => makeRecoverTransactions({ ...deps, recovery: { staleAfterMs, batch: 100 } })(),
   }
 }

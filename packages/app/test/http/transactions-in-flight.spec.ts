@@ -11,6 +11,7 @@ const PAYMENT = {
 interface Tx {
   readonly id: string
   readonly status: string
+  readonly external_identifier?: string | null
 }
 
 /** The 409 of an operation on a transaction whose authorization has no outcome yet. */
@@ -61,5 +62,23 @@ describe('transactions over HTTP while the authorization is in flight', () => {
     expect(connector.calls.map((c) => c.op)).to.deep.equal(['authorize'])
     expect(connector.heldAuthorizations()).to.deep.equal([`${id}:authorize:1`])
     expect((await h.request<Tx>('GET', `/transactions/${id}`)).body.status).to.equal('authorization_succeeded')
+  })
+
+  it('answers PUT with a 409 naming the status, changing nothing; the payment answers its authorization', async () => {
+    const { id, paying, release } = await payHeld()
+    const put = await h.request('PUT', `/transactions/${id}`, { body: { external_identifier: 'order-9' } })
+    const message = 'A transaction in status processing cannot be updated while a call to its card service has no outcome'
+    expect([put.status, put.body]).to.deep.equal([
+      409,
+      {
+        ...errorBody(409, [{ location: 'unknown', pointer: '', message, type: 'invalid_transaction_status' }]),
+        resource_id: id,
+      },
+    ])
+    release()
+    const paid = await paying
+    expect([paid.status, paid.body.status, paid.body.external_identifier]).to.deep.equal([201, 'authorization_succeeded', null])
+    const after = await h.request<Tx>('PUT', `/transactions/${id}`, { body: { external_identifier: 'order-9' } })
+    expect([after.status, after.body.status, after.body.external_identifier]).to.deep.equal([200, 'authorization_succeeded', 'order-9'])
   })
 })

@@ -6,13 +6,13 @@ import { Page, SortKey } from '../pagination/page'
 import { paginate, PageQuery } from '../pagination/paginate'
 import { seekIn } from '../pagination/seek-in'
 import { Mac } from '../shared/crypto.ports'
-import { InvalidRequest, NotFound, notFound, Unavailable } from '../shared/errors'
+import { Conflict, InvalidRequest, NotFound, notFound, Unavailable } from '../shared/errors'
 import { advance } from './authorize-transaction'
 import { Capture, Refund, Transaction, TransactionEvent, TransactionSummary } from './transaction.codecs'
 import { toCapture, toRefund, toTransaction, toTransactionSummary, transactionSortKey, TransactionRecord } from './transaction'
 import { TransactionFilter, TransactionStore } from './transaction.ports'
 import { TransactionUpdate } from './transaction-requests.codecs'
-import { refusedInput, stepContext, TransactionDeps } from './transaction-deps'
+import { refusedInput, stepContext, TransactionDeps, wrongState } from './transaction-deps'
 import { next } from './transaction-steps'
 
 interface One {
@@ -50,16 +50,29 @@ export const makeListTransactions =
     )
   }
 
-/** Changes `external_identifier` and `metadata` (replaced whole); what is not given stays. A version like any other step. */
+/**
+ * Changes `external_identifier` and `metadata` (replaced whole); what is not given stays. A
+ * version like any other step. Not while a call to a card service is recorded without its
+ * outcome (`pending`): a `409` naming the status. The version this would write is the one the
+ * call's flow writes its outcome as; taking it first would stop the flow short of recording the
+ * outcome (a payment answered `processing`, a capture answered pending).
+ */
 export const makeUpdateTransaction =
   (deps: TransactionDeps) =>
-  (q: One & { input: TransactionUpdate }): TE.TaskEither<NotFound | InvalidRequest | Unavailable, Transaction> =>
+  (q: One & { input: TransactionUpdate }): TE.TaskEither<NotFound | Conflict | InvalidRequest | Unavailable, Transaction> =>
   async () => {
     if (q.input.connection_options != null)
       return E.left(refusedInput(['connection_options'], '`connection_options` is not supported', 'unsupported'))
     for (let round = 0; round < 3; round++) {
       const r = await found(deps.transactions, q)()
       if (E.isLeft(r)) return r
+      if (r.right.pending)
+        return E.left(
+          wrongState(
+            r.right,
+            `A transaction in status ${r.right.status.replace(/_/g, ' ')} cannot be updated while a call to its card service has no outcome`,
+          ),
+        )
       const change = {
         ...(q.input.external_identifier === undefined ? {} : { external_identifier: q.input.external_identifier }),
         ...(q.input.metadata === undefined ? {} : { metadata: q.input.metadata }),

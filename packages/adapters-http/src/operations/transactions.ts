@@ -222,7 +222,7 @@ export const captureTransaction = defineOperation({
     summary: 'Capture transaction',
     description:
       'Captures an authorized transaction: all of it, or `amount` of it (never more than was authorized); the capture is final (`final: ' +
-      'false` is a `400`). Any other status is a `409` naming it. ' +
+      'false` is a `400`). Any other status is a `409` naming it, and so is an authorization of 0 (a card check). ' +
       PREFER +
       ' ' +
       IDEMPOTENCY,

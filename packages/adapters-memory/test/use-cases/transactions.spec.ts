@@ -226,6 +226,22 @@ describe('capture, void and refunds', () => {
     invariants(await record(w, t.id), [connector])
   })
 
+  it('refuses to capture an authorization of 0 (a card check) with a 409 that says so; the check can be voided', async () => {
+    const connector = new ScriptedCardConnector()
+    const w = await transactionWorld([connector])
+    const { value: t } = await right(w.create(payment({ amount: 0 })))
+    expect(t).to.include({ status: 'authorization_succeeded', authorized_amount: 0 })
+    const refused = await left(w.capture(t.id))
+    expect(refused).to.deep.include({ _tag: 'Conflict', resourceId: t.id })
+    expect((refused as { problem?: { message?: string } }).problem?.message).to.equal(
+      'A transaction authorized for 0 (a card check) cannot be captured: nothing was authorized to capture',
+    )
+    expect(await left(w.capture(t.id, { amount: 1 }))).to.deep.include({ _tag: 'Conflict' })
+    expect(connector.calls.map((c) => c.op)).to.deep.equal(['authorize'])
+    expect((await right(w.void(t.id))).value.transaction.status).to.equal('authorization_voided')
+    invariants(await record(w, t.id), [connector])
+  })
+
   it('lets one of several concurrent captures through; the service captures once', async () => {
     const { w, t, connector } = await authorized()
     const results = await Promise.all(['a', 'b', 'c', 'd'].map((k) => w.capture(t.id, {}, k)()))

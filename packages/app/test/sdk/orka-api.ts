@@ -417,7 +417,7 @@ export interface paths {
         put?: never;
         /**
          * Capture transaction
-         * @description Captures an authorized transaction: all of it, or `amount` of it (never more than was authorized); the capture is final (`final: false` is a `400`). Any other status is a `409` naming it. The answer is the transaction; with the header `Prefer: resource=transaction-capture` (`resource=transaction-void` for a void) it is the original API's wrapper, which also says the operation's own status and codes. With an `idempotency-key`, the same key and body replay the first answer byte for byte (`Idempotent-Replayed: true`) and call no card service again; another body with the key is a `400`, a request while the first still runs a `425`.
+         * @description Captures an authorized transaction: all of it, or `amount` of it (never more than was authorized); the capture is final (`final: false` is a `400`). Any other status is a `409` naming it, and so is an authorization of 0 (a card check). The answer is the transaction; with the header `Prefer: resource=transaction-capture` (`resource=transaction-void` for a void) it is the original API's wrapper, which also says the operation's own status and codes. With an `idempotency-key`, the same key and body replay the first answer byte for byte (`Idempotent-Replayed: true`) and call no card service again; another body with the key is a `400`, a request while the first still runs a `425`.
          *
          *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it).
          */

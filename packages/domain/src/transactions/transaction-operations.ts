@@ -157,6 +157,9 @@ export const makeCaptureTransaction = (deps: TransactionDeps) =>
       if (r.status !== 'authorization_succeeded' || r.authorization === null)
         return E.left(wrongState(r, `A transaction in status ${status(r)} cannot be captured: only an authorized one can`))
       const authorized = r.authorization.amount
+      // A capture is of 1 or more (`CaptureRecord`): a 0 authorization only checked the card.
+      if (authorized === 0)
+        return E.left(wrongState(r, 'A transaction authorized for 0 (a card check) cannot be captured: nothing was authorized to capture'))
       const take = amount ?? authorized
       if (take > authorized)
         return E.left(refusedInput(['amount'], `The amount is above the authorized amount of ${authorized}`, 'amount_above_authorized'))

@@ -100,6 +100,39 @@ export const transactionStoreContract = (name: string, setup: () => Promise<Harn
       expect(await list({ amount_lte: 500, currency: 'USD' })).to.deep.equal([])
     })
 
+    it('filters on the newest version only: no transaction shows by what an older version of it held', async () => {
+      const list = async (f: Parameters<TransactionStore['list']>[1], limit = 100) =>
+        ids(await right(h.port.list(MERCHANT_A, f, { direction: 'forward', from: O.none, limit })))
+      const moved = aTransactionRecord({ id: uuidFor(30), external_identifier: 'old', created_at: isoAt(3000) })
+      await put(moved)
+      const captured = then(moved, { status: 'capture_succeeded' })
+      await put(captured)
+      await put(then(captured, { external_identifier: 'new' }))
+      // Transactions with many versions that matched, before and after the one that still does.
+      const churned = [31, 32, 33, 35, 36].map((n) => aTransactionRecord({ id: uuidFor(n), created_at: isoAt(n * 100) }))
+      for (const r of churned) {
+        let v = r
+        await put(v)
+        for (let i = 0; i < 3; i++) await put((v = then(v, { external_identifier: `churn-${i}` })))
+        await put(then(v, { status: 'authorization_voided' }))
+      }
+      const still = aTransactionRecord({ id: uuidFor(34), created_at: isoAt(3400) })
+      await put(still)
+      for (let round = 0; round < 2; round++) {
+        expect(await list({ status: ['authorization_succeeded'] })).to.deep.equal([still.id])
+        expect(await list({ status: ['authorization_succeeded'] }, 1)).to.deep.equal([still.id])
+        expect(await list({ status: ['capture_succeeded'] })).to.deep.equal([moved.id])
+        expect(await list({ status: ['authorization_voided'] }, 2)).to.deep.equal([uuidFor(36), uuidFor(35)])
+        expect(await list({ external_identifier: 'old' })).to.deep.equal([])
+        expect(await list({ external_identifier: 'new' })).to.deep.equal([moved.id])
+        expect(await list({ external_identifier: 'churn-0' })).to.deep.equal([])
+        expect(await list({ external_identifier: 'churn-1' }, 1)).to.deep.equal([])
+        expect(await list({ external_identifier: 'churn-2' }, 2)).to.deep.equal([uuidFor(36), uuidFor(35)])
+        // Again once the older versions had time to be marked (where marks are written later).
+        await new Promise((r) => setTimeout(r, 300))
+      }
+    })
+
     it('finds the transaction of a refund, newest version', async () => {
       const v0 = aTransactionRecord({ status: 'capture_succeeded' })
       const refund = {

@@ -1,7 +1,16 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { Seek, seekIn, TransactionFilter, TransactionRecord, transactionSortKey, TransactionStore, Unavailable } from '@orka/domain'
+import {
+  Seek,
+  seekIn,
+  StaleFrom,
+  TransactionFilter,
+  TransactionRecord,
+  transactionSortKey,
+  TransactionStore,
+  Unavailable,
+} from '@orka/domain'
 import { atomically, keep } from './memory-support'
 
 /** Whether a transaction's newest version matches a list filter (every filter given must hold). */
@@ -63,12 +72,14 @@ export class MemoryTransactionStore implements TransactionStore {
     })
   }
 
-  stale(before: Date, limit: number): TE.TaskEither<Unavailable, readonly TransactionRecord[]> {
+  stale(before: Date, limit: number, after?: StaleFrom): TE.TaskEither<Unavailable, readonly TransactionRecord[]> {
+    const order = (a: Pick<TransactionRecord, 'updated_at' | 'id'>, b: Pick<TransactionRecord, 'updated_at' | 'id'>) =>
+      Date.parse(a.updated_at) - Date.parse(b.updated_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
     return atomically(() => {
       const stale = [...this.versions.values()]
         .flatMap((vs) => vs.slice(-1))
-        .filter((r) => r.pending && Date.parse(r.updated_at) < before.getTime())
-        .sort((a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at))
+        .filter((r) => r.pending && Date.parse(r.updated_at) < before.getTime() && (after === undefined || order(r, after) > 0))
+        .sort(order)
       return E.right(stale.slice(0, Math.max(0, limit)))
     })
   }

@@ -2,13 +2,13 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { Filter } from 'mongodb'
-import { Seek, TransactionFilter, TransactionRecord, TransactionStore, Unavailable } from '@orka/domain'
+import { Seek, StaleFrom, TransactionFilter, TransactionRecord, TransactionStore, Unavailable } from '@orka/domain'
 import { BoundedCollection, storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
 import { isDuplicateKey, keysetRead, storageCalls, StorageCalls, UndecodableDocument } from './mongo-support'
 import { SupersededMarks } from './superseded-marks'
-import { TransactionVersionDocument, toTransactionVersionDocument } from './transaction-version.document'
+import { TransactionVersionDocument, toTransactionVersionDocument, versionId } from './transaction-version.document'
 
 /** The document's filter for a list filter: every given field must hold. */
 const filterOf = (merchantAccountId: string, f: TransactionFilter): Filter<TransactionVersionDocument> => {
@@ -154,17 +154,35 @@ export class MongoTransactionStore implements TransactionStore {
     })
   }
 
-  /** The candidates are unmarked pending versions: those a newer version superseded are left out (and marked). */
-  stale(before: Date, limit: number): TE.TaskEither<Unavailable, readonly TransactionRecord[]> {
+  /**
+   * The candidates are unmarked pending versions, in (updated_at_ms, _id) order: each
+   * transaction's newest version comes after its older ones. Those a newer version superseded
+   * are left out (and marked), and more candidates read, until `limit` are found or none is left.
+   */
+  stale(before: Date, limit: number, after?: StaleFrom): TE.TaskEither<Unavailable, readonly TransactionRecord[]> {
     return this.#calls.attempt(async (signal) => {
       if (limit < 1) return []
       const col = this.#col.within(signal)
-      const candidates = await col
-        .find({ superseded: false, pending: true, updated_at_ms: { $lt: before.getTime() } })
-        .sort({ updated_at_ms: 1 })
-        .limit(limit)
-        .toArray()
-      return (await this.#newestOf(col, candidates)).map(recordOf)
+      const out: TransactionRecord[] = []
+      let from = after === undefined ? undefined : { ms: Date.parse(after.updated_at), id: versionId(after.id, after.version) }
+      for (;;) {
+        const candidates = await col
+          .find({
+            superseded: false,
+            pending: true,
+            updated_at_ms: { $lt: before.getTime(), ...(from === undefined ? {} : { $gte: from.ms }) },
+            ...(from === undefined
+              ? {}
+              : { $or: [{ updated_at_ms: { $gt: from.ms } }, { updated_at_ms: from.ms, _id: { $gt: from.id } }] }),
+          })
+          .sort({ updated_at_ms: 1, _id: 1 })
+          .limit(limit)
+          .toArray()
+        out.push(...(await this.#newestOf(col, candidates)).map(recordOf))
+        const last = candidates.at(-1)
+        if (out.length >= limit || candidates.length < limit || last === undefined) return out.slice(0, limit)
+        from = { ms: last.updated_at_ms, id: last._id }
+      }
     })
   }
 }

@@ -103,7 +103,7 @@ export const transactionWorld = async (connectors: readonly ScriptedCardConnecto
     refundAll: (id: string, key: string | null = null) => makeRefundAllTransaction(deps)({ ...op(id, key), input: {} }),
     update: (id: string, input: { external_identifier?: string | null; metadata?: Record<string, string> | null }) =>
       makeUpdateTransaction(deps)({ merchantAccountId: MERCHANT_A, transactionId: id, input }),
-    recover: (staleAfterMs = 60_000) => makeRecoverTransactions({ ...deps, recovery: { staleAfterMs, batch: 100 } })(),
+    recover: (staleAfterMs = 60_000, batch = 100) => makeRecoverTransactions({ ...deps, recovery: { staleAfterMs, batch } })(),
   }
 }
 export type TransactionWorld = Awaited<ReturnType<typeof transactionWorld>>

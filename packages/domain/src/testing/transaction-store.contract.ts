@@ -167,4 +167,30 @@ export const transactionStoreContract = (name: string, setup: () => Promise<Harn
       expect(ids(await right(h.port.stale(dateAt(30_000), 10)))).to.deep.equal([old.id, other.id])
       expect(ids(await right(h.port.stale(dateAt(30_000), 1)))).to.deep.equal([old.id])
     })
+
+    it('reads stale transactions on from one it returned, the id breaking ties, a full batch while any is left', async () => {
+      const pending = { pending: true, status: 'processing' as const }
+      // Written twice while pending: its older version is a candidate until marked, never an answer.
+      const twice = aTransactionRecord({ ...pending, id: uuidFor(50), updated_at: isoAt(0) })
+      await put(twice)
+      await put(then(twice, { updated_at: isoAt(20) }))
+      const rest = [53, 52, 51, 54].map((n) => aTransactionRecord({ ...pending, id: uuidFor(n), updated_at: isoAt(n === 54 ? 30 : 10) }))
+      for (const r of rest) await put(r)
+      const order = [uuidFor(51), uuidFor(52), uuidFor(53), uuidFor(50), uuidFor(54)]
+      const before = dateAt(30_000)
+      expect(ids(await right(h.port.stale(before, 10)))).to.deep.equal(order)
+      const read: string[] = []
+      for (let after: TransactionRecord | undefined, round = 0; round < 10; round++) {
+        const batch = await right(h.port.stale(before, 2, after))
+        read.push(...ids(batch))
+        after = batch.at(-1)
+        if (batch.length < 2 || after === undefined) break
+        expect(batch).to.have.length(2)
+      }
+      expect(read).to.deep.equal(order)
+      const [, , third] = await right(h.port.stale(before, 10))
+      if (third === undefined) throw new Error('no third stale transaction')
+      expect(ids(await right(h.port.stale(before, 1, third)))).to.deep.equal([uuidFor(50)])
+      expect(await right(h.port.stale(before, 1, (await right(h.port.stale(before, 10))).at(-1)))).to.deep.equal([])
+    })
   })

@@ -6,6 +6,7 @@ import { serviceFailed, Unavailable } from '../shared/errors'
 import { advance, collapse, reread, voidAttempt } from './authorize-transaction'
 import { callCapture, callRefund, callVoid } from './operation-calls'
 import { TransactionRecord } from './transaction'
+import { StaleFrom } from './transaction.ports'
 import { stepContext, TransactionDeps } from './transaction-deps'
 import { attemptAnswered, attemptVoided, captureAnswered, refundAnswered, routedTo, voidAnswered } from './transaction-steps'
 
@@ -78,8 +79,9 @@ export interface RecoveryConfig {
 
 /**
  * On start and periodically: every transaction pending for longer than `staleAfterMs`, of
- * every account, settled by `makeSettleTransaction`. How many were looked at, and how many of
- * them are still pending (their service did not answer: the next pass tries again).
+ * every account, settled by `makeSettleTransaction`, a batch at a time until none is left (each
+ * batch read after the last one, so those whose service still does not answer never hold the
+ * others back). How many were settled, and how many are still pending (the next pass tries again).
  */
 export const makeRecoverTransactions =
   (deps: TransactionDeps & { readonly recovery: RecoveryConfig }) =>
@@ -87,13 +89,18 @@ export const makeRecoverTransactions =
   async () => {
     const settle = makeSettleTransaction(deps)
     const before = new Date(deps.clock.now().getTime() - deps.recovery.staleAfterMs)
-    const stale = await deps.transactions.stale(before, deps.recovery.batch)()
-    if (E.isLeft(stale)) return stale
+    let settled = 0
     let stillPending = 0
-    for (const r of stale.right) {
-      const done = await settle(r)
-      if (E.isLeft(done)) return done
-      if (done.right.pending) stillPending++
+    for (let after: StaleFrom | undefined; ;) {
+      const stale = await deps.transactions.stale(before, deps.recovery.batch, after)()
+      if (E.isLeft(stale)) return stale
+      for (const r of stale.right) {
+        const done = await settle(r)
+        if (E.isLeft(done)) return done
+        if (done.right.pending) stillPending++
+        else settled++
+      }
+      after = stale.right.at(-1)
+      if (stale.right.length < deps.recovery.batch || after === undefined) return E.right({ settled, stillPending })
     }
-    return E.right({ settled: stale.right.length - stillPending, stillPending })
   }

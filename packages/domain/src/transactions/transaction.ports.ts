@@ -21,6 +21,9 @@ export interface TransactionFilter {
   readonly currency?: string
 }
 
+/** Where a read of stale transactions goes on from: a transaction it returned, as it returned it. */
+export type StaleFrom = Pick<TransactionRecord, 'id' | 'version' | 'updated_at'>
+
 /**
  * Transactions as versions: every step of a flow writes the whole state as the next version,
  * once. Writing a version is the only way a transaction changes, and exactly one writer gets
@@ -42,7 +45,11 @@ export interface TransactionStore {
   list(merchantAccountId: string, filter: TransactionFilter, seek: Seek): TE.TaskEither<Unavailable, readonly TransactionRecord[]>
   /** The newest version of the account's transaction holding the refund with this id. */
   findByRefund(merchantAccountId: string, refundId: string): TE.TaskEither<Unavailable, O.Option<TransactionRecord>>
-  /** Transactions of every account whose newest version is `pending` and was written before `before`, oldest first. */
-  stale(before: Date, limit: number): TE.TaskEither<Unavailable, readonly TransactionRecord[]>
+  /**
+   * Transactions of every account whose newest version is `pending` and was written before
+   * `before`, oldest first (`updated_at`, then id); only those after `after` (one this returned)
+   * when given. `limit` of them when that many are left: fewer means none is left.
+   */
+  stale(before: Date, limit: number, after?: StaleFrom): TE.TaskEither<Unavailable, readonly TransactionRecord[]>
 }
 export const TransactionStore = token<TransactionStore>('TransactionStore')

@@ -25,8 +25,8 @@ import {
   TransactionVoid,
   Currency,
   boundedString,
-  DateTime,
   DomainError,
+  rfc3339DateTime,
   unavailable,
 } from '@orka/domain'
 import { defineOperation, OperationRequest, ParameterDocs, Tag } from './operation'
@@ -126,8 +126,14 @@ export const listTransactions = defineOperation({
       description: 'Only transactions with this external identifier.',
     },
     checkout_session_id: { codec: canonicalUuid, description: 'Only the transaction made from this checkout session.' },
-    created_at_gte: { codec: DateTime, description: 'Created at or after this instant.' },
-    created_at_lte: { codec: DateTime, description: 'Created at or before this instant.' },
+    created_at_gte: {
+      codec: rfc3339DateTime('created_at_gte'),
+      description: 'Created at or after this instant: an RFC 3339 date-time with its time zone (`Z` or an offset).',
+    },
+    created_at_lte: {
+      codec: rfc3339DateTime('created_at_lte'),
+      description: 'Created at or before this instant: an RFC 3339 date-time with its time zone (`Z` or an offset).',
+    },
     amount_gte: { codec: intRange('amount_gte', 0, MAX_AMOUNT), description: 'Amount at least this.', parse: integerParam },
     amount_lte: { codec: intRange('amount_lte', 0, MAX_AMOUNT), description: 'Amount at most this.', parse: integerParam },
     currency: { codec: Currency, description: 'Only transactions in this currency.' },

@@ -45,4 +45,40 @@ describe('transaction rules over HTTP (embedded store, mock-card)', () => {
       },
     ])
   })
+
+  it('filters on created_at with RFC 3339 date-times only (with Z or an offset); anything else is a 422 naming the parameter', async () => {
+    const t = (await pay()).body
+    const list = (q: string) => h.request<{ items: Tx[] }>('GET', `/transactions?${q}`)
+    const at = new Date(h.clock.now().getTime())
+    const iso = at.toISOString()
+    const plus2 = `${new Date(at.getTime() + 2 * 3600_000).toISOString().slice(0, 19)}+02:00`
+    for (const q of [`created_at_gte=${iso}`, `created_at_lte=${iso}`, `created_at_gte=${encodeURIComponent(plus2)}`]) {
+      const r = await list(q)
+      expect([q, r.status, r.body.items.map((x) => x.id)]).to.deep.equal([q, 200, [t.id]])
+    }
+    const later = `${new Date(at.getTime() + 1000).toISOString().slice(0, 19)}.5-00:00`
+    expect((await list(`created_at_gte=${encodeURIComponent(later)}`)).body.items).to.deep.equal([])
+    const rule = 'created_at_gte must be an RFC 3339 date-time with a time zone, such as 2026-01-31T09:30:00Z'
+    for (const bad of [
+      '2026-13-01',
+      '2026-01-01',
+      '2026-13-01T00:00:00Z',
+      '2026-02-30T00:00:00Z',
+      '2026-01-01T24:00:00Z',
+      '2026-01-01T00:00:00',
+      '2026-01-01 00:00:00Z',
+      '2026-01-01T00:00:00+25:00',
+      'yesterday',
+      '1700000000',
+    ]) {
+      const r = await h.request<{ detail: unknown[] }>('GET', `/transactions?created_at_gte=${encodeURIComponent(bad)}`)
+      expect([bad, r.status, r.body]).to.deep.equal([
+        bad,
+        422,
+        { detail: [{ loc: ['query', 'created_at_gte'], msg: `Value error, ${rule}`, type: 'value_error', input: bad }] },
+      ])
+    }
+    const lte = await h.request<{ detail: { loc: unknown[] }[] }>('GET', '/transactions?created_at_lte=2026-13-01')
+    expect([lte.status, lte.body.detail.map((d) => d.loc)]).to.deep.equal([422, [['query', 'created_at_lte']]])
+  })
 })

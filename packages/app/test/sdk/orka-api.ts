@@ -6015,9 +6015,9 @@ export interface operations {
                 external_identifier?: string;
                 /** @description Only the transaction made from this checkout session. */
                 checkout_session_id?: string;
-                /** @description Created at or after this instant. */
+                /** @description Created at or after this instant: an RFC 3339 date-time with its time zone (`Z` or an offset). */
                 created_at_gte?: string;
-                /** @description Created at or before this instant. */
+                /** @description Created at or before this instant: an RFC 3339 date-time with its time zone (`Z` or an offset). */
                 created_at_lte?: string;
                 /** @description Amount at least this. */
                 amount_gte?: number;

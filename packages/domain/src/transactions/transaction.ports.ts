@@ -13,7 +13,7 @@ export interface TransactionFilter {
   readonly buyer_external_identifier?: string
   readonly external_identifier?: string
   readonly checkout_session_id?: string
-  /** Inclusive bounds, ISO 8601. */
+  /** Inclusive bounds: RFC 3339 date-times with their time zone (`rfc3339DateTime`, checked by the HTTP layer). */
   readonly created_at_gte?: string
   readonly created_at_lte?: string
   readonly amount_gte?: number

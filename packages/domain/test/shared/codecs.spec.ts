@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { boundedString, codePointLength } from '../../src/shared/codecs'
+import { boundedString, codePointLength, rfc3339DateTime } from '../../src/shared/codecs'
 import { decoded, faultsOf } from '../helpers'
 
 /** U+1F600: one code point, two UTF-16 code units. */
@@ -54,5 +54,37 @@ describe('codePointLength', () => {
       [`\uD800${EMOJI}\uDC00`, 3],
     ]
     for (const [s, n] of cases) expect(codePointLength(s), JSON.stringify(s)).to.equal(n)
+  })
+})
+
+describe('rfc3339DateTime', () => {
+  const at = rfc3339DateTime('at')
+  it('accepts date-times with Z or an offset, fractions of a second, leap days; T and Z decoded upper case', () => {
+    for (const s of ['2026-01-31T09:30:00Z', '2026-01-31T10:30:00.123456789+01:00', '2024-02-29T23:59:59-23:59'])
+      expect(decoded(at, s), s).to.equal(s)
+    expect(decoded(at, '2026-01-31t09:30:00z')).to.equal('2026-01-31T09:30:00Z')
+  })
+
+  it('refuses a bare date, a time without a zone, and days, times or offsets that do not exist', () => {
+    const rule = 'at must be an RFC 3339 date-time with a time zone, such as 2026-01-31T09:30:00Z'
+    for (const s of [
+      '2026-13-01',
+      '2026-01-31',
+      '2026-01-31T09:30:00',
+      '2026-01-31 09:30:00Z',
+      '2026-13-01T00:00:00Z',
+      '2025-02-29T00:00:00Z',
+      '2026-04-31T00:00:00Z',
+      '2026-01-31T24:00:00Z',
+      '2026-01-31T23:60:00Z',
+      '2026-01-31T23:59:60Z',
+      '2026-01-31T09:30:00+24:00',
+      '2026-01-31T09:30:00+01',
+      '2026-01-31T09:30Z',
+      '+02026-01-31T09:30:00Z',
+      '1769851800',
+    ])
+      expect(faultsOf(at, s), s).to.deep.equal([{ path: [], type: 'value_error', value: s, rule }])
+    expect(faultsOf(at, 1769851800)).to.deep.equal([{ path: [], type: 'string_type', value: 1769851800 }])
   })
 })

@@ -104,3 +104,47 @@ export const uuid = new Checked<string>(
  * every stored id has), so an upper-case id finds the resource. `uuid` keeps its input as is.
  */
 export const canonicalUuid = new Checked<string>('uuid', uuid.is, uuid.explain, uuid.schema, (s) => s.toLowerCase())
+
+const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/i
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate()
+/** Whether `s` is an RFC 3339 date-time: a real day and time of day (no leap second), and a time zone (`Z` or an offset). */
+const isRfc3339 = (s: string): boolean => {
+  const m = RFC_3339.exec(s)
+  if (m === null) return false
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number]
+  const [offsetHours, offsetMinutes] = [Number(m[9] ?? 0), Number(m[10] ?? 0)]
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysIn(year, month) &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    offsetHours <= 23 &&
+    offsetMinutes <= 59 &&
+    !Number.isNaN(Date.parse(s.toUpperCase()))
+  )
+}
+
+/**
+ * An instant a client names (a filter's bound): an RFC 3339 date-time with its time zone, such
+ * as `2026-01-31T09:30:00Z` or `2026-01-31T10:30:00+01:00`. A bare date, a local time without
+ * a zone, or a day or time that does not exist (`2026-02-30`, `24:00`) is a fault naming `name`.
+ * Decoded with `T` and `Z` upper case: one spelling per accepted input.
+ */
+export const rfc3339DateTime = (name: string): Checked<string> => {
+  const explain = (u: unknown): Explanation | undefined => {
+    if (!isString(u)) return notString
+    return isRfc3339(u)
+      ? undefined
+      : { type: 'value_error', rule: `${name} must be an RFC 3339 date-time with a time zone, such as 2026-01-31T09:30:00Z` }
+  }
+  return new Checked(
+    name,
+    (u): u is string => explain(u) === undefined,
+    explain,
+    { type: 'string', format: 'date-time' },
+    (s) => s.toUpperCase(),
+  )
+}

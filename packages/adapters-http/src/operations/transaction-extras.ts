@@ -2,7 +2,7 @@ import * as t from 'io-ts'
 import * as TE from 'fp-ts/TaskEither'
 import { canonicalUuid, closed, NoItems, notFound } from '@orka/domain'
 import { defineOperation } from './operation'
-import { one, TRANSACTION_ID, TRANSACTIONS } from './transactions'
+import { one, serverOnly, TRANSACTION_ID, TRANSACTIONS } from './transactions'
 
 /** A list nothing in Orka produces yet (the original API's actions, settlements, refund settlements): always empty. */
 const Empty = (name: string) => closed(name, { items: NoItems })
@@ -35,7 +35,10 @@ const noneOf = (path: string, param: string, operationId: string, summary: strin
     handle: () => (req) => TE.left(notFound(path, String((req.params as Record<string, unknown>)[param]))),
   })
 
-/** An operation no connected card service offers: a `400` that says so (never a `404` for the route, never a `5xx`). */
+/**
+ * An operation no connected card service offers: a `400` that says so (never a `404` for the
+ * route, never a `5xx`). For an `embed` token a `403`, as every transaction route but creation.
+ */
 const unsupported = (path: string, operationId: string, summary: string, what: string) =>
   defineOperation({
     method: 'POST',
@@ -45,14 +48,14 @@ const unsupported = (path: string, operationId: string, summary: string, what: s
     doc: {
       tag: TRANSACTIONS,
       summary,
-      description: `${what} is not supported by the card services Orka connects to: a \`400\` that says so.`,
+      description: `${what} is not supported by the card services Orka connects to: a \`400\` that says so (\`403\` for an \`embed\` token).`,
     },
     params: TRANSACTION_ID,
     optionalBody: true,
     body: t.record(t.string, t.unknown),
     errorsOnly: true,
     success: { status: 204, description: 'Never answered.' },
-    handle: (u) => (req) => u.unsupportedTransactionOperation({ ...one(req), operation: what }),
+    handle: (u) => (req) => serverOnly(req.access, () => u.unsupportedTransactionOperation({ ...one(req), operation: what })),
   })
 
 export const TRANSACTION_EXTRA_OPERATIONS = [

@@ -46,7 +46,7 @@ export const one = (req: OperationRequest<typeof TRANSACTION_ID, ParameterDocs, 
 })
 
 /** What only the merchant's servers may do: an `embed` token (a browser) creates transactions and nothing more. */
-const serverOnly = <A>(access: Access, run: () => TE.TaskEither<DomainError, A>) =>
+export const serverOnly = <A>(access: Access, run: () => TE.TaskEither<DomainError, A>) =>
   grants(
     access.principal.scopes.filter((s) => s !== EMBED),
     'transactions.write',

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { errorBody, Harness, startHarness } from '../support/harness'
+import { errorBody, Harness, IDS, startHarness } from '../support/harness'
 
 const CARD = { method: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' }
 const PAYMENT = { amount: 1299, currency: 'USD', payment_method: CARD }
@@ -44,6 +44,26 @@ describe('transaction rules over HTTP (embedded store, mock-card)', () => {
         detail: [{ loc: ['body', 'amount'], msg: 'Value error, `intent: capture` needs an amount above 0', type: 'value_error', input: 0 }],
       },
     ])
+  })
+
+  it('lets an embed token do nothing on a transaction: every route but creation is a 403, before anything is looked up', async () => {
+    const embed = h.token('admin', { scopes: ['embed'], embedClaim: { amount: 1299, currency: 'USD' } })
+    const t = (await pay()).body
+    const other = IDS.defaultBuyer // any id: the token is refused before anything is looked up
+    const reads = ['', '/events', '/captures', `/captures/${other}`, '/refunds', `/refunds/${other}`, '/actions', '/settlements']
+    const writes = ['/capture', '/void', '/refunds', '/refunds/all', '/cancel', '/sync', '/authorization/increment']
+    for (const [method, path] of [
+      ...reads.map((p) => ['GET', `/transactions/${t.id}${p}`]),
+      ...writes.map((p) => ['POST', `/transactions/${t.id}${p}`]),
+      ['PUT', `/transactions/${t.id}`],
+      ['GET', '/transactions'],
+      ['GET', `/refunds/${other}`],
+      ['POST', `/transactions/${other}/cancel`],
+    ] as const) {
+      const r = await h.request(method, path, { auth: embed, ...(method === 'PUT' ? { body: {} } : {}) })
+      expect([method, path, r.status, r.body]).to.deep.equal([method, path, 403, errorBody(403)])
+    }
+    expect((await h.request<Tx>('GET', `/transactions/${t.id}`)).body.status).to.equal('authorization_succeeded')
   })
 
   it('filters on created_at with RFC 3339 date-times only (with Z or an offset); anything else is a 422 naming the parameter', async () => {

@@ -731,7 +731,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel transaction
-         * @description Canceling a transaction is not supported by the card services Orka connects to: a `400` that says so.
+         * @description Canceling a transaction is not supported by the card services Orka connects to: a `400` that says so (`403` for an `embed` token).
          *
          *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it).
          */
@@ -753,7 +753,7 @@ export interface paths {
         put?: never;
         /**
          * Sync transaction
-         * @description Syncing a transaction with its card service is not supported by the card services Orka connects to: a `400` that says so.
+         * @description Syncing a transaction with its card service is not supported by the card services Orka connects to: a `400` that says so (`403` for an `embed` token).
          *
          *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it).
          */
@@ -775,7 +775,7 @@ export interface paths {
         put?: never;
         /**
          * Increment transaction authorization
-         * @description Incrementing an authorization is not supported by the card services Orka connects to: a `400` that says so.
+         * @description Incrementing an authorization is not supported by the card services Orka connects to: a `400` that says so (`403` for an `embed` token).
          *
          *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it).
          */

@@ -101,4 +101,67 @@ describe('transaction rules over HTTP (embedded store, mock-card)', () => {
     const lte = await h.request<{ detail: { loc: unknown[] }[] }>('GET', '/transactions?created_at_lte=2026-13-01')
     expect([lte.status, lte.body.detail.map((d) => d.loc)]).to.deep.equal([422, [['query', 'created_at_lte']]])
   })
+
+  it('refuses every payment method form Orka does not offer with a 400 naming what is not offered; a property no form has is a 422', async () => {
+    const refused = (...fields: string[]) => ({
+      ...errorBody(
+        400,
+        fields.map((f) => ({
+          location: 'body',
+          pointer: `/${f.replace(/\./g, '/')}`,
+          message:
+            f === 'payment_method.method'
+              ? '`payment_method.method`: stored payment methods are not supported'
+              : `\`${f}\` is not supported`,
+          type: 'unsupported',
+        })),
+      ),
+      message: 'Request failed validation',
+    })
+    const session = '0f5e4c2a-1111-4222-8333-444455556666'
+    const cases: [unknown, number, unknown][] = [
+      [{ method: 'id', id: 'pm-1' }, 400, refused('payment_method.method')],
+      // The stored card's security code is the SDK's to send: the stored method is what is refused.
+      [{ method: 'id', id: 'pm-1', security_code: '123' }, 400, refused('payment_method.method')],
+      [
+        { method: 'id', id: 'pm-1', redirect_url: 'https://shop.test/back' },
+        400,
+        refused('payment_method.redirect_url', 'payment_method.method'),
+      ],
+      [{ method: 'checkout-session', id: session, redirect_url: 'https://shop.test/back' }, 400, refused('payment_method.redirect_url')],
+      [{ ...CARD, redirect_url: 'https://shop.test/back' }, 400, refused('payment_method.redirect_url')],
+    ]
+    for (const [pm, status, body] of cases) {
+      const r = await pay({ ...PAYMENT, payment_method: pm })
+      expect([pm, r.status, r.body]).to.deep.equal([pm, status, body])
+    }
+    const sessionCode = await pay({ ...PAYMENT, payment_method: { method: 'checkout-session', id: session, security_code: '123' } })
+    expect([sessionCode.status, sessionCode.body]).to.deep.equal([
+      422,
+      { detail: [{ loc: ['body', 'payment_method', 'security_code'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }] },
+    ])
+    expect((await h.request<{ items: Tx[] }>('GET', '/transactions')).body.items).to.deep.equal([])
+  })
+
+  it('refuses what a capture may carry but Orka does not act on (airline, cart items) with a 400 naming it', async () => {
+    const t = (await pay()).body
+    for (const [field, value] of [
+      ['cart_items', [{ name: 'Socks', quantity: 1, unit_amount: 1299 }]],
+      ['airline', { passenger_name_record: 'ABC123' }],
+    ] as const) {
+      const r = await h.request('POST', `/transactions/${t.id}/capture`, { body: { [field]: value } })
+      expect([field, r.status, r.body]).to.deep.equal([
+        field,
+        400,
+        {
+          ...errorBody(400, [{ location: 'body', pointer: `/${field}`, message: `\`${field}\` is not supported`, type: 'unsupported' }]),
+          message: 'Request failed validation',
+        },
+      ])
+    }
+    expect((await h.request<Tx>('GET', `/transactions/${t.id}`)).body.status).to.equal('authorization_succeeded')
+    expect((await h.request<Tx>('POST', `/transactions/${t.id}/capture`, { body: { cart_items: null } })).body.status).to.equal(
+      'capture_succeeded',
+    )
+  })
 })

@@ -7,9 +7,11 @@ import { Answered, Attempted, IdempotencyRefusal, makeRunIdempotently, OutcomeCo
 import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
 import {
   Conflict,
+  failedValidation,
   InvalidRequest,
   NotFound,
   notFound,
+  problem,
   ServiceFailed,
   serviceFailed,
   ServiceTimeout,
@@ -22,7 +24,12 @@ import { callCapture, callRefund, callVoid } from './operation-calls'
 import { makeSettleTransaction } from './settle-transaction'
 import { Capture, Refund, Transaction } from './transaction.codecs'
 import { CaptureRecord, refundable, toCapture, toRefund, toTransaction, TransactionRecord } from './transaction'
-import { TransactionCaptureCreate, TransactionRefundAllCreate, TransactionRefundCreate } from './transaction-requests.codecs'
+import {
+  TransactionCaptureCreate,
+  TransactionRefundAllCreate,
+  TransactionRefundCreate,
+  unsupportedFields,
+} from './transaction-requests.codecs'
 import { refusedInput, stepContext, TransactionDeps, wrongState } from './transaction-deps'
 import { captureAnswered, captureRequested, refundAnswered, refundRequested, voidAnswered, voidRequested } from './transaction-steps'
 
@@ -154,6 +161,9 @@ export const makeCaptureTransaction = (deps: TransactionDeps) =>
       if (final === false) return E.left(refusedInput(['final'], '`final: false` is not supported: a capture is final', 'unsupported'))
       if (reauthorize === true)
         return E.left(refusedInput(['reauthorize_if_authorization_expired'], 'Reauthorization is not supported', 'unsupported'))
+      const ignored = unsupportedFields(cmd.input, { airline: null, cart_items: null })
+      if (ignored.length > 0)
+        return E.left(failedValidation(...ignored.map((p) => problem('input', p, `\`${p.join('.')}\` is not supported`, 'unsupported'))))
       if (r.status !== 'authorization_succeeded' || r.authorization === null)
         return E.left(wrongState(r, `A transaction in status ${status(r)} cannot be captured: only an authorized one can`))
       const authorized = r.authorization.amount

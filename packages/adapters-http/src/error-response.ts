@@ -18,6 +18,7 @@ export interface ErrorDetail {
  */
 const ARRIVES: Readonly<Record<CommandField, { readonly location: ErrorLocation; readonly pointer: string }>> = {
   input: { location: 'body', pointer: '' },
+  query: { location: 'query', pointer: '' },
   cursor: { location: 'query', pointer: '/cursor' },
   idempotencyKey: { location: 'header', pointer: '/idempotency-key' },
   subscriptionId: { location: 'path', pointer: '/subscription_id' },

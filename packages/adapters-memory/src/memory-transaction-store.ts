@@ -24,7 +24,7 @@ export const matches = (r: TransactionRecord, f: TransactionFilter): boolean =>
   (f.created_at_lte === undefined || Date.parse(r.created_at) <= Date.parse(f.created_at_lte)) &&
   (f.amount_gte === undefined || r.amount >= f.amount_gte) &&
   (f.amount_lte === undefined || r.amount <= f.amount_lte) &&
-  (f.currency === undefined || r.currency === f.currency)
+  (f.currency === undefined || f.currency.includes(r.currency))
 
 /** Every transaction's versions in memory: a version is written only when it is the next one (one check-then-write). */
 export class MemoryTransactionStore implements TransactionStore {

@@ -25,7 +25,7 @@ const filterOf = (merchantAccountId: string, f: TransactionFilter): Filter<Trans
     ...(f.buyer_external_identifier === undefined ? {} : { buyer_external_identifier: f.buyer_external_identifier }),
     ...(f.external_identifier === undefined ? {} : { external_identifier: f.external_identifier }),
     ...(f.checkout_session_id === undefined ? {} : { checkout_session_id: f.checkout_session_id }),
-    ...(f.currency === undefined ? {} : { currency: f.currency }),
+    ...(f.currency === undefined ? {} : { currency: { $in: [...f.currency] } }),
     ...(f.created_at_gte === undefined && f.created_at_lte === undefined
       ? {}
       : { created_at_ms: range(ms(f.created_at_gte), ms(f.created_at_lte)) }),

@@ -208,6 +208,9 @@ const operation = (op: ServedOperation, config: OpenApiConfig, registry: SchemaR
     description:
       op.doc.description +
       (op.queryRules ? `\n\n**Query rules:**\n${op.queryRules.map((r, i) => `${i + 1}. ${r.description}`).join('\n')}` : '') +
+      (op.refusedQuery
+        ? `\n\n**Not offered** (a \`400\` naming it, never ignored): ${op.refusedQuery.map((n) => `\`${n}\``).join(', ')}.`
+        : '') +
       `\n\n**Scope:** \`${op.scope}\` (${granting
         .slice(1)
         .map((s) => `\`${s}\``)

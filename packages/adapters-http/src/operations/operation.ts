@@ -64,6 +64,11 @@ export interface OperationSpec<P extends ParameterDocs, Q extends ParameterDocs,
   readonly doc: { readonly tag: Tag; readonly summary: string; readonly description: string }
   readonly params?: P
   readonly query?: Q
+  /**
+   * Query parameters of the original API that Orka does not offer: one sent is a `400` naming it,
+   * never ignored (a filter ignored would answer an unfiltered list as if it were filtered).
+   */
+  readonly refusedQuery?: readonly string[]
   /** Rules across query parameters (one of two filters required): a broken one is a `422` on the query. */
   readonly queryRules?: readonly QueryRule<Partial<Values<Q>>>[]
   readonly body?: t.Type<B, unknown>

@@ -1,6 +1,6 @@
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import { Answered, boundedString, Refined } from '@orka/domain'
+import { Answered, boundedString, failedValidation, problem, Refined } from '@orka/domain'
 import { accessOf, Ctx, RouteMiddleware } from '../context'
 import { Decoded, decodeQuery, decodeWith, singleHeader, violationsOf } from '../decode/decode'
 import { readJsonBody, readOptionalJsonBody } from '../decode/json-body'
@@ -57,6 +57,15 @@ export const serve = (op: ServedOperation, deps: Pick<HttpDeps, 'log' | 'config'
     const params = path ? decodeWith(path, 'path')(ctx.params) : NONE
     if (E.isLeft(params)) {
       sendErrorResponse(ctx, validationErrorResponse(params.left))
+      return
+    }
+    const refused = op.refusedQuery?.filter((name) => ctx.query[name] !== undefined) ?? []
+    if (refused.length > 0) {
+      sendDomainError(
+        ctx,
+        deps.log,
+        failedValidation(...refused.map((n) => problem('query', [n], `\`${n}\` is not supported`, 'unsupported'))),
+      )
       return
     }
     const q = !query ? NONE : ctx.querystring === '' ? query.none : E.map(sent)(decodeQuery(query.codec, ctx, query.pick))

@@ -136,8 +136,20 @@ export const listTransactions = defineOperation({
     },
     amount_gte: { codec: intRange('amount_gte', 0, MAX_AMOUNT), description: 'Amount at least this.', parse: integerParam },
     amount_lte: { codec: intRange('amount_lte', 0, MAX_AMOUNT), description: 'Amount at most this.', parse: integerParam },
-    currency: { codec: Currency, description: 'Only transactions in this currency.' },
+    currency: {
+      codec: t.array(Currency),
+      description: 'Only transactions in one of these currencies (repeat the parameter, or separate with commas).',
+      parse: csv,
+    },
   },
+  refusedQuery: [
+    ...['search', 'id', 'metadata', 'country', 'method', 'disputed', 'buyer_search', 'buyer_email_address', 'ip_address'],
+    ...['updated_at_gte', 'updated_at_lte', 'amount_eq', 'error_code', 'has_refunds', 'has_settlements', 'pending_review'],
+    ...['payment_service_id', 'payment_service_transaction_id', 'reconciliation_id', 'payment_source', 'used_3ds'],
+    ...['payment_method_id', 'payment_method_label', 'payment_method_scheme', 'payment_method_country'],
+    ...['payment_method_fingerprint', 'payment_method_bin', 'is_subsequent_payment', 'merchant_initiated'],
+    ...['has_gift_card_redemptions', 'gift_card_id', 'gift_card_last4'],
+  ],
   success: { status: 200, codec: pageOf('TransactionSummaries', TransactionSummary), description: 'A page of transactions.' },
   handle: (u) => (req) => {
     const { limit, cursor, ...filter } = req.query

@@ -102,6 +102,35 @@ describe('transaction rules over HTTP (embedded store, mock-card)', () => {
     expect([lte.status, lte.body.detail.map((d) => d.loc)]).to.deep.equal([422, [['query', 'created_at_lte']]])
   })
 
+  it('filters on several currencies; a filter of the original API that Orka does not offer is a 400 naming it, never ignored', async () => {
+    const usd = (await pay()).body
+    h.clock.advance(1000)
+    const eur = (await pay({ ...PAYMENT, currency: 'EUR' })).body
+    h.clock.advance(1000)
+    await pay({ ...PAYMENT, currency: 'GBP' })
+    const ids = async (q: string) => {
+      const r = await h.request<{ items: Tx[] }>('GET', `/transactions?${q}`)
+      return [r.status, r.body.items.map((x) => x.id)]
+    }
+    expect(await ids('currency=USD&currency=EUR')).to.deep.equal([200, [eur.id, usd.id]])
+    expect(await ids('currency=EUR,USD')).to.deep.equal([200, [eur.id, usd.id]])
+    expect(await ids('currency=EUR')).to.deep.equal([200, [eur.id]])
+    for (const q of ['search=order', 'payment_service_id=x', 'amount_eq=1299', 'metadata=k', 'has_refunds=false']) {
+      const name = q.split('=')[0]!
+      const r = await h.request('GET', `/transactions?${q}`)
+      expect([q, r.status, r.body]).to.deep.equal([
+        q,
+        400,
+        {
+          ...errorBody(400, [{ location: 'query', pointer: `/${name}`, message: `\`${name}\` is not supported`, type: 'unsupported' }]),
+          message: 'Request failed validation',
+        },
+      ])
+    }
+    const two = await h.request<{ details: { pointer: string }[] }>('GET', '/transactions?search=a&error_code=b&currency=USD')
+    expect([two.status, two.body.details.map((d) => d.pointer)]).to.deep.equal([400, ['/search', '/error_code']])
+  })
+
   it('refuses every payment method form Orka does not offer with a 400 naming what is not offered; a property no form has is a 422', async () => {
     const refused = (...fields: string[]) => ({
       ...errorBody(

@@ -359,6 +359,8 @@ export interface paths {
          * List transactions
          * @description The merchant account's transactions, newest first; every filter given must hold.
          *
+         *     **Not offered** (a `400` naming it, never ignored): `search`, `id`, `metadata`, `country`, `method`, `disputed`, `buyer_search`, `buyer_email_address`, `ip_address`, `updated_at_gte`, `updated_at_lte`, `amount_eq`, `error_code`, `has_refunds`, `has_settlements`, `pending_review`, `payment_service_id`, `payment_service_transaction_id`, `reconciliation_id`, `payment_source`, `used_3ds`, `payment_method_id`, `payment_method_label`, `payment_method_scheme`, `payment_method_country`, `payment_method_fingerprint`, `payment_method_bin`, `is_subsequent_payment`, `merchant_initiated`, `has_gift_card_redemptions`, `gift_card_id`, `gift_card_last4`.
+         *
          *     **Scope:** `transactions.read` (`*.read` also grant it).
          */
         get: operations["list_transactions"];
@@ -6023,8 +6025,8 @@ export interface operations {
                 amount_gte?: number;
                 /** @description Amount at most this. */
                 amount_lte?: number;
-                /** @description Only transactions in this currency. */
-                currency?: components["schemas"]["Currency"];
+                /** @description Only transactions in one of these currencies (repeat the parameter, or separate with commas). */
+                currency?: components["schemas"]["Currency"][];
             };
             header?: {
                 /**

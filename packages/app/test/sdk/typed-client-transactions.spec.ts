@@ -149,7 +149,9 @@ describe('transactions through the client typed from /openapi.json (openapi-fetc
     expect([updated.response.status, updated.data]).to.deep.equal([200, expected(t, { external_identifier: 'typed-2', metadata: null })])
 
     const page = await api.GET('/transactions', {
-      params: { query: { status: ['authorization_declined', 'authorization_succeeded'], external_identifier: 'typed-2', currency: 'EUR' } },
+      params: {
+        query: { status: ['authorization_declined', 'authorization_succeeded'], external_identifier: 'typed-2', currency: ['EUR'] },
+      },
     })
     const full = updated.data ?? expect.fail('no update')
     const summary: Schemas['TransactionSummary'] = Object.fromEntries(

@@ -5,7 +5,7 @@ import type { RuleViolation } from './codecs'
  * create or change something), `cursor` of a page query, `idempotencyKey`, or an id naming
  * the resource. Where each arrives in a request is the HTTP adapter's business.
  */
-export type CommandField = 'input' | 'cursor' | 'idempotencyKey' | 'subscriptionId' | 'deliveryId'
+export type CommandField = 'input' | 'query' | 'cursor' | 'idempotencyKey' | 'subscriptionId' | 'deliveryId'
 
 /** One thing wrong with a request: the spec's ErrorDetail, before HTTP names where it lies. */
 export interface Problem {

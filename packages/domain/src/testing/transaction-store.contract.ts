@@ -96,8 +96,9 @@ export const transactionStoreContract = (name: string, setup: () => Promise<Harn
       expect(await list({ created_at_gte: isoAt(5000) })).to.deep.equal([a.id])
       expect(await list({ created_at_lte: isoAt(4999) })).to.deep.equal([b.id])
       expect(await list({ amount_gte: 1000 })).to.deep.equal([b.id])
-      expect(await list({ amount_lte: 500, currency: 'EUR' })).to.deep.equal([a.id])
-      expect(await list({ amount_lte: 500, currency: 'USD' })).to.deep.equal([])
+      expect(await list({ amount_lte: 500, currency: ['EUR'] })).to.deep.equal([a.id])
+      expect(await list({ amount_lte: 500, currency: ['USD'] })).to.deep.equal([])
+      expect(await list({ amount_lte: 500, currency: ['USD', 'EUR'] })).to.deep.equal([a.id])
     })
 
     it('filters on the newest version only: no transaction shows by what an older version of it held', async () => {

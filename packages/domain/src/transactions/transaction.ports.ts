@@ -18,7 +18,7 @@ export interface TransactionFilter {
   readonly created_at_lte?: string
   readonly amount_gte?: number
   readonly amount_lte?: number
-  readonly currency?: string
+  readonly currency?: readonly string[]
 }
 
 /** Where a read of stale transactions goes on from: a transaction it returned, as it returned it. */

@@ -1,7 +1,9 @@
 import { createPublicKey, generateKeyPairSync, KeyObject, sign as cryptoSign } from 'node:crypto'
 import { expect } from 'chai'
+import * as TE from 'fp-ts/TaskEither'
 import { sign } from 'jsonwebtoken'
-import { createHttpApp, MAX_TOKEN_BYTES } from '../src'
+import { notFound } from '@orka/domain'
+import { createHttpApp, HttpDeps, isServed, MAX_TOKEN_BYTES, OPERATIONS } from '../src'
 import { recordingDeps, UNAUTHORIZED_BODY } from './auth/app-fixture'
 import {
   highSTwin,
@@ -355,19 +357,55 @@ const CASES: readonly Case[] = [
 ]
 
 /**
- * A read and a write with a body: neither may get past authentication. Secure Fields need no
- * token, but one sent is checked like any other: only sending none gets past.
+ * A read and a write with a body, then every other operation the app serves (its path ids
+ * filled in, `{}` where it takes a body): none may get past authentication. Secure Fields need
+ * no token, but one sent is checked like any other: only sending none gets past.
  */
-const ROUTES = [
+const ID = '0d4bd3b8-1b73-4f1c-8f35-6d3c1f8b9a10'
+interface Route {
+  readonly method: string
+  readonly path: string
+  readonly body: string | undefined
+  readonly tokenOptional: boolean
+}
+const FIRST = [
   { method: 'GET', path: '/roles', body: undefined, tokenOptional: false },
   { method: 'POST', path: '/gift-cards/activations', body: ACTIVATION, tokenOptional: false },
   {
     method: 'PUT',
-    path: '/checkout/sessions/0d4bd3b8-1b73-4f1c-8f35-6d3c1f8b9a10/fields',
+    path: `/checkout/sessions/${ID}/fields`,
     body: JSON.stringify({ payment_method: { method: 'card', number: '4111111111111111', expiration_date: '12/35' } }),
     tokenOptional: true,
   },
-] as const
+] as const satisfies readonly Route[]
+const CARD = { method: 'card', number: '4111111111111111', expiration_date: '12/35' }
+/** Bodies that decode, so that a valid token reaches the use case; `{}` for the other operations that take one. */
+const BODIES: Readonly<Record<string, unknown>> = {
+  'POST /gift-cards/activations': { number: '4123456789010001' },
+  'POST /gift-cards/balances': { items: [{ number: '4123456789010001', pin: '1234' }] },
+  'POST /gift-cards': { number: '4123456789010001', pin: '1234' },
+  'POST /webhook-subscriptions': { url: 'https://hooks.example.test/h' },
+  'POST /transactions': { amount: 1299, currency: 'USD', payment_method: CARD },
+  'PUT /checkout/sessions/{session_id}/fields': { payment_method: CARD },
+  'POST /checkout/sessions/{session_id}/fields': { payment_method: CARD },
+}
+const OPERATION_ROUTES: readonly (Route & { readonly operationId: string; readonly scope: string })[] = OPERATIONS.filter(isServed).map(
+  (op) => ({
+    operationId: op.operationId,
+    scope: op.scope,
+    method: op.method,
+    path: op.path.replace(/\{\w+\}/g, ID) + (op.path === '/buyers/gift-cards' ? `?buyer_id=${ID}` : ''),
+    body: op.body === undefined ? undefined : JSON.stringify(BODIES[`${op.method} ${op.path}`] ?? {}),
+    tokenOptional: op.tokenOptional === true,
+  }),
+)
+const ROUTES: readonly Route[] = [
+  ...FIRST,
+  ...OPERATION_ROUTES.filter((r) => !FIRST.some((f) => f.method === r.method && f.path === r.path)),
+]
+/** The use cases the recording deps answer for real; the others are answered `404` here (recorded), so a control sees them reached. */
+const ANSWERED = new Set(['authorize', 'checkRateLimit', 'activateGiftCard', 'putCheckoutSessionFields', 'listRoles'])
+const GATE = new Set(['authorize', 'checkRateLimit'])
 
 describe('hostile tokens (through the HTTP app)', () => {
   let k: Keys
@@ -393,11 +431,22 @@ describe('hostile tokens (through the HTTP app)', () => {
     const r = recordingDeps(keys, { rateLimit })
     calls = r.calls
     log = r.log
-    server = await listen(createHttpApp(r.deps))
+    const notFoundAnswers = Object.fromEntries(
+      Object.entries(r.deps.useCases).map(([name, f]) => [
+        name,
+        ANSWERED.has(name)
+          ? f
+          : () => {
+              r.calls.push(name)
+              return TE.left(notFound('Resource', ID))
+            },
+      ]),
+    ) as unknown as HttpDeps['useCases']
+    server = await listen(createHttpApp({ ...r.deps, useCases: notFoundAnswers }))
   }
   afterEach(() => server.close())
 
-  const call = async (route: (typeof ROUTES)[number], credential: Credential) => {
+  const call = async (route: Route, credential: Credential) => {
     const authorization = 'token' in credential ? `Bearer ${credential.token}` : credential.authorization
     const res = await fetch(`${server.url}${route.path}`, {
       method: route.method,
@@ -414,20 +463,34 @@ describe('hostile tokens (through the HTTP app)', () => {
     beforeEach(() => start())
 
     it('a valid token of the same make passes on every route, and none on Secure Fields (so the refusals below are for the flaw alone)', async () => {
-      expect((await call(ROUTES[0], { token: valid(k) })).status).to.equal(200)
-      expect((await call(ROUTES[1], { token: valid(k) })).status).to.equal(201)
-      expect((await call(ROUTES[2], { token: valid(k) })).status).to.equal(204)
-      expect((await call(ROUTES[2], { authorization: '' })).status).to.equal(204)
+      expect((await call(FIRST[0], { token: valid(k) })).status).to.equal(200)
+      expect((await call(FIRST[1], { token: valid(k) })).status).to.equal(201)
+      expect((await call(FIRST[2], { token: valid(k) })).status).to.equal(204)
+      expect((await call(FIRST[2], { authorization: '' })).status).to.equal(204)
       expect(calls).to.include.members(['authorize', 'listRoles', 'activateGiftCard', 'putCheckoutSessionFields'])
     })
 
+    it('a valid token with every scope gets past authentication on every operation the app serves', async () => {
+      expect(ROUTES.map((r) => `${r.method} ${r.path}`)).to.have.members(OPERATION_ROUTES.map((r) => `${r.method} ${r.path}`))
+      const token = mint(k.ours, claims({ scopes: ['*.read', '*.write'] }))
+      for (const route of OPERATION_ROUTES) {
+        calls.length = 0
+        const r = await call(route, { token })
+        const what = `${route.method} ${route.path}: ${r.status} ${r.text}`
+        expect(r.status, what).not.to.be.oneOf([401, 403])
+        expect(calls, what).to.include('authorize')
+        // The use case answers 404 (or the operation is one that answers only errors, or its body is refused).
+        expect(r.status === 404 || r.status === 400 || calls.some((c) => !GATE.has(c)), what).to.equal(true)
+      }
+    })
+
     it('a hand-signed token like the cases below passes', async () => {
-      expect((await call(ROUTES[0], ours({})(k))).status).to.equal(200)
+      expect((await call(FIRST[0], ours({})(k))).status).to.equal(200)
     })
 
     it('jku, x5u, jwk and x5c are ignored, not honoured: a token signed by our key with them passes', async () => {
       const r = await call(
-        ROUTES[0],
+        FIRST[0],
         ours({ jku: '/attacker/jwks.json', x5u: '/attacker/cert.pem', jwk: publicJwk(k.attacker), x5c: [spki(k.attacker)] })(k),
       )
       expect(r.status).to.equal(200)
@@ -437,7 +500,7 @@ describe('hostile tokens (through the HTTP app)', () => {
       const t = valid(k)
       const twin = highSTwin(t)
       expect(isHighS(twin)).to.equal(!isHighS(t))
-      expect((await call(ROUTES[0], { token: twin })).status).to.equal(200)
+      expect((await call(FIRST[0], { token: twin })).status).to.equal(200)
     })
   })
 
@@ -471,6 +534,57 @@ describe('hostile tokens (through the HTTP app)', () => {
     }
   })
 
+  describe('embed tokens on the transaction and checkout session routes', () => {
+    beforeEach(() => start())
+    const embed = () => mint(k.ours, { scopes: ['embed'], exp: T0 + 60 })
+    const payments = OPERATION_ROUTES.filter((r) => /^\/(transactions|refunds)(\/|$)/.test(r.path))
+    const sessions = OPERATION_ROUTES.filter((r) => r.path.startsWith('/checkout/sessions'))
+
+    it('create a transaction, and read, update, capture, void, refund or otherwise operate on none: 403 before any use case', async () => {
+      expect(payments.length, 'transaction operations').to.be.above(20)
+      for (const route of payments) {
+        calls.length = 0
+        const r = await call(route, { token: embed() })
+        const what = `${route.method} ${route.path}: ${r.status} ${r.text}`
+        if (route.method === 'POST' && route.path === '/transactions') {
+          expect(r.status, what).to.equal(404)
+          expect(calls, what).to.include('createTransaction')
+        } else {
+          expect(r.status, what).to.equal(403)
+          expect((JSON.parse(r.text) as { code: string }).code, what).to.equal('forbidden')
+          expect(
+            calls.filter((c) => !GATE.has(c)),
+            `${what}: a use case was reached`,
+          ).to.deep.equal([])
+        }
+      }
+    })
+
+    it('create, update and delete checkout sessions and send Secure Fields, but read none: 403 before any use case', async () => {
+      expect(sessions.map((r) => `${r.method} ${r.path.replace(ID, '{id}')}`)).to.have.members([
+        'POST /checkout/sessions',
+        'GET /checkout/sessions/{id}',
+        'PUT /checkout/sessions/{id}',
+        'DELETE /checkout/sessions/{id}',
+        'PUT /checkout/sessions/{id}/fields',
+        'POST /checkout/sessions/{id}/fields',
+      ])
+      for (const route of sessions) {
+        calls.length = 0
+        const r = await call(route, { token: embed() })
+        const what = `${route.method} ${route.path}: ${r.status} ${r.text}`
+        const reached = calls.filter((c) => !GATE.has(c))
+        if (route.method === 'GET') {
+          expect(r.status, what).to.equal(403)
+          expect(reached, `${what}: a use case was reached`).to.deep.equal([])
+        } else {
+          expect(r.status, what).to.be.oneOf([201, 204, 404, 422])
+          expect(reached, what).to.have.length(1)
+        }
+      }
+    })
+  })
+
   describe('malleated twins share one rate-limit identity', () => {
     beforeEach(() => start(2))
 
@@ -481,7 +595,7 @@ describe('hostile tokens (through the HTTP app)', () => {
       expect(new Set(variants).size).to.equal(5)
       const statuses: number[] = []
       for (const v of variants) {
-        const r = await call(ROUTES[1], { token: v })
+        const r = await call(FIRST[1], { token: v })
         statuses.push(r.status)
         if (r.status === 429) expect(r.headers.get('retry-after')).to.equal('60')
       }
@@ -491,18 +605,18 @@ describe('hostile tokens (through the HTTP app)', () => {
 
     it('non-canonical spellings are refused before the limiter and do not count', async () => {
       const embed = mint(k.ours, { scopes: ['embed'], exp: T0 + 60 })
-      for (const v of [`${embed}A`, `${embed}=`, `${embed}~`]) expect((await call(ROUTES[1], { token: v })).status).to.equal(401)
+      for (const v of [`${embed}A`, `${embed}=`, `${embed}~`]) expect((await call(FIRST[1], { token: v })).status).to.equal(401)
       expect(calls).to.deep.equal([])
-      expect((await call(ROUTES[1], { token: embed })).status).to.equal(201)
-      expect((await call(ROUTES[1], { token: highSTwin(embed) })).status).to.equal(201)
-      expect((await call(ROUTES[1], { token: embed })).status).to.equal(429)
+      expect((await call(FIRST[1], { token: embed })).status).to.equal(201)
+      expect((await call(FIRST[1], { token: highSTwin(embed) })).status).to.equal(201)
+      expect((await call(FIRST[1], { token: embed })).status).to.equal(429)
     })
 
     it('a different token of the same key is another identity', async () => {
       const a = mint(k.ours, { scopes: ['embed'], exp: T0 + 60 })
       const b = mint(k.ours, { scopes: ['embed'], exp: T0 + 61 })
-      for (const t of [a, a, b, b]) expect((await call(ROUTES[1], { token: t })).status).to.equal(201)
-      expect((await call(ROUTES[1], { token: highSTwin(b) })).status).to.equal(429)
+      for (const t of [a, a, b, b]) expect((await call(FIRST[1], { token: t })).status).to.equal(201)
+      expect((await call(FIRST[1], { token: highSTwin(b) })).status).to.equal(429)
     })
   })
 })

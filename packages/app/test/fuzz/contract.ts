@@ -14,7 +14,7 @@ const DOCUMENTED_HEADERS = ['ratelimit-policy', 'ratelimit', 'retry-after', 'ide
 
 /** One broken invariant. `kind` and `detail` make the failure's signature (what is "the same" failure). */
 export interface Problem {
-  readonly kind: 'server-error' | 'status' | 'json' | 'schema' | 'header' | 'leak' | 'no-response' | 'pollution' | 'health'
+  readonly kind: 'server-error' | 'status' | 'json' | 'schema' | 'header' | 'leak' | 'no-response' | 'pollution' | 'health' | 'model'
   /** Short and stable: part of the signature, so nothing random in it. */
   readonly detail: string
   /** Everything useful, for the report. */

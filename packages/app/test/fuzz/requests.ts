@@ -1718,7 +1718,7 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
   {
     weight: 1,
     arbitrary: request({
-      family: 'rate-limited, not served',
+      family: 'create_transaction (any body)',
       method: is('POST'),
       path: fc.constantFrom<Segment[]>(['transactions']),
       auth: oneof(authArb, fc.constant({ kind: 'bearer' as const, token: 'embed' as const, scheme: 'Bearer' })),

@@ -1,0 +1,4 @@
+import { transactionEventsSuite } from '../webhooks/transaction-events.suite'
+import { freshDatabase } from './support'
+
+transactionEventsSuite('MongoDB', freshDatabase)

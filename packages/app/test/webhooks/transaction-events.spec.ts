@@ -1,0 +1,3 @@
+import { transactionEventsSuite } from './transaction-events.suite'
+
+transactionEventsSuite('memory', () => ({ env: {} }))

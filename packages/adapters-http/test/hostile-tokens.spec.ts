@@ -378,7 +378,7 @@ const FIRST = [
     tokenOptional: true,
   },
 ] as const satisfies readonly Route[]
-const CARD = { method: 'card', number: '4111111111111111', expiration_date: '12/35' }
+const CARD = { method: 'card', number: '4111111111111111', expiration_date: '12/35', security_code: '123' }
 /** Bodies that decode, so that a valid token reaches the use case; `{}` for the other operations that take one. */
 const BODIES: Readonly<Record<string, unknown>> = {
   'POST /gift-cards/activations': { number: '4123456789010001' },
@@ -403,6 +403,11 @@ const ROUTES: readonly Route[] = [
   ...FIRST,
   ...OPERATION_ROUTES.filter((r) => !FIRST.some((f) => f.method === r.method && f.path === r.path)),
 ]
+/** The card numbers and security code the routes' bodies carry, found in any captured log line. */
+const cardDataIn = (log: CaptureLog): string[] => {
+  const text = JSON.stringify(log.lines)
+  return ['4111111111111111', '4123456789010001', 'security_code', '"123"'].filter((x) => text.includes(x))
+}
 /** The use cases the recording deps answer for real; the others are answered `404` here (recorded), so a control sees them reached. */
 const ANSWERED = new Set(['authorize', 'checkRateLimit', 'activateGiftCard', 'putCheckoutSessionFields', 'listRoles'])
 const GATE = new Set(['authorize', 'checkRateLimit'])
@@ -528,6 +533,7 @@ describe('hostile tokens (through the HTTP app)', () => {
           const reasons = log.lines.filter((l) => l.msg === 'authentication failed').map((l) => String(l.o.reason))
           expect(reasons, 'one logged reason').to.have.length(1)
           expect(reasons[0]).to.match(c.why)
+          expect(cardDataIn(log), 'card data in a log line').to.deep.equal([])
           log.lines.length = 0
         }
       })
@@ -582,6 +588,7 @@ describe('hostile tokens (through the HTTP app)', () => {
           expect(reached, what).to.have.length(1)
         }
       }
+      expect(cardDataIn(log), 'card data in a log line').to.deep.equal([])
     })
   })
 

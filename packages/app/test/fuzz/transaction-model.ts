@@ -111,7 +111,7 @@ export class TransactionModel {
       t.key === 'replay' || t.key === 'reuse' ? this.keyed.filter((k) => k.account === account && k.create === (spec.op === 'create')) : []
     const replay = t.key === 'replay' ? earlier[n % Math.max(1, earlier.length)] : undefined
     const reuse = t.key === 'reuse' && spec.op === 'create' ? earlier[n % Math.max(1, earlier.length)] : undefined
-    const tokenOf = this.tokens(t.auth, spec.op === 'create' && t.auth === 'embedPinned')
+    const tokenOf = this.tokens(t.auth)
     const base = (method: string, path: Segment[], tree: unknown, headers: [string, string][] = []): FuzzRequest => ({
       family: q.family,
       method,
@@ -135,7 +135,7 @@ export class TransactionModel {
     if (replay !== undefined)
       return this.prepared(
         replay.request,
-        this.tokens(replay.auth, false),
+        this.tokens(replay.auth),
         [],
         { status: replay.status, why: 'replay', text: replay.text },
         () => undefined,
@@ -205,11 +205,11 @@ export class TransactionModel {
   }
 
   /** The fresh embed token a request sends (each its own rate-limit identity), or the suite's token. */
-  private tokens(auth: TxAuth, pinned: boolean): (name: TokenName) => string {
+  private tokens(auth: TxAuth): (name: TokenName) => string {
     if (auth === 'embed' || auth === 'embedPinned')
       return (name) =>
         name === 'embed'
-          ? this.h.token('admin', { scopes: ['embed'], ...(pinned || auth === 'embedPinned' ? { embedClaim: { amount: PIN } } : {}) })
+          ? this.h.token('admin', { scopes: ['embed'], ...(auth === 'embedPinned' ? { embedClaim: { amount: PIN } } : {}) })
           : this.tokenOf(name)
     if (auth === 'embedBuyer')
       return (name) =>

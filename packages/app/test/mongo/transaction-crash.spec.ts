@@ -56,9 +56,9 @@ const mockAuthorizationId = (serviceId: string, reference: string) => {
 
 /**
  * Issue 23's crash test: payments are recorded before the card service is asked, so a process
- * killed with SIGKILL while 100 of them are in flight (half by card, half by checkout session,
- * a third of them on the mock's slow amount, approved after 2 s) leaves records, not lost
- * money. After a restart, 70 of the requests are retried at once with their idempotency key and
+ * killed with SIGKILL while 100 of them are in flight (half by card, half by checkout session;
+ * some on the mock's amount it never answers, some on its slow amount, approved after 2 s)
+ * leaves records, not lost money. After a restart, 70 of the requests are retried at once with their idempotency key and
  * body: each ends 201 with a final status (a request answered before the kill gets its first
  * answer again, byte for byte). The other 30 are left alone until the recovery bound (60 s) has
  * passed and a restarted instance's recovery pass has run: then no transaction is pending, and
@@ -92,6 +92,8 @@ describe('payments across a kill -9, retries and the recovery pass (MongoDB)', f
       SEED_FILE: fixture.seedFile,
       DATA_DIR: join(fixture.dir, 'data'),
       IDEMPOTENCY_LEASE_S: '5',
+      // Long enough that an unanswered call is still open at the kill; short enough that the recovery bound stays 60 s.
+      CONNECTOR_TIMEOUT_MS: '15000',
       LOG_LEVEL: 'info',
     }
     const token = mintToken(fixture.pems.admin, { scopes: ['*.read', '*.write'], expiresInS: 900, now: new Date() })
@@ -101,7 +103,8 @@ describe('payments across a kill -9, retries and the recovery pass (MongoDB)', f
     const n = 100
     const keys = Array.from({ length: n }, (_, i) => `tx-crash-${i}-${db.env.MONGODB_DATABASE}`)
     const card = (i: number) => ({ method: 'card', number: numberOf(i), expiration_date: '12/35', security_code: CODE })
-    const amountOf = (i: number) => (i % 3 === 0 ? 300_998 : i % 11 === 0 ? 200_011 : 1000 + i)
+    // Never answered (the call is open at the kill, whenever it comes), approved after 2 s, declined, approved.
+    const amountOf = (i: number) => (i % 7 === 0 ? 300_999 : i % 3 === 0 ? 300_998 : i % 11 === 0 ? 200_011 : 1000 + i)
     const bySession = (i: number) => i % 2 === 1
     const bodies: Record<string, unknown>[] = []
     const call = async (url: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Answer> => {

@@ -179,7 +179,6 @@ export const expectCreate = (spec: CreateSpec, ctx: CreateContext): Expectation 
   }
   if (card?.digits == null || 'bad' in card.expiry) throw new Error('a payment without a card passed every check')
   if (card.expiry.months < 0) return invalid('expired card', '/payment_method/expiration_date', 'expired_card')
-
   const rule = mockRule(amount)
   const declined = rule.k === 'decline' ? rule.code : rule.k === 'approve' ? DECLINED_CARDS[card.digits] : undefined
   const status =
@@ -309,12 +308,13 @@ export const expectOperation = (spec: OperationSpec, ctx: OperationContext): Exp
   }
   if (spec.op === 'cancel') return invalid('unsupported operation', '', 'unsupported_operation')
   if (spec.op === 'capture') {
-    const first = refused.find((p) => p === '/final' || p === '/reauthorize_if_authorization_expired')
+    // `final: false`, then reauthorization, then every property a capture does not offer (airline, cart_items) together.
+    const first = ['/final', '/reauthorize_if_authorization_expired'].find((p) => refused.includes(p))
     if (first !== undefined) return invalid('unsupported', first, 'unsupported')
-    if (refused.length > 0) return invalid('unsupported', refused[0]!, 'unsupported')
+    if (refused.length > 0) return of(400, 'unsupported', { pointers: refused, detailType: 'unsupported' })
     if (t.status !== 'authorization_succeeded') return of(409, `capture of ${t.status}`, { detailType: 'invalid_transaction_status' })
+    if (t.authorized === 0) return of(409, 'capture of a card check', { detailType: 'invalid_transaction_status' })
     const take = amount.value === 'all' ? t.authorized : amount.value
-    if (take === 0) return of(409, 'capture of nothing', { detailType: 'invalid_transaction_status' })
     if (take > t.authorized) return invalid('capture above authorized', '/amount', 'amount_above_authorized')
     const rule = mockRule(take)
     const captured = rule.k === 'approve'

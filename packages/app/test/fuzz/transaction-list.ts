@@ -29,23 +29,24 @@ export const planList = (
   let query = spec.params.map((p) => `${encodeComponent(p.name)}=${p.encoded === true ? value(p) : encodeComponent(value(p))}`).join('&')
   const count = new Map<string, number>()
   for (const p of spec.params) count.set(p.name, (count.get(p.name) ?? 0) + 1)
-  const single = [...count].filter(([name, n]) => n > 1 && name !== 'status' && FILTERS.has(name)).map(([name]) => ['query', name])
-  // A status fault is named by its place among every status given (each parameter's values, split at commas).
-  let offset = 0
+  const single = [...count].filter(([name, n]) => n > 1 && !REPEATABLE.has(name) && FILTERS.has(name)).map(([name]) => ['query', name])
+  // A status or currency fault is named by its place among every value of its name (each parameter's, split at commas).
+  const offset = new Map<string, number>()
   const placed = spec.params.map((p) => {
-    const at = offset
-    if (p.name === 'status') offset += value(p).split(',').length
-    return p.fault && p.name === 'status' ? ['query', 'status', at + Number(p.fault[2])] : p.fault
+    const at = offset.get(p.name) ?? 0
+    offset.set(p.name, at + value(p).split(',').length)
+    return p.fault && REPEATABLE.has(p.name) ? ['query', p.name, at + Number(p.fault[2])] : p.fault
   })
+  const refused = [...new Set(spec.params.filter((p) => p.refused === true).map((p) => `/${p.name}`))]
   let faults = [...placed.flatMap((f) => (f ? [f] : [])), ...single]
-  // The list's filters, as the server reads them: every status given, the other filters once.
+  // The list's filters, as the server reads them: every status and currency given, the other filters once.
   let filters = new Map<string, unknown>()
   for (const p of spec.params)
     if (p.filter !== undefined) {
       const meaning = p.value instanceof Slot ? value(p) : p.filter
       filters.set(
         p.name,
-        p.name === 'status' ? [...((filters.get('status') as string[] | undefined) ?? []), ...(meaning as string[])] : meaning,
+        REPEATABLE.has(p.name) ? [...((filters.get(p.name) as string[] | undefined) ?? []), ...(meaning as string[])] : meaning,
       )
     }
   const scopeOf = (f: Map<string, unknown>) =>
@@ -72,11 +73,13 @@ export const planList = (
     ...(cursor === null ? [] : [{ raw: `cursor=${encodeComponent(cursor)}` }]),
   ]
   const expect: Expectation =
-    faults.length > 0
-      ? { status: 422, why: 'schema', locs: faults }
-      : stale
-        ? { status: 400, why: 'cursor of another list', pointers: ['/cursor'], detailType: 'invalid_cursor' }
-        : { status: 200, why: 'page', limit: limit ? Number(limit[1]) : 20, item: (item) => outside(item, filters, account) }
+    refused.length > 0 && !(spec.cursor === 'same' && cursor !== null)
+      ? { status: 400, why: 'filter not offered', pointers: refused, detailType: 'unsupported' }
+      : faults.length > 0
+        ? { status: 422, why: 'schema', locs: faults }
+        : stale
+          ? { status: 400, why: 'cursor of another list', pointers: ['/cursor'], detailType: 'invalid_cursor' }
+          : { status: 200, why: 'page', limit: limit ? Number(limit[1]) : 20, item: (item) => outside(item, filters, account) }
   const scope = scopeOf(filters)
   const learn = (res: RawResponse) => {
     if (res.status !== 200) return
@@ -87,6 +90,8 @@ export const planList = (
 }
 
 /** The list's parameters (a repeated one is a 422, but `status`). */
+/** The parameters given as a list (repeated, or separated with commas). */
+const REPEATABLE = new Set(['status', 'currency'])
 export const FILTERS = new Set([
   'status',
   'buyer_id',
@@ -102,35 +107,25 @@ export const FILTERS = new Set([
   'cursor',
 ])
 
+const buyerOf = (item: Json) => item.buyer as Json | null
+const instant = (v: unknown) => Date.parse(String(v))
+/** Whether a listed transaction breaks one filter of its list. */
+const BREAKS: Readonly<Record<string, (item: Json, v: unknown) => boolean>> = {
+  status: (item, v) => !(v as string[]).includes(String(item.status)),
+  currency: (item, v) => !(v as string[]).includes(String(item.currency)),
+  amount_gte: (item, v) => Number(item.amount) < Number(v),
+  amount_lte: (item, v) => Number(item.amount) > Number(v),
+  external_identifier: (item, v) => item.external_identifier !== v,
+  buyer_id: (item, v) => buyerOf(item)?.id !== String(v).toLowerCase(),
+  buyer_external_identifier: (item, v) => buyerOf(item)?.external_identifier !== v,
+  checkout_session_id: (item, v) => item.checkout_session_id !== v,
+  created_at_gte: (item, v) => instant(item.created_at) < instant(v),
+  created_at_lte: (item, v) => instant(item.created_at) > instant(v),
+}
+
 /** Why a listed transaction breaks a filter of its list (none: it matches them all). */
 export const outside = (item: Json, filters: ReadonlyMap<string, unknown>, account: Account): string | undefined => {
   if (item.merchant_account_id !== account) return `an item of ${String(item.merchant_account_id)} in ${account}'s list`
-  for (const [name, v] of filters) {
-    const f = { name }
-    const buyer = item.buyer as Json | null
-    const bad =
-      f.name === 'status'
-        ? !(v as string[]).includes(String(item.status))
-        : f.name === 'amount_gte'
-          ? Number(item.amount) < Number(v)
-          : f.name === 'amount_lte'
-            ? Number(item.amount) > Number(v)
-            : f.name === 'currency'
-              ? item.currency !== v
-              : f.name === 'external_identifier'
-                ? item.external_identifier !== v
-                : f.name === 'buyer_id'
-                  ? buyer?.id !== String(v).toLowerCase()
-                  : f.name === 'buyer_external_identifier'
-                    ? buyer?.external_identifier !== v
-                    : f.name === 'checkout_session_id'
-                      ? item.checkout_session_id !== v
-                      : f.name === 'created_at_gte'
-                        ? Date.parse(String(item.created_at)) < Date.parse(String(v))
-                        : f.name === 'created_at_lte'
-                          ? Date.parse(String(item.created_at)) > Date.parse(String(v))
-                          : false
-    if (bad) return `${String(item.id)} breaks ${f.name}=${JSON.stringify(v)}`
-  }
+  for (const [name, v] of filters) if (BREAKS[name]?.(item, v) === true) return `${String(item.id)} breaks ${name}=${JSON.stringify(v)}`
   return undefined
 }

@@ -214,11 +214,19 @@ const listParam: fc.Arbitrary<readonly ListParam[]> = oneof(
   ),
   w(
     2,
-    fc.constantFrom(...ISO).map((c) => [filter('currency', c)]),
+    fc.subarray(ISO, { minLength: 1, maxLength: 2 }).map((c) => [filter('currency', c.join(','), c)]),
   ),
   w(
     1,
-    fc.constantFrom('usd', 'XYZ', '').map((c) => [fault('currency', c)]),
+    fc
+      .tuple(fc.constantFrom(...ISO), fc.constantFrom('usd', 'XYZ', ''))
+      .map(([good, bad]) => [fault('currency', `${good},${bad}`, ['query', 'currency', 1])]),
+  ),
+  w(
+    1,
+    fc
+      .constantFrom('search', 'amount_eq', 'metadata', 'payment_method_label', 'payment_service_id')
+      .map((n) => [{ name: n, value: 'x', refused: true }]),
   ),
   w(
     2,

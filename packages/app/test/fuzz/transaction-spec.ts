@@ -139,6 +139,8 @@ export interface ListParam {
   readonly encoded?: boolean
   readonly fault?: readonly (string | number)[]
   readonly filter?: unknown
+  /** One of the original API's filters Orka does not offer: a 400 naming it, before anything else of the query. */
+  readonly refused?: boolean
 }
 
 export interface ListSpec {

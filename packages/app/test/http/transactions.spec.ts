@@ -110,14 +110,20 @@ describe('transactions over HTTP (embedded store, mock-card)', () => {
     expect(h.logs.join('')).not.to.include('4111111111111111')
   })
 
-  it('answers a decline as a 201 transaction that says so', async () => {
-    const r = await pay({ ...PAYMENT, payment_method: { ...CARD, number: '4000000000000002' } })
+  it("answers a decline as a 201 transaction that says so, with the service's address and security code checks", async () => {
+    const r = await pay({
+      ...PAYMENT,
+      payment_method: { ...CARD, number: '4000000000000002', security_code: '333' },
+      buyer: { billing_details: { address: { postal_code: 'N1 77Q' } } },
+    })
     expect(r.status).to.equal(201)
     expect(r.body).to.include({
       status: 'authorization_declined',
       error_code: 'issuer_decline',
       intent_outcome: 'failed',
       authorized_amount: 0,
+      avs_response_code: 'no_match',
+      cvv_response_code: 'no_match',
     })
   })
 

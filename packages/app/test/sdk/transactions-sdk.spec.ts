@@ -249,7 +249,6 @@ onBothStores("the original API SDK's transactions against Orka", (world) => {
           rawResponseCode: 'insufficient_funds',
           rawResponseDescription: 'Simulated decline',
           authResponseCode: null,
-          cvvResponseCode: null,
           paymentServiceTransactionId: null,
           authorizedAt: null,
           intentOutcome: 'failed',
@@ -269,6 +268,9 @@ onBothStores("the original API SDK's transactions against Orka", (world) => {
         errorCode: 'issuer_decline',
         authorizedAmount: 0,
         intentOutcome: 'failed',
+        // A decline carries the service's address and security code checks too.
+        avsResponseCode: null,
+        cvvResponseCode: 'match',
       })
       expect(t.paymentMethod).to.deep.include({ label: '0002', details: { bin: '400000', cardType: null } })
       const capture = await refusedByOrka(sdk.transactions.capture({ transactionId: t.id, transactionCaptureCreate: {} }))

@@ -126,6 +126,8 @@ export const attemptAnswered = (
             ...a,
             outcome: 'declined',
             answered_at: ctx.now,
+            avs: answer.avs,
+            cvv: answer.cvv,
             error_code: answer.errorCode,
             ...rawOf(answer),
           })),

@@ -7,6 +7,7 @@ import { accessLog } from './middleware/access-log'
 import { authenticate } from './middleware/authenticate'
 import { authorize } from './middleware/authorize'
 import { catchErrors } from './middleware/catch-errors'
+import { cors } from './middleware/cors'
 import { fixedPathsFirst, notRouted } from './middleware/not-routed'
 import { rateLimit } from './middleware/rate-limit'
 import { DEFAULT_INSTANCE_ID, DEFAULT_PUBLIC_BASE_URLS } from './openapi/document'
@@ -85,6 +86,9 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
   const app = new Koa<OrkaState>()
   app.use(accessLog(log))
   app.use(catchErrors(log))
+  // Unset (the default), nothing is installed: no request pays for CORS, no response changes.
+  if (config.corsAllowedOrigins !== undefined && config.corsAllowedOrigins.length > 0)
+    app.use(cors(OPERATIONS, { allowedOrigins: config.corsAllowedOrigins, merchantAccountHeader: config.merchantAccountHeader }))
   // The published contract (/openapi.json, /docs): no token, no rate limit, still access-logged.
   const docs = docsRouter({
     merchantAccountHeader: config.merchantAccountHeader,

@@ -41,6 +41,8 @@ export interface HttpDeps {
     webhookHeaderPrefix?: string
     /** How long a rate limit's 429 is held before it is sent (at most its `Retry-After`). Default: 0. */
     rateLimitHoldMs?: number
+    /** Origins (as browsers send them) whose pages may call the browser routes. Default: none, no CORS at all. */
+    corsAllowedOrigins?: readonly string[]
   }
   useCases: UseCases
 }

@@ -62,6 +62,33 @@ const delays = new t.Type<number[], unknown, string>(
   (a) => a.join(','),
 )
 
+/**
+ * Comma-separated origins a browser page may call the API from, each as a browser sends it in
+ * `Origin`: scheme and host lower-cased, the scheme's default port left out
+ * (`https://Shop.example:443` is `https://shop.example`). Only `http`/`https`, no path, query,
+ * user or wildcard: CORS answers echo exactly one listed origin, never a pattern.
+ */
+const origins = new t.Type<readonly string[], unknown, string>(
+  'comma-separated origins (http or https://host[:port], no path, no wildcard)',
+  (u): u is readonly string[] => Array.isArray(u),
+  (s, c) => {
+    const parts = s.split(',').map((p) => p.trim())
+    const out: string[] = []
+    for (const p of parts) {
+      if (parts.length > 100 || !/^https?:\/\/[^/?#@*\s\\]+$/i.test(p)) return t.failure(s, c)
+      try {
+        const origin = new URL(p).origin
+        if (origin === 'null') return t.failure(s, c)
+        if (!out.includes(origin)) out.push(origin)
+      } catch {
+        return t.failure(s, c)
+      }
+    }
+    return t.success(out)
+  },
+  (a) => a.join(','),
+)
+
 /** About 7 days in all (the original API's horizon): quick retries first, then daily ones. */
 export const DEFAULT_RETRY_DELAYS_S = [10, 60, 300, 1800, 3600, 7200, 14400, 28800, 43200, 86400, 86400, 86400, 86400, 86400, 86400]
 
@@ -131,6 +158,12 @@ export const SETTINGS = {
     codec: text('an HTTP header name', /^[A-Za-z0-9-]+$/),
     default: 'x-orka-merchant-account-id',
     doc: "Request header naming the merchant account (set it to the original API's name for its clients)",
+  }),
+  corsAllowedOrigins: s({
+    env: 'CORS_ALLOWED_ORIGINS',
+    codec: origins,
+    default: [] as readonly string[],
+    doc: 'Origins whose pages may call the browser routes (CORS), as browsers send them; empty: no CORS headers at all',
   }),
   seedFile: s({ env: 'SEED_FILE', codec: text('a file path'), default: undefined, doc: 'JSON provisioning applied idempotently at start' }),
   dataDir: s({ env: 'DATA_DIR', codec: text('a directory path'), default: '.data', doc: 'Where the dev API key is written' }),

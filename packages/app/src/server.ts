@@ -83,6 +83,7 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
       maxTokenLifetimeS: config.maxTokenLifetimeS,
       webhookHeaderPrefix: config.webhookHeaderPrefix,
       rateLimitHoldMs: config.rateLimitHoldMs,
+      corsAllowedOrigins: config.corsAllowedOrigins,
     },
     useCases: get(c, UseCases),
   })

@@ -14,8 +14,18 @@ import { serverErrorResponse } from '../error-response'
 import { redactLogFields } from '../log-redaction'
 import { sendErrorResponse, sendJson, serializeError } from '../respond'
 
-/** Headers that still hold after a crash: they describe the request, not the failed response. */
-const KEEP = new Set(['x-request-id', 'ratelimit', 'ratelimit-policy'])
+/**
+ * Headers that still hold after a crash: they describe the request, not the failed response.
+ * The CORS ones too, so that a page can read the error it got (see `cors`).
+ */
+const KEEP = new Set([
+  'x-request-id',
+  'ratelimit',
+  'ratelimit-policy',
+  'vary',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+])
 
 type Ctx = ParameterizedContext<OrkaState>
 

@@ -19,8 +19,8 @@ export const allowedMethods = (router: Router<OrkaState>, path: string): string[
 
 /**
  * Runs when no served route took the request. Unknown path: 404. Known path, other method:
- * 405 with `Allow`. OPTIONS on a known path: 204 with `Allow` (RFC 9110 §9.3.7); there is no
- * CORS here, so it serves discovery only. None of these needs a token: they disclose nothing
+ * 405 with `Allow`. OPTIONS on a known path: 204 with `Allow` (RFC 9110 §9.3.7), for discovery
+ * only: a CORS preflight from a listed origin is answered before it comes here (`cors`). None of these needs a token: they disclose nothing
  * beyond the published route list.
  */
 export const notRouted =

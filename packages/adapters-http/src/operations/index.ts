@@ -27,4 +27,4 @@ export const OPERATIONS: readonly Operation[] = [
   ...UNSERVED_OPERATIONS,
 ]
 
-export { defineOperation, isServed, Operation, OperationRequest, ServedOperation, UnservedOperation } from './operation'
+export { defineOperation, isBrowserOperation, isServed, Operation, OperationRequest, ServedOperation, UnservedOperation } from './operation'

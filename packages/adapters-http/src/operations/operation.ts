@@ -1,5 +1,6 @@
 import type * as t from 'io-ts'
 import type * as TE from 'fp-ts/TaskEither'
+import { EMBED, grants } from '@orka/domain'
 import type { Access, Answered, DomainError, RateLimitPolicy, RuleViolation, Scope } from '@orka/domain'
 import type { UseCases } from '../types'
 
@@ -57,6 +58,11 @@ export interface OperationSpec<P extends ParameterDocs, Q extends ParameterDocs,
    * `scope` as usual (401, 403).
    */
   readonly tokenOptional?: T
+  /**
+   * Only the merchant's servers may call it: an `embed` token is refused (`403`, once the request
+   * is decoded) even though its scopes grant `scope`, and browsers get no CORS for it.
+   */
+  readonly serverOnly?: true
   /** The reference OpenAPI document's operationId. */
   readonly operationId: string
   /** The quota the operation draws on, for `embed` tokens. */
@@ -116,3 +122,10 @@ export const defineOperation = <
 ): ServedOperation => spec as unknown as ServedOperation
 
 export const isServed = (op: Operation): op is ServedOperation => op.unserved !== true
+
+/**
+ * A browser may call it: the `embed` scope grants its scope (what a checkout page's token holds)
+ * and it is not `serverOnly`, or it needs no token at all (Secure Fields). CORS applies to exactly these operations.
+ */
+export const isBrowserOperation = (op: Operation): op is ServedOperation =>
+  isServed(op) && op.serverOnly !== true && (op.tokenOptional === true || grants([EMBED], op.scope))

@@ -1,6 +1,6 @@
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import { Answered, boundedString, failedValidation, problem, Refined } from '@orka/domain'
+import { Access, Answered, boundedString, EMBED, failedValidation, forbidden, grants, problem, Refined } from '@orka/domain'
 import { accessOf, Ctx, RouteMiddleware } from '../context'
 import { Decoded, decodeQuery, decodeWith, singleHeader, violationsOf } from '../decode/decode'
 import { readJsonBody, readOptionalJsonBody } from '../decode/json-body'
@@ -31,6 +31,14 @@ const pick = (docs: ParameterDocs) => (query: Record<string, string | string[] |
 const sent = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined))
 
 const NONE = E.right({})
+
+/** A `serverOnly` operation's scope must be granted by the token's scopes other than `embed`. */
+const byServer = (access: Access | null, scope: string): boolean =>
+  access === null ||
+  grants(
+    access.principal.scopes.filter((s) => s !== EMBED),
+    scope,
+  )
 
 const queryOf = (docs: ParameterDocs, rules: ServedOperation['queryRules']) => {
   const codec = rules ? new Refined(t.partial(codecs(docs)), rules) : t.partial(codecs(docs))
@@ -80,7 +88,10 @@ export const serve = (op: ServedOperation, deps: Pick<HttpDeps, 'log' | 'config'
       return
     }
     const prefer = [ctx.req.headers.prefer ?? []].flat().join(',') || null
-    const r = await handle({ access, params: params.right, query: q.right, body: body.right, idempotencyKey: key.right, prefer })()
+    const r =
+      op.serverOnly === true && !byServer(access, op.scope)
+        ? E.left(forbidden('missing_scope'))
+        : await handle({ access, params: params.right, query: q.right, body: body.right, idempotencyKey: key.right, prefer })()
     if (E.isLeft(r)) {
       sendDomainError(ctx, deps.log, r.left)
       return

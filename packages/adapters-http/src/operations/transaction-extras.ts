@@ -2,7 +2,7 @@ import * as t from 'io-ts'
 import * as TE from 'fp-ts/TaskEither'
 import { canonicalUuid, closed, NoItems, notFound } from '@orka/domain'
 import { defineOperation } from './operation'
-import { one, serverOnly, TRANSACTION_ID, TRANSACTIONS } from './transactions'
+import { one, TRANSACTION_ID, TRANSACTIONS } from './transactions'
 
 /** A list nothing in Orka produces yet (the original API's actions, settlements, refund settlements): always empty. */
 const Empty = (name: string) => closed(name, { items: NoItems })
@@ -44,6 +44,7 @@ const unsupported = (path: string, operationId: string, summary: string, what: s
     method: 'POST',
     path: `/transactions/{transaction_id}/${path}`,
     scope: 'transactions.write',
+    serverOnly: true,
     operationId,
     doc: {
       tag: TRANSACTIONS,
@@ -55,7 +56,7 @@ const unsupported = (path: string, operationId: string, summary: string, what: s
     body: t.record(t.string, t.unknown),
     errorsOnly: true,
     success: { status: 204, description: 'Never answered.' },
-    handle: (u) => (req) => serverOnly(req.access, () => u.unsupportedTransactionOperation({ ...one(req), operation: what })),
+    handle: (u) => (req) => u.unsupportedTransactionOperation({ ...one(req), operation: what }),
   })
 
 export const TRANSACTION_EXTRA_OPERATIONS = [

@@ -1,10 +1,8 @@
 import * as t from 'io-ts'
 import * as TE from 'fp-ts/TaskEither'
 import {
-  Access,
   canonicalUuid,
   EMBED,
-  forbidden,
   grants,
   intRange,
   isEmbedToken,
@@ -44,15 +42,6 @@ export const one = (req: OperationRequest<typeof TRANSACTION_ID, ParameterDocs, 
   merchantAccountId: req.access.merchantAccount.id,
   transactionId: req.params.transaction_id,
 })
-
-/** What only the merchant's servers may do: an `embed` token (a browser) creates transactions and nothing more. */
-export const serverOnly = <A>(access: Access, run: () => TE.TaskEither<DomainError, A>) =>
-  grants(
-    access.principal.scopes.filter((s) => s !== EMBED),
-    'transactions.write',
-  )
-    ? run()
-    : TE.left(forbidden('missing_scope'))
 
 const IDEMPOTENCY =
   'With an `idempotency-key`, the same key and body replay the first answer byte for byte (`Idempotent-Replayed: true`) and call ' +
@@ -181,6 +170,7 @@ export const updateTransaction = defineOperation({
   method: 'PUT',
   path: '/transactions/{transaction_id}',
   scope: 'transactions.write',
+  serverOnly: true,
   operationId: 'update_transaction',
   doc: {
     tag: TRANSACTIONS,
@@ -193,7 +183,7 @@ export const updateTransaction = defineOperation({
   params: TRANSACTION_ID,
   body: TransactionUpdate,
   success: { status: 200, codec: Transaction, description: 'The transaction as updated.' },
-  handle: (u) => (req) => serverOnly(req.access, () => u.updateTransaction({ ...one(req), input: req.body })),
+  handle: (u) => (req) => u.updateTransaction({ ...one(req), input: req.body }),
 })
 
 const PREFER =
@@ -234,6 +224,7 @@ export const captureTransaction = defineOperation({
   method: 'POST',
   path: '/transactions/{transaction_id}/capture',
   scope: 'transactions.write',
+  serverOnly: true,
   operationId: 'capture_transaction',
   doc: {
     tag: TRANSACTIONS,
@@ -251,10 +242,8 @@ export const captureTransaction = defineOperation({
   idempotent: true,
   success: { status: 200, codec: t.union([Transaction, TransactionCapture]), description: 'The captured transaction.' },
   handle: (u) => (req) =>
-    serverOnly(req.access, () =>
-      TE.map((r: { value: OperationDone; replayed: boolean }) => ({ value: captureView(r.value, req.prefer), replayed: r.replayed }))(
-        u.captureTransaction({ ...one(req), input: req.body, idempotencyKey: req.idempotencyKey }),
-      ),
+    TE.map((r: { value: OperationDone; replayed: boolean }) => ({ value: captureView(r.value, req.prefer), replayed: r.replayed }))(
+      u.captureTransaction({ ...one(req), input: req.body, idempotencyKey: req.idempotencyKey }),
     ),
 })
 
@@ -262,6 +251,7 @@ export const voidTransaction = defineOperation({
   method: 'POST',
   path: '/transactions/{transaction_id}/void',
   scope: 'transactions.write',
+  serverOnly: true,
   operationId: 'void_transaction',
   doc: {
     tag: TRANSACTIONS,
@@ -273,10 +263,8 @@ export const voidTransaction = defineOperation({
   idempotent: true,
   success: { status: 200, codec: t.union([Transaction, TransactionVoid]), description: 'The voided transaction.' },
   handle: (u) => (req) =>
-    serverOnly(req.access, () =>
-      TE.map((r: { value: OperationDone; replayed: boolean }) => ({ value: voidView(r.value, req.prefer), replayed: r.replayed }))(
-        u.voidTransaction({ ...one(req), input: null, idempotencyKey: req.idempotencyKey }),
-      ),
+    TE.map((r: { value: OperationDone; replayed: boolean }) => ({ value: voidView(r.value, req.prefer), replayed: r.replayed }))(
+      u.voidTransaction({ ...one(req), input: null, idempotencyKey: req.idempotencyKey }),
     ),
 })
 
@@ -284,6 +272,7 @@ export const createTransactionRefund = defineOperation({
   method: 'POST',
   path: '/transactions/{transaction_id}/refunds',
   scope: 'transactions.write',
+  serverOnly: true,
   operationId: 'create_transaction_refund',
   doc: {
     tag: TRANSACTIONS,
@@ -299,10 +288,8 @@ export const createTransactionRefund = defineOperation({
   idempotent: true,
   success: { status: 201, codec: Refund, description: 'The refund.' },
   handle: (u) => (req) =>
-    serverOnly(req.access, () =>
-      TE.flatMap((r: { value: OperationDone; replayed: boolean }) => firstRefund(r))(
-        u.refundTransaction({ ...one(req), input: req.body, idempotencyKey: req.idempotencyKey }),
-      ),
+    TE.flatMap((r: { value: OperationDone; replayed: boolean }) => firstRefund(r))(
+      u.refundTransaction({ ...one(req), input: req.body, idempotencyKey: req.idempotencyKey }),
     ),
 })
 
@@ -310,6 +297,7 @@ export const createFullTransactionRefund = defineOperation({
   method: 'POST',
   path: '/transactions/{transaction_id}/refunds/all',
   scope: 'transactions.write',
+  serverOnly: true,
   operationId: 'create_full_transaction_refund',
   doc: { tag: TRANSACTIONS, summary: 'Create batch transaction refund', description: 'Refunds everything left to refund. ' + IDEMPOTENCY },
   params: TRANSACTION_ID,
@@ -318,10 +306,8 @@ export const createFullTransactionRefund = defineOperation({
   idempotent: true,
   success: { status: 201, codec: Refunds, description: 'The refunds made.' },
   handle: (u) => (req) =>
-    serverOnly(req.access, () =>
-      TE.map((r: { value: OperationDone; replayed: boolean }) => ({ value: { items: r.value.refunds }, replayed: r.replayed }))(
-        u.refundAllTransaction({ ...one(req), input: req.body, idempotencyKey: req.idempotencyKey }),
-      ),
+    TE.map((r: { value: OperationDone; replayed: boolean }) => ({ value: { items: r.value.refunds }, replayed: r.replayed }))(
+      u.refundAllTransaction({ ...one(req), input: req.body, idempotencyKey: req.idempotencyKey }),
     ),
 })
 

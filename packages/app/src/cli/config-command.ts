@@ -10,7 +10,10 @@ masked. A bad value exits 1 naming the variable and what it expects.
 
 export const configCommand = (args: string[]): void => {
   if (args.some((a) => HELP.includes(a))) return void process.stdout.write(CONFIG_USAGE)
-  const config = configFromEnv() as unknown as Record<string, string | number | boolean | Buffer | readonly number[] | undefined>
+  const config = configFromEnv() as unknown as Record<
+    string,
+    string | number | boolean | Buffer | readonly number[] | readonly string[] | undefined
+  >
   for (const [name, setting] of Object.entries(SETTINGS)) {
     const value = config[name]
     const shown = value === undefined ? '(unset)' : 'secret' in setting && setting.secret ? '********' : String(value)

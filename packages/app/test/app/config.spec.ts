@@ -106,4 +106,43 @@ describe('configuration', () => {
       ]),
     )
   })
+
+  describe('CORS_ALLOWED_ORIGINS', () => {
+    const origins = (value?: string) => {
+      const c = loadConfig(value === undefined ? {} : { CORS_ALLOWED_ORIGINS: value })
+      return E.isRight(c) ? c.right.corsAllowedOrigins : c.left
+    }
+
+    it('is empty by default (no CORS at all)', () => {
+      expect(origins()).to.deep.equal([])
+      expect(origins('')).to.deep.equal([])
+    })
+
+    it('reads exact origins as browsers send them: lower case, default port left out, duplicates once', () => {
+      expect(origins('https://Shop.example:443, http://localhost:5173,HTTP://127.0.0.1:80,https://shop.example')).to.deep.equal([
+        'https://shop.example',
+        'http://localhost:5173',
+        'http://127.0.0.1',
+      ])
+      expect(origins('https://shop.example:8443,http://[::1]:3000')).to.deep.equal(['https://shop.example:8443', 'http://[::1]:3000'])
+    })
+
+    it('refuses anything but http(s) origins, with one line naming the variable', () => {
+      const expects = 'comma-separated origins (http or https://host[:port], no path, no wildcard)'
+      for (const bad of [
+        '*',
+        'https://*.shop.example',
+        'https://shop.example/path',
+        'https://shop.example/',
+        'https://shop.example?x=1',
+        'https://user@shop.example',
+        'ftp://x',
+        'not a url',
+        'null',
+        'https://shop.example,,https://other.example',
+        'https://shop.example:99999',
+      ])
+        expect(origins(bad), bad).to.deep.equal([`CORS_ALLOWED_ORIGINS: expected ${expects}, got '${bad}'`])
+    })
+  })
 })

@@ -15,9 +15,9 @@ import { makeSettleTransaction } from './settle-transaction'
 import { Transaction, TransactionBuyer } from './transaction.codecs'
 import { toTransaction, TransactionRecord } from './transaction'
 import { TransactionCreate, unsupportedFields, UNSUPPORTED_TRANSACTION_FIELDS } from './transaction-requests.codecs'
-import { refusedInput, serviceView, stepContext, TransactionDeps } from './transaction-deps'
+import { notOffered, refusedInput, serviceView, stepContext, TransactionDeps } from './transaction-deps'
 import { attemptRequested, next } from './transaction-steps'
-import { failedValidation, problem } from '../shared/errors'
+import { failedValidation } from '../shared/errors'
 
 export type CreateTransactionError = InvalidRequest | Forbidden | Conflict | IdempotencyRefusal | Unavailable
 
@@ -52,16 +52,7 @@ const unsupported = (input: TransactionCreate): InvalidRequest | null => {
     ...(input.buyer?.shipping_details != null ? [['buyer', 'shipping_details']] : []),
   ]
   if (paths.length === 0) return null
-  return failedValidation(
-    ...paths.map((p) =>
-      problem(
-        'input',
-        p,
-        `\`${p.join('.')}\`${p.at(-1) === 'method' ? ': stored payment methods are' : ' is'} not supported`,
-        'unsupported',
-      ),
-    ),
-  )
+  return notOffered(paths, (p) => `\`${p.join('.')}\`${p.at(-1) === 'method' ? ': stored payment methods are' : ' is'} not supported`)
 }
 
 /** An embed token may only create what its claim pins: the amount, currency, buyer and checkout session it names. */

@@ -12,7 +12,7 @@ import { Capture, Refund, Transaction, TransactionEvent, TransactionSummary } fr
 import { toCapture, toRefund, toTransaction, toTransactionSummary, transactionSortKey, TransactionRecord } from './transaction'
 import { TransactionFilter, TransactionStore } from './transaction.ports'
 import { TransactionUpdate } from './transaction-requests.codecs'
-import { refusedInput, stepContext, TransactionDeps, wrongState } from './transaction-deps'
+import { refusedInput, statusWords, stepContext, TransactionDeps, wrongState } from './transaction-deps'
 import { next } from './transaction-steps'
 
 interface One {
@@ -70,7 +70,7 @@ export const makeUpdateTransaction =
         return E.left(
           wrongState(
             r.right,
-            `A transaction in status ${r.right.status.replace(/_/g, ' ')} cannot be updated while a call to its card service has no outcome`,
+            `A transaction in status ${statusWords(r.right)} cannot be updated while a call to its card service has no outcome`,
           ),
         )
       const change = {

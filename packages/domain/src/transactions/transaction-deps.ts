@@ -42,6 +42,15 @@ export const stepContext = (deps: Pick<TransactionDeps, 'clock' | 'ids'>): StepC
 export const refusedInput = (path: readonly string[], message: string, type = 'invalid'): InvalidRequest =>
   failedValidation(problem('input', [...path], message, type))
 
+/** A 400 for each of these properties: set to something Orka does not offer (never silently ignored). */
+export const notOffered = (
+  paths: readonly (readonly string[])[],
+  message = (p: readonly string[]) => `\`${p.join('.')}\` is not supported`,
+) => failedValidation(...paths.map((p) => problem('input', [...p], message(p), 'unsupported')))
+
+/** A status as messages name it: `authorization succeeded`. */
+export const statusWords = (r: TransactionRecord): string => r.status.replace(/_/g, ' ')
+
 /** A 409: the transaction is not in a state this operation may start from (the message names it). */
 export const wrongState = (r: TransactionRecord, message: string): Conflict => ({
   _tag: 'Conflict',

@@ -7,11 +7,9 @@ import { Answered, Attempted, IdempotencyRefusal, makeRunIdempotently, OutcomeCo
 import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
 import {
   Conflict,
-  failedValidation,
   InvalidRequest,
   NotFound,
   notFound,
-  problem,
   ServiceFailed,
   serviceFailed,
   ServiceTimeout,
@@ -30,7 +28,7 @@ import {
   TransactionRefundCreate,
   unsupportedFields,
 } from './transaction-requests.codecs'
-import { refusedInput, stepContext, TransactionDeps, wrongState } from './transaction-deps'
+import { notOffered, refusedInput, statusWords, stepContext, TransactionDeps, wrongState } from './transaction-deps'
 import { captureAnswered, captureRequested, refundAnswered, refundRequested, voidAnswered, voidRequested } from './transaction-steps'
 
 export type OperationError = NotFound | Conflict | InvalidRequest | ServiceFailed | ServiceTimeout | IdempotencyRefusal | Unavailable
@@ -147,8 +145,6 @@ const makeOperation =
     )
   }
 
-const status = (r: TransactionRecord) => r.status.replace(/_/g, ' ')
-
 /** Captures an authorization, all of it or part (`final`: what is not captured is released). */
 export const makeCaptureTransaction = (deps: TransactionDeps) =>
   makeOperation<TransactionCaptureCreate>(
@@ -162,10 +158,9 @@ export const makeCaptureTransaction = (deps: TransactionDeps) =>
       if (reauthorize === true)
         return E.left(refusedInput(['reauthorize_if_authorization_expired'], 'Reauthorization is not supported', 'unsupported'))
       const ignored = unsupportedFields(cmd.input, { airline: null, cart_items: null })
-      if (ignored.length > 0)
-        return E.left(failedValidation(...ignored.map((p) => problem('input', p, `\`${p.join('.')}\` is not supported`, 'unsupported'))))
+      if (ignored.length > 0) return E.left(notOffered(ignored))
       if (r.status !== 'authorization_succeeded' || r.authorization === null)
-        return E.left(wrongState(r, `A transaction in status ${status(r)} cannot be captured: only an authorized one can`))
+        return E.left(wrongState(r, `A transaction in status ${statusWords(r)} cannot be captured: only an authorized one can`))
       const authorized = r.authorization.amount
       // A capture is of 1 or more (`CaptureRecord`): a 0 authorization only checked the card.
       if (authorized === 0)
@@ -206,7 +201,7 @@ export const makeVoidTransaction = (deps: TransactionDeps) =>
     (r, ids) => r.void !== null && ids.some((id) => r.void?.reference.endsWith(`:void:${id}`) === true) && r.void.status !== 'pending',
     (r, _cmd, ids) => {
       if (r.status !== 'authorization_succeeded')
-        return E.left(wrongState(r, `A transaction in status ${status(r)} cannot be voided: only an authorized, uncaptured one can`))
+        return E.left(wrongState(r, `A transaction in status ${statusWords(r)} cannot be voided: only an authorized, uncaptured one can`))
       const ctx = stepContext(deps)
       const reference = `${r.id}:void:${ids[0] ?? ctx.newId()}`
       return E.right({
@@ -225,7 +220,7 @@ const refundPlan = (
   input: TransactionRefundAllCreate,
 ): E.Either<OperationError, Plan> => {
   if (r.status !== 'capture_succeeded')
-    return E.left(wrongState(r, `A transaction in status ${status(r)} cannot be refunded: only a captured one can`))
+    return E.left(wrongState(r, `A transaction in status ${statusWords(r)} cannot be refunded: only a captured one can`))
   const left = refundable(r)
   if (left === 0) return E.left(wrongState(r, 'Nothing is left to refund on this transaction'))
   const give = amount ?? left

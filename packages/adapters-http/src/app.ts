@@ -14,8 +14,10 @@ import { DEFAULT_INSTANCE_ID, DEFAULT_PUBLIC_BASE_URLS } from './openapi/documen
 import { sendErrorResponse, serializeError } from './respond'
 import { isServed, Operation, OPERATIONS } from './operations'
 import { serve } from './operations/serve'
+import { demoCheckoutRouter } from './routes/demo-checkout'
 import { docsRouter } from './routes/docs'
 import { healthRouter } from './routes/health'
+import { secureFieldsRouter } from './routes/secure-fields'
 import type { HttpDeps } from './types'
 
 /** `/a/{id}` to the router's `/a/:id`. */
@@ -99,6 +101,8 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
   })
   app.use(docs.routes())
   app.use(healthRouter(deps.ready ?? (() => Promise.resolve('ready'))).routes())
+  app.use(secureFieldsRouter(config.corsAllowedOrigins ?? []).routes())
+  if (deps.demoCheckout !== undefined) app.use(demoCheckoutRouter(deps.demoCheckout, log).routes())
   app.use(fixedPathsFirst(literals, taken))
   app.use(served.routes())
   app.use(counted.routes())

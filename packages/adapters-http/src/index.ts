@@ -1,4 +1,6 @@
 export { createHttpApp } from './app'
+export { DemoCheckout, DemoCheckoutStart } from './routes/demo-checkout'
+export { fieldPolicy, SECURE_FIELDS_DIR, SECURE_FIELDS_PATH } from './routes/secure-fields'
 export { HttpDeps, HttpLog, PublicBaseUrls, UseCases } from './types'
 export {
   makeTokenVerifier,

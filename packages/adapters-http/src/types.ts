@@ -1,4 +1,5 @@
 import type * as domain from '@orka/domain'
+import type { DemoCheckoutStart } from './routes/demo-checkout'
 
 export interface PublicBaseUrls {
   /** Base URL of the sandbox environment; `{id}` stands for the instance subdomain. */
@@ -45,6 +46,8 @@ export interface HttpDeps {
     corsAllowedOrigins?: readonly string[]
   }
   useCases: UseCases
+  /** The sandbox's demo checkout (`GET /demo/checkout`): how it starts a checkout as a merchant's server would. Unset: 404. */
+  demoCheckout?: DemoCheckoutStart
 }
 
 /** The use cases the routes call, built by the app. */

@@ -160,6 +160,10 @@ export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile)
     )
 }
 
+/** The sandbox signs with the dev key unless the seed file names key pairs; production never does. */
+export const usesDevKey = (config: Config, seed: SeedFile | undefined): boolean =>
+  config.environment !== 'production' && (seed?.api_key_pairs ?? []).length === 0
+
 /** At start: defaults, then the seed file, then (sandbox, when the seed names no keys) the dev key. */
 export const provisionAtStart = async (ports: ProvisioningPorts, now: Date, config: Config, log: pino.Logger): Promise<void> => {
   const seed = config.seedFile === undefined ? undefined : readSeedFile(config.seedFile)
@@ -168,9 +172,9 @@ export const provisionAtStart = async (ports: ProvisioningPorts, now: Date, conf
     await applySeed(ports, now, seed)
     log.info({ seedFile: config.seedFile }, 'seed file applied')
   }
-  if ((seed?.api_key_pairs ?? []).length > 0) return
-  if (config.environment === 'production') {
-    log.warn('production: no dev API key is generated; provision API key pairs with SEED_FILE')
+  if (!usesDevKey(config, seed)) {
+    if (config.environment === 'production' && (seed?.api_key_pairs ?? []).length === 0)
+      log.warn('production: no dev API key is generated; provision API key pairs with SEED_FILE')
     return
   }
   const dev = ensureDevKey(config.dataDir)

@@ -18,6 +18,7 @@ import {
 } from '@orka/domain'
 import { clientErrorHandler, createHttpApp } from '@orka/adapters-http'
 import { Config } from './config'
+import { demoCheckout } from './demo-checkout'
 import { buildContainer, Dispatcher, get, Overrides, SessionSweeper, TransactionRecovery, UseCases } from './container'
 import { createLogger } from './logger'
 import { announceStart } from './prepare'
@@ -86,6 +87,7 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
       corsAllowedOrigins: config.corsAllowedOrigins,
     },
     useCases: get(c, UseCases),
+    demoCheckout: demoCheckout(config, get(c, UseCases), get(c, Clock)),
   })
   const dispatcher = get(c, Dispatcher)
   const sweeper = get(c, SessionSweeper)

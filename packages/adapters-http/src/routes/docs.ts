@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import Router from '@koa/router'
-import type { ParameterizedContext } from 'koa'
 import type { OrkaState } from '../context'
 import { buildOpenApiDocument, OpenApiConfig } from '../openapi/document'
+import { Asset, asset, once, sendAsset } from './static-asset'
 
 /**
  * The page's scripts come from this server only: Redoc's standalone bundle out of the package's
@@ -110,32 +109,6 @@ const REDOCLY_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg'
 const redocBundle = (): string =>
   readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8').split(REDOCLY_LOGO).join('data:,')
 
-interface Asset {
-  readonly type: string
-  readonly body: Buffer | string
-  readonly etag: string
-}
-const etagOf = (body: Buffer | string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
-const asset = (type: string, body: Buffer | string): Asset => ({ type, body, etag: etagOf(body) })
-
-/** Each computed on first use, then kept: all of it is static for one configuration. */
-const once = <A>(make: () => A): (() => A) => {
-  let value: { a: A } | undefined
-  return () => (value ??= { a: make() }).a
-}
-
-const send = (ctx: ParameterizedContext<OrkaState>, a: Asset, cacheControl: string, headers: Record<string, string> = {}) => {
-  ctx.set({ 'Cache-Control': cacheControl, 'X-Content-Type-Options': 'nosniff', ...headers })
-  ctx.etag = a.etag
-  ctx.type = a.type
-  ctx.status = 200
-  if (ctx.fresh) {
-    ctx.status = 304
-    return
-  }
-  ctx.body = a.body
-}
-
 /**
  * `GET /openapi.json` and `GET /docs` (with `/docs/assets/*`): public, no token, never rate
  * limited. They disclose nothing beyond the published contract.
@@ -149,10 +122,10 @@ export const docsRouter = (config: OpenApiConfig): Router<OrkaState> => {
   }
   const router = new Router<OrkaState>({ sensitive: true })
   router.get('/openapi.json', (ctx) => {
-    send(ctx, document(), 'no-cache')
+    sendAsset(ctx, document(), 'no-cache')
   })
   router.get('/docs', (ctx) => {
-    send(ctx, html(), 'no-cache', { 'Content-Security-Policy': CONTENT_SECURITY_POLICY })
+    sendAsset(ctx, html(), 'no-cache', { 'Content-Security-Policy': CONTENT_SECURITY_POLICY })
   })
   router.get('/docs/assets/:file', async (ctx, next) => {
     const file = ctx.params.file ?? ''
@@ -162,7 +135,7 @@ export const docsRouter = (config: OpenApiConfig): Router<OrkaState> => {
       await next()
       return
     }
-    send(ctx, asset(), 'public, max-age=3600')
+    sendAsset(ctx, asset(), 'public, max-age=3600')
   })
   return router
 }

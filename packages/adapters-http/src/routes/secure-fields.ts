@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import Router from '@koa/router'
+import type { OrkaState } from '../context'
+import { Asset, asset, once, sendAsset } from './static-asset'
+
+/** The browser files, as written: packages/adapters-http/browser (from dist/src/routes). */
+export const SECURE_FIELDS_DIR = join(__dirname, '..', '..', '..', 'browser')
+export const SECURE_FIELDS_PATH = '/secure-fields/v1'
+
+const file = (name: string, type: string) => once(() => asset(type, readFileSync(join(SECURE_FIELDS_DIR, name))))
+const JS = 'text/javascript; charset=utf-8'
+
+/**
+ * The field document runs only Orka's own script and style, talks only to Orka, and may be
+ * framed only by Orka's pages and the listed origins: a page from anywhere else gets no field.
+ */
+export const fieldPolicy = (allowedOrigins: readonly string[]): string =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${["'self'", ...allowedOrigins].join(' ')}`,
+  ].join('; ')
+
+/**
+ * Secure Fields: `secure-fields.js` for the merchant's page (any origin may load it as a
+ * script), and the field document with its own script and style, which only its iframes load.
+ * Public, no token; cached by `ETag`, so a new version reaches browsers within minutes.
+ */
+export const secureFieldsRouter = (allowedOrigins: readonly string[]): Router<OrkaState> => {
+  const policy = fieldPolicy(allowedOrigins)
+  const files: Record<string, { readonly asset: () => Asset; readonly headers: Record<string, string> }> = {
+    'secure-fields.js': { asset: file('secure-fields.js', JS), headers: { 'Cross-Origin-Resource-Policy': 'cross-origin' } },
+    'field.html': {
+      asset: file('field.html', 'text/html; charset=utf-8'),
+      headers: { 'Content-Security-Policy': policy, 'Referrer-Policy': 'no-referrer', 'Cross-Origin-Resource-Policy': 'cross-origin' },
+    },
+    'field.js': { asset: file('field.js', JS), headers: { 'Cross-Origin-Resource-Policy': 'same-origin' } },
+    'field.css': { asset: file('field.css', 'text/css; charset=utf-8'), headers: { 'Cross-Origin-Resource-Policy': 'same-origin' } },
+  }
+  const router = new Router<OrkaState>({ sensitive: true })
+  router.get(`${SECURE_FIELDS_PATH}/:file`, async (ctx, next) => {
+    const f = Object.hasOwn(files, ctx.params.file ?? '') ? files[ctx.params.file ?? ''] : undefined
+    if (f === undefined) {
+      await next()
+      return
+    }
+    sendAsset(ctx, f.asset(), ctx.params.file === 'field.html' ? 'no-cache' : 'public, max-age=300', f.headers)
+  })
+  return router
+}

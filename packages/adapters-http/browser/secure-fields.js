@@ -17,8 +17,20 @@
   var STATES = ['base', 'focus', 'invalid']
   /** What a style may set, and nothing that can load or lay out anything. */
   var STYLE_PROPERTIES = [
-    'color', 'backgroundColor', 'caretColor', 'fontFamily', 'fontSize', 'fontStyle', 'fontVariant', 'fontWeight',
-    'letterSpacing', 'lineHeight', 'padding', 'textAlign', 'textShadow', 'textTransform',
+    'color',
+    'backgroundColor',
+    'caretColor',
+    'fontFamily',
+    'fontSize',
+    'fontStyle',
+    'fontVariant',
+    'fontWeight',
+    'letterSpacing',
+    'lineHeight',
+    'padding',
+    'textAlign',
+    'textShadow',
+    'textTransform',
   ]
   var STYLE_VALUE = /^[#\w\s.,%()'"+-]{1,100}$/
   var READY_TIMEOUT_MS = 15000
@@ -56,7 +68,11 @@
   var randomId = function () {
     var bytes = new Uint8Array(16)
     global.crypto.getRandomValues(bytes)
-    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1) }).join('')
+    return Array.prototype.map
+      .call(bytes, function (b) {
+        return (b + 256).toString(16).slice(1)
+      })
+      .join('')
   }
 
   function mount(options) {
@@ -65,7 +81,9 @@
     var sessionId = options.sessionId
     if (typeof sessionId !== 'string' || sessionId === '') throw new TypeError('OrkaSecureFields: sessionId is required')
     var targets = options.fields || {}
-    FIELDS.forEach(function (name) { element(targets[name], name) })
+    FIELDS.forEach(function (name) {
+      element(targets[name], name)
+    })
 
     var mountId = randomId()
     var style = cleanStyle(options.style)
@@ -81,7 +99,9 @@
         try {
           h(event)
         } catch (e) {
-          setTimeout(function () { throw e })
+          setTimeout(function () {
+            throw e
+          })
         }
       })
     }
@@ -128,7 +148,12 @@
       switch (data.type) {
         case 'ready':
           state.ready = true
-          if (!ready && FIELDS.every(function (n) { return states[n].ready })) {
+          if (
+            !ready &&
+            FIELDS.every(function (n) {
+              return states[n].ready
+            })
+          ) {
             ready = true
             clearTimeout(readyTimer)
             emit('ready', {})
@@ -169,9 +194,19 @@
         if (destroyed) return Promise.reject(fail('destroyed', 'These fields were destroyed'))
         if (!ready) return Promise.reject(fail('not_ready', 'The card fields have not loaded yet'))
         if (pending) return Promise.reject(fail('submit_in_progress', 'A submit is already in progress'))
-        var invalid = FIELDS.filter(function (n) { return !states[n].valid })
+        var invalid = FIELDS.filter(function (n) {
+          return !states[n].valid
+        })
         if (invalid.length > 0) {
-          var e = fail('invalid_fields', 'Check the card details: ' + invalid.map(function (n) { return TITLES[n].toLowerCase() }).join(', '))
+          var e = fail(
+            'invalid_fields',
+            'Check the card details: ' +
+              invalid
+                .map(function (n) {
+                  return TITLES[n].toLowerCase()
+                })
+                .join(', '),
+          )
           e.fields = invalid
           return Promise.reject(e)
         }
@@ -198,7 +233,9 @@
         clearTimeout(readyTimer)
         global.removeEventListener('message', onMessage)
         if (pending) settle({ requestId: pending.requestId, error: { code: 'destroyed', message: 'These fields were destroyed' } })
-        FIELDS.forEach(function (n) { frames[n].remove() })
+        FIELDS.forEach(function (n) {
+          frames[n].remove()
+        })
       },
     }
   }

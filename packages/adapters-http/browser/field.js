@@ -220,7 +220,24 @@
       then: function (got) {
         clearTimeout(timer)
         delete collecting[requestId]
-        if (!rule.valid(value) || !got.expirationDate.valid || !got.securityCode.valid) refuse('invalid_fields', 'Check the card details')
+        got.number = { valid: rule.valid(value) }
+        var invalid = ['number', 'expirationDate', 'securityCode'].filter(function (f) {
+          return !got[f].valid
+        })
+        if (invalid.length > 0)
+          answer({
+            error: {
+              code: 'invalid_fields',
+              message:
+                'Check the card details: ' +
+                invalid
+                  .map(function (f) {
+                    return SETUP[f].label.toLowerCase()
+                  })
+                  .join(', '),
+              fields: invalid,
+            },
+          })
         else send(got, answer, refuse)
       },
     }

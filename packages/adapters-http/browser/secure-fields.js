@@ -137,8 +137,10 @@
       var p = pending
       pending = null
       clearTimeout(p.timer)
-      if (data.card) p.resolve({ scheme: data.card.scheme, label: data.card.label, bin: data.card.bin })
-      else p.reject(fail(data.error.code, data.error.message))
+      if (data.card) return p.resolve({ scheme: data.card.scheme, label: data.card.label, bin: data.card.bin })
+      var e = fail(data.error.code, data.error.message)
+      if (Array.isArray(data.error.fields)) e.fields = data.error.fields
+      p.reject(e)
     }
 
     var onMessage = function (event) {
@@ -194,22 +196,7 @@
         if (destroyed) return Promise.reject(fail('destroyed', 'These fields were destroyed'))
         if (!ready) return Promise.reject(fail('not_ready', 'The card fields have not loaded yet'))
         if (pending) return Promise.reject(fail('submit_in_progress', 'A submit is already in progress'))
-        var invalid = FIELDS.filter(function (n) {
-          return !states[n].valid
-        })
-        if (invalid.length > 0) {
-          var e = fail(
-            'invalid_fields',
-            'Check the card details: ' +
-              invalid
-                .map(function (n) {
-                  return TITLES[n].toLowerCase()
-                })
-                .join(', '),
-          )
-          e.fields = invalid
-          return Promise.reject(e)
-        }
+        // Validity is the fields' to judge, on their values as they are now: what `change` said may be a keystroke behind.
         return new Promise(function (resolve, reject) {
           var requestId = randomId()
           pending = {

@@ -1,12 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { expect } from 'chai'
-import { BrowserContext, chromium } from 'playwright-core'
+import type { BrowserContext } from 'playwright-core'
+import { Chromium, launchChromium } from '../support/chromium'
 import { Harness, startHarness } from '../support/harness'
 
-/** Debian's Chromium: CI installs it with `apt-get install -y chromium`; no browser is downloaded. */
-const CHROMIUM = '/usr/bin/chromium'
 /** From packages/app/dist/test/docs up to the repository. */
 const REPO_ROOT = resolve(__dirname, '..', '..', '..', '..', '..')
 const SCREENSHOT = join(REPO_ROOT, 'docs', 'api-reference.png')
@@ -16,38 +14,19 @@ const SPEC_OPERATIONS = ['Activate a gift card', 'List all roles', 'Delete webho
 describe('GET /docs in a browser', function () {
   this.timeout(120_000)
   let h: Harness
+  let browser: Chromium
   let context: BrowserContext
-  let userDataDir: string
 
   before(async function () {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `${CHROMIUM} is missing: this test drives Debian's Chromium. Install it with: apt-get update && apt-get install -y chromium`,
-      )
+    browser = await launchChromium({ width: 1440, height: 1000 })
+    context = browser.context
     h = await startHarness()
-    userDataDir = mkdtempSync(join(tmpdir(), 'orka-chromium-'))
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      // Without the background-networking switches Chromium keeps trying to reach Google's hosts.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      viewport: { width: 1440, height: 1000 },
-    })
   })
   after(async () => {
     // before() may have failed before setting each of these (no Chromium, a harness that did not start).
-    const set: Partial<{ h: Harness; context: BrowserContext }> = { h, context }
-    await set.context?.close()
+    const set: Partial<{ h: Harness; browser: Chromium }> = { h, browser }
+    await set.browser?.close()
     await set.h?.close()
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true })
   })
 
   it('renders the reference from /openapi.json with the three operations of SPEC.md, fetching nothing from elsewhere', async () => {

@@ -105,6 +105,12 @@ describe('Secure Fields in Chromium: a merchant page on one origin, Orka on anot
     await typeCard(page, APPROVED)
     expect(await field(page, 'Card number').inputValue()).to.equal('4111 1111 1111 1111')
     expect(await field(page, 'Card expiry date').inputValue()).to.equal('12/30')
+    // The page forges what the fields say to each other (it can read their mount id): asked, they answer nothing it can read.
+    await page.evaluate(`for (const f of document.querySelectorAll('iframe')) {
+      const mount = new URLSearchParams(new URL(f.src).hash.slice(1)).get('mount')
+      f.contentWindow.postMessage({ orkaSecureFields: mount, field: 'number', type: 'collect', requestId: 'forged' }, '*')
+      f.contentWindow.postMessage({ orkaSecureFields: mount, field: 'number', type: 'scheme', scheme: 'amex' }, '*')
+    }`)
     expect(await pay(page)).to.equal('authorization_succeeded')
     expect(await page.locator('#card').innerText()).to.equal('visa 1111 411111')
 
@@ -133,15 +139,37 @@ describe('Secure Fields in Chromium: a merchant page on one origin, Orka on anot
     await log.page.close()
   })
 
+  it('gives each field one input with an accessible name, autocomplete and a numeric keyboard', async () => {
+    const { page } = await openCheckout()
+    const described = []
+    for (const [title, name] of [
+      ['Card number', 'Card number'],
+      ['Card expiry date', 'Expiry date, month and year'],
+      ['Card security code', 'Security code'],
+    ] as const) {
+      const frame = page.frameLocator(`iframe[title="${title}"]`)
+      const input = frame.getByRole('textbox', { name, exact: true })
+      described.push([
+        await frame.locator('input').count(),
+        await input.getAttribute('autocomplete'),
+        await input.getAttribute('inputmode'),
+      ])
+    }
+    expect(described).to.deep.equal([
+      [1, 'cc-number', 'numeric'],
+      [1, 'cc-exp', 'numeric'],
+      [1, 'cc-csc', 'numeric'],
+    ])
+    await page.close()
+  })
+
   it('tells the page only whether each field is empty and valid, and the scheme', async () => {
     const log = await openCheckout()
     const { page } = log
     await field(page, 'Card number').pressSequentially('378282246310005')
     expect(await field(page, 'Card number').inputValue()).to.equal('3782 822463 10005')
     await field(page, 'Card security code').pressSequentially('123')
-    const changes = (await events(page)).filter(
-      (e) => e.type === 'change',
-    )
+    const changes = (await events(page)).filter((e) => e.type === 'change')
     // "3" could be several schemes; "37" is American Express.
     expect(changes.slice(0, 2)).to.deep.equal([
       { type: 'change', field: 'number', empty: false, valid: false, scheme: null },
@@ -169,7 +197,8 @@ describe('Secure Fields in Chromium: a merchant page on one origin, Orka on anot
     // Styled as invalid once the shopper leaves it, and said so to assistive technology.
     const number = field(page, 'Card number')
     expect(await number.getAttribute('aria-invalid')).to.equal('true')
-    expect(await number.evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).color)).to.equal('rgb(204, 0, 0)')
+    const numberFrame = page.frame({ url: /\/field\.html#field=number&/ })!
+    expect(await numberFrame.evaluate<string>(`getComputedStyle(document.getElementById('field')).color`)).to.equal('rgb(204, 0, 0)')
     expect([...log.pageRequests, ...log.fieldRequests].filter((r) => r.includes('/fields'))).to.deep.equal([])
     const session = await h.request<Resource>('GET', `/checkout/sessions/${log.sessionId}`)
     expect(session.body.payment_method).to.equal(null)
@@ -201,9 +230,7 @@ describe('Secure Fields in Chromium: a merchant page on one origin, Orka on anot
     expect(await pay(page, () => page.keyboard.press('Enter'))).to.equal('authorization_succeeded')
     const list = await h.request<{ items: Resource[] }>('GET', `/transactions?checkout_session_id=${sessionId}`)
     expect(list.body.items.map((t) => t.status)).to.deep.equal(['authorization_succeeded'])
-    const focused = (await events(page))
-      .filter((e) => e.type === 'focus')
-      .map((e) => e.field)
+    const focused = (await events(page)).filter((e) => e.type === 'focus').map((e) => e.field)
     expect(focused).to.deep.equal(['number', 'expirationDate', 'securityCode'])
     await page.close()
   })
@@ -237,7 +264,9 @@ describe('Secure Fields in Chromium: a merchant page on one origin, Orka on anot
     await page.goto(`${site.origin}/framer.html#orka=${encodeURIComponent(orka)}`)
     const frame = (await (await page.waitForSelector('iframe')).contentFrame())!
     await frame.waitForLoadState('load')
-    const field = frame.url().startsWith(`${orka}/secure-fields/v1/field.html#`) ? await frame.locator('#field[aria-label="Card number"]').count() : 0
+    const field = frame.url().startsWith(`${orka}/secure-fields/v1/field.html#`)
+      ? await frame.locator('#field[aria-label="Card number"]').count()
+      : 0
     const url = frame.url()
     await page.close()
     if (field === 1) return 'framed'

@@ -94,6 +94,18 @@ describe('GET /demo/checkout (adapters-http)', () => {
       expect(starts - before).to.equal(2)
     })
 
+    it('answers HEAD with the page headers and no body, starting no checkout', async () => {
+      const before = starts
+      const res = await fetch(`${server.url}/demo/checkout`, { method: 'HEAD' })
+      expect([res.status, await res.text(), res.headers.get('content-type'), res.headers.get('cache-control')]).to.deep.equal([
+        200,
+        '',
+        'text/html; charset=utf-8',
+        'no-store',
+      ])
+      expect(starts - before).to.equal(0)
+    })
+
     it('carries the checkout in data attributes, HTML-escaped, and no value raw anywhere', async () => {
       const html = await (await fetch(`${server.url}/demo/checkout`)).text()
       expect(html).to.include(

@@ -92,14 +92,16 @@ export const demoCheckoutRouter = (start: DemoCheckoutStart, log: HttpLog): Rout
   const style = once(() => asset('text/css; charset=utf-8', readFileSync(join(SECURE_FIELDS_DIR, 'demo-checkout.css'))))
   const router = new Router<OrkaState>({ sensitive: true })
   router.get('/demo/checkout', async (ctx) => {
-    const checkout = await start()
-    if (E.isLeft(checkout)) {
+    // A HEAD (a link checker, a probe) starts no checkout: it learns the page is there, no more.
+    const checkout = ctx.method === 'HEAD' ? undefined : await start()
+    if (checkout !== undefined && E.isLeft(checkout)) {
       sendDomainError(ctx, log, checkout.left)
       return
     }
     ctx.set({ 'Cache-Control': 'no-store', 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' })
     ctx.type = 'text/html; charset=utf-8'
-    ctx.body = page(checkout.right)
+    ctx.status = 200
+    if (checkout !== undefined) ctx.body = page(checkout.right)
   })
   router.get('/demo/checkout.js', (ctx) => {
     sendAsset(ctx, script(), 'no-cache')

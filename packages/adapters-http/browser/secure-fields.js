@@ -89,7 +89,7 @@
     var style = cleanStyle(options.style)
     var handlers = {}
     var frames = {}
-    var states = {}
+    var loaded = {} // field -> its frame said it is ready
     var ready = false
     var destroyed = false
     var pending = null
@@ -116,11 +116,9 @@
       var iframe = document.createElement('iframe')
       iframe.src = orka + '/secure-fields/v1/field.html#' + hash.toString()
       iframe.title = TITLES[name]
-      iframe.setAttribute('allow', '')
       iframe.style.cssText = 'border:0;width:100%;height:2.75em;display:block;background:transparent'
       element(targets[name], name).appendChild(iframe)
       frames[name] = iframe
-      states[name] = { ready: false, empty: true, valid: false }
     })
 
     var fromOurFrame = function (event) {
@@ -146,14 +144,13 @@
     var onMessage = function (event) {
       var data = fromOurFrame(event)
       if (!data || destroyed) return
-      var state = states[data.field]
       switch (data.type) {
         case 'ready':
-          state.ready = true
+          loaded[data.field] = true
           if (
             !ready &&
             FIELDS.every(function (n) {
-              return states[n].ready
+              return loaded[n] === true
             })
           ) {
             ready = true
@@ -162,9 +159,7 @@
           }
           break
         case 'change':
-          state.empty = data.empty === true
-          state.valid = data.valid === true
-          var change = { field: data.field, empty: state.empty, valid: state.valid }
+          var change = { field: data.field, empty: data.empty === true, valid: data.valid === true }
           if (data.field === 'number') change.scheme = typeof data.scheme === 'string' ? data.scheme : null
           emit('change', change)
           break

@@ -2,6 +2,7 @@ import { StoragePorts } from '@orka/domain'
 import { MemoryApiKeyPairRepository } from './memory-api-key-pair-repository'
 import { MemoryBuyerRepository } from './memory-buyer-repository'
 import { MemoryCheckoutSessionStore } from './memory-checkout-session-store'
+import { MemoryGiftCardLedger } from './memory-gift-card-ledger'
 import { MemoryGiftCardServiceRepository } from './memory-gift-card-service-repository'
 import { MemoryGiftCardVault } from './memory-gift-card-vault'
 import { MemoryIdempotencyStore, MemoryIdempotencyStoreOptions } from './memory-idempotency-store'
@@ -36,6 +37,7 @@ export const makeMemoryAdapters = (options: MemoryAdapterOptions = {}) =>
     transactions: new MemoryTransactionStore(),
     paymentServices: new MemoryPaymentServiceRepository(),
     checkoutSessions: new MemoryCheckoutSessionStore(),
+    giftCardLedger: new MemoryGiftCardLedger(),
   }) satisfies StoragePorts
 
 export type MemoryAdapters = ReturnType<typeof makeMemoryAdapters>

@@ -3,6 +3,7 @@ import { MongoStore } from './mongo-database'
 import { MongoApiKeyPairRepository } from './mongo-api-key-pair-repository'
 import { MongoBuyerRepository, MongoBuyerRepositoryOptions } from './mongo-buyer-repository'
 import { MongoCheckoutSessionStore } from './mongo-checkout-session-store'
+import { MongoGiftCardLedger } from './mongo-gift-card-ledger'
 import { MongoGiftCardServiceRepository } from './mongo-gift-card-service-repository'
 import { MongoGiftCardVault } from './mongo-gift-card-vault'
 import { MongoIdempotencyStore, MongoIdempotencyStoreOptions } from './mongo-idempotency-store'
@@ -38,6 +39,7 @@ export const makeMongoAdapters = (store: MongoStore, options: MongoAdapterOption
     transactions: new MongoTransactionStore(store),
     paymentServices: new MongoPaymentServiceRepository(store),
     checkoutSessions: new MongoCheckoutSessionStore(store),
+    giftCardLedger: new MongoGiftCardLedger(store),
   }) satisfies StoragePorts
 
 export type MongoAdapters = ReturnType<typeof makeMongoAdapters>

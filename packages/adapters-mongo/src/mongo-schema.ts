@@ -28,6 +28,8 @@ export const COLLECTIONS = {
   checkoutSessions: 'checkout_sessions',
   /** One document per card taken from a session (session id, card nonce): who took it. */
   checkoutSessionUses: 'checkout_session_uses',
+  /** One document per movement of a gift card's balance at the sandbox provider (`_id`: card and number). */
+  giftCardLedger: 'gift_card_ledger',
 } as const
 
 /**
@@ -117,4 +119,7 @@ export const INDEXES: readonly IndexSpec[] = [
   // Sessions are read by `_id`; expiry is filtered on every read, so the TTL index (or the sweep) only reclaims space.
   expiry(C.checkoutSessions),
   expiry(C.checkoutSessionUses),
+  // A card's latest entry; and a reference applied once per card.
+  { collection: C.giftCardLedger, name: 'card_seq', key: { card: 1, seq: -1 } },
+  { collection: C.giftCardLedger, name: 'card_reference_unique', key: { card: 1, reference: 1 }, unique: true },
 ]

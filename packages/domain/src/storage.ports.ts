@@ -11,6 +11,7 @@ import { TransactionStore } from './transactions/transaction.ports'
 import { Token } from './shared/token'
 import { PaymentServiceRepository } from './payments/payment-service.ports'
 import { CheckoutSessionStore } from './checkout-sessions/checkout-session.ports'
+import { GiftCardLedger } from './gift-cards/gift-card-ledger.ports'
 
 /**
  * The ports whose state matters: the ones a storage technology implements, all of them, as one
@@ -33,6 +34,7 @@ export interface StoragePorts {
   readonly transactions: TransactionStore
   readonly paymentServices: PaymentServiceRepository
   readonly checkoutSessions: CheckoutSessionStore
+  readonly giftCardLedger: GiftCardLedger
 }
 
 /** Each storage port's token. */
@@ -51,6 +53,7 @@ export const STORAGE_PORT_TOKENS: { readonly [K in keyof StoragePorts]: Token<St
   transactions: TransactionStore,
   paymentServices: PaymentServiceRepository,
   checkoutSessions: CheckoutSessionStore,
+  giftCardLedger: GiftCardLedger,
 }
 
 export const STORAGE_PORT_NAMES = Object.keys(STORAGE_PORT_TOKENS) as readonly (keyof StoragePorts)[]

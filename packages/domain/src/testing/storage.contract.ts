@@ -2,6 +2,7 @@ import { STORAGE_PORT_NAMES, StoragePorts } from '../storage.ports'
 import { apiKeyPairRepositoryContract } from './api-key-pair-repository.contract'
 import { buyerRepositoryContract } from './buyer-repository.contract'
 import { checkoutSessionStoreContract } from './checkout-session-store.contract'
+import { giftCardLedgerContract } from './gift-card-ledger.contract'
 import { giftCardServiceRepositoryContract } from './gift-card-service-repository.contract'
 import { giftCardVaultContract } from './gift-card-vault.contract'
 import { Harness } from './harness'
@@ -40,6 +41,7 @@ const CONTRACTS: { readonly [K in keyof StoragePorts]: Contract<StoragePorts[K]>
   transactions: transactionStoreContract,
   paymentServices: paymentServiceRepositoryContract,
   checkoutSessions: checkoutSessionStoreContract,
+  giftCardLedger: giftCardLedgerContract,
 }
 
 /** Runs every storage port's contract suite against one adapter set. */

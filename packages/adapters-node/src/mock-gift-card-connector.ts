@@ -7,10 +7,17 @@ import {
   BalanceRequest,
   BalanceResult,
   CardDeclined,
+  ConnectorError,
   cardDeclined,
   Clock,
+  CreditRequest,
+  CreditResult,
   GiftCardConnector,
+  GiftCardLedger,
   GiftCardConnectors,
+  Mac,
+  RedemptionRequest,
+  RedemptionResult,
   ServiceFailed,
   serviceFailed,
   ServiceTimeout,
@@ -23,6 +30,10 @@ export const MOCK_GIFT_CARD_DEFINITION = 'mock-gift-card'
 export interface MockGiftCardConnectorOptions {
   /** Source of `now` for the expiration date of activated cards. */
   readonly clock: Clock
+  /** Where the provider keeps its balances: Orka's storage, so every instance sees one balance per card. */
+  readonly ledger: GiftCardLedger
+  /** Keys a card in the ledger by a MAC of its number: the ledger never holds a number. */
+  readonly mac: Mac
   /** Any activation not settled within this many ms is a ServiceTimeout. Default 10000. */
   readonly timeoutMs?: number
   /** How long the slow test number (ending 0009) takes to answer. Default 2000. */
@@ -37,9 +48,11 @@ const threeYearsAfter = (d: Date) => {
   return out
 }
 
-/** The balance of every mock card that has one, in minor units of `MOCK_BALANCE_CURRENCY`. */
+/** The opening balance of every mock card that has one, in minor units of `MOCK_BALANCE_CURRENCY`. */
 export const MOCK_BALANCE = 10_000
 export const MOCK_BALANCE_CURRENCY = 'USD'
+/** A card's balance before any redemption: 0 for the test number ending 0004. */
+export const openingOf = (number: string): number => (number.endsWith('0004') ? 0 : MOCK_BALANCE)
 
 /** How long the mock answers a repeated activation key with its first answer, as providers keep keys for a day. */
 export const MOCK_IDEMPOTENCY_KEY_TTL_MS = 86_400_000
@@ -49,8 +62,13 @@ const MAX_REMEMBERED_KEYS = 10_000
 /**
  * The sandbox provider. Test numbers by their last four digits: 0002 declined, 0502 provider
  * failure, 0504 no answer (times out), 0009 slow success; any other number activates.
- * Balance checks: 0002 `invalid_gift_card`, 0003 `expired_card`, 0004 a balance of 0, 0502
- * provider failure, 0504 no answer, 0009 slow; any other number 10000 USD, expiring in 3 years.
+ * Balance checks and redemptions: 0002 `invalid_gift_card`, 0003 `expired_card`, 0004 an
+ * opening balance of 0, 0502 provider failure, 0504 no answer, 0009 slow; any other number
+ * opens at 10000 USD, expiring in 3 years. A redemption in another currency is refused
+ * (`incorrect_currency`), one above the balance too (`insufficient_funds`).
+ *
+ * The balances are real: redemptions, reversals and refunds move them in the `GiftCardLedger`,
+ * each once per reference, as a real provider's idempotent calls would.
  *
  * Like a real provider it deduplicates on the idempotency key it is given: an activation it
  * made is answered again, unchanged and without activating anew, for the same service, key and
@@ -101,21 +119,80 @@ export class MockGiftCardConnector implements GiftCardConnector {
   }
 
   balance(req: BalanceRequest): TE.TaskEither<ServiceFailed | ServiceTimeout, BalanceResult> {
-    return withTimeout(this.timeoutMs, serviceTimeout, (signal) => this.balanceOf(req.number, signal))
+    return withTimeout<ServiceFailed | ServiceTimeout, BalanceResult>(this.timeoutMs, serviceTimeout, async (signal) => {
+      const refused = await this.refusal(req.number, signal, 'check the balance')
+      if (refused !== undefined) return refused
+      const balance = await this.options.ledger.balance(this.cardKey(req), openingOf(req.number))()
+      return E.isLeft(balance)
+        ? E.left(serviceFailed('The gift card service could not read the balance'))
+        : E.right({
+            _tag: 'Balance',
+            balance: balance.right,
+            currency: MOCK_BALANCE_CURRENCY,
+            expirationDate: threeYearsAfter(this.options.clock.now()).toISOString(),
+          })
+    })
   }
 
-  private async balanceOf(number: string, signal: AbortSignal): Promise<E.Either<ServiceFailed | ServiceTimeout, BalanceResult>> {
+  redeem(req: RedemptionRequest): TE.TaskEither<ConnectorError, RedemptionResult> {
+    return withTimeout<ConnectorError, RedemptionResult>(this.timeoutMs, serviceTimeout, async (signal) => {
+      const refused = await this.refusal(req.number, signal, 'redeem')
+      if (refused !== undefined) return refused
+      if (req.currency !== MOCK_BALANCE_CURRENCY) return E.right({ _tag: 'Refused', errorCode: 'incorrect_currency' })
+      const debit = await this.options.ledger.debit(this.movement(req))()
+      if (E.isLeft(debit)) return E.left(serviceFailed('The gift card service could not redeem'))
+      return E.right(
+        debit.right._tag === 'Debited'
+          ? { _tag: 'Redeemed', balance: debit.right.entry.balance }
+          : { _tag: 'Refused', errorCode: 'insufficient_funds' },
+      )
+    })
+  }
+
+  reverse(req: CreditRequest): TE.TaskEither<ConnectorError, CreditResult> {
+    return this.credit(req)
+  }
+
+  refund(req: CreditRequest): TE.TaskEither<ConnectorError, CreditResult> {
+    return this.credit(req)
+  }
+
+  /** A reversal or refund gives the amount back; the caller keeps it within what the redemption took. */
+  private credit(req: CreditRequest): TE.TaskEither<ConnectorError, CreditResult> {
+    return withTimeout<ConnectorError, CreditResult>(this.timeoutMs, serviceTimeout, async (signal) => {
+      await this.delayFor(req.number, signal)
+      if (req.number.endsWith('0502')) return E.left(serviceFailed('The gift card service could not give the amount back'))
+      const credit = await this.options.ledger.credit(this.movement(req))()
+      return E.isLeft(credit)
+        ? E.left(serviceFailed('The gift card service could not give the amount back'))
+        : E.right({ balance: credit.right.balance })
+    })
+  }
+
+  private cardKey(req: { readonly service: { readonly id: string }; readonly number: string }): string {
+    return this.options.mac.mac('gift-card-ledger', `${req.service.id}\u0000${req.number}`)
+  }
+
+  private movement(req: RedemptionRequest) {
+    return { card: this.cardKey(req), opening: openingOf(req.number), amount: req.amount, reference: req.reference }
+  }
+
+  /** How the test numbers answer before any balance is looked at: refused, failing, hanging or slow. */
+  private async refusal(
+    number: string,
+    signal: AbortSignal,
+    what: string,
+  ): Promise<E.Either<ServiceFailed, { readonly _tag: 'Refused'; readonly errorCode: 'invalid_gift_card' | 'expired_card' }> | undefined> {
     if (number.endsWith('0002')) return E.right({ _tag: 'Refused', errorCode: 'invalid_gift_card' })
     if (number.endsWith('0003')) return E.right({ _tag: 'Refused', errorCode: 'expired_card' })
-    if (number.endsWith('0502')) return E.left(serviceFailed('The gift card service could not check the balance'))
+    if (number.endsWith('0502')) return E.left(serviceFailed(`The gift card service could not ${what}`))
+    await this.delayFor(number, signal)
+    return undefined
+  }
+
+  private async delayFor(number: string, signal: AbortSignal): Promise<void> {
     if (number.endsWith('0504')) await hang(signal)
     if (number.endsWith('0009')) await delay(this.slowMs, signal)
-    return E.right({
-      _tag: 'Balance',
-      balance: number.endsWith('0004') ? 0 : MOCK_BALANCE,
-      currency: MOCK_BALANCE_CURRENCY,
-      expirationDate: threeYearsAfter(this.options.clock.now()).toISOString(),
-    })
   }
 
   private async answer(number: string, signal: AbortSignal): Promise<Outcome> {

@@ -1,13 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import {
-  aPaymentServiceRecord,
-  cardConnectorContract,
-  giftCardConnectorContract,
-  macContract,
-  ManualClock,
-  secretBoxContract,
-} from '@orka/domain/testing'
-import { AesGcmSecretBox, HmacMac, MockCardConnector, MockGiftCardConnector, UNANSWERED_AMOUNT } from '../src'
+import { aPaymentServiceRecord, cardConnectorContract, macContract, secretBoxContract } from '@orka/domain/testing'
+import { AesGcmSecretBox, HmacMac, MockCardConnector, UNANSWERED_AMOUNT } from '../src'
 
 macContract('HMAC-SHA256', () =>
   Promise.resolve({
@@ -23,24 +16,6 @@ secretBoxContract('AES-256-GCM', () =>
     teardown: () => Promise.resolve(),
   }),
 )
-giftCardConnectorContract('mock-gift-card', () => {
-  const clock = new ManualClock(new Date('2025-01-15T10:00:00.000Z'))
-  const timeoutMs = 100
-  const connector = new MockGiftCardConnector({ clock, timeoutMs })
-  return Promise.resolve({
-    port: connector,
-    // The mock's test numbers (README, "The mock gift card service: test numbers").
-    activates: { number: '6036280000001234', pin: '73915286' },
-    declines: { number: '6036280000000002', pin: '73915286' },
-    hangs: { number: '6036280000000504', pin: '73915286' },
-    timeoutMs,
-    elapse: (ms: number) => {
-      clock.advance(ms)
-    },
-    activations: () => connector.activations,
-    teardown: () => Promise.resolve(),
-  })
-})
 cardConnectorContract('mock-card', () =>
   Promise.resolve({
     port: new MockCardConnector({ timeoutMs: 150 }),

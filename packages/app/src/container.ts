@@ -151,14 +151,17 @@ export const buildContainer = (
   const clock = o.clock ?? new SystemClock()
   c.register(Clock, { useValue: clock })
   c.register(IdGenerator, { useValue: new RandomIds() })
-  c.register(Mac, { useValue: new HmacMac(deriveKey(rootKey, 'mac')) })
+  const mac = new HmacMac(deriveKey(rootKey, 'mac'))
+  c.register(Mac, { useValue: mac })
   c.register(SecretBox, { useValue: vaultBox(rootKey) })
   // In memory a lookup is already a map read; in MongoDB it is a round trip, three per request.
   const ports =
     storage.persistent && config.lookupCacheMs > 0 ? cachedLookups(storage.ports, { clock, ttlMs: config.lookupCacheMs }) : storage.ports
   for (const name of STORAGE_PORT_NAMES) c.register(STORAGE_PORT_TOKENS[name], { useValue: ports[name] })
   c.register(Random, { useValue: new MathRandom() })
-  c.register(GiftCardConnectors, { useValue: new MockGiftCardConnectors({ clock, timeoutMs: config.connectorTimeoutMs }) })
+  c.register(GiftCardConnectors, {
+    useValue: new MockGiftCardConnectors({ clock, ledger: ports.giftCardLedger, mac, timeoutMs: config.connectorTimeoutMs }),
+  })
   c.register(CardConnectors, { useValue: new MockCardConnectors({ timeoutMs: config.connectorTimeoutMs }) })
   c.register(WebhookSender, {
     useValue: new NodeWebhookSender({

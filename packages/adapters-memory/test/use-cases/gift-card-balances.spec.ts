@@ -23,6 +23,7 @@ import {
   aGiftCardSummary,
   aGiftCardServiceRecord,
   aVaultedCard,
+  failingConnector,
   MERCHANT_A,
   MERCHANT_B,
   right,
@@ -158,7 +159,7 @@ describe('makeCheckBalances', () => {
     const parallel: GiftCardConnectors = {
       forDefinition: () =>
         O.some({
-          activate: () => TE.left({ _tag: 'ServiceFailed', reason: 'unused' }),
+          ...failingConnector(),
           balance: () => async () => {
             most = Math.max(most, ++inFlight)
             await new Promise((resolve) => setImmediate(resolve))

@@ -16,7 +16,7 @@ import {
   makeRelayOutbox,
   makeWebhookEvents,
 } from '@orka/domain'
-import { aGiftCardServiceRecord, aWebhookRecord, dateAt, isoAt, MERCHANT_A, right } from '@orka/domain/testing'
+import { aGiftCardServiceRecord, passThrough, aWebhookRecord, dateAt, isoAt, MERCHANT_A, right } from '@orka/domain/testing'
 import { MemoryGiftCardVault, MemoryIdempotencyStore, MemoryWebhookOutbox } from '../../src'
 import { activationWorld, outboxEntries } from './support'
 
@@ -64,10 +64,9 @@ const world = async (point: CrashPoint) => {
   if (point === 'after the provider activated the card')
     dying.connectors = {
       forDefinition: (id) =>
-        O.map((c: GiftCardConnector): GiftCardConnector => ({
-          activate: (req) => diesAfter(c.activate(req)),
-          balance: (req) => c.balance(req),
-        }))(w.connectors.forDefinition(id)),
+        O.map((c: GiftCardConnector): GiftCardConnector => ({ ...passThrough(c), activate: (req) => diesAfter(c.activate(req)) }))(
+          w.connectors.forDefinition(id),
+        ),
     } satisfies GiftCardConnectors
   if (point === 'after the event went to the outbox') {
     const outbox = new MemoryWebhookOutbox()

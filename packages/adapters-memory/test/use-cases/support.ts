@@ -17,10 +17,21 @@ import {
   WebhookSender,
   WebhookScope,
 } from '@orka/domain'
-import { ManualClock, MERCHANT_A, MERCHANT_B, RecordingDispatch, right, SequentialIds, uuidFor } from '@orka/domain/testing'
+import {
+  fakeMac,
+  ManualClock,
+  passThrough,
+  MERCHANT_A,
+  MERCHANT_B,
+  RecordingDispatch,
+  right,
+  SequentialIds,
+  uuidFor,
+} from '@orka/domain/testing'
 import { AesGcmSecretBox, HmacMac, MockGiftCardConnectors } from '@orka/adapters-node'
 import {
   MemoryBuyerRepository,
+  MemoryGiftCardLedger,
   MemoryGiftCardServiceRepository,
   MemoryGiftCardVault,
   MemoryIdempotencyStore,
@@ -66,6 +77,7 @@ export class CountingConnectors implements GiftCardConnectors {
   constructor(private readonly inner: GiftCardConnectors) {}
   forDefinition(definitionId: string): O.Option<GiftCardConnector> {
     return O.map((c: GiftCardConnector): GiftCardConnector => ({
+      ...passThrough(c),
       activate: (req) => {
         this.calls.push(req)
         return c.activate(req)
@@ -92,7 +104,15 @@ export const eventWorld = (clock: ManualClock, ids: SequentialIds) => {
 export const activationWorld = (o: { timeoutMs?: number; slowMs?: number } = {}) => {
   const clock = new ManualClock(START)
   const ids = new SequentialIds()
-  const connectors = new CountingConnectors(new MockGiftCardConnectors({ clock, timeoutMs: o.timeoutMs ?? 1000, slowMs: o.slowMs ?? 50 }))
+  const connectors = new CountingConnectors(
+    new MockGiftCardConnectors({
+      clock,
+      ledger: new MemoryGiftCardLedger(),
+      mac: fakeMac('ledger'),
+      timeoutMs: o.timeoutMs ?? 1000,
+      slowMs: o.slowMs ?? 50,
+    }),
+  )
   return {
     clock,
     connectors,

@@ -19,7 +19,16 @@ import {
   reconciliationId,
   unavailable,
 } from '@orka/domain'
-import { aGiftCardServiceRecord, aVaultedCard, aWebhookRecord, MERCHANT_A, MERCHANT_B, right, uuidFor } from '@orka/domain/testing'
+import {
+  aGiftCardServiceRecord,
+  passThrough,
+  aVaultedCard,
+  aWebhookRecord,
+  MERCHANT_A,
+  MERCHANT_B,
+  right,
+  uuidFor,
+} from '@orka/domain/testing'
 import { MemoryBuyerRepository, MemoryGiftCardVault, MemoryWebhookOutbox } from '../../src'
 import { activationWorld, expectedCard, outboxEntries, START } from './support'
 
@@ -324,12 +333,12 @@ describe('webhook events raised by use cases', () => {
       const racing: GiftCardConnectors = {
         forDefinition: (definitionId) =>
           O.map((c: GiftCardConnector): GiftCardConnector => ({
+            ...passThrough(c),
             activate: (req) => async () => {
               const inserted = await s.vault.insert(rival)()
               if (E.isLeft(inserted)) throw new Error('rival card not inserted')
               return c.activate(req)()
             },
-            balance: (req) => c.balance(req),
           }))(s.connectors.forDefinition(definitionId)),
       }
       const result = await s.activate({ number: NUMBER, pin: PIN, store: true }, null, { connectors: racing })

@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto'
 import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { cardDeclined, GiftCardConnector, GiftCardConnectors, serviceFailed } from '@orka/domain'
-import { MOCK_GIFT_CARD_DEFINITION, MockGiftCardConnector, SystemClock } from '@orka/adapters-node'
+import { HmacMac, MOCK_GIFT_CARD_DEFINITION, MockGiftCardConnector, SystemClock } from '@orka/adapters-node'
+import { MemoryGiftCardLedger } from '@orka/adapters-memory'
 import { errorBody, Harness, Resource, startHarness, UUID_RE } from '../support/harness'
 
 const PIN = '86420'
@@ -21,7 +23,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
  */
 class ScriptedConnectors implements GiftCardConnectors {
   behaviour: Behaviour = () => TE.right({ expirationDate: '2030-01-01T00:00:00.000Z' })
-  private readonly mock = new MockGiftCardConnector({ clock: new SystemClock(), timeoutMs: 300 })
+  private readonly mock = new MockGiftCardConnector({
+    clock: new SystemClock(),
+    timeoutMs: 300,
+    ledger: new MemoryGiftCardLedger(),
+    mac: new HmacMac(randomBytes(32)),
+  })
   private readonly scripted = {
     activate: (req) => (req.number.endsWith('0504') ? this.mock.activate(req) : this.behaviour()),
   } as GiftCardConnector

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { ManualClock } from '@orka/domain/testing'
+import { ManualClock, passThrough } from '@orka/domain/testing'
 import { GiftCardConnectors } from '@orka/domain'
 import { DependencyContainer } from 'tsyringe'
 import { get } from '../../src/container'
@@ -17,7 +17,7 @@ const countingConnectors = (counter: { calls: number }) => (c: DependencyContain
         return {
           ...found,
           value: {
-            balance: (req: Parameters<typeof found.value.balance>[0]) => found.value.balance(req),
+            ...passThrough(found.value),
             activate: (req: Parameters<typeof found.value.activate>[0]) => {
               counter.calls++
               return found.value.activate(req)

@@ -56,6 +56,36 @@ export const BalanceResult = t.union([
 ])
 export type BalanceResult = t.TypeOf<typeof BalanceResult>
 
+/** Spending from a card: `reference` is unique per redemption, and the provider applies it once. */
+export interface RedemptionRequest {
+  readonly service: GiftCardService
+  readonly number: string
+  readonly pin: string | null
+  readonly amount: number
+  readonly currency: string
+  readonly reference: string
+}
+
+/**
+ * What a redemption answers (decoded by the use case): taken, with the balance left, or the
+ * service's refusal of the card (`insufficient_funds`, `incorrect_currency`, …). Asked again
+ * with the same reference, the provider answers as the first time and takes nothing more.
+ */
+export const RedemptionResult = t.union([
+  t.type({ _tag: t.literal('Redeemed'), balance: intRange('balance', 0) }),
+  t.type({ _tag: t.literal('Refused'), errorCode: GiftCardErrorCode }),
+])
+export type RedemptionResult = t.TypeOf<typeof RedemptionResult>
+
+/** Giving back (all or part of) a redemption: `reference` is unique per credit, `redemption` the one it gives back. */
+export interface CreditRequest extends RedemptionRequest {
+  readonly redemption: string
+}
+
+/** What a reversal or a refund answers: the balance after it. */
+export const CreditResult = t.type({ balance: intRange('balance', 0) })
+export type CreditResult = t.TypeOf<typeof CreditResult>
+
 /**
  * A gift card provider. It must give up on its own within its timeout (`ServiceTimeout`);
  * a provider-side failure is `ServiceFailed`, a refusal of the card `CardDeclined`.
@@ -64,6 +94,12 @@ export interface GiftCardConnector {
   activate(req: ActivationRequest): TE.TaskEither<ConnectorError, ActivationResult>
   /** The card's current balance, or the service's refusal of the card. Has no effect on the card. */
   balance(req: BalanceRequest): TE.TaskEither<ConnectorError, BalanceResult>
+  /** Takes `amount` off the card, once per reference. */
+  redeem(req: RedemptionRequest): TE.TaskEither<ConnectorError, RedemptionResult>
+  /** Undoes a redemption that its transaction gave up (in full), once per reference. */
+  reverse(req: CreditRequest): TE.TaskEither<ConnectorError, CreditResult>
+  /** Gives back part or all of a redemption after the fact, once per reference. */
+  refund(req: CreditRequest): TE.TaskEither<ConnectorError, CreditResult>
 }
 export interface GiftCardConnectors {
   forDefinition(definitionId: string): O.Option<GiftCardConnector>

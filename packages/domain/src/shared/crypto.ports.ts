@@ -8,7 +8,13 @@ export interface Mac {
   mac(purpose: MacPurpose, data: string): string
 }
 export type MacPurpose =
-  'cursor' | 'card-fingerprint' | 'payment-card-fingerprint' | 'idempotency-fingerprint' | 'token-hash' | 'checkout-session-transaction'
+  | 'cursor'
+  | 'card-fingerprint'
+  | 'gift-card-ledger'
+  | 'payment-card-fingerprint'
+  | 'idempotency-fingerprint'
+  | 'token-hash'
+  | 'checkout-session-transaction'
 export const Mac = token<Mac>('Mac')
 
 /** Authenticated encryption of secrets at rest (AES-256-GCM). Sealed values are opaque strings. */

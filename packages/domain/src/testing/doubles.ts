@@ -5,6 +5,8 @@ import { roleSortKey } from '../roles/role'
 import { RoleRepository } from '../roles/roles.ports'
 import { Clock, IdGenerator } from '../shared/clock.ports'
 import { Mac, MacPurpose } from '../shared/crypto.ports'
+import { GiftCardConnector } from '../gift-cards/gift-card.ports'
+import { serviceFailed } from '../shared/errors'
 
 /** A clock tests move by hand. Hands out fresh Dates, so a caller cannot move it by mutation. */
 export class ManualClock implements Clock {
@@ -49,4 +51,19 @@ export const catalogueRoles: RoleRepository = {
   list: (seek) => TE.right(seekIn(ROLE_CATALOGUE, roleSortKey, 'ascending', seek)),
   findBySlugs: (slugs) => TE.right(ROLE_CATALOGUE.filter((r) => slugs.includes(r.slug))),
   upsert: () => TE.right(undefined),
+}
+
+/** Every call of `c`, as `c` answers it: spread it, then replace the calls a test watches or breaks. */
+export const passThrough = (c: GiftCardConnector): GiftCardConnector => ({
+  activate: (req) => c.activate(req),
+  balance: (req) => c.balance(req),
+  redeem: (req) => c.redeem(req),
+  reverse: (req) => c.reverse(req),
+  refund: (req) => c.refund(req),
+})
+
+/** A connector whose every call fails: spread it, then give the one call a test uses. */
+export const failingConnector = (reason = 'not used by this test'): GiftCardConnector => {
+  const fails = () => TE.left(serviceFailed(reason))
+  return { activate: fails, balance: fails, redeem: fails, reverse: fails, refund: fails }
 }

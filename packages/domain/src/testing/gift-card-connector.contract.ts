@@ -2,7 +2,16 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
 import { GiftCardService } from '../gift-cards/gift-card.codecs'
-import { ActivationRequest, ActivationResult, BalanceResult, GiftCardConnector } from '../gift-cards/gift-card.ports'
+import {
+  ActivationRequest,
+  ActivationResult,
+  BalanceResult,
+  CreditRequest,
+  CreditResult,
+  GiftCardConnector,
+  RedemptionRequest,
+  RedemptionResult,
+} from '../gift-cards/gift-card.ports'
 import { aGiftCardService } from './fixtures'
 import { Harness, teardownHarness } from './harness'
 
@@ -108,10 +117,70 @@ export const giftCardConnectorContract = (name: string, setup: () => Promise<Gif
       if (before !== undefined && h.activations !== undefined) expect(h.activations() - before).to.equal(1)
     })
 
+    const redemption = (card: SandboxCard, amount: number, reference: string): RedemptionRequest => ({
+      service,
+      number: card.number,
+      pin: card.pin,
+      amount,
+      currency: 'USD',
+      reference,
+    })
+    const credit = (card: SandboxCard, amount: number, reference: string, redeemed: string): CreditRequest => ({
+      ...redemption(card, amount, reference),
+      redemption: redeemed,
+    })
+    const answer = async <A>(task: () => TE.TaskEither<unknown, A>): Promise<A> => {
+      const r = await settled(task)
+      return E.isRight(r) ? r.right : expect.fail(`expected an answer, got ${JSON.stringify(r.left)}`)
+    }
+    const balanceOf = async (card: SandboxCard): Promise<number> => {
+      const r = await answer(() => h.port.balance(balance(card)))
+      return r._tag === 'Balance' ? r.balance : expect.fail(`expected a balance, got ${JSON.stringify(r)}`)
+    }
+
+    it('redeems within the balance once per reference, and the balance shows it', async () => {
+      const before = await balanceOf(h.activates)
+      const first = await answer(() => h.port.redeem(redemption(h.activates, 1200, 'redeem-1')))
+      expect(first).to.deep.equal({ _tag: 'Redeemed', balance: before - 1200 })
+      expect(E.isRight(RedemptionResult.decode(first))).to.equal(true)
+      expect(await answer(() => h.port.redeem(redemption(h.activates, 1200, 'redeem-1')))).to.deep.equal(first)
+      expect(await balanceOf(h.activates)).to.equal(before - 1200)
+    })
+
+    it('refuses a redemption above the balance with insufficient_funds, taking nothing', async () => {
+      const before = await balanceOf(h.activates)
+      expect(await answer(() => h.port.redeem(redemption(h.activates, before + 1, 'redeem-too-much')))).to.deep.equal({
+        _tag: 'Refused',
+        errorCode: 'insufficient_funds',
+      })
+      expect(await balanceOf(h.activates)).to.equal(before)
+    })
+
+    it('gives a redemption back by reversal or refund, each once per reference', async () => {
+      const before = await balanceOf(h.activates)
+      await answer(() => h.port.redeem(redemption(h.activates, 3000, 'redeem-2')))
+      const reversed = await answer(() => h.port.reverse(credit(h.activates, 1000, 'reverse-2', 'redeem-2')))
+      expect(reversed).to.deep.equal({ balance: before - 2000 })
+      expect(E.isRight(CreditResult.decode(reversed))).to.equal(true)
+      expect(await answer(() => h.port.reverse(credit(h.activates, 1000, 'reverse-2', 'redeem-2')))).to.deep.equal(reversed)
+      expect(await answer(() => h.port.refund(credit(h.activates, 2000, 'refund-2', 'redeem-2')))).to.deep.equal({ balance: before })
+      expect(await answer(() => h.port.refund(credit(h.activates, 2000, 'refund-2', 'redeem-2')))).to.deep.equal({ balance: before })
+      expect(await balanceOf(h.activates)).to.equal(before)
+    })
+
+    it("answers a refused card's redemption as the card's refusal (or a decline), not as a failure", async () => {
+      const r = await settled(() => h.port.redeem(redemption(h.declines, 100, 'redeem-declined')))
+      const refused = E.isRight(r) ? r.right._tag === 'Refused' : r.left._tag === 'CardDeclined'
+      expect(refused, JSON.stringify(r)).to.equal(true)
+    })
+
     describe('a provider that does not answer', () => {
       const calls: [string, (c: SandboxCard) => TE.TaskEither<unknown, unknown>][] = [
         ['an activation', (c) => h.port.activate(activation(c))],
         ['a balance check', (c) => h.port.balance(balance(c))],
+        ['a redemption', (c) => h.port.redeem(redemption(c, 100, 'redeem-hangs'))],
+        ['a reversal', (c) => h.port.reverse(credit(c, 100, 'reverse-hangs', 'redeem-hangs'))],
+        ['a refund', (c) => h.port.refund(credit(c, 100, 'refund-hangs', 'redeem-hangs'))],
       ]
       for (const [what, call] of calls)
         it(`ends ${what} with ServiceTimeout within the connector's timeout`, async function () {

@@ -1,9 +1,14 @@
+import { randomBytes } from 'node:crypto'
 import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import { ActivationRequest, BalanceRequest, cardDeclined, serviceFailed, serviceTimeout } from '@orka/domain'
-import { aGiftCardService, ManualClock } from '@orka/domain/testing'
-import { MockGiftCardConnector, MockGiftCardConnectors } from '../src'
+import { aGiftCardService, giftCardConnectorContract, ManualClock } from '@orka/domain/testing'
+import { HmacMac, MockGiftCardConnector, MockGiftCardConnectors } from '@orka/adapters-node'
+import { MemoryGiftCardLedger } from '../src'
+
+/** The mock provider's state: its balances, on the embedded store, keyed by a MAC of the number. */
+const provider = () => ({ ledger: new MemoryGiftCardLedger(), mac: new HmacMac(randomBytes(32)) })
 
 const request = (number: string): ActivationRequest => ({
   service: aGiftCardService(),
@@ -17,7 +22,7 @@ const request = (number: string): ActivationRequest => ({
 
 describe('MockGiftCardConnector', () => {
   const clock = new ManualClock(new Date('2025-01-15T10:00:00.000Z'))
-  const connector = (o: { timeoutMs?: number; slowMs?: number } = {}) => new MockGiftCardConnector({ clock, ...o })
+  const connector = (o: { timeoutMs?: number; slowMs?: number } = {}) => new MockGiftCardConnector({ clock, ...provider(), ...o })
 
   it('activates any other number, expiring three years from now', async () => {
     expect(await connector().activate(request('6036280000001234'))()).to.deep.equal(E.right({ expirationDate: '2028-01-15T10:00:00.000Z' }))
@@ -25,7 +30,7 @@ describe('MockGiftCardConnector', () => {
 
   it('takes the expiration date from the clock', async () => {
     const c = new ManualClock(new Date('2024-06-30T23:59:59.999Z'))
-    expect(await new MockGiftCardConnector({ clock: c }).activate(request('6036280000001234'))()).to.deep.equal(
+    expect(await new MockGiftCardConnector({ clock: c, ...provider() }).activate(request('6036280000001234'))()).to.deep.equal(
       E.right({ expirationDate: '2027-06-30T23:59:59.999Z' }),
     )
   })
@@ -81,7 +86,7 @@ describe('MockGiftCardConnector', () => {
 
 describe('MockGiftCardConnector balances', () => {
   const clock = new ManualClock(new Date('2025-01-15T10:00:00.000Z'))
-  const connector = (o: { timeoutMs?: number } = {}) => new MockGiftCardConnector({ clock, ...o })
+  const connector = (o: { timeoutMs?: number } = {}) => new MockGiftCardConnector({ clock, ...provider(), ...o })
   const check = (number: string): BalanceRequest => ({ service: aGiftCardService(), number, pin: '73915286' })
 
   it('answers 10000 USD expiring three years from now for any other number', async () => {
@@ -119,7 +124,7 @@ describe('MockGiftCardConnector balances', () => {
 describe('MockGiftCardConnector idempotency keys', () => {
   const setup = () => {
     const clock = new ManualClock(new Date('2025-01-15T10:00:00.000Z'))
-    return { clock, connector: new MockGiftCardConnector({ clock }) }
+    return { clock, connector: new MockGiftCardConnector({ clock, ...provider() }) }
   }
   const keyed = (o: Partial<ActivationRequest> = {}): ActivationRequest => ({ ...request('6036280000001234'), idempotencyKey: 'k-1', ...o })
   const expiring = (iso: string) => E.right({ expirationDate: iso })
@@ -157,7 +162,7 @@ describe('MockGiftCardConnector idempotency keys', () => {
 })
 
 describe('MockGiftCardConnectors', () => {
-  const connectors = new MockGiftCardConnectors({ clock: new ManualClock(new Date('2025-01-15T10:00:00.000Z')) })
+  const connectors = new MockGiftCardConnectors({ clock: new ManualClock(new Date('2025-01-15T10:00:00.000Z')), ...provider() })
 
   it('has the mock connector for mock-gift-card', () => {
     expect(connectors.forDefinition('mock-gift-card')).to.deep.equal(O.some(connectors.mock))
@@ -167,5 +172,24 @@ describe('MockGiftCardConnectors', () => {
     expect(connectors.forDefinition('qwikcilver-gift-card')).to.deep.equal(O.none)
     expect(connectors.forDefinition('valuelink-gift-card')).to.deep.equal(O.none)
     expect(connectors.forDefinition('unknown')).to.deep.equal(O.none)
+  })
+})
+
+giftCardConnectorContract('mock-gift-card', () => {
+  const clock = new ManualClock(new Date('2025-01-15T10:00:00.000Z'))
+  const timeoutMs = 100
+  const connector = new MockGiftCardConnector({ clock, timeoutMs, ...provider() })
+  return Promise.resolve({
+    port: connector,
+    // The mock's test numbers (README, "The mock gift card service: test numbers").
+    activates: { number: '6036280000001234', pin: '73915286' },
+    declines: { number: '6036280000000002', pin: '73915286' },
+    hangs: { number: '6036280000000504', pin: '73915286' },
+    timeoutMs,
+    elapse: (ms: number) => {
+      clock.advance(ms)
+    },
+    activations: () => connector.activations,
+    teardown: () => Promise.resolve(),
   })
 })

@@ -235,6 +235,20 @@ describe('Secure Fields in Chromium: a merchant page on one origin, Orka on anot
     await page.close()
   })
 
+  it('destroys: the frames go, a pending submit and any later one reject with destroyed', async () => {
+    const log = await openCheckout()
+    const { page } = log
+    await typeCard(page, APPROVED)
+    const outcome = await page.evaluate<string>(`(async () => {
+      const pending = fields.submit().then(() => 'resolved', (e) => e.code)
+      fields.destroy()
+      const later = await fields.submit().then(() => 'resolved', (e) => e.code)
+      return [await pending, later, document.querySelectorAll('iframe').length].join(' ')
+    })()`)
+    expect(outcome).to.equal('destroyed destroyed 0')
+    await page.close()
+  })
+
   /** What a page on `site` gets when it calls a browser route of `orka` (an empty payment): `answered <status>` or the error's name. */
   const callFrom = async (site: Site, orka: string, token: string): Promise<string> => {
     const page = await browser.context.newPage()

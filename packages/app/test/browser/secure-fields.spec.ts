@@ -235,6 +235,17 @@ describe('Secure Fields in Chromium: a merchant page on one origin, Orka on anot
     await page.close()
   })
 
+  it("rejects with Orka's own error when the session is gone, and the card goes nowhere", async () => {
+    const log = await openCheckout()
+    const { page, sessionId } = log
+    expect((await h.request('DELETE', `/checkout/sessions/${sessionId}`)).status).to.equal(204)
+    await typeCard(page, APPROVED)
+    expect(await pay(page)).to.equal('rejected not_found')
+    expect(log.fieldRequests.filter((r) => r.startsWith(`PUT ${h.url}/checkout/sessions/${sessionId}/fields `))).to.have.length(1)
+    expect((await pageSaw(log)).filter((s) => leaks(s, APPROVED))).to.deep.equal([])
+    await page.close()
+  })
+
   it('destroys: the frames go, a pending submit and any later one reject with destroyed', async () => {
     const log = await openCheckout()
     const { page } = log

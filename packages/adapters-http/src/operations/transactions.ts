@@ -62,6 +62,8 @@ export const createTransaction = defineOperation({
       '`payment_service_id` names); a technical failure moves to the next, a decline stops. A declined or failed payment is still a ' +
       '`201` Transaction (its `status` says so). Properties Orka does not offer (`store: true`, 3-D Secure data, ...) are a `400` ' +
       'naming them; so are an unknown, used or expired checkout session, an expired card and an unknown buyer.\n\n' +
+      '`gift_cards` are checked (at most 10, each for more than 0, none twice, together no more than `amount` and all of it without a ' +
+      '`payment_method`: a `400` naming the item) but not yet spent: a request that passes the checks is a `400` on `gift_cards`.\n\n' +
       'An `embed` token may only create a transaction that matches what its `embed` claim pins (`amount`, `currency`, ' +
       '`buyer_id`/`buyer_external_identifier`, `checkout_session_id`): `403` otherwise. ' +
       IDEMPOTENCY,

@@ -19,6 +19,7 @@ import {
   text,
   unknownProp,
   unsupportedProp,
+  giftCardsProp,
   w,
   word,
 } from './transaction-values'
@@ -178,11 +179,12 @@ export const createSpec: fc.Arbitrary<CreateSpec> = fc
       absent(prop('payment_source', fc.constantFrom('ecommerce', 'moto', 'recurring'), fc.constantFrom<unknown>('web', null)), 1),
       fc.array(unsupportedProp, { maxLength: 2 }),
       absent(unknownProp, 1),
+      absent(giftCardsProp, 1),
     ),
     duplicateAmount: absent(fc.constantFrom<unknown>('x', -5, null, 1e9), 1),
   })
   .map(({ amount, currency, pm, optional, duplicateAmount }) => {
-    const [intent, ext, meta, named, both, guest, service, country, source, unsupported, unknown] = optional
+    const [intent, ext, meta, named, both, guest, service, country, source, unsupported, unknown, giftCards] = optional
     const props = [
       amount,
       currency,
@@ -197,6 +199,7 @@ export const createSpec: fc.Arbitrary<CreateSpec> = fc
       source,
       ...unsupported,
       unknown,
+      giftCards,
     ].filter((p): p is Prop => p !== null)
     const seen = new Set<string>()
     return {

@@ -158,7 +158,6 @@ const UNSUPPORTED: readonly (readonly [string, unknown])[] = [
   ['async_capture', false],
   ['allow_partial_authorization', false],
   ['account_funding_transaction', false],
-  ['gift_cards', null],
   ['three_d_secure_data', null],
   ['airline', null],
   ['browser_info', null],
@@ -172,6 +171,66 @@ export const unsupportedProp = fc.tuple(fc.constantFrom(...UNSUPPORTED), fc.nat(
   const v = typeof dflt === 'boolean' ? [true, 'yes', 1][n - 2] : [new Obj([]), 'x', []][n - 2]
   return { key, tree: v, effect: '400', value: v }
 })
+/**
+ * `gift_cards`: none or an empty list is no gift card; a malformed one a 422 at the fault. (The
+ * checks of well-formed ones, a 400 naming the item, have their own HTTP test.)
+ */
+export const giftCardsProp: fc.Arbitrary<Prop> = oneof(
+  w(
+    2,
+    fc.constantFrom<unknown>(null, []).map((v) => ok('gift_cards', v)),
+  ),
+  w(
+    1,
+    fc.constantFrom<unknown>('x', new Obj([])).map((v) => bad('gift_cards', v)),
+  ),
+  w(
+    1,
+    fc.constant(
+      bad(
+        'gift_cards',
+        [
+          new Obj([
+            ['number', '412345554123456'],
+            ['pin', '1234'],
+            ['amount', 1],
+          ]),
+        ],
+        ['gift_cards', 0, 'number'],
+      ),
+    ),
+  ),
+  w(
+    1,
+    fc.constant(
+      bad(
+        'gift_cards',
+        [
+          new Obj([
+            ['id', 'x'],
+            ['amount', 1],
+          ]),
+        ],
+        ['gift_cards', 0, 'id'],
+      ),
+    ),
+  ),
+  w(
+    1,
+    fc.constant(
+      bad(
+        'gift_cards',
+        [
+          new Obj([
+            ['number', '4123455541234561001'],
+            ['amount', 1],
+          ]),
+        ],
+        ['gift_cards', 0, 'pin'],
+      ),
+    ),
+  ),
+)
 /** Properties no schema names: refused (422) whatever their value, `__proto__` and `constructor` included. */
 const unknownKey = oneof(
   word(1, 8).map((s) => `zz_${s}`),

@@ -172,6 +172,78 @@ describe('transaction rules over HTTP (embedded store, mock-card)', () => {
     expect((await h.request<{ items: Tx[] }>('GET', '/transactions')).body.items).to.deep.equal([])
   })
 
+  it('checks gift_cards before anything is spent or stored: a malformed item is a 422, a broken rule a 400 naming the item', async () => {
+    const card = (last: string, amount: number) => ({ number: `41234555412345${last}`, pin: '1234', amount })
+    const stored = (id: string, amount: number) => ({ id, amount })
+    const ID = '7c0b8f3e-2a4d-4b6e-9f1a-3c5d7e9b1a2c'
+    const rule = (pointer: string, message: string, type: string) => ({
+      ...errorBody(400, [{ location: 'body', pointer, message, type }]),
+      message: 'Request failed validation',
+    })
+    const cases: [unknown, number, unknown][] = [
+      [[card('61001', 0)], 400, rule('/gift_cards/0/amount', 'A gift card must pay an amount above 0', 'invalid_amount')],
+      [
+        [card('61001', 100), card('61001', 100)],
+        400,
+        rule('/gift_cards/1/number', 'Gift card 1 is also an earlier item', 'duplicate_gift_card'),
+      ],
+      [
+        [stored(ID, 100), stored(ID.toUpperCase(), 100)],
+        400,
+        rule('/gift_cards/1/id', 'Gift card 1 is also an earlier item', 'duplicate_gift_card'),
+      ],
+      [
+        Array.from({ length: 11 }, (_, i) => card(String(61010 + i), 1)),
+        400,
+        rule('/gift_cards/10', 'At most 10 gift cards may pay one transaction', 'too_many_gift_cards'),
+      ],
+      [
+        [card('61001', 1000), card('61002', 300)],
+        400,
+        rule('/gift_cards/1/amount', 'The gift cards would pay more than the transaction amount', 'gift_cards_exceed_amount'),
+      ],
+      [
+        [card('61001', 1299)],
+        400,
+        rule('/gift_cards', '`gift_cards`: spending gift cards in a transaction is not supported yet', 'unsupported'),
+      ],
+    ]
+    for (const [gift_cards, status, body] of cases) {
+      const r = await pay({ ...PAYMENT, gift_cards })
+      expect([gift_cards, r.status, r.body]).to.deep.equal([gift_cards, status, body])
+    }
+    // Without a card, the gift cards must pay it all.
+    const short = await pay({ amount: 1299, currency: 'USD', gift_cards: [card('61001', 1000)] })
+    expect([short.status, short.body]).to.deep.equal([
+      400,
+      rule('/payment_method', 'The gift cards pay 1000 of 1299: a card or a checkout session must pay the rest', 'payment_method_required'),
+    ])
+    // None or an empty list is no gift card.
+    for (const gift_cards of [null, []]) expect((await pay({ ...PAYMENT, gift_cards })).status).to.equal(201)
+
+    const malformed: [unknown, unknown][] = [
+      [[{ number: '4123455541234561001', amount: 100 }], ['body', 'gift_cards', 0, 'pin']],
+      [[{ number: '412345554123456', pin: '1234', amount: 100 }], ['body', 'gift_cards', 0, 'number']],
+      [[{ number: '4123455541234561001', pin: '1234', amount: '100' }], ['body', 'gift_cards', 0, 'amount']],
+      [[{ number: '4123455541234561001', pin: '1234', amount: -1 }], ['body', 'gift_cards', 0, 'amount']],
+      [[{ id: 'x', amount: 100 }], ['body', 'gift_cards', 0, 'id']],
+      [[{ id: ID, number: '4123455541234561001', amount: 100 }], ['body', 'gift_cards', 0, 'number']],
+      ['x', ['body', 'gift_cards']],
+    ]
+    for (const [gift_cards, loc] of malformed) {
+      const r = await pay({ ...PAYMENT, gift_cards })
+      const body = r.body as unknown as { detail: { loc: unknown[] }[] }
+      expect([gift_cards, r.status, body.detail.map((d) => d.loc)]).to.deep.equal([gift_cards, 422, [loc]])
+      expect(r.text).not.to.include('4123455541234561001')
+    }
+    // Only the two payments without gift cards were made, and no gift card was touched.
+    expect((await h.request<{ items: Tx[] }>('GET', '/transactions')).body.items).to.have.length(2)
+    const balance = await h.request<{ items: { balance: number }[] }>('POST', '/gift-cards/balances', {
+      body: { items: [{ number: '4123455541234561001', pin: '1234' }] },
+    })
+    expect(balance.body.items.map((i) => i.balance)).to.deep.equal([10000])
+  })
+
   it('refuses what a capture may carry but Orka does not act on (airline, cart items) with a 400 naming it', async () => {
     const t = (await pay()).body
     for (const [field, value] of [

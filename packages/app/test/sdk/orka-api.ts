@@ -369,6 +369,8 @@ export interface paths {
          * Create transaction
          * @description Takes a card payment, with a card or a checkout session whose card Secure Fields stored. The transaction is recorded before any card service is asked, then routed: the account's active card services are tried in priority order (or only the one `payment_service_id` names); a technical failure moves to the next, a decline stops. A declined or failed payment is still a `201` Transaction (its `status` says so). Properties Orka does not offer (`store: true`, 3-D Secure data, ...) are a `400` naming them; so are an unknown, used or expired checkout session, an expired card and an unknown buyer.
          *
+         *     `gift_cards` are checked (at most 10, each for more than 0, none twice, together no more than `amount` and all of it without a `payment_method`: a `400` naming the item) but not yet spent: a request that passes the checks is a `400` on `gift_cards`.
+         *
          *     An `embed` token may only create a transaction that matches what its `embed` claim pins (`amount`, `currency`, `buyer_id`/`buyer_external_identifier`, `checkout_session_id`): `403` otherwise. With an `idempotency-key`, the same key and body replay the first answer byte for byte (`Idempotent-Replayed: true`) and call no card service again; another body with the key is a `400`, a request while the first still runs a `425`.
          *
          *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it). Rate limited for `embed` tokens.
@@ -1789,12 +1791,24 @@ export interface components {
             /** @description Not supported by Orka: only absent, null or the default is accepted. */
             shipping_details?: unknown;
         };
+        /** GiftCardTransactionCreate */
+        GiftCardTransactionCreate: {
+            number: string;
+            pin: string;
+            amount: number;
+        };
+        /** GiftCardTokenTransactionCreate */
+        GiftCardTokenTransactionCreate: {
+            /** Format: uuid */
+            id: string;
+            amount: number;
+        };
         /**
          * TransactionCreate
          * @description Rules:
          *     1. `buyer_id` and `buyer_external_identifier` must not both be set.
          *     2. `intent: capture` needs an `amount` above 0.
-         *     3. `payment_method` is required.
+         *     3. `payment_method` is required, unless `gift_cards` are given (which must then pay it all).
          */
         TransactionCreate: {
             amount: number;
@@ -1812,6 +1826,7 @@ export interface components {
             payment_source?: components["schemas"]["TransactionPaymentSource"];
             cart_items?: components["schemas"]["CartItem"][] | null;
             payment_service_id?: string | null;
+            gift_cards?: (components["schemas"]["GiftCardTransactionCreate"] | components["schemas"]["GiftCardTokenTransactionCreate"])[] | null;
             /** @description Not supported by Orka: only absent, null or the default is accepted. */
             store?: unknown;
             /** @description Not supported by Orka: only absent, null or the default is accepted. */
@@ -1824,8 +1839,6 @@ export interface components {
             account_funding_transaction?: unknown;
             /** @description Not supported by Orka: only absent, null or the default is accepted. */
             allow_partial_authorization?: unknown;
-            /** @description Not supported by Orka: only absent, null or the default is accepted. */
-            gift_cards?: unknown;
             /** @description Not supported by Orka: only absent, null or the default is accepted. */
             three_d_secure_data?: unknown;
             /** @description Not supported by Orka: only absent, null or the default is accepted. */

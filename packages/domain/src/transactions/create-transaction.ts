@@ -17,6 +17,7 @@ import { toTransaction, TransactionRecord } from './transaction'
 import { TransactionCreate, unsupportedFields, UNSUPPORTED_TRANSACTION_FIELDS } from './transaction-requests.codecs'
 import { notOffered, refusedInput, serviceView, stepContext, TransactionDeps } from './transaction-deps'
 import { attemptRequested, next } from './transaction-steps'
+import { giftCardsFault, giftCardsNotYet } from './gift-card-tender'
 import { failedValidation } from '../shared/errors'
 
 export type CreateTransactionError = InvalidRequest | Forbidden | Conflict | IdempotencyRefusal | Unavailable
@@ -153,7 +154,7 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
     }
 
   return (cmd: CreateTransactionCommand): TE.TaskEither<CreateTransactionError, Created> => {
-    const refused = unsupported(cmd.input)
+    const refused = unsupported(cmd.input) ?? giftCardsFault(cmd.input) ?? giftCardsNotYet(cmd.input)
     if (refused !== null) return TE.left(refused)
     if (cmd.idempotencyKey === null)
       return async () => {
@@ -321,12 +322,17 @@ const created = (
   ])
 }
 
-/** What the events log keeps of the request: never the card (number, security code), only what may be shown of it. */
+/** What the events log keeps of the request: never a card's number, security code or PIN, only what may be shown of it. */
 const requestContext = (input: TransactionCreate): Record<string, unknown> => {
-  const { payment_method, ...rest } = input
+  const { payment_method, gift_cards, ...rest } = input
+  const giftCards = gift_cards?.map((g) => ('id' in g ? g : { label: g.number.slice(-4), amount: g.amount })) ?? gift_cards
   const pm =
     payment_method?.method === 'card'
       ? { method: 'card', label: payment_method.number.slice(-4), expiration_date: payment_method.expiration_date }
       : payment_method
-  return { ...(t.UnknownRecord.is(rest) ? rest : {}), payment_method: pm ?? null }
+  return {
+    ...(t.UnknownRecord.is(rest) ? rest : {}),
+    payment_method: pm ?? null,
+    ...(giftCards === undefined ? {} : { gift_cards: giftCards }),
+  }
 }

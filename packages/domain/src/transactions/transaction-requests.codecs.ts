@@ -3,6 +3,7 @@ import { BillingDetails } from '../buyers/billing-details'
 import {
   bool,
   boundedList,
+  ByKey,
   boundedString,
   canonicalUuid,
   Checked,
@@ -17,6 +18,7 @@ import {
   Refined,
   tagged,
 } from '../shared/codecs'
+import { GiftCardRequest, GiftCardStoredRequest } from '../gift-cards/gift-card.codecs'
 import { luhnValid } from './card-data'
 import { ISO_4217 } from './currencies'
 
@@ -194,6 +196,20 @@ export const GuestBuyer = closed(
 )
 export type GuestBuyer = t.TypeOf<typeof GuestBuyer>
 
+/** The most gift cards one transaction may spend (more is a `400` naming the first one too many). */
+export const MAX_TRANSACTION_GIFT_CARDS = 10
+/** What the schema lets through, so that a hostile list is refused by its size, not decoded item by item. */
+const GIFT_CARD_LIST_BOUND = 100
+const TenderAmount = intRange('amount', 0, MAX_AMOUNT)
+/** A gift card to spend in a transaction: by number and PIN, or a stored one by `id`, with the amount to take from it. */
+export const TransactionGiftCard = new ByKey(
+  'TransactionCreateGiftCard',
+  closed('GiftCardTransactionCreate', { ...GiftCardRequest.required, amount: TenderAmount }),
+  'id',
+  closed('GiftCardTokenTransactionCreate', { ...GiftCardStoredRequest.required, amount: TenderAmount }),
+)
+export type TransactionGiftCard = t.TypeOf<typeof TransactionGiftCard>
+
 /** The properties of TransactionCreate Orka does not offer, with the value that means "not used". */
 export const UNSUPPORTED_TRANSACTION_FIELDS = {
   store: false,
@@ -202,7 +218,6 @@ export const UNSUPPORTED_TRANSACTION_FIELDS = {
   async_capture: false,
   account_funding_transaction: false,
   allow_partial_authorization: false,
-  gift_cards: null,
   three_d_secure_data: null,
   three_d_secure: null,
   airline: null,
@@ -243,6 +258,7 @@ const TransactionCreateFields = closed(
     payment_source: TransactionPaymentSource,
     cart_items: nullable(CartItems),
     payment_service_id: nullable(canonicalUuid),
+    gift_cards: nullable(boundedList(TransactionGiftCard, GIFT_CARD_LIST_BOUND)),
     ...(Object.fromEntries(Object.keys(UNSUPPORTED_TRANSACTION_FIELDS).map((k) => [k, unsupported])) as Record<
       keyof typeof UNSUPPORTED_TRANSACTION_FIELDS,
       typeof unsupported
@@ -265,8 +281,11 @@ export const TransactionCreate = new Refined(TransactionCreateFields, [
       a.intent === 'capture' && a.amount === 0 ? { path: ['amount'], msg: '`intent: capture` needs an amount above 0' } : undefined,
   },
   {
-    description: '`payment_method` is required.',
-    check: (a) => (a.payment_method == null ? { path: ['payment_method'], msg: 'a `payment_method` is required' } : undefined),
+    description: '`payment_method` is required, unless `gift_cards` are given (which must then pay it all).',
+    check: (a) =>
+      a.payment_method == null && (a.gift_cards ?? []).length === 0
+        ? { path: ['payment_method'], msg: 'a `payment_method` is required' }
+        : undefined,
   },
 ])
 export type TransactionCreate = t.TypeOf<typeof TransactionCreate>

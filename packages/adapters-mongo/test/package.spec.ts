@@ -27,6 +27,7 @@ describe('adapters-mongo', () => {
         paymentServices: ['upsert', 'listForAccount', 'findById', 'listAll'],
         transactions: ['put', 'find', 'history', 'list', 'findByRefund', 'stale'],
         checkoutSessions: ['create', 'find', 'update', 'delete', 'putCard', 'takeCard', 'sweep'],
+        giftCardLedger: ['balance', 'debit', 'credit', 'entries'],
       }
       expect(Object.keys(adapters).sort()).to.deep.equal([...STORAGE_PORT_NAMES].sort())
       expect(Object.keys(ports).sort()).to.deep.equal([...STORAGE_PORT_NAMES].sort())

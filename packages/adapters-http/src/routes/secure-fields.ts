@@ -33,14 +33,25 @@ export const fieldPolicy = (allowedOrigins: readonly string[]): string =>
  */
 export const secureFieldsRouter = (allowedOrigins: readonly string[]): Router<OrkaState> => {
   const policy = fieldPolicy(allowedOrigins)
-  const files: Record<string, { readonly asset: () => Asset; readonly headers: Record<string, string> }> = {
-    'secure-fields.js': { asset: file('secure-fields.js', JS), headers: { 'Cross-Origin-Resource-Policy': 'cross-origin' } },
+  const FIVE_MINUTES = 'public, max-age=300'
+  const files: Record<string, { readonly asset: () => Asset; readonly cache: string; readonly headers: Record<string, string> }> = {
+    'secure-fields.js': {
+      asset: file('secure-fields.js', JS),
+      cache: FIVE_MINUTES,
+      headers: { 'Cross-Origin-Resource-Policy': 'cross-origin' },
+    },
+    // Its policy follows the configuration: revalidated on every load.
     'field.html': {
       asset: file('field.html', 'text/html; charset=utf-8'),
+      cache: 'no-cache',
       headers: { 'Content-Security-Policy': policy, 'Referrer-Policy': 'no-referrer', 'Cross-Origin-Resource-Policy': 'cross-origin' },
     },
-    'field.js': { asset: file('field.js', JS), headers: { 'Cross-Origin-Resource-Policy': 'same-origin' } },
-    'field.css': { asset: file('field.css', 'text/css; charset=utf-8'), headers: { 'Cross-Origin-Resource-Policy': 'same-origin' } },
+    'field.js': { asset: file('field.js', JS), cache: FIVE_MINUTES, headers: { 'Cross-Origin-Resource-Policy': 'same-origin' } },
+    'field.css': {
+      asset: file('field.css', 'text/css; charset=utf-8'),
+      cache: FIVE_MINUTES,
+      headers: { 'Cross-Origin-Resource-Policy': 'same-origin' },
+    },
   }
   const router = new Router<OrkaState>({ sensitive: true })
   router.get(`${SECURE_FIELDS_PATH}/:file`, async (ctx, next) => {
@@ -49,7 +60,7 @@ export const secureFieldsRouter = (allowedOrigins: readonly string[]): Router<Or
       await next()
       return
     }
-    sendAsset(ctx, f.asset(), ctx.params.file === 'field.html' ? 'no-cache' : 'public, max-age=300', f.headers)
+    sendAsset(ctx, f.asset(), f.cache, f.headers)
   })
   return router
 }

@@ -169,6 +169,9 @@ describe('Secure Fields in Chromium: a merchant page on one origin, Orka on anot
     await field(page, 'Card number').pressSequentially('378282246310005')
     expect(await field(page, 'Card number').inputValue()).to.equal('3782 822463 10005')
     await field(page, 'Card security code').pressSequentially('123')
+    // Messages from the frames arrive after the keystrokes: wait for one change per key (15 and 3).
+    await page.waitForFunction(`['number', 'securityCode'].map((f) =>
+      window.events.filter((e) => e.type === 'change' && e.field === f).length).join() === '15,3'`)
     const changes = (await events(page)).filter((e) => e.type === 'change')
     // "3" could be several schemes; "37" is American Express.
     expect(changes.slice(0, 2)).to.deep.equal([

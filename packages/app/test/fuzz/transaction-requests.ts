@@ -1,4 +1,5 @@
 import * as fc from 'fast-check'
+import { TRANSACTION_STATUSES } from '@orka/domain'
 import { Obj, Raw } from './model'
 import { FuzzRequest, fuzzRequest } from './requests'
 import { cleanCreateSpec, createSpec, absent } from './transaction-cards'
@@ -174,14 +175,8 @@ const readSpec: fc.Arbitrary<ReadSpec> = fc.record({
   known: oneof(w(4, fc.constant(true)), w(1, fc.constant(false))),
 })
 
-const STATUSES = [
-  'processing',
-  'authorization_succeeded',
-  'authorization_declined',
-  'authorization_failed',
-  'authorization_voided',
-  'capture_succeeded',
-]
+/** What a status filter may name: the statuses Orka's flow produces. */
+const STATUSES: string[] = [...TRANSACTION_STATUSES]
 const filter = (name: string, value: string | Slot, meaning: unknown = value): ListParam => ({ name, value, filter: meaning })
 const fault = (name: string, value: string, loc: readonly (string | number)[] = ['query', name]): ListParam => ({ name, value, fault: loc })
 const encodedFault = (name: string, value: string): ListParam => ({ name, value, encoded: true, fault: ['query', name] })

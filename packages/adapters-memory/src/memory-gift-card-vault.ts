@@ -63,6 +63,18 @@ export class MemoryGiftCardVault implements GiftCardVault {
     return atomically(() => E.right(this.remove(merchantAccountId, id)))
   }
 
+  recordUse(merchantAccountId: string, id: string, at: string): TE.TaskEither<Unavailable, boolean> {
+    return atomically(() => {
+      const where = this.slotById.get(id)
+      const c = where === undefined ? undefined : this.cards.get(where)
+      if (where === undefined || c?.card.merchant_account_id !== merchantAccountId) return E.right(false)
+      const used = keep({ ...c, card: { ...c.card, usage_count: c.card.usage_count + 1, last_used_at: at } })
+      this.cards.set(where, used)
+      this.listed.get(merchantAccountId)?.put(used)
+      return E.right(true)
+    })
+  }
+
   deleteByBuyer(merchantAccountId: string, buyerId: string): TE.TaskEither<Unavailable, number> {
     return atomically(() => {
       const ids = [...this.cards.values()]

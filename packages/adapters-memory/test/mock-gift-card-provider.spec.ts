@@ -161,6 +161,43 @@ describe('MockGiftCardConnector idempotency keys', () => {
   })
 })
 
+describe('MockGiftCardConnector: giving back', () => {
+  const connector = () => new MockGiftCardConnector({ clock: new ManualClock(new Date('2025-01-15T10:00:00.000Z')), ...provider() })
+  const service = aGiftCardService()
+  const card = (number: string) => ({ service, number, pin: '73915286', currency: 'USD' })
+  const balance = async (c: MockGiftCardConnector, number: string) => {
+    const b = await c.balance(card(number))()
+    return E.isRight(b) && b.right._tag === 'Balance' ? b.right.balance : null
+  }
+
+  it('reverses what a redemption took, never more, however often it is asked', async () => {
+    const c = connector()
+    await c.redeem({ ...card('6036280000001234'), amount: 3000, reference: 'r1' })()
+    const reverse = { ...card('6036280000001234'), amount: 5000, reference: 'r1:reverse', redemption: 'r1' }
+    expect(await c.reverse(reverse)()).to.deep.equal(E.right({ balance: 10_000 }))
+    expect(await c.reverse(reverse)()).to.deep.equal(E.right({ balance: 10_000 }))
+    expect(await balance(c, '6036280000001234')).to.equal(10_000)
+  })
+
+  it('gives nothing back for a redemption it never took, and takes nothing for that redemption if it arrives after', async () => {
+    const c = connector()
+    const reverse = { ...card('6036280000001234'), amount: 3000, reference: 'r1:reverse', redemption: 'r1' }
+    expect(await c.reverse(reverse)()).to.deep.equal(E.right({ balance: 10_000 }))
+    expect(await c.redeem({ ...card('6036280000001234'), amount: 3000, reference: 'r1' })()).to.deep.equal(
+      E.right({ _tag: 'Refused', errorCode: 'operation_canceled' }),
+    )
+    expect(await balance(c, '6036280000001234')).to.equal(10_000)
+  })
+
+  it('answers reversals and refunds for the numbers that fail or hang on the way in (0502, 0504)', async () => {
+    const c = connector()
+    for (const number of ['6036280000000502', '6036280000000504']) {
+      const back = { ...card(number), amount: 100, reference: `${number}:reverse`, redemption: number }
+      expect(await c.reverse(back)()).to.deep.equal(E.right({ balance: 10_000 }))
+    }
+  })
+})
+
 describe('MockGiftCardConnectors', () => {
   const connectors = new MockGiftCardConnectors({ clock: new ManualClock(new Date('2025-01-15T10:00:00.000Z')), ...provider() })
 

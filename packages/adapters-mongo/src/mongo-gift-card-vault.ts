@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
+import { UpdateFilter } from 'mongodb'
 import { Duplicate, duplicate, GiftCard, GiftCardFilter, GiftCardVault, Seek, Unavailable, VaultedGiftCard } from '@orka/domain'
 import { storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
@@ -84,6 +85,16 @@ export class MongoGiftCardVault implements GiftCardVault {
   delete(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, boolean> {
     return this.#calls.attempt(
       async (signal) => (await this.#col.within(signal).deleteOne({ _id: id, merchant_account_id: merchantAccountId })).deletedCount === 1,
+    )
+  }
+
+  /** One `$inc` and `$set` on the card's document: concurrent uses add up, none is lost. */
+  recordUse(merchantAccountId: string, id: string, at: string): TE.TaskEither<Unavailable, boolean> {
+    // The driver's types accept no `$inc` of a field nested in `card` (its NotAcceptedFields): the shape is checked here instead.
+    const used = { $inc: { 'card.usage_count': 1 }, $set: { 'card.last_used_at': at } } as unknown as UpdateFilter<VaultedGiftCardDocument>
+    return this.#calls.attempt(
+      async (signal) =>
+        (await this.#col.within(signal).updateOne({ _id: id, merchant_account_id: merchantAccountId }, used)).matchedCount === 1,
     )
   }
 

@@ -235,6 +235,7 @@ const transactionDeps = (c: DependencyContainer, config: Config): TransactionDep
       environment: config.environment,
     }),
     config: { replayS: config.idempotencyReplayS, leaseS: config.idempotencyLeaseS, retryAfterS: 1 },
+    giftCards: { services: get(c, GiftCardServiceRepository), connectors: get(c, GiftCardConnectors), vault: get(c, GiftCardVault) },
   }
 }
 

@@ -5,6 +5,7 @@ import * as TE from 'fp-ts/TaskEither'
 import {
   capturedAmount,
   CheckoutSessionStore,
+  GiftCardConnector,
   makeCaptureTransaction,
   makeCreateTransaction,
   makeRecoverTransactions,
@@ -19,6 +20,7 @@ import {
   TransactionRecord,
 } from '@orka/domain'
 import {
+  aGiftCardServiceRecord,
   aPaymentServiceRecord,
   cardConnectorsOf,
   ManualClock,
@@ -27,7 +29,16 @@ import {
   ScriptedCardConnector,
   SequentialIds,
 } from '@orka/domain/testing'
-import { MemoryBuyerRepository, MemoryIdempotencyStore, MemoryPaymentServiceRepository, MemoryTransactionStore } from '../../src'
+import { MockGiftCardConnector } from '@orka/adapters-node'
+import {
+  MemoryBuyerRepository,
+  MemoryGiftCardLedger,
+  MemoryGiftCardServiceRepository,
+  MemoryGiftCardVault,
+  MemoryIdempotencyStore,
+  MemoryPaymentServiceRepository,
+  MemoryTransactionStore,
+} from '../../src'
 import { eventWorld, START, testBox, testMac } from './support'
 
 /** No checkout sessions: the card payments of these tests carry their card. */
@@ -57,8 +68,19 @@ export const payment = (o: Record<string, unknown> = {}): TransactionCreate => {
  * Transactions in memory, on a manual clock, with one card connector per service (by
  * definition id: each service gets its own definition so that a test scripts each one).
  */
-export const transactionWorld = async (connectors: readonly ScriptedCardConnector[] = [new ScriptedCardConnector()]) => {
+export const transactionWorld = async (
+  connectors: readonly ScriptedCardConnector[] = [new ScriptedCardConnector()],
+  giftCardConnector?: (mock: GiftCardConnector) => GiftCardConnector,
+) => {
   const clock = new ManualClock(START)
+  // Gift cards: the sandbox provider on its own ledger (a test may wrap it to break or watch calls), the account's primary service.
+  const ledger = new MemoryGiftCardLedger()
+  const mock = new MockGiftCardConnector({ ledger, mac: testMac(), clock, timeoutMs: 1000 })
+  const giftCardServices = new MemoryGiftCardServiceRepository()
+  const giftCardService = aGiftCardServiceRecord()
+  await right(giftCardServices.upsert(giftCardService))
+  const vault = new MemoryGiftCardVault()
+  const giftCard = giftCardConnector === undefined ? mock : giftCardConnector(mock)
   const ids = new SequentialIds()
   const services = new MemoryPaymentServiceRepository()
   const records: PaymentServiceRecord[] = connectors.map((_, i) =>
@@ -83,6 +105,11 @@ export const transactionWorld = async (connectors: readonly ScriptedCardConnecto
     ids,
     ...eventWorld(clock, ids),
     config: { replayS: 86_400, leaseS: 30, retryAfterS: 2 },
+    giftCards: {
+      services: giftCardServices,
+      connectors: { forDefinition: (d) => (d === giftCardService.service.gift_card_service_definition_id ? O.some(giftCard) : O.none) },
+      vault,
+    },
   }
   const op = (transactionId: string, idempotencyKey: string | null = null) => ({
     merchantAccountId: MERCHANT_A,
@@ -93,6 +120,9 @@ export const transactionWorld = async (connectors: readonly ScriptedCardConnecto
     ...deps,
     clock,
     records,
+    ledger,
+    giftCardMock: mock,
+    giftCardService: giftCardService.service,
     create: (input: TransactionCreate = payment(), idempotencyKey: string | null = null) =>
       makeCreateTransaction(deps)({ merchantAccountId: MERCHANT_A, input, idempotencyKey, embed: null }),
     capture: (id: string, input: { amount?: number } = {}, key: string | null = null) =>

@@ -205,7 +205,7 @@ describe('transaction rules over HTTP (embedded store, mock-card)', () => {
       [
         [card('61001', 1299)],
         400,
-        rule('/gift_cards', '`gift_cards`: spending gift cards in a transaction is not supported yet', 'unsupported'),
+        rule('/payment_method', 'The gift cards pay the whole amount: leave out `payment_method`', 'payment_method_not_needed'),
       ],
     ]
     for (const [gift_cards, status, body] of cases) {

@@ -17,7 +17,11 @@ export interface LedgerEntry {
 /** A debit the balance covered (or one made before under the same reference), or the balance that did not cover it. */
 export type Debit = { readonly _tag: 'Debited'; readonly entry: LedgerEntry } | { readonly _tag: 'Insufficient'; readonly balance: number }
 
-/** A movement asked of the ledger: `amount` > 0, `reference` unique per movement of the card. */
+/**
+ * A movement asked of the ledger: `amount` > 0 (a credit may be 0: it marks its reference as
+ * used, which is how a reversal stops a redemption that has not arrived yet), `reference`
+ * unique per movement of the card.
+ */
 export interface Movement {
   /** The card's key in the ledger: a keyed fingerprint, never its number. */
   readonly card: string

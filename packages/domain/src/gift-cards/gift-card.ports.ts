@@ -138,6 +138,11 @@ export interface GiftCardVault {
    * kept). False when the account holds no such card (never held, or already deleted).
    */
   delete(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, boolean>
+  /**
+   * One more successful use of the card at `at` (a redemption in a transaction): `usage_count`
+   * + 1 and `last_used_at`, in one atomic update. False when the account holds no such card.
+   */
+  recordUse(merchantAccountId: string, id: string, at: string): TE.TaskEither<Unavailable, boolean>
   /** Removes every card the account stores for this buyer, as `delete` does; how many were removed. */
   deleteByBuyer(merchantAccountId: string, buyerId: string): TE.TaskEither<Unavailable, number>
 }

@@ -179,8 +179,8 @@ export const giftCardConnectorContract = (name: string, setup: () => Promise<Gif
         ['an activation', (c) => h.port.activate(activation(c))],
         ['a balance check', (c) => h.port.balance(balance(c))],
         ['a redemption', (c) => h.port.redeem(redemption(c, 100, 'redeem-hangs'))],
-        ['a reversal', (c) => h.port.reverse(credit(c, 100, 'reverse-hangs', 'redeem-hangs'))],
-        ['a refund', (c) => h.port.refund(credit(c, 100, 'refund-hangs', 'redeem-hangs'))],
+        // Not reversals and refunds: the card that hangs on the way in may still be given back to
+        // (the sandbox's is, so that no test payment stays pending on a reversal forever).
       ]
       for (const [what, call] of calls)
         it(`ends ${what} with ServiceTimeout within the connector's timeout`, async function () {

@@ -74,6 +74,15 @@ export const giftCardLedgerContract = (name: string, setup: () => Promise<Harnes
       expectConsistent(await entries(), OPENING, 4000)
     })
 
+    it('marks a reference with a credit of 0: after a debit it answers the debit, before one it is what that debit answers', async () => {
+      const first = debited(await debit(4000, 'r1'))
+      expect(await credit(0, 'r1')).to.deep.equal(first)
+      const mark = await credit(0, 'r2')
+      expect(mark).to.deep.equal({ card: CARD, seq: 2, reference: 'r2', amount: 0, balance: OPENING - 4000 })
+      expect(await debit(1000, 'r2')).to.deep.equal({ _tag: 'Debited', entry: mark })
+      expect(await balance()).to.equal(OPENING - 4000)
+    })
+
     it('credits on top of the latest entry, beyond the opening balance too', async () => {
       await debit(100, 'r1')
       expect(await credit(100, 'c1')).to.deep.equal({ card: CARD, seq: 2, reference: 'c1', amount: 100, balance: OPENING })

@@ -135,6 +135,27 @@ export const giftCardVaultContract = (name: string, setup: () => Promise<Harness
       expect(await right(h.port.forBuyer(MERCHANT_A, aBuyer().id, 10))).to.deep.equal([])
     })
 
+    it("records a card's uses: each adds one to usage_count and sets last_used_at, in its account only", async () => {
+      const card = aVaultedCard({ card: { buyer: aBuyer() } })
+      await right(h.port.insert(card))
+      expect(await right(h.port.recordUse(MERCHANT_A, card.card.id, isoAt(1000)))).to.equal(true)
+      expect(await right(h.port.recordUse(MERCHANT_A, card.card.id, isoAt(2000)))).to.equal(true)
+      expect(await right(h.port.recordUse(MERCHANT_B, card.card.id, isoAt(3000)))).to.equal(false)
+      expect(await right(h.port.recordUse(MERCHANT_A, aVaultedCard().card.id, isoAt(3000)))).to.equal(false)
+      const used = { ...card, card: { ...card.card, usage_count: card.card.usage_count + 2, last_used_at: isoAt(2000) } }
+      expect(await right(h.port.findById(MERCHANT_A, card.card.id))).to.deep.equal(O.some(used))
+      expect(await right(h.port.list(MERCHANT_A, {}, all))).to.deep.equal([used.card])
+      expect(await right(h.port.forBuyer(MERCHANT_A, card.card.buyer?.id ?? '', 10))).to.deep.equal([used])
+    })
+
+    it('counts 20 concurrent uses of one card, none lost', async () => {
+      const card = aVaultedCard()
+      await right(h.port.insert(card))
+      await Promise.all(Array.from({ length: 20 }, (_, i) => right(h.port.recordUse(MERCHANT_A, card.card.id, isoAt(i)))))
+      const found = O.toNullable(await right(h.port.findById(MERCHANT_A, card.card.id)))
+      expect(found?.card.usage_count).to.equal(card.card.usage_count + 20)
+    })
+
     it('finds nothing for an unknown fingerprint', async () => {
       await right(h.port.insert(aVaultedCard()))
       expect(await right(h.port.findByFingerprint(MERCHANT_A, 'bm8tc3VjaC1maW5nZXJwcmludC4uLi4uLi4uLi4uLi4'))).to.deep.equal(O.none)

@@ -6,7 +6,7 @@ import { PaymentServiceRecord } from '../payments/payment-service'
 import { Unavailable } from '../shared/errors'
 import { askCardService } from './ask-card-service'
 import { AuthorizeResult as AuthorizeAnswer, OperationResult as OperationAnswer } from '../payments/card-connector.ports'
-import { TransactionRecord } from './transaction'
+import { cardPart, redemptionsOf, TransactionRecord } from './transaction'
 import { connectorFor, serviceView, stepContext, TransactionDeps } from './transaction-deps'
 import { attemptAnswered, attemptVoided, routedTo } from './transaction-steps'
 import { withEvent } from './transaction-events'
@@ -61,15 +61,16 @@ export const route =
             connector.value.authorize({
               service,
               reference: attempt.reference,
-              amount: r.amount,
+              amount: cardPart(r),
               currency: r.currency,
-              capture: r.intent === 'capture',
+              // With gift cards, the card part is captured once they are all redeemed (`splitStep`).
+              capture: r.intent === 'capture' && redemptionsOf(r).length === 0,
               card: plan.card,
               billingPostalCode: plan.billingPostalCode,
             }),
           )()
       const ctx = stepContext(deps)
-      const answered = attemptAnswered(r, ctx, E.isLeft(answer) ? answer.left : answer.right, r.amount)
+      const answered = attemptAnswered(r, ctx, E.isLeft(answer) ? answer.left : answer.right, cardPart(r))
       const following = plan.services[n]
       const onward = (from: TransactionRecord) =>
         routedTo(from, ctx, following === undefined ? null : serviceView(following), attemptReference(r.id, n + 1))
@@ -93,7 +94,7 @@ export const route =
       if (E.isLeft(written)) return written
       if (O.isNone(written.right)) return reread(deps, r)
       r = written.right.value
-      if (r.status !== 'processing') return E.right(r)
+      if (r.status !== 'processing' || r.authorization !== null) return E.right(r)
     }
   }
 

@@ -17,10 +17,11 @@ import { toTransaction, TransactionRecord } from './transaction'
 import { TransactionCreate, unsupportedFields, UNSUPPORTED_TRANSACTION_FIELDS } from './transaction-requests.codecs'
 import { notOffered, refusedInput, serviceView, stepContext, TransactionDeps } from './transaction-deps'
 import { attemptRequested, next } from './transaction-steps'
-import { giftCardsFault, giftCardsNotYet } from './gift-card-tender'
-import { failedValidation } from '../shared/errors'
+import { giftCardsFault, redemptionsFor } from './gift-card-tender'
+import { failedValidation, NotFound } from '../shared/errors'
+import { RedemptionRecord } from './gift-card-redemption'
 
-export type CreateTransactionError = InvalidRequest | Forbidden | Conflict | IdempotencyRefusal | Unavailable
+export type CreateTransactionError = InvalidRequest | Forbidden | NotFound | Conflict | IdempotencyRefusal | Unavailable
 
 export interface CreateTransactionCommand {
   readonly merchantAccountId: string
@@ -100,6 +101,7 @@ const outcomeCodec: OutcomeCodec<CreateTransactionError, Transaction> = {
 export const makeCreateTransaction = (deps: TransactionDeps) => {
   const runIdempotently = makeRunIdempotently({ store: deps.idempotency, clock: deps.clock, ids: deps.ids, config: deps.config })
   const settle = makeSettleTransaction(deps)
+  const payGiftCards = makeSettleTransaction(deps, 'live')
 
   const attempt =
     (cmd: CreateTransactionCommand) =>
@@ -108,17 +110,17 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       const recorded = (r: TransactionRecord) => ({ outcome: E.right(toTransaction(r)), recorded: true })
       const { input } = cmd
       const pm = input.payment_method
-      if (pm == null || pm.method === 'id')
+      if (pm?.method === 'id' || (pm == null && (input.gift_cards ?? []).length === 0))
         return checked(E.left(refusedInput(['payment_method'], 'A card or a checkout session is required')))
       const ownIds = reservation === null ? [] : [reservation.reservedId, ...reservation.earlierIds]
-      const id = pm.method === 'checkout-session' ? sessionTransactionId(deps, pm.id) : (reservation?.reservedId ?? deps.ids.uuid())
+      const id = pm?.method === 'checkout-session' ? sessionTransactionId(deps, pm.id) : (reservation?.reservedId ?? deps.ids.uuid())
 
       // Recorded already by this request before its process stopped: settle and answer it. Only
       // an earlier attempt of its idempotency key can have (a reserved id is drawn fresh for each
       // attempt), so a first attempt reads nothing here; another payment from the same session
       // is told by the session's card (`cardOf`) and by the id version 0 takes.
       if (reservation !== null && reservation.earlierIds.length > 0) {
-        const earlier = await firstFound(deps, cmd.merchantAccountId, pm.method === 'checkout-session' ? [id] : reservation.earlierIds)
+        const earlier = await firstFound(deps, cmd.merchantAccountId, pm?.method === 'checkout-session' ? [id] : reservation.earlierIds)
         if (E.isLeft(earlier)) return checked(earlier)
         if (O.isSome(earlier.right)) {
           const r = earlier.right.value
@@ -130,31 +132,45 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
 
       const buyer = await buyerOf(deps, cmd)
       if (E.isLeft(buyer)) return checked(buyer)
-      const services = await servicesFor(deps, cmd)
+      const services = pm == null ? E.right([]) : await servicesFor(deps, cmd)
       if (E.isLeft(services)) return checked(services)
-      const now = deps.clock.now()
-      const card = await cardOf(deps, cmd, id, now)
-      if (E.isLeft(card)) return checked(card)
       const first = services.right[0]
-      if (first === undefined)
+      if (pm != null && first === undefined)
         return checked(
           E.left(refusedInput(['currency'], 'No card service of this merchant account takes this currency', 'no_payment_service')),
         )
+      // Before the session's card is taken: a gift card the caller cannot reach leaves the session as it was.
+      const redemptions = await redemptionsFor(deps, cmd, id)
+      if (E.isLeft(redemptions)) return checked(redemptions)
+      const card = pm == null ? E.right(null) : await cardOf(deps, cmd, id, deps.clock.now())
+      if (E.isLeft(card)) return checked(card)
 
-      const start = created(deps, cmd, { id, ownIds: ownIds.length === 0 ? [id] : ownIds, buyer: buyer.right, card: card.right, first })
+      const start = created(deps, cmd, {
+        id,
+        ownIds: ownIds.length === 0 ? [id] : ownIds,
+        buyer: buyer.right,
+        card: card.right === null || first === undefined ? null : { ...card.right, first },
+        redemptions: redemptions.right,
+      })
       const put = await deps.transactions.put(start)()
       if (E.isLeft(put)) return checked(put)
       if (!put.right) return checked(E.left(usedSession))
-      const done = await route(deps)(start, {
-        services: services.right,
-        card: card.right.card,
-        billingPostalCode: input.buyer?.billing_details?.address?.postal_code ?? null,
-      })
+      const routed =
+        card.right === null
+          ? E.right(start)
+          : await route(deps)(start, {
+              services: services.right,
+              card: card.right.card,
+              billingPostalCode: input.buyer?.billing_details?.address?.postal_code ?? null,
+            })
+      if (E.isLeft(routed) || redemptions.right.length === 0)
+        return E.isLeft(routed) ? { outcome: routed, recorded: false } : recorded(routed.right)
+      const done = await payGiftCards(routed.right)
       return E.isLeft(done) ? { outcome: done, recorded: false } : recorded(done.right)
     }
 
   return (cmd: CreateTransactionCommand): TE.TaskEither<CreateTransactionError, Created> => {
-    const refused = unsupported(cmd.input) ?? giftCardsFault(cmd.input) ?? giftCardsNotYet(cmd.input)
+    const refused = unsupported(cmd.input) ?? giftCardsFault(cmd.input)
     if (refused !== null) return TE.left(refused)
     if (cmd.idempotencyKey === null)
       return async () => {
@@ -271,7 +287,7 @@ const cardOf = async (
   return E.left(refusedInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
 }
 
-/** Version 0: the transaction and its first attempt, recorded before any service is asked. */
+/** Version 0: the transaction, its card's first attempt and its gift cards, recorded before any service is asked. */
 const created = (
   deps: TransactionDeps,
   cmd: CreateTransactionCommand,
@@ -279,8 +295,8 @@ const created = (
     id: string
     ownIds: readonly string[]
     buyer: TransactionBuyer | null
-    card: CardToCharge & { readonly sessionId: string | null }
-    first: PaymentServiceRecord
+    card: (CardToCharge & { readonly sessionId: string | null; readonly first: PaymentServiceRecord }) | null
+    redemptions: readonly RedemptionRecord[]
   },
 ): TransactionRecord => {
   const ctx = stepContext(deps)
@@ -301,9 +317,9 @@ const created = (
     metadata: input.metadata ?? null,
     payment_source: input.payment_source ?? 'ecommerce',
     cart_items: input.cart_items ?? null,
-    checkout_session_id: o.card.sessionId,
+    checkout_session_id: o.card?.sessionId ?? null,
     buyer: o.buyer,
-    payment_method: o.card.view,
+    payment_method: o.card?.view ?? null,
     request_ids: o.ownIds,
     attempts: [],
     authorization: null,
@@ -314,11 +330,14 @@ const created = (
     raw_response_code: null,
     raw_response_description: null,
     events: [],
+    ...(o.redemptions.length === 0 ? {} : { gift_card_redemptions: o.redemptions }),
   }
+  const request = { name: 'transaction-api-request', context: requestContext(input) }
+  if (o.card === null) return next(base, ctx, {}, [request])
   const reference = attemptReference(o.id, 1)
-  return next(base, ctx, { attempts: [attemptRequested(serviceView(o.first), reference, ctx.now)] }, [
-    { name: 'transaction-api-request', context: requestContext(input) },
-    { name: 'transaction-event', context: { step: 'authorization-requested', payment_service_id: o.first.id, reference } },
+  return next(base, ctx, { attempts: [attemptRequested(serviceView(o.card.first), reference, ctx.now)] }, [
+    request,
+    { name: 'transaction-event', context: { step: 'authorization-requested', payment_service_id: o.card.first.id, reference } },
   ])
 }
 

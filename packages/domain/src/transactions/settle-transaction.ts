@@ -9,6 +9,8 @@ import { TransactionRecord } from './transaction'
 import { StaleFrom } from './transaction.ports'
 import { stepContext, TransactionDeps } from './transaction-deps'
 import { attemptAnswered, attemptVoided, captureAnswered, refundAnswered, routedTo, voidAnswered } from './transaction-steps'
+import { recordUses, SplitMode, splitStep } from './split-tender'
+import { cardPart, redemptionsOf } from './transaction'
 
 /**
  * The next version that settles one open call of `r`, after asking the service again; null
@@ -20,11 +22,15 @@ import { attemptAnswered, attemptVoided, captureAnswered, refundAnswered, routed
  * - A capture, void or refund recorded without an outcome is asked again with the reference it
  *   was recorded with: the service does it once, and answers as it did the first time.
  */
-const settleStep = async (deps: TransactionDeps, r: TransactionRecord): Promise<E.Either<Unavailable, TransactionRecord | null>> => {
+const settleStep = async (
+  deps: TransactionDeps,
+  r: TransactionRecord,
+  mode: SplitMode,
+): Promise<E.Either<Unavailable, TransactionRecord | null>> => {
   const ctx = stepContext(deps)
   const attempt = r.attempts.at(-1)
   if (r.status === 'processing' && attempt?.outcome === 'pending')
-    return E.right(attemptAnswered(r, ctx, serviceFailed('the attempt was abandoned'), r.amount))
+    return E.right(attemptAnswered(r, ctx, serviceFailed('the attempt was abandoned'), cardPart(r)))
   if (attempt?.outcome === 'unknown' && !attempt.voided) {
     const voided = await voidAttempt(deps, r)
     if (E.isLeft(voided)) return voided
@@ -32,6 +38,8 @@ const settleStep = async (deps: TransactionDeps, r: TransactionRecord): Promise<
     if (after.attempts.at(-1)?.voided !== true) return E.right(null)
     return E.right(r.status === 'processing' ? collapse(r, after, routedTo(after, ctx, null, '')) : after)
   }
+  const split = redemptionsOf(r).length > 0 ? await splitStep(deps, r, mode) : undefined
+  if (split !== undefined) return split
   if (r.status === 'processing') return E.right(routedTo(r, ctx, null, ''))
   const answered =
     (f: (answer: OperationResult | CardConnectorError) => TransactionRecord | null) =>
@@ -54,18 +62,21 @@ const settleStep = async (deps: TransactionDeps, r: TransactionRecord): Promise<
  * open, the service still does not answer, or another process wrote first (its version stands).
  */
 export const makeSettleTransaction =
-  (deps: TransactionDeps) =>
+  (deps: TransactionDeps, mode: SplitMode = 'settle') =>
   async (start: TransactionRecord): Promise<E.Either<Unavailable, TransactionRecord>> => {
     const put = advance(deps)
     let r = start
-    // Each round settles one open call; a transaction has at most a few (attempt, its void, one operation).
-    for (let round = 0; round < 8 && r.pending; round++) {
-      const step = await settleStep(deps, r)
+    // Each round settles one open call: an attempt, its void, one operation, and per gift card
+    // its request, its answer, its reversal's request and answer; then a capture or a void.
+    const rounds = 8 + 4 * redemptionsOf(r).length
+    for (let round = 0; round < rounds && r.pending; round++) {
+      const step = await settleStep(deps, r, mode)
       if (E.isLeft(step)) return step
       if (step.right === null) return E.right(r)
       const written = await put(step.right)()
       if (E.isLeft(written)) return written
       if (O.isNone(written.right)) return reread(deps, r)
+      await recordUses(deps, r, written.right.value)
       r = written.right.value
     }
     return E.right(r)

@@ -8,6 +8,7 @@ import { IdempotencyConfig } from '../idempotency/run-idempotently'
 import { CardConnector, CardConnectors } from '../payments/card-connector.ports'
 import { PaymentServiceRecord } from '../payments/payment-service'
 import { PaymentServiceRepository } from '../payments/payment-service.ports'
+import { GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from '../gift-cards/gift-card.ports'
 import { Clock, IdGenerator } from '../shared/clock.ports'
 import { Mac, SecretBox } from '../shared/crypto.ports'
 import { Conflict, failedValidation, InvalidRequest, problem, Unavailable } from '../shared/errors'
@@ -31,6 +32,12 @@ export interface TransactionDeps {
   readonly ids: IdGenerator
   readonly events: WebhookEvents
   readonly config: IdempotencyConfig
+  /** What paying with gift cards needs: the account's gift card services, their connectors, the stored cards. */
+  readonly giftCards: {
+    readonly services: GiftCardServiceRepository
+    readonly connectors: GiftCardConnectors
+    readonly vault: GiftCardVault
+  }
 }
 
 export const stepContext = (deps: Pick<TransactionDeps, 'clock' | 'ids'>): StepContext => ({

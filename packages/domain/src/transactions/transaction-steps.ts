@@ -1,7 +1,7 @@
 import { AuthorizeResult, OperationResult } from '../payments/card-connector.ports'
 import { CardConnectorError } from '../payments/card-connector.ports'
 import { TransactionEvent, TransactionPaymentService, TransactionStatus } from './transaction.codecs'
-import { Attempt, CaptureRecord, isPending, RefundRecord, TransactionRecord, VoidRecord } from './transaction'
+import { Attempt, CaptureRecord, isPending, redemptionsOf, RefundRecord, TransactionRecord, VoidRecord } from './transaction'
 
 /**
  * The steps of a transaction's flows as pure functions from one version to the next. Each
@@ -67,7 +67,9 @@ export const attemptAnswered = (
   const service = { payment_service_id: attempt.payment_service.id, reference: attempt.reference }
   switch (answer._tag) {
     case 'Authorized': {
-      const status: TransactionStatus = answer.captured ? 'capture_succeeded' : 'authorization_succeeded'
+      // With gift cards still to redeem, the payment is not settled yet: no status (and no webhook) says so.
+      const status: TransactionStatus =
+        redemptionsOf(r).length > 0 ? 'processing' : answer.captured ? 'capture_succeeded' : 'authorization_succeeded'
       const captures: CaptureRecord[] = answer.captured
         ? [
             {

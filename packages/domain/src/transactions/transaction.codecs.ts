@@ -2,6 +2,7 @@ import * as t from 'io-ts'
 import { BillingDetails } from '../buyers/billing-details'
 import { DateTime } from '../buyers/buyer'
 import { AvsResponseCode, CvvResponseCode } from '../payments/card-connector.ports'
+import { GiftCardErrorCode } from '../gift-cards/gift-card.codecs'
 import { bool, boundedString, Checked, closed, intRange, literal, nullable, oneOf, str, uuid } from '../shared/codecs'
 import { CartItem, Metadata, TransactionIntent, TransactionPaymentSource } from './transaction-requests.codecs'
 
@@ -75,6 +76,36 @@ export const TransactionPaymentService = closed('TransactionPaymentService', {
 })
 export type TransactionPaymentService = t.TypeOf<typeof TransactionPaymentService>
 
+/** The gift card a redemption spent, as far as it may be shown; `id` when it is a stored card. */
+export const RedeemedGiftCard = closed(
+  'TransactionGiftCard',
+  { bin: str, sub_bin: str, last4: str },
+  { type: literal('gift-card'), id: nullable(uuid) },
+)
+
+export const GiftCardRedemptionStatus = oneOf('GiftCardRedemptionStatus', ['created', 'succeeded', 'failed', 'skipped'])
+export type GiftCardRedemptionStatus = t.TypeOf<typeof GiftCardRedemptionStatus>
+
+/** One gift card's part of a transaction: what it paid, what was given back to it, and why it failed. */
+export const GiftCardRedemption = closed(
+  'GiftCardRedemption',
+  {
+    id: uuid,
+    status: GiftCardRedemptionStatus,
+    amount: amount('amount'),
+    refunded_amount: amount('refunded_amount'),
+    gift_card: RedeemedGiftCard,
+  },
+  {
+    type: literal('gift-card-redemption'),
+    gift_card_service_redemption_id: nullableText,
+    error_code: nullable(GiftCardErrorCode),
+    raw_error_code: nullableText,
+    raw_error_message: nullableText,
+  },
+)
+export type GiftCardRedemption = t.TypeOf<typeof GiftCardRedemption>
+
 /** What a transaction list shows of each transaction. */
 const summaryFields = {
   required: {
@@ -92,8 +123,7 @@ const summaryFields = {
     settled: bool,
     intent: TransactionIntent,
     pending_review: bool,
-    // Gift cards inside transactions come later: until then a transaction redeems none.
-    gift_card_redemptions: NoItems,
+    gift_card_redemptions: t.readonlyArray(GiftCardRedemption),
     created_at: DateTime,
     updated_at: DateTime,
     disputed: bool,
@@ -103,7 +133,7 @@ const summaryFields = {
     country: nullableText,
     external_identifier: nullableText,
     payment_method: nullable(TransactionPaymentMethod),
-    method: nullable(literal('card')),
+    method: nullable(oneOf('Method', ['card', 'gift-card'])),
     instrument_type: nullable(literal('pan')),
     error_code: nullableText,
     payment_service: nullable(TransactionPaymentService),

@@ -17,6 +17,7 @@ import {
   TransactionSummary,
 } from './transaction.codecs'
 import { CartItem, Metadata, TransactionIntent, TransactionPaymentSource } from './transaction-requests.codecs'
+import { RedemptionRecord, toGiftCardRedemption } from './gift-card-redemption'
 
 const nullableText = nullable(str)
 const raw = { error_code: nullableText, raw_response_code: nullableText, raw_response_description: nullableText }
@@ -95,37 +96,42 @@ export type RefundRecord = t.TypeOf<typeof RefundRecord>
  * after that step. Versions are written once each (`TransactionStore.put`), which is what
  * makes every step happen once however many processes race for it. Card data is never here.
  */
-export const TransactionRecord = t.type({
-  id: uuid,
-  merchant_account_id: str,
-  version: intRange('version', 0),
-  created_at: str,
-  updated_at: str,
-  status: TransactionStatus,
-  /** A call to a card service was recorded and its outcome is not yet: recovery settles it. */
-  pending: bool,
-  amount: intRange('amount', 0),
-  currency: str,
-  country: nullableText,
-  intent: TransactionIntent,
-  external_identifier: nullableText,
-  metadata: nullable(Metadata),
-  payment_source: TransactionPaymentSource,
-  cart_items: nullable(t.readonlyArray(CartItem)),
-  checkout_session_id: nullable(uuid),
-  buyer: nullable(TransactionBuyer),
-  payment_method: TransactionPaymentMethod,
-  /** The ids the idempotent request that created it reserved: how a retry knows it as its own. */
-  request_ids: t.readonlyArray(str),
-  attempts: t.readonlyArray(Attempt),
-  authorization: nullable(Authorization),
-  captures: t.readonlyArray(CaptureRecord),
-  void: nullable(VoidRecord),
-  refunds: t.readonlyArray(RefundRecord),
-  ...raw,
-  /** What this version's step did, for the events log. */
-  events: t.readonlyArray(TransactionEvent),
-})
+export const TransactionRecord = t.intersection([
+  t.type({
+    id: uuid,
+    merchant_account_id: str,
+    version: intRange('version', 0),
+    created_at: str,
+    updated_at: str,
+    status: TransactionStatus,
+    /** A call to a card service was recorded and its outcome is not yet: recovery settles it. */
+    pending: bool,
+    amount: intRange('amount', 0),
+    currency: str,
+    country: nullableText,
+    intent: TransactionIntent,
+    external_identifier: nullableText,
+    metadata: nullable(Metadata),
+    payment_source: TransactionPaymentSource,
+    cart_items: nullable(t.readonlyArray(CartItem)),
+    checkout_session_id: nullable(uuid),
+    buyer: nullable(TransactionBuyer),
+    /** The card that pays `amount` less the gift cards' part; null when gift cards pay all of it. */
+    payment_method: nullable(TransactionPaymentMethod),
+    /** The ids the idempotent request that created it reserved: how a retry knows it as its own. */
+    request_ids: t.readonlyArray(str),
+    attempts: t.readonlyArray(Attempt),
+    authorization: nullable(Authorization),
+    captures: t.readonlyArray(CaptureRecord),
+    void: nullable(VoidRecord),
+    refunds: t.readonlyArray(RefundRecord),
+    ...raw,
+    /** What this version's step did, for the events log. */
+    events: t.readonlyArray(TransactionEvent),
+  }),
+  // Optional so that versions written before gift cards could pay still read.
+  t.partial({ gift_card_redemptions: t.readonlyArray(RedemptionRecord) }),
+])
 export type TransactionRecord = t.TypeOf<typeof TransactionRecord>
 
 const sum = (xs: readonly { readonly amount: number }[]) => xs.reduce((a, x) => a + x.amount, 0)
@@ -135,9 +141,17 @@ export const refundedAmount = (r: TransactionRecord): number => sum(r.refunds.fi
 export const refundable = (r: TransactionRecord): number =>
   capturedAmount(r) - sum(r.refunds.filter((x) => x.status === 'succeeded' || x.status === 'processing'))
 
-/** Whether a call to a card service is recorded without its outcome. */
-export const isPending = (r: Pick<TransactionRecord, 'status' | 'attempts' | 'captures' | 'void' | 'refunds'>): boolean =>
+export const redemptionsOf = (r: Pick<TransactionRecord, 'gift_card_redemptions'>): readonly RedemptionRecord[] =>
+  r.gift_card_redemptions ?? []
+/** What the card pays: the amount less what the gift cards were asked to pay. */
+export const cardPart = (r: Pick<TransactionRecord, 'amount' | 'gift_card_redemptions'>): number => r.amount - sum(redemptionsOf(r))
+
+/** Whether a call to a card or gift card service is recorded without its outcome. */
+export const isPending = (
+  r: Pick<TransactionRecord, 'status' | 'attempts' | 'captures' | 'void' | 'refunds' | 'gift_card_redemptions'>,
+): boolean =>
   r.status === 'processing' ||
+  redemptionsOf(r).some((x) => x.status === 'created' || x.reversal?.status === 'pending') ||
   r.attempts.some((a) => a.outcome === 'pending' || (a.outcome === 'unknown' && !a.voided)) ||
   r.captures.some((c) => c.status === 'pending') ||
   r.void?.status === 'pending' ||
@@ -147,6 +161,8 @@ export const isPending = (r: Pick<TransactionRecord, 'status' | 'attempts' | 'ca
 export const transactionSortKey = (r: Pick<TransactionRecord, 'created_at' | 'id'>): SortKey => [r.created_at, r.id]
 
 const intentOutcome = (r: TransactionRecord): 'pending' | 'succeeded' | 'failed' => {
+  // A split payment undone because a gift card failed ends voided, but its intent failed.
+  if (r.status !== 'processing' && redemptionsOf(r).some((x) => x.status === 'failed' || x.status === 'skipped')) return 'failed'
   switch (r.status) {
     case 'processing':
       return 'pending'
@@ -182,8 +198,8 @@ export const toTransactionSummary = (r: TransactionRecord): TransactionSummary =
   external_identifier: r.external_identifier,
   intent: r.intent,
   payment_method: r.payment_method,
-  method: 'card',
-  instrument_type: 'pan',
+  method: r.payment_method === null ? 'gift-card' : 'card',
+  instrument_type: r.payment_method === null ? null : 'pan',
   error_code: r.error_code,
   payment_service: r.authorization?.payment_service ?? r.attempts.at(-1)?.payment_service ?? null,
   pending_review: false,
@@ -191,7 +207,7 @@ export const toTransactionSummary = (r: TransactionRecord): TransactionSummary =
   raw_response_code: r.raw_response_code,
   raw_response_description: r.raw_response_description,
   checkout_session_id: r.checkout_session_id,
-  gift_card_redemptions: [],
+  gift_card_redemptions: redemptionsOf(r).map(toGiftCardRedemption),
   created_at: r.created_at,
   updated_at: r.updated_at,
   disputed: false,
@@ -212,7 +228,7 @@ export const toTransaction = (r: TransactionRecord): Transaction =>
     merchant_initiated: false,
     is_subsequent_payment: false,
     intent_outcome: intentOutcome(r),
-    multi_tender: false,
+    multi_tender: redemptionsOf(r).length + (r.payment_method === null ? 0 : 1) > 1,
     account_funding_transaction: false,
     auth_response_code: r.authorization?.auth_code ?? null,
     avs_response_code: (r.authorization ?? declinedAttempt(r))?.avs ?? null,

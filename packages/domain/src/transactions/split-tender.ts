@@ -1,0 +1,154 @@
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import { askConnector } from '../gift-cards/ask-connector'
+import { CreditResult, RedemptionResult } from '../gift-cards/gift-card.ports'
+import { Unavailable } from '../shared/errors'
+import { mayHaveTaken, RedemptionRecord } from './gift-card-redemption'
+import { callCapture, callVoid } from './operation-calls'
+import { cardPart, redemptionsOf, TransactionRecord } from './transaction'
+import { stepContext, TransactionDeps } from './transaction-deps'
+import { captureAnswered, captureRequested, voidAnswered, voidRequested } from './transaction-steps'
+import {
+  RedemptionAnswer,
+  redemptionAnswered,
+  redemptionRequested,
+  restSkipped,
+  reversalRequested,
+  reversalSucceeded,
+  splitSettled,
+} from './redemption-steps'
+
+/**
+ * `live`: the payment's own request, which redeems its gift cards. `settle`: anyone else who
+ * finds it unfinished (recovery, a retried request, an operation): it never redeems anew, it
+ * only finishes what was answered or gives back what may have been taken.
+ */
+export type SplitMode = 'live' | 'settle'
+
+type Step = E.Either<Unavailable, TransactionRecord | null>
+
+/** Whether the payment is being undone: a gift card failed or was given up, its card part's capture failed, or a void was asked for. */
+export const isUndone = (r: TransactionRecord): boolean =>
+  redemptionsOf(r).some((x) => x.status === 'failed' || x.status === 'skipped') ||
+  r.captures.some((c) => c.status === 'declined' || c.status === 'failed') ||
+  r.void !== null
+
+/**
+ * The next version of a split payment (a transaction with gift cards), after at most one call;
+ * null when there is nothing to do or the provider gave no answer (it stays pending);
+ * `undefined` when what is left is not the split's (a capture, void or refund the merchant
+ * asked for later: `settleStep` goes on with those). In order:
+ *
+ * 1. The card part is routed first (`route`); while it is, nothing here. Declined or failed,
+ *    every gift card is skipped and the card's status stands.
+ * 2. Each gift card in turn: recorded as requested, then redeemed by its reference.
+ * 3. Paid: with `intent: capture`, the card part (only authorized so far) is captured now, so
+ *    that a failed gift card never costs a card refund; then the final status.
+ * 4. Undone: the rest skipped, every redemption that may have taken money reversed by its
+ *    reference (recorded first), then the card part voided; then the final status.
+ */
+export const splitStep = async (deps: TransactionDeps, r: TransactionRecord, mode: SplitMode): Promise<Step | undefined> => {
+  const ctx = stepContext(deps)
+  const xs = redemptionsOf(r)
+  if (cardPart(r) > 0 && r.authorization === null) {
+    if (r.status === 'processing') return undefined
+    return E.right(restSkipped(r, ctx))
+  }
+  if (!isUndone(r)) {
+    const x = xs.find((y) => y.status === 'created')
+    if (x !== undefined) {
+      if (x.requested_at === null) return E.right(mode === 'live' ? redemptionRequested(r, ctx, x) : restSkipped(r, ctx))
+      return E.right(redemptionAnswered(r, ctx, x, mode === 'live' ? await redeem(deps, x, r.currency) : { _tag: 'Abandoned' }))
+    }
+    if (r.status !== 'processing') return undefined
+    const capture = r.captures.find((c) => c.status === 'pending')
+    if (capture !== undefined)
+      return E.map((a: Parameters<typeof captureAnswered>[2]) => captureAnswered(r, ctx, a))(await callCapture(deps, r, capture))
+    if (r.intent === 'capture' && r.authorization !== null && r.authorization.amount > 0 && r.captures.length === 0)
+      return E.right(captureRequested(r, ctx, splitCapture(r, ctx.newId(), ctx.now, r.authorization.amount)))
+    return E.right(splitSettled(r, ctx, false))
+  }
+  const skipped = restSkipped(r, ctx)
+  if (skipped !== null) return E.right(skipped)
+  const asked = xs.find((y) => y.status === 'created')
+  if (asked !== undefined) return E.right(redemptionAnswered(r, ctx, asked, { _tag: 'Abandoned' }))
+  const taken = xs.find((y) => mayHaveTaken(y) && y.reversal?.status !== 'succeeded')
+  if (taken !== undefined) {
+    if (taken.reversal === null) return E.right(reversalRequested(r, ctx, taken))
+    const back = await reverse(deps, taken, taken.reversal.reference, r.currency)
+    return E.right(back === null ? null : reversalSucceeded(r, ctx, taken, back.balance))
+  }
+  if (r.authorization !== null && r.void === null && r.captures.every((c) => c.status !== 'succeeded'))
+    return E.right(voidRequested(r, ctx, `${r.id}:void:undo`))
+  if (r.void?.status === 'pending')
+    return E.map((a: Parameters<typeof voidAnswered>[2]) => voidAnswered(r, ctx, a))(await callVoid(deps, r, r.void.reference))
+  return r.status === 'processing' ? E.right(splitSettled(r, ctx, true)) : undefined
+}
+
+const splitCapture = (r: TransactionRecord, id: string, now: string, amount: number) => ({
+  id,
+  reference: `${r.id}:capture:${id}`,
+  amount,
+  status: 'pending' as const,
+  external_identifier: null,
+  created_at: now,
+  updated_at: now,
+  captured_at: null,
+  service_capture_id: null,
+  error_code: null,
+  raw_response_code: null,
+  raw_response_description: null,
+})
+
+/** The connector of the redemption's service, and its card's number and PIN unsealed for the call. */
+const providerOf = (deps: TransactionDeps, x: RedemptionRecord) => {
+  if (x.service === null) return null
+  const connector = deps.giftCards.connectors.forDefinition(x.service.gift_card_service_definition_id)
+  if (O.isNone(connector)) return null
+  const number = deps.box.open(x.sealed_number)
+  const pin = x.sealed_pin === null ? null : deps.box.open(x.sealed_pin)
+  return { connector: connector.value, service: x.service, number, pin, secrets: pin === null ? [number] : [number, pin] }
+}
+
+const redeem = async (deps: TransactionDeps, x: RedemptionRecord, currency: string): Promise<RedemptionAnswer> => {
+  const p = providerOf(deps, x)
+  if (p === null) return { _tag: 'NoService' }
+  const asked = await askConnector(RedemptionResult, p.secrets, () =>
+    p.connector.redeem({ service: p.service, number: p.number, pin: p.pin, amount: x.amount, currency, reference: x.reference }),
+  )()
+  return E.isLeft(asked) ? asked.left : asked.right
+}
+
+/**
+ * Gives back what the redemption took, by its reversal's reference (the provider gives back
+ * nothing if it took nothing, and refuses the redemption if it comes later); null when the
+ * provider did not answer, or is gone: the reversal stays pending for the next pass.
+ */
+const reverse = async (deps: TransactionDeps, x: RedemptionRecord, reference: string, currency: string): Promise<CreditResult | null> => {
+  const p = providerOf(deps, x)
+  if (p === null) return null
+  const asked = await askConnector(CreditResult, p.secrets, () =>
+    p.connector.reverse({
+      service: p.service,
+      number: p.number,
+      pin: p.pin,
+      amount: x.amount,
+      currency,
+      reference,
+      redemption: x.reference,
+    }),
+  )()
+  return E.isLeft(asked) ? null : asked.right
+}
+
+/**
+ * A stored card's `usage_count` and `last_used_at` after a version that redeemed it, counted by
+ * the process whose write of that version won. Informational: a failed count (or a kill just
+ * before it) leaves the count one short and changes no balance, so it is not retried.
+ */
+export const recordUses = async (deps: TransactionDeps, before: TransactionRecord, after: TransactionRecord): Promise<void> => {
+  const was = new Map(redemptionsOf(before).map((x) => [x.id, x.status]))
+  for (const x of redemptionsOf(after))
+    if (x.status === 'succeeded' && was.get(x.id) !== 'succeeded' && x.gift_card.id !== null)
+      await deps.giftCards.vault.recordUse(after.merchant_account_id, x.gift_card.id, after.updated_at)()
+}

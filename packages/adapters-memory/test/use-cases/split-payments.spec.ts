@@ -5,6 +5,8 @@ import * as TE from 'fp-ts/TaskEither'
 import {
   GiftCardConnector,
   makeCreateTransaction,
+  makeRefundAllTransaction,
+  makeRefundTransaction,
   RedemptionRequest,
   serviceTimeout,
   TransactionRecord,
@@ -387,6 +389,94 @@ describe('split payments: gift cards and a card in one transaction', () => {
     expect(outcomes.filter((o) => o.value.error_code === 'insufficient_funds')).to.have.length(64 - paid.length)
     const rs = await Promise.all(outcomes.map((o) => record(w, o.value.id)))
     await balancesHold(w, { [GIFT]: MOCK_BALANCE }, rs)
+  })
+
+  it('voids an authorized split payment: each gift card given back first, then the card part voided', async () => {
+    let down = true
+    const card = new ScriptedCardConnector()
+    const w = await transactionWorld([card], (mock) => ({
+      ...passThrough(mock),
+      reverse: (req) => (down && req.number === OTHER ? TE.left(serviceTimeout()) : mock.reverse(req)),
+    }))
+    const t = (await right(w.create(split({ gift_cards: [gift(GIFT, 2000), gift(OTHER, 1000)] })))).value
+    expect(await balanceOf(w, GIFT)).to.equal(MOCK_BALANCE - 2000)
+    // The second card's provider does not answer the reversal: a 504, the void still open (and no card void yet).
+    const first = await w.void(t.id, 'v1')()
+    expect(E.isLeft(first) && first.left._tag).to.equal('ServiceTimeout')
+    expect(card.calls.map((c) => c.op)).to.deep.equal(['authorize'])
+    expect((await record(w, t.id)).pending).to.equal(true)
+    down = false
+    const voided = await right(w.void(t.id, 'v1'))
+    expect([voided.value.transaction.status, voided.value.transaction.intent_outcome]).to.deep.equal(['authorization_voided', 'succeeded'])
+    expect(voided.value.transaction.gift_card_redemptions.map((x) => [x.status, x.amount, x.refunded_amount])).to.deep.equal([
+      ['succeeded', 2000, 2000],
+      ['succeeded', 1000, 1000],
+    ])
+    expect(card.calls.map((c) => c.op)).to.deep.equal(['authorize', 'void'])
+    const r = await record(w, t.id)
+    expect(r.pending).to.equal(false)
+    invariants(r, [card])
+    await balancesHold(w, { [GIFT]: MOCK_BALANCE, [OTHER]: MOCK_BALANCE }, [r])
+    expect(await balanceOf(w, GIFT)).to.equal(MOCK_BALANCE)
+  })
+
+  it('refunds a gift card redemption to its card, within what is left of it; refunds/all gives back the card part and every gift card', async () => {
+    const card = new ScriptedCardConnector()
+    const w = await transactionWorld([card])
+    const t = (await right(w.create(split({ intent: 'capture', gift_cards: [gift(GIFT, 3000), gift(OTHER, 1000)] })))).value
+    const [a, b] = t.gift_card_redemptions.map((x) => x.id)
+    const refund = (input: Record<string, unknown>, key: string | null = null) =>
+      makeRefundTransaction(w)({ merchantAccountId: MERCHANT_A, transactionId: t.id, input, idempotencyKey: key })()
+    const part = await refund({ target_type: 'gift-card-redemption', target_id: a, amount: 1200 }, 'r1')
+    const done = E.isRight(part) ? part.right.value : expect.fail(JSON.stringify(part))
+    expect(done.refunds.map((x) => [x.target_type, x.target_id, x.amount, x.status])).to.deep.equal([
+      ['gift-card-redemption', a, 1200, 'succeeded'],
+    ])
+    expect(done.transaction.gift_card_redemptions.map((x) => x.refunded_amount)).to.deep.equal([1200, 0])
+    expect(done.transaction.refunded_amount).to.equal(1200)
+    expect(await balanceOf(w, GIFT)).to.equal(MOCK_BALANCE - 1800)
+    // More than is left of it, a redemption of no transaction of this one, a target_id with no target_type: 400s, nothing moves.
+    const fault = async (input: Record<string, unknown>) => {
+      const out = await refund(input)
+      return E.isLeft(out) && out.left._tag === 'InvalidRequest' ? out.left.problems.map((p) => [p.path.join('/'), p.type]) : out
+    }
+    expect(await fault({ target_type: 'gift-card-redemption', target_id: a, amount: 1801 })).to.deep.equal([
+      ['amount', 'amount_above_refundable'],
+    ])
+    expect(await fault({ target_type: 'gift-card-redemption', target_id: t.id })).to.deep.equal([
+      ['target_id', 'unknown_gift_card_redemption'],
+    ])
+    expect(await fault({ target_type: 'gift-card-redemption' })).to.deep.equal([['target_id', 'unknown_gift_card_redemption']])
+    expect(await fault({ target_id: a })).to.deep.equal([['target_id', 'invalid']])
+    expect(await balanceOf(w, GIFT)).to.equal(MOCK_BALANCE - 1800)
+    // Everything that is left: the card part (6000), 1800 of the first gift card, 1000 of the second.
+    const all = await right(
+      makeRefundAllTransaction(w)({ merchantAccountId: MERCHANT_A, transactionId: t.id, input: {}, idempotencyKey: 'all' }),
+    )
+    expect(all.value.refunds.map((x) => [x.target_type, x.target_id, x.amount, x.status])).to.deep.equal([
+      ['payment-method', null, 6000, 'succeeded'],
+      ['gift-card-redemption', a, 1800, 'succeeded'],
+      ['gift-card-redemption', b, 1000, 'succeeded'],
+    ])
+    expect(all.value.transaction.refunded_amount).to.equal(10_000)
+    expect(
+      (await right(makeRefundAllTransaction(w)({ merchantAccountId: MERCHANT_A, transactionId: t.id, input: {}, idempotencyKey: 'all' })))
+        .value,
+    ).to.deep.equal(all.value)
+    expect(
+      E.isLeft(
+        await makeRefundAllTransaction(w)({ merchantAccountId: MERCHANT_A, transactionId: t.id, input: {}, idempotencyKey: null })(),
+      ),
+    ).to.equal(true)
+    expect([await balanceOf(w, GIFT), await balanceOf(w, OTHER)]).to.deep.equal([MOCK_BALANCE, MOCK_BALANCE])
+    const r = await record(w, t.id)
+    invariants(r, [card])
+    expect((await eventsOf(w, t.id)).map((e) => e.name).filter((n) => n.includes('refund-'))).to.deep.equal([
+      'gift-card-refund-succeeded',
+      'refund-succeeded',
+      'gift-card-refund-succeeded',
+      'gift-card-refund-succeeded',
+    ])
   })
 
   it('ends an undone payment failed when the card service declines the void of its card part', async () => {

@@ -1580,6 +1580,35 @@ export interface components {
          */
         TransactionIntent: "authorize" | "capture";
         /**
+         * GiftCardRedemptionStatus
+         * @enum {string}
+         */
+        GiftCardRedemptionStatus: "created" | "succeeded" | "failed" | "skipped";
+        /** TransactionGiftCard */
+        TransactionGiftCard: {
+            /** @constant */
+            type?: "gift-card";
+            bin: string;
+            sub_bin: string;
+            last4: string;
+            id?: string | null;
+        };
+        /** GiftCardRedemption */
+        GiftCardRedemption: {
+            /** @constant */
+            type?: "gift-card-redemption";
+            /** Format: uuid */
+            id: string;
+            status: components["schemas"]["GiftCardRedemptionStatus"];
+            amount: number;
+            refunded_amount: number;
+            gift_card: components["schemas"]["TransactionGiftCard"];
+            gift_card_service_redemption_id?: string | null;
+            error_code?: components["schemas"]["GiftCardErrorCode"] | null;
+            raw_error_code?: string | null;
+            raw_error_message?: string | null;
+        };
+        /**
          * TransactionPaymentSource
          * @enum {string}
          */
@@ -1615,6 +1644,11 @@ export interface components {
             currency?: string | null;
             external_identifier?: string | null;
         };
+        /**
+         * Method
+         * @enum {string}
+         */
+        Method: "card" | "gift-card";
         /** TransactionPaymentService */
         TransactionPaymentService: {
             /** @constant */
@@ -1692,7 +1726,7 @@ export interface components {
             settled: boolean;
             intent: components["schemas"]["TransactionIntent"];
             pending_review: boolean;
-            gift_card_redemptions: unknown[];
+            gift_card_redemptions: components["schemas"]["GiftCardRedemption"][];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1708,7 +1742,7 @@ export interface components {
             country?: string | null;
             external_identifier?: string | null;
             payment_method?: components["schemas"]["TransactionPaymentMethod"] | null;
-            method?: "card" | null;
+            method?: components["schemas"]["Method"] | null;
             instrument_type?: "pan" | null;
             error_code?: string | null;
             payment_service?: components["schemas"]["TransactionPaymentService"] | null;
@@ -1904,7 +1938,7 @@ export interface components {
             settled: boolean;
             intent: components["schemas"]["TransactionIntent"];
             pending_review: boolean;
-            gift_card_redemptions: unknown[];
+            gift_card_redemptions: components["schemas"]["GiftCardRedemption"][];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1914,7 +1948,7 @@ export interface components {
             country?: string | null;
             external_identifier?: string | null;
             payment_method?: components["schemas"]["TransactionPaymentMethod"] | null;
-            method?: "card" | null;
+            method?: components["schemas"]["Method"] | null;
             instrument_type?: "pan" | null;
             error_code?: string | null;
             payment_service?: components["schemas"]["TransactionPaymentService"] | null;
@@ -1983,6 +2017,11 @@ export interface components {
          * @enum {string}
          */
         RefundStatus: "processing" | "succeeded" | "failed" | "declined" | "voided";
+        /**
+         * RefundTargetType
+         * @enum {string}
+         */
+        RefundTargetType: "payment-method" | "gift-card-redemption";
         /** Refund */
         Refund: {
             /** @constant */
@@ -1994,8 +2033,7 @@ export interface components {
             status: components["schemas"]["RefundStatus"];
             currency: string;
             amount: number;
-            /** @constant */
-            target_type: "payment-method";
+            target_type: components["schemas"]["RefundTargetType"];
             reconciliation_id: string;
             transaction_reconciliation_id: string;
             /** Format: date-time */
@@ -2017,10 +2055,8 @@ export interface components {
         /** TransactionRefundCreate */
         TransactionRefundCreate: {
             amount?: number | null;
-            /** @constant */
-            target_type?: "payment-method";
-            /** @description Not supported by Orka: only absent, null or the default is accepted. */
-            target_id?: unknown;
+            target_type?: components["schemas"]["RefundTargetType"];
+            target_id?: string | null;
             reason?: string | null;
             external_identifier?: string | null;
         };

@@ -45,13 +45,13 @@ export const redemptionReference = (transactionId: string, n: number): string =>
 /** Whether the provider may hold money of this redemption: it took it, or never said. */
 export const mayHaveTaken = (x: RedemptionRecord): boolean => x.status === 'succeeded' || x.unknown
 
-/** The redemption as a transaction shows it. A reversal gives the whole amount back: it shows as refunded. */
-export const toGiftCardRedemption = (x: RedemptionRecord): GiftCardRedemption => ({
+/** The redemption as a transaction shows it, with what its refunds gave back. A reversal gives the whole amount back: it shows as refunded. */
+export const toGiftCardRedemption = (x: RedemptionRecord, refunded: number): GiftCardRedemption => ({
   type: 'gift-card-redemption',
   id: x.id,
   status: x.status,
   amount: x.amount,
-  refunded_amount: x.status === 'succeeded' && x.reversal?.status === 'succeeded' ? x.amount : 0,
+  refunded_amount: x.status === 'succeeded' && x.reversal?.status === 'succeeded' ? x.amount : refunded,
   gift_card_service_redemption_id: null,
   error_code: x.error_code,
   raw_error_code: null,

@@ -4,12 +4,12 @@ import * as TE from 'fp-ts/TaskEither'
 import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
 import { serviceFailed, Unavailable } from '../shared/errors'
 import { advance, collapse, reread, voidAttempt } from './authorize-transaction'
-import { callCapture, callRefund, callVoid } from './operation-calls'
+import { callCapture, callVoid } from './operation-calls'
 import { TransactionRecord } from './transaction'
 import { StaleFrom } from './transaction.ports'
 import { stepContext, TransactionDeps } from './transaction-deps'
 import { attemptAnswered, attemptVoided, captureAnswered, refundAnswered, routedTo, voidAnswered } from './transaction-steps'
-import { recordUses, SplitMode, splitStep } from './split-tender'
+import { callRefundOf, recordUses, SplitMode, splitStep } from './split-tender'
 import { cardPart, redemptionsOf } from './transaction'
 
 /**
@@ -51,7 +51,7 @@ const settleStep = async (
   if (capture !== undefined) return answered((a) => captureAnswered(r, ctx, a))(callCapture(deps, r, capture))
   if (r.void?.status === 'pending') return answered((a) => voidAnswered(r, ctx, a))(callVoid(deps, r, r.void.reference))
   const refund = r.refunds.find((x) => x.status === 'processing')
-  if (refund !== undefined) return answered((a) => refundAnswered(r, ctx, refund.id, a))(callRefund(deps, r, refund))
+  if (refund !== undefined) return answered((a) => refundAnswered(r, ctx, refund.id, a))(callRefundOf(deps, r, refund))
   return E.right(null)
 }
 

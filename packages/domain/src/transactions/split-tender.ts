@@ -4,8 +4,9 @@ import { askConnector } from '../gift-cards/ask-connector'
 import { CreditResult, RedemptionResult } from '../gift-cards/gift-card.ports'
 import { Unavailable } from '../shared/errors'
 import { mayHaveTaken, RedemptionRecord } from './gift-card-redemption'
-import { callCapture, callVoid } from './operation-calls'
-import { cardPart, redemptionsOf, TransactionRecord } from './transaction'
+import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
+import { callCapture, callRefund, callVoid } from './operation-calls'
+import { cardPart, redemptionsOf, RefundRecord, TransactionRecord } from './transaction'
 import { stepContext, TransactionDeps } from './transaction-deps'
 import { captureAnswered, captureRequested, voidAnswered, voidRequested } from './transaction-steps'
 import {
@@ -151,4 +152,36 @@ export const recordUses = async (deps: TransactionDeps, before: TransactionRecor
   for (const x of redemptionsOf(after))
     if (x.status === 'succeeded' && was.get(x.id) !== 'succeeded' && x.gift_card.id !== null)
       await deps.giftCards.vault.recordUse(after.merchant_account_id, x.gift_card.id, after.updated_at)()
+}
+
+/**
+ * A refund's call: to the card's service, or (`redemption_id`) to the gift card's provider by
+ * the refund's reference, in the card operations' terms so that one set of steps settles both.
+ */
+export const callRefundOf = async (
+  deps: TransactionDeps,
+  r: TransactionRecord,
+  x: RefundRecord,
+): Promise<E.Either<Unavailable, OperationResult | CardConnectorError>> => {
+  const redemption = redemptionsOf(r).find((y) => y.id === x.redemption_id)
+  if (x.redemption_id === undefined) return callRefund(deps, r, x)
+  const p = redemption === undefined ? null : providerOf(deps, redemption)
+  if (p === null || redemption === undefined) return E.right({ _tag: 'ServiceFailed', reason: 'the gift card service is gone' })
+  const asked = await askConnector(CreditResult, p.secrets, () =>
+    p.connector.refund({
+      service: p.service,
+      number: p.number,
+      pin: p.pin,
+      amount: x.amount,
+      currency: r.currency,
+      reference: x.reference,
+      redemption: redemption.reference,
+    }),
+  )()
+  if (E.isRight(asked)) return E.right({ _tag: 'Succeeded', serviceId: null, rawResponseCode: null, rawResponseDescription: null })
+  return E.right(
+    asked.left._tag === 'CardDeclined'
+      ? { _tag: 'Declined', errorCode: 'declined', rawResponseCode: null, rawResponseDescription: null }
+      : asked.left,
+  )
 }

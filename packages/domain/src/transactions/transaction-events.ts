@@ -25,7 +25,7 @@ const eventOf = (deps: Pick<TransactionDeps, 'events'>, r: TransactionRecord): T
   const changed = r.events.find((e) => e.name === 'transaction-updated-status')
   const name = changed === undefined ? undefined : ON_STATUS[r.status]
   if (name !== undefined) return deps.events.raise(name, r.merchant_account_id, toTransaction(r))
-  const settled = r.events.find((e) => /^refund-(succeeded|declined|failed)$/.test(e.name))
+  const settled = r.events.find((e) => /^(gift-card-)?refund-(succeeded|declined|failed)$/.test(e.name))
   const refund = r.refunds.find((x) => x.id === settled?.context.refund_id)
   if (settled === undefined || refund === undefined || refund.status === 'processing' || refund.status === 'voided') return TE.right(O.none)
   return deps.events.raise(`refund.${refund.status}`, r.merchant_account_id, toRefund(r, refund))

@@ -18,10 +18,22 @@ import {
   unavailable,
 } from '../shared/errors'
 import { advance, reread } from './authorize-transaction'
-import { callCapture, callRefund, callVoid } from './operation-calls'
+import { callCapture, callVoid } from './operation-calls'
 import { makeSettleTransaction } from './settle-transaction'
 import { Capture, Refund, Transaction } from './transaction.codecs'
-import { CaptureRecord, refundable, toCapture, toRefund, toTransaction, TransactionRecord } from './transaction'
+import {
+  CaptureRecord,
+  redemptionRefundable,
+  redemptionsOf,
+  refundable,
+  RefundRecord,
+  toCapture,
+  toRefund,
+  toTransaction,
+  TransactionRecord,
+} from './transaction'
+import { RedemptionRecord } from './gift-card-redemption'
+import { callRefundOf } from './split-tender'
 import {
   TransactionCaptureCreate,
   TransactionRefundAllCreate,
@@ -49,11 +61,15 @@ export interface OperationCommand<I> {
 }
 
 /** One operation on a transaction, as the steps that record it, call the service and settle it. */
-interface Plan {
-  readonly requested: TransactionRecord
-  readonly call: (r: TransactionRecord) => Promise<E.Either<Unavailable, OperationResult | CardConnectorError>>
-  readonly answered: (r: TransactionRecord, answer: OperationResult | CardConnectorError) => TransactionRecord | null
-}
+type Plan =
+  | {
+      readonly requested: TransactionRecord
+      readonly call: (r: TransactionRecord) => Promise<E.Either<Unavailable, OperationResult | CardConnectorError>>
+      readonly answered: (r: TransactionRecord, answer: OperationResult | CardConnectorError) => TransactionRecord | null
+    }
+  // Several calls (a split payment's void: each gift card given back, then the card part): the
+  // request is recorded, then settled by the same steps recovery uses.
+  | { readonly requested: TransactionRecord; readonly settled: true }
 
 /** Whether `r` holds this request's own operation already (an earlier attempt of it stopped half way). */
 type Mine = (r: TransactionRecord, ownIds: readonly string[]) => boolean
@@ -61,7 +77,7 @@ type Mine = (r: TransactionRecord, ownIds: readonly string[]) => boolean
 const doneOf = (r: TransactionRecord, ids: readonly string[]): OperationDone => ({
   transaction: toTransaction(r),
   capture: ((c) => (c === undefined ? null : toCapture(r, c)))(r.captures.find((c) => ids.includes(c.id))),
-  refunds: r.refunds.filter((x) => ids.includes(x.id)).map((x) => toRefund(r, x)),
+  refunds: r.refunds.filter((x) => ids.includes(x.id) || (x.batch !== undefined && ids.includes(x.batch))).map((x) => toRefund(r, x)),
 })
 
 const codec: OutcomeCodec<OperationError, OperationDone> = {
@@ -115,6 +131,12 @@ const makeOperation =
         const requested = await put(p.right.requested)()
         if (E.isLeft(requested)) return unrecorded(requested.left)
         if (O.isNone(requested.right)) continue
+        if ('settled' in p.right) {
+          const done = await settle(requested.right.value)
+          if (E.isLeft(done)) return unrecorded(done.left)
+          if (done.right.pending) return unrecorded(serviceTimeout())
+          return { outcome: E.right(doneOf(done.right, ids)), recorded: true }
+        }
         const answer = await p.right.call(requested.right.value)
         if (E.isLeft(answer)) return unrecorded(answer.left)
         const settled = p.right.answered(requested.right.value, answer.right)
@@ -204,6 +226,9 @@ export const makeVoidTransaction = (deps: TransactionDeps) =>
         return E.left(wrongState(r, `A transaction in status ${statusWords(r)} cannot be voided: only an authorized, uncaptured one can`))
       const ctx = stepContext(deps)
       const reference = `${r.id}:void:${ids[0] ?? ctx.newId()}`
+      // Gift cards were redeemed: each is given back before the card part is voided (`splitStep`).
+      if (redemptionsOf(r).some((x) => x.status === 'succeeded'))
+        return E.right({ requested: voidRequested(r, ctx, reference), settled: true })
       return E.right({
         requested: voidRequested(r, ctx, reference),
         call: (x) => callVoid(deps, x, reference),
@@ -212,54 +237,98 @@ export const makeVoidTransaction = (deps: TransactionDeps) =>
     },
   )
 
+/** A refund record, `processing` until its service answers. */
+const refundOf = (
+  r: TransactionRecord,
+  ctx: ReturnType<typeof stepContext>,
+  id: string,
+  amount: number,
+  input: TransactionRefundAllCreate,
+  extra: Pick<RefundRecord, 'redemption_id' | 'batch'> = {},
+): RefundRecord => ({
+  id,
+  reference: `${r.id}:refund:${id}`,
+  amount,
+  status: 'processing',
+  reason: input.reason ?? null,
+  external_identifier: input.external_identifier ?? null,
+  created_at: ctx.now,
+  updated_at: ctx.now,
+  service_refund_id: null,
+  error_code: null,
+  raw_response_code: null,
+  raw_response_description: null,
+  ...extra,
+})
+
+const notCaptured = (r: TransactionRecord) =>
+  wrongState(r, `A transaction in status ${statusWords(r)} cannot be refunded: only a captured one can`)
+
+/** One refund: of the card part, or (`redemption`) of one gift card's redemption. */
 const refundPlan = (
   deps: TransactionDeps,
   r: TransactionRecord,
   ids: readonly string[],
   amount: number | null,
   input: TransactionRefundAllCreate,
+  redemption: RedemptionRecord | null,
 ): E.Either<OperationError, Plan> => {
-  if (r.status !== 'capture_succeeded')
-    return E.left(wrongState(r, `A transaction in status ${statusWords(r)} cannot be refunded: only a captured one can`))
-  const left = refundable(r)
-  if (left === 0) return E.left(wrongState(r, 'Nothing is left to refund on this transaction'))
+  if (r.status !== 'capture_succeeded') return E.left(notCaptured(r))
+  const left = redemption === null ? refundable(r) : redemptionRefundable(r, redemption)
+  if (left === 0)
+    return E.left(
+      wrongState(
+        r,
+        redemption === null ? 'Nothing is left to refund on this transaction' : 'Nothing is left to refund on this gift card redemption',
+      ),
+    )
   const give = amount ?? left
   if (give > left) return E.left(refusedInput(['amount'], `The amount is above what is left to refund, ${left}`, 'amount_above_refundable'))
   const ctx = stepContext(deps)
   const id = ids[0] ?? ctx.newId()
-  const refund = {
-    id,
-    reference: `${r.id}:refund:${id}`,
-    amount: give,
-    status: 'processing' as const,
-    reason: input.reason ?? null,
-    external_identifier: input.external_identifier ?? null,
-    created_at: ctx.now,
-    updated_at: ctx.now,
-    service_refund_id: null,
-    error_code: null,
-    raw_response_code: null,
-    raw_response_description: null,
-  }
+  const refund = refundOf(r, ctx, id, give, input, redemption === null ? {} : { redemption_id: redemption.id })
   return E.right({
-    requested: refundRequested(r, ctx, refund),
-    call: (x) => callRefund(deps, x, refund),
+    requested: refundRequested(r, ctx, [refund]),
+    call: (x) => callRefundOf(deps, x, refund),
     answered: (x, a) => refundAnswered(x, stepContext(deps), id, a),
   })
 }
 
-const mineRefund: Mine = (r, ids) => r.refunds.some((x) => ids.includes(x.id))
+const mineRefund: Mine = (r, ids) => r.refunds.some((x) => ids.includes(x.id) || (x.batch !== undefined && ids.includes(x.batch)))
 
-/** Refunds all or part of what was captured and is not refunded yet. */
+/** The redemption a refund targets: `target_type: gift-card-redemption` with the id of one of this transaction's. */
+const targetOf = (r: TransactionRecord, input: TransactionRefundCreate): E.Either<InvalidRequest, RedemptionRecord | null> => {
+  if (input.target_type !== 'gift-card-redemption')
+    return input.target_id == null
+      ? E.right(null)
+      : E.left(refusedInput(['target_id'], '`target_id` names a gift card redemption: send it with `target_type: gift-card-redemption`'))
+  const x = redemptionsOf(r).find((y) => y.id === input.target_id)
+  return x === undefined
+    ? E.left(refusedInput(['target_id'], 'No gift card redemption of this transaction has this id', 'unknown_gift_card_redemption'))
+    : E.right(x)
+}
+
+/** Refunds all or part of what was captured and is not refunded yet: of the card part, or of one gift card. */
 export const makeRefundTransaction = (deps: TransactionDeps) =>
-  makeOperation<TransactionRefundCreate>(deps, 'transaction-refund', 'refunded', mineRefund, (r, cmd, ids) => {
-    if (cmd.input.target_id != null)
-      return E.left(refusedInput(['target_id'], '`target_id` is not supported: a refund targets the card', 'unsupported'))
-    return refundPlan(deps, r, ids, cmd.input.amount ?? null, cmd.input)
-  })
-
-/** Refunds everything that is left. */
-export const makeRefundAllTransaction = (deps: TransactionDeps) =>
-  makeOperation<TransactionRefundAllCreate>(deps, 'transaction-refund-all', 'refunded', mineRefund, (r, cmd, ids) =>
-    refundPlan(deps, r, ids, null, cmd.input),
+  makeOperation<TransactionRefundCreate>(deps, 'transaction-refund', 'refunded', mineRefund, (r, cmd, ids) =>
+    E.flatMap((target: RedemptionRecord | null) => refundPlan(deps, r, ids, cmd.input.amount ?? null, cmd.input, target))(
+      targetOf(r, cmd.input),
+    ),
   )
+
+/** Refunds everything that is left: one refund for the card part and one per gift card, each settled in turn. */
+export const makeRefundAllTransaction = (deps: TransactionDeps) =>
+  makeOperation<TransactionRefundAllCreate>(deps, 'transaction-refund-all', 'refunded', mineRefund, (r, cmd, ids) => {
+    if (r.status !== 'capture_succeeded') return E.left(notCaptured(r))
+    const ctx = stepContext(deps)
+    const batch = ids[0] ?? ctx.newId()
+    const card = refundable(r)
+    const refunds = [
+      ...(card > 0 ? [refundOf(r, ctx, batch, card, cmd.input, { batch })] : []),
+      ...redemptionsOf(r)
+        .filter((x) => redemptionRefundable(r, x) > 0)
+        .map((x) => refundOf(r, ctx, ctx.newId(), redemptionRefundable(r, x), cmd.input, { redemption_id: x.id, batch })),
+    ]
+    if (refunds.length === 0) return E.left(wrongState(r, 'Nothing is left to refund on this transaction'))
+    return E.right({ requested: refundRequested(r, ctx, refunds), settled: true })
+  })

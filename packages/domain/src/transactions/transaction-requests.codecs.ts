@@ -326,8 +326,9 @@ export const TransactionRefundCreate = closed(
   {},
   {
     amount: nullable(intRange('amount', 1, MAX_AMOUNT)),
-    target_type: literal('payment-method'),
-    target_id: unsupported,
+    target_type: oneOf('RefundTargetType', ['payment-method', 'gift-card-redemption']),
+    /** With `target_type: gift-card-redemption`: the redemption of this transaction to give back to. */
+    target_id: nullable(canonicalUuid),
     reason: nullableText('reason', 200),
     external_identifier: nullableText('external_identifier', 200),
   },

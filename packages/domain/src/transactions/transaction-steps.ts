@@ -297,10 +297,21 @@ export const voidAnswered = (
   ])
 }
 
-export const refundRequested = (r: TransactionRecord, ctx: StepContext, refund: RefundRecord): TransactionRecord =>
-  next(r, ctx, { refunds: [...r.refunds, refund] }, [
-    { name: 'transaction-event', context: { step: 'refund-requested', refund_id: refund.id, amount: refund.amount } },
-  ])
+export const refundRequested = (r: TransactionRecord, ctx: StepContext, refunds: readonly RefundRecord[]): TransactionRecord =>
+  next(
+    r,
+    ctx,
+    { refunds: [...r.refunds, ...refunds] },
+    refunds.map((x) => ({
+      name: 'transaction-event',
+      context: {
+        step: 'refund-requested',
+        refund_id: x.id,
+        amount: x.amount,
+        ...(x.redemption_id === undefined ? {} : { gift_card_redemption_id: x.redemption_id }),
+      },
+    })),
+  )
 
 export const refundAnswered = (
   r: TransactionRecord,
@@ -323,5 +334,8 @@ export const refundAnswered = (
         }
       : x,
   )
-  return next(r, ctx, { refunds }, [{ name: `refund-${s.status}`, context: { refund_id: refundId, error_code: s.error_code } }])
+  const toGiftCard = r.refunds.some((x) => x.id === refundId && x.redemption_id !== undefined)
+  return next(r, ctx, { refunds }, [
+    { name: `${toGiftCard ? 'gift-card-' : ''}refund-${s.status}`, context: { refund_id: refundId, error_code: s.error_code } },
+  ])
 }

@@ -215,7 +215,7 @@ export const Refund = closed(
     status: RefundStatus,
     currency: str,
     amount: amount('amount'),
-    target_type: literal('payment-method'),
+    target_type: oneOf('RefundTargetType', ['payment-method', 'gift-card-redemption']),
     reconciliation_id: str,
     transaction_reconciliation_id: str,
     created_at: DateTime,

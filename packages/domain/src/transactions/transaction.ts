@@ -77,18 +77,26 @@ export const VoidRecord = t.type({
 })
 export type VoidRecord = t.TypeOf<typeof VoidRecord>
 
-export const RefundRecord = t.type({
-  id: uuid,
-  reference: str,
-  amount: intRange('amount', 1),
-  status: RefundStatus,
-  reason: nullableText,
-  external_identifier: nullableText,
-  created_at: str,
-  updated_at: str,
-  service_refund_id: nullableText,
-  ...raw,
-})
+export const RefundRecord = t.intersection([
+  t.type({
+    id: uuid,
+    reference: str,
+    amount: intRange('amount', 1),
+    status: RefundStatus,
+    reason: nullableText,
+    external_identifier: nullableText,
+    created_at: str,
+    updated_at: str,
+    service_refund_id: nullableText,
+    ...raw,
+  }),
+  t.partial({
+    /** A refund to a gift card: the redemption it gives back to (none: the card part). */
+    redemption_id: uuid,
+    /** The id of the `refunds/all` request that made it with others: how that request finds them all. */
+    batch: uuid,
+  }),
+])
 export type RefundRecord = t.TypeOf<typeof RefundRecord>
 
 /**
@@ -136,10 +144,15 @@ export type TransactionRecord = t.TypeOf<typeof TransactionRecord>
 
 const sum = (xs: readonly { readonly amount: number }[]) => xs.reduce((a, x) => a + x.amount, 0)
 export const capturedAmount = (r: TransactionRecord): number => sum(r.captures.filter((c) => c.status === 'succeeded'))
+/** Every refund that went through: the card part's and the gift cards'. */
 export const refundedAmount = (r: TransactionRecord): number => sum(r.refunds.filter((x) => x.status === 'succeeded'))
-/** What may still be refunded: captured, less what is refunded or being refunded. */
+const owed = (x: RefundRecord) => x.status === 'succeeded' || x.status === 'processing'
+/** What may still be refunded to the card: its captures, less what is refunded to it or being refunded. */
 export const refundable = (r: TransactionRecord): number =>
-  capturedAmount(r) - sum(r.refunds.filter((x) => x.status === 'succeeded' || x.status === 'processing'))
+  capturedAmount(r) - sum(r.refunds.filter((x) => x.redemption_id === undefined && owed(x)))
+/** What may still be given back to a gift card: what its redemption took, less its refunds (none once reversed). */
+export const redemptionRefundable = (r: TransactionRecord, x: RedemptionRecord): number =>
+  x.status !== 'succeeded' || x.reversal !== null ? 0 : x.amount - sum(r.refunds.filter((y) => y.redemption_id === x.id && owed(y)))
 
 export const redemptionsOf = (r: Pick<TransactionRecord, 'gift_card_redemptions'>): readonly RedemptionRecord[] =>
   r.gift_card_redemptions ?? []
@@ -207,7 +220,9 @@ export const toTransactionSummary = (r: TransactionRecord): TransactionSummary =
   raw_response_code: r.raw_response_code,
   raw_response_description: r.raw_response_description,
   checkout_session_id: r.checkout_session_id,
-  gift_card_redemptions: redemptionsOf(r).map(toGiftCardRedemption),
+  gift_card_redemptions: redemptionsOf(r).map((x) =>
+    toGiftCardRedemption(x, sum(r.refunds.filter((y) => y.redemption_id === x.id && y.status === 'succeeded'))),
+  ),
   created_at: r.created_at,
   updated_at: r.updated_at,
   disputed: false,
@@ -267,7 +282,7 @@ export const toRefund = (r: TransactionRecord, x: RefundRecord): Refund => ({
   status: x.status,
   currency: r.currency,
   amount: x.amount,
-  target_type: 'payment-method',
+  target_type: x.redemption_id === undefined ? 'payment-method' : 'gift-card-redemption',
   reconciliation_id: reconciliationId(x.id),
   transaction_reconciliation_id: reconciliationId(r.id),
   created_at: x.created_at,
@@ -276,7 +291,7 @@ export const toRefund = (r: TransactionRecord, x: RefundRecord): Refund => ({
   settled: false,
   payment_service_refund_id: x.service_refund_id,
   reason: x.reason,
-  target_id: null,
+  target_id: x.redemption_id ?? null,
   external_identifier: x.external_identifier,
   transaction_external_identifier: r.external_identifier,
   error_code: x.error_code,

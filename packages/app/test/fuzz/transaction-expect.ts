@@ -331,7 +331,7 @@ export const expectOperation = (spec: OperationSpec, ctx: OperationContext): Exp
       body: spec.prefer ? { type: 'transaction-void', status: 'succeeded', transaction } : { type: 'transaction', ...transaction },
     })
   }
-  if (refused.includes('/target_id')) return invalid('unsupported', '/target_id', 'unsupported')
+  if (refused.includes('/target_id')) return invalid('a target_id without its target_type', '/target_id', 'invalid')
   if (t.status !== 'capture_succeeded') return of(409, `refund of ${t.status}`, { detailType: 'invalid_transaction_status' })
   const left = refundable(t)
   if (left === 0) return of(409, 'nothing left to refund', { detailType: 'invalid_transaction_status' })

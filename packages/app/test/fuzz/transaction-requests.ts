@@ -21,6 +21,9 @@ import {
 } from './transaction-spec'
 import { bad, ISO, metadataProp, ok, oneof, prop, text, unknownProp, uuid, w } from './transaction-values'
 
+/** Some gift card redemption's id (none of the fuzzed transactions has gift cards). */
+const REDEMPTION_ID = '7c0b8f3e-2a4d-4b6e-9f1a-3c5d7e9b1a2c'
+
 /**
  * Generated requests to the transaction routes (issue 23), from what each means: a payment by
  * card or checkout session, valid or with hostile properties (NUL, lone surrogates, huge and
@@ -106,7 +109,15 @@ const OPERATION_PROPS: Record<OperationName, fc.Arbitrary<Prop[]>> = {
       absent(text('reason', 200), 3),
       absent(text('external_identifier', 200), 2),
       absent(prop('target_type', fc.constant('payment-method'), fc.constantFrom<unknown>(null, 'card', '')), 2),
-      absent(fc.constantFrom<Prop>(ok('target_id', null), { key: 'target_id', tree: 'pm-1', effect: '400', value: 'pm-1' }), 1),
+      // A redemption's id without `target_type: gift-card-redemption` is a 400; not a UUID, a 422.
+      absent(
+        fc.constantFrom<Prop>(
+          ok('target_id', null),
+          { key: 'target_id', tree: 'pm-1', effect: '422', value: 'pm-1' },
+          { key: 'target_id', tree: REDEMPTION_ID, effect: '400', value: REDEMPTION_ID },
+        ),
+        1,
+      ),
       absent(unknownProp, 1),
     )
     .map((ps) => ps.filter((p): p is Prop => p !== null)),

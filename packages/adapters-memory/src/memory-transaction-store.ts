@@ -5,6 +5,7 @@ import {
   Seek,
   seekIn,
   StaleFrom,
+  redemptionsOf,
   TransactionFilter,
   TransactionRecord,
   transactionSortKey,
@@ -24,7 +25,9 @@ export const matches = (r: TransactionRecord, f: TransactionFilter): boolean =>
   (f.created_at_lte === undefined || Date.parse(r.created_at) <= Date.parse(f.created_at_lte)) &&
   (f.amount_gte === undefined || r.amount >= f.amount_gte) &&
   (f.amount_lte === undefined || r.amount <= f.amount_lte) &&
-  (f.currency === undefined || f.currency.includes(r.currency))
+  (f.currency === undefined || f.currency.includes(r.currency)) &&
+  (f.gift_card_id === undefined || redemptionsOf(r).some((x) => x.gift_card.id === f.gift_card_id)) &&
+  (f.has_gift_card_redemptions === undefined || redemptionsOf(r).length > 0 === f.has_gift_card_redemptions)
 
 /** Every transaction's versions in memory: a version is written only when it is the next one (one check-then-write). */
 export class MemoryTransactionStore implements TransactionStore {

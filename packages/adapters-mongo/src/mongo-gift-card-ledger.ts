@@ -6,6 +6,7 @@ import { BoundedCollection, storedCollection, StoredCollection } from './mongo-c
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
 import { isDuplicateKey, storageCalls, StorageCalls } from './mongo-support'
+import { Turns } from './turns'
 
 /**
  * How many times one movement may find its place taken by another before giving up
@@ -27,8 +28,8 @@ const LATEST = { seq: -1 } as const
 export class MongoGiftCardLedger implements GiftCardLedger {
   readonly #entries: StoredCollection<LedgerEntryDocument>
   readonly #calls: StorageCalls
-  /** Per card, the end of this process's queue of movements: they take turns here and race only other instances. */
-  readonly #turns = new Map<string, Promise<unknown>>()
+  /** A card's movements take turns within this process (N of them cost N rounds, not up to N² lost races); only other instances race. */
+  readonly #turns = new Turns()
 
   constructor(store: MongoStore) {
     this.#calls = storageCalls(store)
@@ -41,14 +42,14 @@ export class MongoGiftCardLedger implements GiftCardLedger {
 
   debit(m: Movement): TE.TaskEither<Unavailable, Debit> {
     return this.#calls.attempt(async (signal) => {
-      const r = await this.#inTurn(m.card, () => this.#append(this.#entries.within(signal), m, -m.amount))
+      const r = await this.#turns.run(m.card, () => this.#append(this.#entries.within(signal), m, -m.amount))
       return E.isRight(r) ? { _tag: 'Debited', entry: r.right } : { _tag: 'Insufficient', balance: r.left }
     })
   }
 
   credit(m: Movement): TE.TaskEither<Unavailable, LedgerEntry> {
     return this.#calls.attempt(async (signal) => {
-      const r = await this.#inTurn(m.card, () => this.#append(this.#entries.within(signal), m, m.amount))
+      const r = await this.#turns.run(m.card, () => this.#append(this.#entries.within(signal), m, m.amount))
       // A credit (amount > 0) always fits: a Left would be a broken port contract, not an answer.
       if (E.isLeft(r)) throw new Error('gift card ledger: a credit was refused')
       return r.right
@@ -59,25 +60,6 @@ export class MongoGiftCardLedger implements GiftCardLedger {
     return this.#calls.attempt(async (signal) =>
       (await this.#entries.within(signal).find({ card }).sort({ seq: 1 }).toArray()).map(fromLedgerEntryDocument),
     )
-  }
-
-  /**
-   * Runs `f` after this process's earlier movements of the card have ended: N movements of one
-   * card in one process cost N rounds, not up to N² lost races. Correctness never rests on it
-   * (other instances still race, and the insert decides).
-   */
-  #inTurn<A>(card: string, f: () => Promise<A>): Promise<A> {
-    // A turn never rejects (below), so `f` runs once the one before has ended, however it ended.
-    const run = (this.#turns.get(card) ?? Promise.resolve()).then(f)
-    const turn = run.then(
-      () => undefined,
-      () => undefined,
-    )
-    this.#turns.set(card, turn)
-    void turn.then(() => {
-      if (this.#turns.get(card) === turn) this.#turns.delete(card)
-    })
-    return run
   }
 
   /**

@@ -7,6 +7,7 @@ import { storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
 import { isDuplicateKey, keysetRead, ReadPlan, storageCalls, StorageCalls } from './mongo-support'
+import { Turns } from './turns'
 import { fromVaultedGiftCardDocument, toVaultedGiftCardDocument, VaultedGiftCardDocument } from './vaulted-gift-card.document'
 
 /** The query behind `list` (exported for the depth test's `explain`, not by the package index). */
@@ -20,6 +21,7 @@ export const giftCardListRead = (merchantAccountId: string, filter: GiftCardFilt
 export class MongoGiftCardVault implements GiftCardVault {
   readonly #col: StoredCollection<VaultedGiftCardDocument>
   readonly #calls: StorageCalls
+  readonly #uses = new Turns()
 
   constructor(store: MongoStore) {
     this.#calls = storageCalls(store)
@@ -88,13 +90,21 @@ export class MongoGiftCardVault implements GiftCardVault {
     )
   }
 
-  /** One `$inc` and `$set` on the card's document: concurrent uses add up, none is lost. */
+  /**
+   * One `$inc` and `$set` on the card's document. MongoDB applies `$inc` atomically; FerretDB
+   * 1.24 runs it as a read then a write, so uses of one card take turns within this process,
+   * and only two instances recording a use of the same card at the same moment may count one
+   * (a usage count, never a balance).
+   */
   recordUse(merchantAccountId: string, id: string, at: string): TE.TaskEither<Unavailable, boolean> {
     // The driver's types accept no `$inc` of a field nested in `card` (its NotAcceptedFields): the shape is checked here instead.
     const used = { $inc: { 'card.usage_count': 1 }, $set: { 'card.last_used_at': at } } as unknown as UpdateFilter<VaultedGiftCardDocument>
-    return this.#calls.attempt(
-      async (signal) =>
-        (await this.#col.within(signal).updateOne({ _id: id, merchant_account_id: merchantAccountId }, used)).matchedCount === 1,
+    return this.#calls.attempt((signal) =>
+      this.#uses.run(
+        id,
+        async () =>
+          (await this.#col.within(signal).updateOne({ _id: id, merchant_account_id: merchantAccountId }, used)).matchedCount === 1,
+      ),
     )
   }
 

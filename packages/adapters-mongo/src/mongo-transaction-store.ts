@@ -30,6 +30,9 @@ const filterOf = (merchantAccountId: string, f: TransactionFilter): Filter<Trans
       ? {}
       : { created_at_ms: range(ms(f.created_at_gte), ms(f.created_at_lte)) }),
     ...(f.amount_gte === undefined && f.amount_lte === undefined ? {} : { amount: range(f.amount_gte, f.amount_lte) }),
+    ...(f.gift_card_id === undefined ? {} : { gift_card_ids: f.gift_card_id }),
+    // `$ne: true` for false: versions written before the field existed have no redemptions.
+    ...(f.has_gift_card_redemptions === undefined ? {} : { has_gift_card_redemptions: f.has_gift_card_redemptions ? true : { $ne: true } }),
   }
 }
 

@@ -1,4 +1,4 @@
-import { TransactionRecord } from '@orka/domain'
+import { redemptionsOf, TransactionRecord } from '@orka/domain'
 import { compositeId, Doc } from './mongo-support'
 
 /**
@@ -24,6 +24,9 @@ export interface TransactionVersionDocument extends Doc {
   external_identifier: string | null
   checkout_session_id: string | null
   refund_ids: string[]
+  /** The stored gift cards its redemptions spend (absent on versions written before gift cards could pay). */
+  gift_card_ids?: string[]
+  has_gift_card_redemptions?: boolean
   record: string
 }
 
@@ -48,5 +51,7 @@ export const toTransactionVersionDocument = (r: TransactionRecord): TransactionV
   external_identifier: r.external_identifier,
   checkout_session_id: r.checkout_session_id,
   refund_ids: r.refunds.map((x) => x.id),
+  gift_card_ids: redemptionsOf(r).flatMap((x) => (x.gift_card.id === null ? [] : [x.gift_card.id])),
+  has_gift_card_redemptions: redemptionsOf(r).length > 0,
   record: JSON.stringify(r),
 })

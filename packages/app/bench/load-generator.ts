@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import autocannon from 'autocannon'
-import { cardNumber, LoadResult, LoadSpec, percentile, requestCount } from './load-spec'
+import { GIFT_CARD_SLOT, LoadResult, LoadSpec, numbersIn, percentile, requestCount } from './load-spec'
 
 /**
  * The load generator's own process (autocannon, one thread): reads a LoadSpec (JSON file named
@@ -24,13 +24,17 @@ const ids = linesOf('ids', spec.ids)
 
 let n = 0
 const perRequest =
-  spec.tokens !== undefined || ids !== undefined || spec.idempotencyKeys === true || spec.body?.includes('{{card}}') === true
+  spec.tokens !== undefined ||
+  ids !== undefined ||
+  spec.idempotencyKeys === true ||
+  spec.body?.includes('{{card}}') === true ||
+  (spec.body !== undefined && new RegExp(GIFT_CARD_SLOT.source).test(spec.body))
 const setupRequest = (req: autocannon.Request): autocannon.Request => {
   const i = n++
   const headers: Record<string, string> = { ...spec.headers }
   if (tokens) headers.authorization = `Bearer ${tokens[i] ?? ''}`
   if (spec.idempotencyKeys) headers['idempotency-key'] = randomUUID()
-  let body = spec.body?.replace('{{card}}', cardNumber(spec.cardBase ?? 0, i))
+  let body = spec.body === undefined ? undefined : numbersIn(spec.body, spec.cardBase ?? 0, i)
   if (ids) body = body?.replace('{{id}}', ids[i % ids.length] ?? '')
   return { ...req, headers, ...(body === undefined ? {} : { body }) }
 }

@@ -3,9 +3,15 @@ export interface LoadSpec {
   readonly url: string
   readonly method: 'GET' | 'POST'
   readonly headers: Readonly<Record<string, string>>
-  /** Sent as is, or with `{{card}}` replaced per request by a distinct 19-digit card number. */
+  /**
+   * Sent as is, or with `{{card}}` replaced per request by a distinct 19-digit card number, and
+   * each `{{gift:K}}` (K a digit, 1 to 9) by a distinct 19-digit gift card number.
+   */
   readonly body?: string
-  /** Card numbers of this run are `41234555` + (cardBase + n, 10 digits) + `1`: never a mock's special ending. */
+  /**
+   * Card numbers of this run are `41234555` + (cardBase + n, 10 digits) + `1`, gift card K's
+   * `720000` + K + (cardBase + n, 11 digits) + `1`: never a mock's special ending.
+   */
   readonly cardBase?: number
   /** A fresh `idempotency-key` per request. */
   readonly idempotencyKeys?: boolean
@@ -50,6 +56,15 @@ export const requestCount = (spec: LoadSpec): number | undefined =>
   spec.tokens?.count ?? (spec.ids !== undefined && spec.ids.reuse !== true ? spec.ids.count : spec.amount)
 
 export const cardNumber = (base: number, n: number): string => `41234555${String(base + n).padStart(10, '0')}1`
+
+/** `{{gift:K}}` of a body: gift card K of the request. */
+export const GIFT_CARD_SLOT = /\{\{gift:([1-9])\}\}/g
+
+export const giftCardNumber = (base: number, n: number, k: number): string => `720000${k}${String(base + n).padStart(11, '0')}1`
+
+/** The body of request n: its card number and gift card numbers in place. */
+export const numbersIn = (body: string, base: number, n: number): string =>
+  body.replace('{{card}}', cardNumber(base, n)).replace(GIFT_CARD_SLOT, (_, k: string) => giftCardNumber(base, n, Number(k)))
 
 /** Nearest-rank percentile of ascending samples. */
 export const percentile = (sorted: ArrayLike<number>, p: number): number => {

@@ -11,7 +11,13 @@ import { embedFloodCases } from './cases/embed-flood'
 import { limiterMemoryCase } from './cases/limiter-memory'
 import { memoryHttpCases } from './cases/memory-http'
 import { mongoWritesCase } from './cases/mongo-writes'
-import { memoryTransactionsCase, mongoTransactionsCase } from './cases/transactions'
+import {
+  CardOnly,
+  memoryTransactionsCase,
+  mongoCardTransactionsCase,
+  mongoSplitTransactionsCase,
+  mongoTransactionsCase,
+} from './cases/transactions'
 import { webhooksCase } from './cases/webhooks'
 import { workersCase } from './cases/workers'
 import { cpuMark, describeMachine, hasCommand, machineLine, othersShare, pinningLine } from './machine'
@@ -20,7 +26,7 @@ import { BENCH_DIR, ORKA_MAIN, runJsonChild, sleep } from './processes'
 import { formatNotes, formatTable, int, Row } from './table'
 
 /**
- * `npm run bench`: every case of issues 13, 22 and 23 in one run, each server (Orka and the references) in
+ * `npm run bench`: every case of issues 13, 22, 23 and 25 in one run, each server (Orka and the references) in
  * its own process, the load from another (autocannon, or wrk when installed), one table at the end.
  *
  * BENCH_SECONDS (8) per measured run; BENCH_FRESH_TOKENS (5000) for case 4; BENCH_LIMITER_TOKENS
@@ -105,7 +111,7 @@ const main = async () => {
   process.stderr.write(`bench: minting ${int(poolSize)} ES512 tokens in ${Math.min(machine.cores, Math.max(1, poolSize))} processes\n`)
   const mintSeconds = poolSize === 0 ? 0 : await mintPool(dir, privateKeyFile, poolSize, machine.cores)
 
-  const needsMongo = ['5', '6', '8', '9', '10', '12'].some(selected)
+  const needsMongo = ['5', '6', '8', '9', '10', '12', '13', '14'].some(selected)
   const mongo: MongoTarget = needsMongo ? await provideMongo() : { missing: 'not selected' }
   if (needsMongo) process.stderr.write(`bench: MongoDB: ${'missing' in mongo ? mongo.missing : mongo.description}\n`)
 
@@ -149,6 +155,15 @@ const main = async () => {
     if (selected('10')) await watched('10', true, () => embedFloodCases(bench))
     if (selected('11')) await watched('11', false, async () => [await memoryTransactionsCase(bench)])
     if (selected('12')) await watched('12', true, async () => [await mongoTransactionsCase(bench)])
+    // Case 14 shows case 13's figures beside its own when both run.
+    let cardOnly: CardOnly | undefined
+    if (selected('13'))
+      await watched('13', true, async () => {
+        const r = await mongoCardTransactionsCase(bench)
+        cardOnly = r.cardOnly
+        return [r.row]
+      })
+    if (selected('14')) await watched('14', true, async () => [await mongoSplitTransactionsCase(bench, cardOnly)])
   } finally {
     if (!('missing' in mongo)) await mongo.stop()
   }

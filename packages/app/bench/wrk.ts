@@ -28,6 +28,7 @@ function request()
   local b = body
   if b ~= nil then
     b = string.gsub(b, "{{card}}", string.format("41234555%010d1", ${spec.cardBase ?? 0} + n), 1)
+    b = string.gsub(b, "{{gift:([1-9])}}", function(k) return string.format("720000%s%011d1", k, ${spec.cardBase ?? 0} + n) end)
   end
   return wrk.format(${JSON.stringify(spec.method)}, nil, h, b)
 end

@@ -17,6 +17,9 @@ export const decodeWith =
 export const integerParam = (v: string | string[] | undefined): unknown =>
   typeof v === 'string' && /^[+-]?\d{1,15}$/.test(v) ? Number(v) : v
 
+/** `true` and `false` as booleans; anything else is left for the codec to refuse. */
+export const booleanParam = (v: string | string[] | undefined): unknown => (v === 'true' ? true : v === 'false' ? false : v)
+
 /** Violations of every part of a request together, or all the parts' values. */
 export const violationsOf = (...parts: readonly Decoded<unknown>[]): readonly Violation[] =>
   parts.flatMap((p) => (E.isLeft(p) ? p.left : []))

@@ -29,7 +29,7 @@ import {
 } from '@orka/domain'
 import { defineOperation, OperationRequest, ParameterDocs, Tag } from './operation'
 import { PAGE_QUERY } from './page'
-import { integerParam } from '../decode/decode'
+import { booleanParam, integerParam } from '../decode/decode'
 
 export const TRANSACTIONS: Tag = {
   name: 'Transactions',
@@ -132,6 +132,12 @@ export const listTransactions = defineOperation({
       description: 'Only transactions in one of these currencies (repeat the parameter, or separate with commas).',
       parse: csv,
     },
+    gift_card_id: { codec: canonicalUuid, description: 'Only transactions that redeemed (or tried to) the stored gift card with this ID.' },
+    has_gift_card_redemptions: {
+      codec: t.boolean,
+      description: 'Only transactions with (`true`) or without (`false`) gift card redemptions.',
+      parse: booleanParam,
+    },
   },
   refusedQuery: [
     ...['search', 'id', 'metadata', 'country', 'method', 'disputed', 'buyer_search', 'buyer_email_address', 'ip_address'],
@@ -139,7 +145,7 @@ export const listTransactions = defineOperation({
     ...['payment_service_id', 'payment_service_transaction_id', 'reconciliation_id', 'payment_source', 'used_3ds'],
     ...['payment_method_id', 'payment_method_label', 'payment_method_scheme', 'payment_method_country'],
     ...['payment_method_fingerprint', 'payment_method_bin', 'is_subsequent_payment', 'merchant_initiated'],
-    ...['has_gift_card_redemptions', 'gift_card_id', 'gift_card_last4'],
+    ...['gift_card_last4'],
   ],
   success: { status: 200, codec: pageOf('TransactionSummaries', TransactionSummary), description: 'A page of transactions.' },
   handle: (u) => (req) => {

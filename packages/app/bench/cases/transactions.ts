@@ -1,12 +1,13 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { MongoClient } from 'mongodb'
 import { Bench } from '../bench'
 import { load } from '../load'
-import { LoadResult, LoadSpec } from '../load-spec'
+import { LoadResult, LoadSpec, numbersIn } from '../load-spec'
 import { call, mongoEnv, startOrka, withMongoDatabase } from '../orka'
 import { BENCH_DIR, BenchFailure, freePort, Server, sleep, startServer } from '../processes'
 import { int, judge, ms, Row } from '../table'
-import { difference, startWireCounter } from '../wire-counter'
+import { difference, startWireCounter, WireCounter } from '../wire-counter'
 import { guarded, using, WARM_UP_S } from './common'
 
 const SESSION = '{"amount":1299,"currency":"USD"}'
@@ -136,6 +137,67 @@ export const memoryTransactionsCase = (bench: Bench): Promise<Row> =>
     }),
   )
 
+/** Storage round trips per transaction of a run, counted by the wire proxy. */
+interface RoundTrips {
+  /** By `command collection`, most first. */
+  readonly perTx: readonly (readonly [string, number])[]
+  readonly total: number
+  /** Commands per second of an idle Orka. */
+  readonly idleRate: number
+  /** The breakdown and how it was counted, as notes. */
+  readonly notes: readonly string[]
+}
+
+/**
+ * Runs `measure` with a `beforeRun` that counts what an idle Orka sends for `bench.seconds`
+ * (called just before the measured run), then counts the commands of the run and 1 s after (for
+ * the writes a run leaves behind), less the idle rate over as long, per transaction answered.
+ */
+const countRoundTrips = async <A extends { readonly run: LoadResult }>(
+  bench: Bench,
+  counter: WireCounter,
+  measure: (beforeRun: () => Promise<void>) => Promise<A>,
+): Promise<A & { readonly trips: RoundTrips }> => {
+  let idle = new Map<string, number>()
+  let idleS = 0
+  let before = new Map<string, number>()
+  const measured = await measure(async () => {
+    await sleep(1000)
+    const a = counter.counts()
+    const t = performance.now()
+    await sleep(bench.seconds * 1000)
+    idle = difference(counter.counts(), a)
+    idleS = (performance.now() - t) / 1000
+    before = counter.counts()
+  })
+  const { run } = measured
+  const t = performance.now()
+  // Writes a run leaves behind finish within this.
+  await sleep(1000)
+  const windowS = run.seconds + (performance.now() - t) / 1000
+  const during = difference(counter.counts(), before)
+  const keys = [...new Set([...during.keys(), ...idle.keys()])]
+  const perTx = keys
+    .map((k) => [k, ((during.get(k) ?? 0) - ((idle.get(k) ?? 0) * windowS) / idleS) / run.requests] as const)
+    .filter(([, n]) => Math.abs(n) >= 0.005)
+    .sort((a, b) => b[1] - a[1])
+  const idleAll = [...idle.values()].reduce((s, n) => s + n, 0)
+  return {
+    ...measured,
+    trips: {
+      perTx,
+      total: perTx.reduce((s, [, n]) => s + n, 0),
+      idleRate: idleAll / idleS,
+      notes: [
+        `storage commands per transaction: ${perTx.map(([k, n]) => `${k} ${n.toFixed(2)}`).join(', ')}`,
+        `counted by a MongoDB-wire proxy in the bench's process (not pinned) between Orka and the server: ${int([...during.values()].reduce((s, n) => s + n, 0))} commands in ${windowS.toFixed(1)} s (the run and 1 s after), less an idle Orka's ${int(idleAll)} in ${idleS.toFixed(1)} s; p50 ${ms(run.p50)} includes the proxy's hop`,
+      ],
+    },
+  }
+}
+
+const roundTripsReference = (trips: RoundTrips) => `round trips per transaction (idle: ${trips.idleRate.toFixed(1)}/s, less)`
+
 /**
  * Case 12: the same on MongoDB, Orka's storage commands counted by a MongoDB-wire proxy between
  * it and the server (in the bench's process): those of the measured run, less those an idle
@@ -147,43 +209,191 @@ export const mongoTransactionsCase = (bench: Bench): Promise<Row> =>
       using(startWireCounter(uri), async (counter) =>
         using(startOrka(bench, 'Orka (MongoDB)', { env: mongoEnv(counter.uri, db) }), async (orka) => {
           await sample(bench, orka)
-          let idle = new Map<string, number>()
-          let idleS = 0
-          let before = new Map<string, number>()
-          const { run, prepared } = await payments(bench, orka, 200, async () => {
-            await sleep(1000)
-            const a = counter.counts()
-            const t = performance.now()
-            await sleep(bench.seconds * 1000)
-            idle = difference(counter.counts(), a)
-            idleS = (performance.now() - t) / 1000
-            before = counter.counts()
-          })
-          const t = performance.now()
-          // Writes a run leaves behind finish within this.
-          await sleep(1000)
-          const windowS = run.seconds + (performance.now() - t) / 1000
-          const during = difference(counter.counts(), before)
-          const keys = [...new Set([...during.keys(), ...idle.keys()])]
-          const perTx = keys
-            .map((k) => [k, ((during.get(k) ?? 0) - ((idle.get(k) ?? 0) * windowS) / idleS) / run.requests] as const)
-            .filter(([, n]) => Math.abs(n) >= 0.005)
-            .sort((a, b) => b[1] - a[1])
-          const total = perTx.reduce((s, [, n]) => s + n, 0)
-          const idleAll = [...idle.values()].reduce((s, n) => s + n, 0)
+          const { run, prepared, trips } = await countRoundTrips(bench, counter, (beforeRun) => payments(bench, orka, 200, beforeRun))
+          const [breakdown, counted] = trips.notes
           return {
             rps: run.rps,
             p50: run.p50,
             p99: run.p99,
-            reference: `round trips per transaction (idle: ${(idleAll / idleS).toFixed(1)}/s, less)`,
-            ...judge(total, { atMost: 4 }),
+            reference: roundTripsReference(trips),
+            ...judge(trips.total, { atMost: 4 }),
             notes: [
               `${prepared}; ${int(run.requests)} payments in ${run.seconds.toFixed(1)} s, each session once, every answer 201 authorization_succeeded (after warm-ups of 200 and about 2 s)`,
-              `storage commands per transaction: ${perTx.map(([k, n]) => `${k} ${n.toFixed(2)}`).join(', ')}`,
-              `counted by a MongoDB-wire proxy in the bench's process (not pinned) between Orka and the server: ${int([...during.values()].reduce((s, n) => s + n, 0))} commands in ${windowS.toFixed(1)} s (the run and 1 s after), less an idle Orka's ${int(idleAll)} in ${idleS.toFixed(1)} s; p50 ${ms(run.p50)} includes the proxy's hop`,
+              breakdown ?? '',
+              counted ?? '',
             ],
           }
         }),
       ),
     ),
   )
+
+/** The approving test card by number, in the request itself (no checkout session). */
+const CARD = '{"method":"card","number":"4111111111111111","expiration_date":"12/35","security_code":"123"}'
+/** Case 13: the card alone pays. */
+const CARD_PAYMENT = `{"amount":10000,"currency":"USD","intent":"authorize","payment_method":${CARD}}`
+/** Case 14: two gift cards pay 2500 and 1500 (fresh numbers per request, from the load generator), the card the other 6000. */
+const SPLIT_PAYMENT = `{"amount":10000,"currency":"USD","intent":"authorize","payment_method":${CARD},"gift_cards":[{"number":"{{gift:1}}","pin":"8642","amount":2500},{"number":"{{gift:2}}","pin":"8642","amount":1500}]}`
+const GIFT_CARDS_PER_PAYMENT = 2
+
+/** Each run's numbers start here: no gift card is used twice within a case (the sandbox funds each with 10000 USD once). */
+let cardBases = 0
+const nextCardBase = () => ++cardBases * 10_000_000
+
+/**
+ * Payments whose body is complete but for the numbers the load generator puts in (no
+ * preparation): a warm-up of `warmUp` and a second of about WARM_UP_S (not counted), then about
+ * `bench.seconds` at the second's rate. Each run is a set number of requests, so that every
+ * transaction made is answered (and counted); `beforeRun` runs just before the measured run.
+ */
+const numberPayments = async (
+  bench: Bench,
+  orka: Server,
+  body: string,
+  warmUp: number,
+  beforeRun: () => Promise<void>,
+): Promise<{ readonly run: LoadResult; readonly made: number }> => {
+  const spec = (amount: number): LoadSpec => ({
+    url: `${orka.url}/transactions`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${bench.token}`, 'content-type': 'application/json' },
+    body,
+    cardBase: nextCardBase(),
+    amount,
+    bodyIncludes: AUTHORIZED,
+    connections: bench.connections,
+    seconds: bench.seconds,
+  })
+  const first = await runLoad(bench, `${orka.name} payments (warm-up)`, spec(warmUp))
+  const second = await runLoad(bench, `${orka.name} payments (second warm-up)`, spec(Math.max(100, Math.ceil(first.rps * WARM_UP_S))))
+  const count = Math.max(warmUp, Math.ceil(second.rps * bench.seconds))
+  await beforeRun()
+  const run = await runLoad(bench, `${orka.name} payments`, spec(count))
+  return { run, made: first.requests + second.requests + run.requests }
+}
+
+/** What case 13 measured, for case 14's row when both run. */
+export interface CardOnly {
+  readonly run: LoadResult
+  readonly trips: RoundTrips
+}
+
+/**
+ * Case 13: `POST /transactions` paying by card number (no checkout session), each request its
+ * own transaction, on MongoDB, its round trips counted as in case 12: what case 14 adds gift
+ * cards to.
+ */
+export const mongoCardTransactionsCase = async (bench: Bench): Promise<{ readonly row: Row; readonly cardOnly?: CardOnly }> => {
+  let cardOnly: CardOnly | undefined
+  const row = await guarded('13', 'POST /transactions, card number, MongoDB', () =>
+    withMongoDatabase(bench, async (uri, db) =>
+      using(startWireCounter(uri), async (counter) =>
+        using(startOrka(bench, 'Orka (MongoDB)', { env: mongoEnv(counter.uri, db) }), async (orka) => {
+          const answer = await call(orka, 'POST', '/transactions', 201, { token: bench.token, body: CARD_PAYMENT })
+          if (!answer.toString('utf8').includes(AUTHORIZED))
+            throw new BenchFailure(`a payment did not authorize: ${answer.toString('utf8')}`)
+          const { run, trips } = await countRoundTrips(bench, counter, (beforeRun) =>
+            numberPayments(bench, orka, CARD_PAYMENT, 200, beforeRun),
+          )
+          cardOnly = { run, trips }
+          const [breakdown, counted] = trips.notes
+          return {
+            rps: run.rps,
+            p50: run.p50,
+            p99: run.p99,
+            reference: roundTripsReference(trips),
+            ratio: trips.total,
+            result: 'recorded',
+            notes: [
+              `${int(run.requests)} payments in ${run.seconds.toFixed(1)} s, card 4111111111111111 in each request (no session), every answer 201 authorization_succeeded (after warm-ups of 200 and about 2 s)`,
+              breakdown ?? '',
+              counted ?? '',
+            ],
+          }
+        }),
+      ),
+    ),
+  )
+  return { row, ...(cardOnly === undefined ? {} : { cardOnly }) }
+}
+
+/** A split payment's answer, checked by hand: authorized, both gift cards redeemed. */
+const splitSample = async (bench: Bench, orka: Server): Promise<void> => {
+  const base = nextCardBase()
+  const body = numbersIn(SPLIT_PAYMENT, base, 0)
+  const answer = (await call(orka, 'POST', '/transactions', 201, { token: bench.token, body })).toString('utf8')
+  const t = JSON.parse(answer) as { status?: string; gift_card_redemptions?: { status?: string }[] }
+  const redeemed = (t.gift_card_redemptions ?? []).filter((x) => x.status === 'succeeded').length
+  if (t.status !== 'authorization_succeeded' || redeemed !== GIFT_CARDS_PER_PAYMENT)
+    throw new BenchFailure(`a split payment did not authorize with ${GIFT_CARDS_PER_PAYMENT} gift cards redeemed: ${answer.slice(0, 600)}`)
+}
+
+/**
+ * Case 14: `POST /transactions` with a card and two gift cards (split payments, issue 25), each
+ * request with two fresh gift card numbers, on MongoDB, round trips counted as in case 12;
+ * beside it, case 13 (the same card alone) when it ran. Afterwards the sandbox's ledger must
+ * hold exactly one debit per gift card paid with, and nothing else.
+ */
+export const mongoSplitTransactionsCase = (bench: Bench, cardOnly: CardOnly | undefined): Promise<Row> =>
+  guarded('14', 'POST /transactions, card + two gift cards, MongoDB', () =>
+    withMongoDatabase(bench, async (uri, db) =>
+      using(startWireCounter(uri), async (counter) =>
+        using(startOrka(bench, 'Orka (MongoDB)', { env: mongoEnv(counter.uri, db) }), async (orka) => {
+          await splitSample(bench, orka)
+          const { run, made, trips } = await countRoundTrips(bench, counter, (beforeRun) =>
+            numberPayments(bench, orka, SPLIT_PAYMENT, 200, beforeRun),
+          )
+          const paid = 1 + made
+          const ledger = await ledgerEntries(uri, db)
+          if (ledger.all !== paid * GIFT_CARDS_PER_PAYMENT || ledger.firstDebits !== ledger.all)
+            throw new BenchFailure(
+              `the gift card ledger holds ${int(ledger.all)} entries (${int(ledger.firstDebits)} first debits of a card) for ${int(paid)} split payments: expected ${int(paid * GIFT_CARDS_PER_PAYMENT)} of each`,
+            )
+          const [breakdown, counted] = trips.notes
+          const extra = cardOnly === undefined ? [] : [`over the card alone (13): ${beyond(trips, cardOnly.trips)}`]
+          return {
+            rps: run.rps,
+            p50: run.p50,
+            p99: run.p99,
+            reference:
+              cardOnly === undefined
+                ? roundTripsReference(trips)
+                : `${roundTripsReference(trips)}; card alone (13): ${cardOnly.trips.total.toFixed(2)} at ${int(cardOnly.run.rps)} req/s`,
+            ratio: trips.total,
+            result: 'recorded',
+            notes: [
+              `${int(run.requests)} payments in ${run.seconds.toFixed(1)} s, card 4111111111111111 and two gift card numbers the load generator makes fresh for each request (2500 + 1500 of 10000), every answer 201 authorization_succeeded (after warm-ups of 200 and about 2 s)`,
+              `the gift card ledger afterwards: ${int(ledger.all)} entries, each the first debit of its card, for ${int(paid)} split payments (warm-ups and a first one checked by hand included): one per gift card, nothing reversed`,
+              breakdown ?? '',
+              ...extra,
+              counted ?? '',
+            ],
+          }
+        }),
+      ),
+    ),
+  )
+
+const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(2)}`
+
+/** What `a` sends per transaction beyond `b`: in all, then by command, most first. */
+const beyond = (a: RoundTrips, b: RoundTrips): string => {
+  const of = (t: RoundTrips, k: string) => t.perTx.find(([x]) => x === k)?.[1] ?? 0
+  const keys = [...new Set([...a.perTx, ...b.perTx].map(([k]) => k))]
+  const each = keys
+    .map((k) => [k, of(a, k) - of(b, k)] as const)
+    .filter(([, n]) => Math.abs(n) >= 0.005)
+    .sort((x, y) => y[1] - x[1])
+  return `${signed(a.total - b.total)}: ${each.map(([k, n]) => `${k} ${signed(n)}`).join(', ')}`
+}
+
+/** The sandbox's gift card ledger in the case's database: all its entries, and those that are a card's first movement and a debit. */
+const ledgerEntries = async (uri: string, db: string): Promise<{ readonly all: number; readonly firstDebits: number }> => {
+  const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 10_000 })
+  try {
+    const ledger = client.db(db).collection('gift_card_ledger')
+    return { all: await ledger.countDocuments({}), firstDebits: await ledger.countDocuments({ seq: 1, amount: { $lt: 0 } }) }
+  } finally {
+    await client.close()
+  }
+}

@@ -185,7 +185,21 @@ describe('split payments over HTTP: gift cards and a card in one transaction (em
     const body = { amount: 500, gift_cards: [{ id: stored.body.id, amount: 500 }] }
     const noBuyer = await pay(body, { auth: embed(null) })
     expect([noBuyer.status, (noBuyer.body as unknown as { code: string }).code]).to.deep.equal([403, 'forbidden'])
-    const own = await pay({ ...body, buyer_id: IDS.defaultBuyer }, { auth: embed({ buyer_id: IDS.defaultBuyer }) })
+    const token = embed({ buyer_id: IDS.defaultBuyer })
+    const own = await pay({ ...body, buyer_id: IDS.defaultBuyer }, { auth: token })
     expect([own.status, own.body.status]).to.deep.equal([201, 'capture_succeeded'])
+    // Three gift cards and a card in one payment draw one request of the token's quota.
+    const three = await pay(
+      {
+        amount: 4000,
+        buyer_id: IDS.defaultBuyer,
+        payment_method: CARD,
+        gift_cards: [gift(number(), 100), gift(number(), 100), gift(number(), 100)],
+      },
+      { auth: token },
+    )
+    expect([three.status, three.body.status, three.body.gift_card_redemptions.length]).to.deep.equal([201, 'authorization_succeeded', 3])
+    const remaining = (r: { headers: Headers }) => Number(/r=(\d+)/.exec(r.headers.get('ratelimit') ?? '')?.[1])
+    expect(remaining(three)).to.equal(remaining(own) - 1)
   })
 })

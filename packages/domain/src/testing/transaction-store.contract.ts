@@ -3,7 +3,7 @@ import * as O from 'fp-ts/Option'
 import { Seek } from '../pagination/page'
 import { TransactionRecord } from '../transactions/transaction'
 import { TransactionStore } from '../transactions/transaction.ports'
-import { dateAt, isoAt, MERCHANT_A, MERCHANT_B, uuidFor } from './fixtures'
+import { dateAt, isoAt, MERCHANT_A, MERCHANT_B, nextUuid, uuidFor } from './fixtures'
 import { Harness, right, teardownHarness } from './harness'
 import { aTransactionRecord } from './transaction-fixtures'
 
@@ -73,6 +73,36 @@ export const transactionStoreContract = (name: string, setup: () => Promise<Harn
       expect(ids(before)).to.deep.equal([uuidFor(12), uuidFor(13)])
     })
 
+    it('filters on gift cards: a stored card redeemed (whatever the outcome), and whether there are redemptions at all', async () => {
+      const redemption = (id: string | null, status: 'succeeded' | 'failed') => ({
+        id: nextUuid(),
+        reference: 'r',
+        amount: 100,
+        status,
+        error_code: null,
+        unknown: false,
+        requested_at: isoAt(0),
+        answered_at: isoAt(0),
+        gift_card: { id, bin: '412345', sub_bin: '000', last4: '1111' },
+        service: null,
+        sealed_number: 'sealed',
+        sealed_pin: null,
+        reversal: null,
+      })
+      const stored = uuidFor(950)
+      const plain = aTransactionRecord()
+      const byNumber = aTransactionRecord({ gift_card_redemptions: [redemption(null, 'succeeded')] })
+      const byId = aTransactionRecord({ gift_card_redemptions: [redemption(null, 'succeeded'), redemption(stored, 'failed')] })
+      for (const r of [plain, byNumber, byId]) await put(r)
+      const list = async (f: Parameters<TransactionStore['list']>[1]) => ids(await right(h.port.list(MERCHANT_A, f, FIRST)))
+      expect(await list({ gift_card_id: stored })).to.deep.equal([byId.id])
+      expect(await list({ gift_card_id: uuidFor(951) })).to.deep.equal([])
+      expect(await list({ has_gift_card_redemptions: true })).to.have.members([byNumber.id, byId.id])
+      expect(await list({ has_gift_card_redemptions: false })).to.deep.equal([plain.id])
+      expect(await list({ has_gift_card_redemptions: true, gift_card_id: stored })).to.deep.equal([byId.id])
+      expect(await right(h.port.list(MERCHANT_B, { gift_card_id: stored }, FIRST))).to.deep.equal([])
+    })
+
     it('filters on every field of TransactionFilter, all given ones at once', async () => {
       const buyer = {
         type: 'buyer' as const,
@@ -98,6 +128,8 @@ export const transactionStoreContract = (name: string, setup: () => Promise<Harn
       expect(await list({ amount_gte: 1000 })).to.deep.equal([b.id])
       expect(await list({ amount_lte: 500, currency: ['EUR'] })).to.deep.equal([a.id])
       expect(await list({ amount_lte: 500, currency: ['USD'] })).to.deep.equal([])
+      expect(await list({ has_gift_card_redemptions: false })).to.have.members([a.id, b.id])
+      expect(await list({ has_gift_card_redemptions: true })).to.deep.equal([])
       expect(await list({ amount_lte: 500, currency: ['USD', 'EUR'] })).to.deep.equal([a.id])
     })
 

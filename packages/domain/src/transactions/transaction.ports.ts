@@ -19,6 +19,10 @@ export interface TransactionFilter {
   readonly amount_gte?: number
   readonly amount_lte?: number
   readonly currency?: readonly string[]
+  /** Only transactions with a redemption (of any status) of the stored gift card with this id. */
+  readonly gift_card_id?: string
+  /** Only transactions with (true) or without (false) gift card redemptions. */
+  readonly has_gift_card_redemptions?: boolean
 }
 
 /** Where a read of stale transactions goes on from: a transaction it returned, as it returned it. */

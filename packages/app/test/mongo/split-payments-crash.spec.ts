@@ -3,18 +3,12 @@ import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { join } from 'node:path'
 import { MongoClient } from 'mongodb'
-import { COLLECTIONS } from '@orka/adapters-mongo'
 import { MOCK_BALANCE, openingOf } from '@orka/adapters-node'
 import { luhnValid } from '@orka/domain'
 import { mintToken } from '../../src/mint-token'
 import { makeFixture } from '../support/harness'
-import { freshDatabase, mongoUri, OrkaProcess, startOrkaProcess } from './support'
+import { Answer, caller, freshDatabase, mongoUri, OrkaProcess, startOrkaProcess, storedTransactions } from './support'
 
-interface Answer {
-  readonly status: number
-  readonly text: string
-  readonly retryAfterS: number
-}
 /** What these checks read of a stored redemption. */
 interface StoredRedemption {
   readonly id: string
@@ -119,14 +113,7 @@ describe('split payments across a kill -9, retries and the recovery pass (MongoD
     const giftNumbers = bodies.flatMap((b) => b.gift_cards.map((g) => g.number))
     expect(new Set(giftNumbers).size, 'gift card numbers, one per card').to.equal(2 * n)
     const keys = Array.from({ length: n }, (_, i) => `split-crash-${i}-${db.env.MONGODB_DATABASE}`)
-    const call = async (url: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Answer> => {
-      const r = await fetch(`${url}${path}`, {
-        method,
-        headers: { ...headers, ...extra },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      })
-      return { status: r.status, text: await r.text(), retryAfterS: Number(r.headers.get('retry-after') ?? '1') }
-    }
+    const call = caller(headers)
     const pay = (url: string, i: number) => call(url, 'POST', '/transactions', bodies[i], { 'idempotency-key': keys[i]! })
     const processes: OrkaProcess[] = []
     const start = async () => {
@@ -137,19 +124,8 @@ describe('split payments across a kill -9, retries and the recovery pass (MongoD
     const client = new MongoClient(mongoUri())
     try {
       await client.connect()
-      const versions = client
-        .db(db.env.MONGODB_DATABASE)
-        .collection<{ transaction_id: string; version: number; record: string }>(COLLECTIONS.transactionVersions)
       /** Every transaction's newest version, as stored. */
-      const stored = async (): Promise<Map<string, StoredTx>> => {
-        const newest = new Map<string, { version: number; record: StoredTx }>()
-        for (const d of await versions.find({}, { projection: { transaction_id: 1, version: 1, record: 1 } }).toArray()) {
-          const was = newest.get(d.transaction_id)
-          if (was === undefined || was.version < d.version)
-            newest.set(d.transaction_id, { version: d.version, record: JSON.parse(d.record) as StoredTx })
-        }
-        return new Map([...newest].map(([id, v]) => [id, v.record]))
-      }
+      const stored = () => storedTransactions<StoredTx>(client, db.env.MONGODB_DATABASE)
       const pendingOf = (m: Map<string, StoredTx>) => [...m.values()].filter((r) => r.pending || r.status === 'processing')
       const redemptionsOf = (r: StoredTx) => r.gift_card_redemptions ?? []
 

@@ -1,11 +1,10 @@
 import { expect } from 'chai'
 import { randomInt } from 'node:crypto'
 import { MongoClient } from 'mongodb'
-import { COLLECTIONS } from '@orka/adapters-mongo'
 import { MOCK_BALANCE } from '@orka/adapters-node'
 import { ManualClock } from '@orka/domain/testing'
 import { Harness, makeFixture, startHarness } from '../support/harness'
-import { freshDatabase, mongoUri } from './support'
+import { freshDatabase, mongoUri, storedTransactions } from './support'
 
 /** What these checks read of a stored redemption. */
 interface StoredRedemption {
@@ -103,16 +102,7 @@ describe('split payments racing for one gift card across two instances (MongoDB)
     const client = new MongoClient(mongoUri())
     try {
       await client.connect()
-      const versions = client
-        .db(db.env.MONGODB_DATABASE)
-        .collection<{ transaction_id: string; version: number; record: string }>(COLLECTIONS.transactionVersions)
-      const newest = new Map<string, { version: number; record: StoredTx }>()
-      for (const d of await versions.find({}, { projection: { transaction_id: 1, version: 1, record: 1 } }).toArray()) {
-        const was = newest.get(d.transaction_id)
-        if (was === undefined || was.version < d.version)
-          newest.set(d.transaction_id, { version: d.version, record: JSON.parse(d.record) as StoredTx })
-      }
-      const records = [...newest.values()].map((v) => v.record)
+      const records = [...(await storedTransactions<StoredTx>(client, db.env.MONGODB_DATABASE)).values()]
       expect(records.map((r) => r.id).sort(), 'one stored transaction per payment').to.deep.equal(replies.map((r) => r.body.id).sort())
       expect(
         records.filter((r) => r.pending || r.status === 'processing').map((r) => `${r.id} ${r.status}`),

@@ -4,6 +4,7 @@ import { once } from 'node:events'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { MongoClient } from 'mongodb'
+import { COLLECTIONS } from '@orka/adapters-mongo'
 
 /** The server the README's test command started (scripts/mongo-test-server), or a given one. */
 export const mongoUri = (): string => {
@@ -49,4 +50,37 @@ export const startOrkaProcess = async (env: NodeJS.ProcessEnv): Promise<OrkaProc
     await once(child.stdout, 'data')
   }
   return { child, url: /Orka listening on (\S+)"/.exec(out)![1]!, readyAt: Date.now(), out: () => out }
+}
+
+/** An HTTP answer as the crash tests keep it. */
+export interface Answer {
+  readonly status: number
+  readonly text: string
+  readonly retryAfterS: number
+}
+
+/** Calls Orka at `url` with `headers` (and `extra`) on every request; a body is sent as JSON. */
+export const caller =
+  (headers: Record<string, string>) =>
+  async (url: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Answer> => {
+    const r = await fetch(`${url}${path}`, {
+      method,
+      headers: { ...headers, ...extra },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    return { status: r.status, text: await r.text(), retryAfterS: Number(r.headers.get('retry-after') ?? '1') }
+  }
+
+/** Every transaction's newest version in `database`, as stored (its record parsed as `R`), by transaction id. */
+export const storedTransactions = async <R>(client: MongoClient, database: string): Promise<Map<string, R>> => {
+  const versions = client
+    .db(database)
+    .collection<{ transaction_id: string; version: number; record: string }>(COLLECTIONS.transactionVersions)
+  const newest = new Map<string, { version: number; record: R }>()
+  for (const d of await versions.find({}, { projection: { transaction_id: 1, version: 1, record: 1 } }).toArray()) {
+    const was = newest.get(d.transaction_id)
+    if (was === undefined || was.version < d.version)
+      newest.set(d.transaction_id, { version: d.version, record: JSON.parse(d.record) as R })
+  }
+  return new Map([...newest].map(([id, v]) => [id, v.record]))
 }

@@ -3,18 +3,12 @@ import { createHash } from 'node:crypto'
 import { once } from 'node:events'
 import { join } from 'node:path'
 import { MongoClient } from 'mongodb'
-import { COLLECTIONS } from '@orka/adapters-mongo'
 import { luhnValid } from '@orka/domain'
 import { defaultCardService } from '../../src/card-services'
 import { mintToken } from '../../src/mint-token'
 import { makeFixture } from '../support/harness'
-import { freshDatabase, mongoUri, OrkaProcess, startOrkaProcess } from './support'
+import { Answer, caller, freshDatabase, mongoUri, OrkaProcess, startOrkaProcess, storedTransactions } from './support'
 
-interface Answer {
-  readonly status: number
-  readonly text: string
-  readonly retryAfterS: number
-}
 interface Attempt {
   readonly reference: string
   readonly outcome: string
@@ -107,14 +101,7 @@ describe('payments across a kill -9, retries and the recovery pass (MongoDB)', f
     const amountOf = (i: number) => (i % 7 === 0 ? 300_999 : i % 3 === 0 ? 300_998 : i % 11 === 0 ? 200_011 : 1000 + i)
     const bySession = (i: number) => i % 2 === 1
     const bodies: Record<string, unknown>[] = []
-    const call = async (url: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Answer> => {
-      const r = await fetch(`${url}${path}`, {
-        method,
-        headers: { ...headers, ...extra },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      })
-      return { status: r.status, text: await r.text(), retryAfterS: Number(r.headers.get('retry-after') ?? '1') }
-    }
+    const call = caller(headers)
     const pay = (url: string, i: number) => call(url, 'POST', '/transactions', bodies[i], { 'idempotency-key': keys[i]! })
     const processes: OrkaProcess[] = []
     const start = async () => {
@@ -125,19 +112,8 @@ describe('payments across a kill -9, retries and the recovery pass (MongoDB)', f
     const client = new MongoClient(mongoUri())
     try {
       await client.connect()
-      const versions = client
-        .db(db.env.MONGODB_DATABASE)
-        .collection<{ transaction_id: string; version: number; record: string }>(COLLECTIONS.transactionVersions)
       /** Every transaction's newest version, as stored. */
-      const stored = async (): Promise<Map<string, StoredTx>> => {
-        const newest = new Map<string, { version: number; record: StoredTx }>()
-        for (const d of await versions.find({}, { projection: { transaction_id: 1, version: 1, record: 1 } }).toArray()) {
-          const was = newest.get(d.transaction_id)
-          if (was === undefined || was.version < d.version)
-            newest.set(d.transaction_id, { version: d.version, record: JSON.parse(d.record) as StoredTx })
-        }
-        return new Map([...newest].map(([id, v]) => [id, v.record]))
-      }
+      const stored = () => storedTransactions<StoredTx>(client, db.env.MONGODB_DATABASE)
       const pendingOf = (m: Map<string, StoredTx>) => [...m.values()].filter((r) => r.pending || r.status === 'processing')
 
       const first = await start()

@@ -17,6 +17,11 @@ const DECLINED_NUMBER = '4000000000000002'
 /** Security codes no payload, log line or amount could hold by chance. */
 const CODE = '7391'
 const card = (number = NUMBER) => ({ method: 'card', number, expiration_date: '12/35', security_code: CODE })
+/** A gift card of the mock service, fresh per storage run (MongoDB keeps balances), ending in `last4`; its PIN one no payload could hold. */
+const GIFT_PIN = '86420975'
+const giftRun = String(Date.now()).slice(-7)
+const giftNumber = (last4: string) => `7300${giftRun}00${last4}`
+const gift = (last4: string, amount: number) => ({ number: giftNumber(last4), pin: GIFT_PIN, amount })
 
 /**
  * Issue 23's webhook events, end to end: a subscription, then a payment authorized, captured and
@@ -93,6 +98,33 @@ export const transactionEventsSuite = (storage: string, open: () => StorageUnder
       expect(failedRefund.status).to.equal('failed')
       expected.push({ name: 'refund.failed', target: await read(`/refunds/${failedRefund.id}`) })
 
+      // Split payments: the payloads carry the redemptions. Paid by a card and a gift card; gift
+      // cards alone, then a refund to one of them; undone by a gift card short of funds.
+      const split = await pay({ amount: 5000, currency: 'USD', payment_method: card(), gift_cards: [gift('1111', 2000)] })
+      expected.push({ name: 'transaction.authorized', target: await tx(split) })
+      const gifts = await pay({ amount: 3000, currency: 'USD', gift_cards: [gift('2222', 1000), gift('3333', 2000)] })
+      const paidByGifts = await tx(gifts)
+      expected.push({ name: 'transaction.captured', target: paidByGifts })
+      const redemptionId = (paidByGifts.gift_card_redemptions as { id: string }[])[1]?.id
+      const giftRefund = await call<Resource>(
+        'POST',
+        `/transactions/${gifts}/refunds`,
+        { amount: 500, target_type: 'gift-card-redemption', target_id: redemptionId },
+        201,
+      )
+      expected.push({ name: 'refund.succeeded', target: await read(`/refunds/${giftRefund.id}`) })
+      const undone = await pay({
+        amount: 4000,
+        currency: 'USD',
+        payment_method: card(),
+        gift_cards: [gift('4444', 1000), gift('0004', 500)],
+      })
+      expected.push({ name: 'transaction.voided', target: await tx(undone) })
+      expect((expected.at(-1)?.target.gift_card_redemptions as { status: string }[]).map((x) => x.status)).to.deep.equal([
+        'succeeded',
+        'failed',
+      ])
+
       // Failed: the account's only active service is down (every call a service error).
       const services = get(h.container, PaymentServiceRepository)
       const now = h.clock.now().toISOString()
@@ -116,6 +148,10 @@ export const transactionEventsSuite = (storage: string, open: () => StorageUnder
         'capture_succeeded',
         'declined',
         'failed',
+        'authorization_succeeded',
+        'capture_succeeded',
+        'succeeded',
+        'authorization_voided',
         'authorization_failed',
       ])
 
@@ -158,7 +194,7 @@ export const transactionEventsSuite = (storage: string, open: () => StorageUnder
 
       // No card number, no security code, in any payload, delivery or log line.
       for (const r of got) {
-        for (const secret of [NUMBER, DECLINED_NUMBER, NUMBER.slice(6), `"${CODE}"`, 'security_code'])
+        for (const secret of [NUMBER, DECLINED_NUMBER, NUMBER.slice(6), `"${CODE}"`, 'security_code', giftNumber('1111'), GIFT_PIN])
           expect(r.body, `a payload carries ${secret}`).not.to.include(secret)
       }
       const deliveries = await eventually(async () => {
@@ -172,7 +208,7 @@ export const transactionEventsSuite = (storage: string, open: () => StorageUnder
       }, 'every delivery delivered')
       expect(deliveries.map((d) => d.attempts.length)).to.deep.equal(expected.map(() => 1))
       const logs = h.logs.join('')
-      for (const secret of [NUMBER, DECLINED_NUMBER, `"${CODE}"`, 'security_code'])
+      for (const secret of [NUMBER, DECLINED_NUMBER, `"${CODE}"`, 'security_code', giftNumber('1111'), GIFT_PIN])
         expect(logs, `a log line carries ${secret}`).not.to.include(secret)
       console.log(
         `      ${storage}: ${expected.length} transaction and refund events delivered once each (${[...new Set(expected.map((e) => e.name))].join(', ')})`,

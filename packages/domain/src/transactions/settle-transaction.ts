@@ -5,12 +5,11 @@ import { CardConnectorError, OperationResult } from '../payments/card-connector.
 import { serviceFailed, Unavailable } from '../shared/errors'
 import { advance, collapse, reread, voidAttempt } from './authorize-transaction'
 import { callCapture, callVoid } from './operation-calls'
-import { TransactionRecord } from './transaction'
+import { cardPart, redemptionsOf, TransactionRecord } from './transaction'
 import { StaleFrom } from './transaction.ports'
 import { stepContext, TransactionDeps } from './transaction-deps'
 import { attemptAnswered, attemptVoided, captureAnswered, refundAnswered, routedTo, voidAnswered } from './transaction-steps'
 import { callRefundOf, recordUses, SplitMode, splitStep } from './split-tender'
-import { cardPart, redemptionsOf } from './transaction'
 
 /**
  * The next version that settles one open call of `r`, after asking the service again; null
@@ -19,6 +18,7 @@ import { cardPart, redemptionsOf } from './transaction'
  * - An attempt recorded without an outcome (the process stopped during the call) is written as
  *   unknown. An unknown attempt is voided at its service by its reference: the card is no
  *   longer at hand, so routing does not go on, and the transaction ends `authorization_failed`.
+ * - A payment with gift cards goes on by `splitStep` (in `settle` mode: it never redeems anew).
  * - A capture, void or refund recorded without an outcome is asked again with the reference it
  *   was recorded with: the service does it once, and answers as it did the first time.
  */

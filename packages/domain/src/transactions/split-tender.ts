@@ -163,8 +163,8 @@ export const callRefundOf = async (
   r: TransactionRecord,
   x: RefundRecord,
 ): Promise<E.Either<Unavailable, OperationResult | CardConnectorError>> => {
-  const redemption = redemptionsOf(r).find((y) => y.id === x.redemption_id)
   if (x.redemption_id === undefined) return callRefund(deps, r, x)
+  const redemption = redemptionsOf(r).find((y) => y.id === x.redemption_id)
   const p = redemption === undefined ? null : providerOf(deps, redemption)
   if (p === null || redemption === undefined) return E.right({ _tag: 'ServiceFailed', reason: 'the gift card service is gone' })
   const asked = await askConnector(CreditResult, p.secrets, () =>

@@ -74,10 +74,13 @@ type Plan =
 /** Whether `r` holds this request's own operation already (an earlier attempt of it stopped half way). */
 type Mine = (r: TransactionRecord, ownIds: readonly string[]) => boolean
 
+/** A refund this request made: by its id, or by the `refunds/all` request it was one of. */
+const ownRefund = (x: RefundRecord, ids: readonly string[]) => ids.includes(x.id) || (x.batch !== undefined && ids.includes(x.batch))
+
 const doneOf = (r: TransactionRecord, ids: readonly string[]): OperationDone => ({
   transaction: toTransaction(r),
   capture: ((c) => (c === undefined ? null : toCapture(r, c)))(r.captures.find((c) => ids.includes(c.id))),
-  refunds: r.refunds.filter((x) => ids.includes(x.id) || (x.batch !== undefined && ids.includes(x.batch))).map((x) => toRefund(r, x)),
+  refunds: r.refunds.filter((x) => ownRefund(x, ids)).map((x) => toRefund(r, x)),
 })
 
 const codec: OutcomeCodec<OperationError, OperationDone> = {
@@ -294,7 +297,7 @@ const refundPlan = (
   })
 }
 
-const mineRefund: Mine = (r, ids) => r.refunds.some((x) => ids.includes(x.id) || (x.batch !== undefined && ids.includes(x.batch)))
+const mineRefund: Mine = (r, ids) => r.refunds.some((x) => ownRefund(x, ids))
 
 /** The redemption a refund targets: `target_type: gift-card-redemption` with the id of one of this transaction's. */
 const targetOf = (r: TransactionRecord, input: TransactionRefundCreate): E.Either<InvalidRequest, RedemptionRecord | null> => {

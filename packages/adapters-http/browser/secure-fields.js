@@ -1,18 +1,22 @@
 /*!
- * Orka Secure Fields: card inputs that live in iframes on Orka's origin, so that the card number
- * and security code never touch the merchant's page. The page sees only what a field reports
- * (empty, valid, scheme) and what submit() resolves (scheme, last 4, BIN).
+ * Orka Secure Fields: card and gift card inputs that live in iframes on Orka's origin, so that
+ * card numbers, security codes and PINs never touch the merchant's page. The page sees only what
+ * a field reports (empty, valid, scheme) and what submit() resolves (scheme, last 4, BIN; each
+ * gift card's last 4 and amount).
  *
- *   const fields = OrkaSecureFields.mount({ orka, sessionId, fields: { number, expirationDate, securityCode }, style })
+ *   const fields = OrkaSecureFields.mount({ orka, sessionId, style,
+ *     fields: { number, expirationDate, securityCode, giftCards: [{ number, pin }, …] } })
  *   fields.on('ready' | 'change' | 'focus' | 'blur' | 'error', handler)
- *   const card = await fields.submit()   // { scheme, label, bin }; rejects { code, message }
+ *   const paid = await fields.submit({ giftCardAmounts: [500] })
+ *     // { scheme, label, bin, giftCards: [{ last4, amount }] }; rejects { code, message }
  *   fields.destroy()
  */
 ;(function (global) {
   'use strict'
 
-  var FIELDS = ['number', 'expirationDate', 'securityCode']
+  var CARD = ['number', 'expirationDate', 'securityCode']
   var TITLES = { number: 'Card number', expirationDate: 'Card expiry date', securityCode: 'Card security code' }
+  var MAX_GIFT_CARDS = 10
   var EVENTS = ['ready', 'change', 'focus', 'blur', 'error']
   var STATES = ['base', 'focus', 'invalid']
   /** What a style may set, and nothing that can load or lay out anything. */
@@ -81,9 +85,32 @@
     var sessionId = options.sessionId
     if (typeof sessionId !== 'string' || sessionId === '') throw new TypeError('OrkaSecureFields: sessionId is required')
     var targets = options.fields || {}
-    FIELDS.forEach(function (name) {
-      element(targets[name], name)
+    // Each field as the page names it (its place in `fields`), what it takes, its container and its frame's title.
+    var fields = []
+    // The card's three fields go together: a page for gift cards alone names none.
+    if (
+      CARD.some(function (name) {
+        return targets[name] != null
+      })
+    )
+      CARD.forEach(function (name) {
+        fields.push({ name: name, type: name, el: element(targets[name], name), title: TITLES[name] })
+      })
+    var giftCards = targets.giftCards == null ? [] : targets.giftCards
+    if (!Array.isArray(giftCards) || giftCards.length > MAX_GIFT_CARDS)
+      throw new TypeError('OrkaSecureFields: fields.giftCards is a list of at most ' + MAX_GIFT_CARDS + ' { number, pin }')
+    giftCards.forEach(function (g, i) {
+      var at = 'giftCards.' + i
+      var which = i === 0 ? 'Gift card' : 'Gift card ' + (i + 1)
+      fields.push({ name: at + '.number', type: 'giftCardNumber', el: element(g && g.number, at + '.number'), title: which + ' number' })
+      fields.push({ name: at + '.pin', type: 'giftCardPin', el: element(g && g.pin, at + '.pin'), title: which + ' PIN' })
     })
+    if (fields.length === 0) throw new TypeError('OrkaSecureFields: fields names the card fields, gift card fields, or both')
+    var names = fields.map(function (f) {
+      return f.name
+    })
+    // The first field leads: it holds the session, gathers the others' values on submit and sends them.
+    var lead = names[0]
 
     var mountId = randomId()
     var style = cleanStyle(options.style)
@@ -110,15 +137,15 @@
       if (!ready && !destroyed) emit('error', { code: 'fields_unavailable', message: 'The card fields did not load from ' + orka })
     }, READY_TIMEOUT_MS)
 
-    FIELDS.forEach(function (name) {
-      var hash = new URLSearchParams({ field: name, mount: mountId, origin: location.origin, style: JSON.stringify(style) })
-      if (name === 'number') hash.set('session', sessionId)
+    fields.forEach(function (f) {
+      var hash = new URLSearchParams({ field: f.type, name: f.name, mount: mountId, origin: location.origin, style: JSON.stringify(style) })
+      if (f.name === lead) hash.set('session', sessionId)
       var iframe = document.createElement('iframe')
       iframe.src = orka + '/secure-fields/v1/field.html#' + hash.toString()
-      iframe.title = TITLES[name]
+      iframe.title = f.title
       iframe.style.cssText = 'border:0;width:100%;height:2.75em;display:block;background:transparent'
-      element(targets[name], name).appendChild(iframe)
-      frames[name] = iframe
+      f.el.appendChild(iframe)
+      frames[f.name] = iframe
     })
 
     var fromOurFrame = function (event) {
@@ -126,7 +153,7 @@
       var data = event.data
       if (!data || typeof data !== 'object' || data.orkaSecureFields !== mountId) return null
       var name = data.field
-      if (FIELDS.indexOf(name) < 0 || frames[name].contentWindow !== event.source) return null
+      if (names.indexOf(name) < 0 || frames[name].contentWindow !== event.source) return null
       return data
     }
 
@@ -135,9 +162,16 @@
       var p = pending
       pending = null
       clearTimeout(p.timer)
-      if (data.card) return p.resolve({ scheme: data.card.scheme, label: data.card.label, bin: data.card.bin })
+      if (!data.error) {
+        var card = data.card || { scheme: null, label: null, bin: null }
+        var paid = (data.giftCards || []).map(function (g) {
+          return { last4: g.last4, amount: g.amount }
+        })
+        return p.resolve({ scheme: card.scheme, label: card.label, bin: card.bin, giftCards: paid })
+      }
       var e = fail(data.error.code, data.error.message)
       if (Array.isArray(data.error.fields)) e.fields = data.error.fields
+      if (Array.isArray(data.error.details)) e.details = data.error.details
       p.reject(e)
     }
 
@@ -149,7 +183,7 @@
           loaded[data.field] = true
           if (
             !ready &&
-            FIELDS.every(function (n) {
+            names.every(function (n) {
               return loaded[n] === true
             })
           ) {
@@ -168,7 +202,7 @@
           emit(data.type, { field: data.field })
           break
         case 'submitted':
-          settle(data)
+          if (data.field === lead) settle(data)
           break
       }
     }
@@ -186,8 +220,13 @@
         ;(handlers[type] = handlers[type] || []).push(handler)
         return this
       },
-      /** Sends the card to the session from the fields themselves; resolves what may be shown of it. */
-      submit: function () {
+      /**
+       * Sends the card and the gift cards to the session from the fields themselves, each gift
+       * card the shopper began for its amount in `giftCardAmounts` (minor units, by place); the
+       * card may be left empty when gift cards are given. Resolves what may be shown of them.
+       */
+      submit: function (submitOptions) {
+        var amounts = submitOptions && Array.isArray(submitOptions.giftCardAmounts) ? submitOptions.giftCardAmounts : []
         if (destroyed) return Promise.reject(fail('destroyed', 'These fields were destroyed'))
         if (!ready) return Promise.reject(fail('not_ready', 'The card fields have not loaded yet'))
         if (pending) return Promise.reject(fail('submit_in_progress', 'A submit is already in progress'))
@@ -202,12 +241,19 @@
               settle({ requestId: requestId, error: { code: 'timeout', message: 'Orka did not answer in time' } })
             }, SUBMIT_TIMEOUT_MS),
           }
-          post('number', { type: 'submit', requestId: requestId })
+          post(lead, {
+            type: 'submit',
+            requestId: requestId,
+            names: names,
+            amounts: amounts.map(function (a) {
+              return typeof a === 'number' ? a : null
+            }),
+          })
         })
       },
-      /** Puts the focus in a field, for a page's own labels. */
+      /** Puts the focus in a field (`number`, `giftCards.0.pin`, …), for a page's own labels. */
       focus: function (name) {
-        if (FIELDS.indexOf(name) >= 0 && !destroyed) post(name, { type: 'focus' })
+        if (names.indexOf(name) >= 0 && !destroyed) post(name, { type: 'focus' })
       },
       destroy: function () {
         if (destroyed) return
@@ -215,7 +261,7 @@
         clearTimeout(readyTimer)
         global.removeEventListener('message', onMessage)
         if (pending) settle({ requestId: pending.requestId, error: { code: 'destroyed', message: 'These fields were destroyed' } })
-        FIELDS.forEach(function (n) {
+        names.forEach(function (n) {
           frames[n].remove()
         })
       },

@@ -137,6 +137,27 @@ describe('GET /demo/checkout (adapters-http)', () => {
       ])
     })
 
+    it('offers three gift cards, each a number and a PIN container for Secure Fields and an amount input, the first shown', async () => {
+      const html = await (await fetch(`${server.url}/demo/checkout`)).text()
+      const slots = [...html.matchAll(/<div id="gift-card-(\d)" class="gift-card"( hidden)?>([\s\S]*?)<\/div>\n<\/div>\n<\/div>/g)]
+      expect(slots.map((m) => [m[1], m[2] === ' hidden'])).to.deep.equal([
+        ['0', false],
+        ['1', true],
+        ['2', true],
+      ])
+      for (const [, i, , slot] of slots) {
+        const which = i === '0' ? 'Gift card' : `Gift card ${Number(i) + 1}`
+        expect(slot, `gift card ${i}`).to.include(`<label id="gift-card-${i}-number-label">${which} number</label>`)
+        expect(slot).to.include(`<div id="gift-card-${i}-number" class="field" aria-labelledby="gift-card-${i}-number-label"></div>`)
+        expect(slot).to.include(`<div id="gift-card-${i}-pin" class="field" aria-labelledby="gift-card-${i}-pin-label"></div>`)
+        expect(slot).to.include(
+          `<input id="gift-card-${i}-amount" class="amount" inputmode="decimal" autocomplete="off" placeholder="5.00">`,
+        )
+      }
+      expect(html).to.include('<button type="button" id="add-gift-card" class="secondary">Add another gift card</button>')
+      expect(html).to.include('<ul id="redemptions"></ul>')
+    })
+
     for (const [path, file, type] of [
       ['/demo/checkout.js', 'demo-checkout.js', 'text/javascript; charset=utf-8'],
       ['/demo/checkout.css', 'demo-checkout.css', 'text/css; charset=utf-8'],

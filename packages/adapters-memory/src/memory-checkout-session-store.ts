@@ -22,6 +22,13 @@ export class MemoryCheckoutSessionStore implements CheckoutSessionStore {
     return atomically(() => E.right(O.fromNullable(this.own(merchantAccountId, id, now))))
   }
 
+  findById(id: string, now: Date): TE.TaskEither<Unavailable, O.Option<CheckoutSessionRecord>> {
+    return atomically(() => {
+      const r = this.sessions.get(id)
+      return E.right(live(r, now) ? O.some(r) : O.none)
+    })
+  }
+
   update(record: CheckoutSessionRecord, now: Date): TE.TaskEither<Unavailable, boolean> {
     return atomically(() => {
       const current = this.own(record.merchant_account_id, record.id, now)

@@ -49,6 +49,12 @@ export class MongoCheckoutSessionStore implements CheckoutSessionStore {
     )
   }
 
+  findById(id: string, now: Date): TE.TaskEither<Unavailable, O.Option<CheckoutSessionRecord>> {
+    return this.#calls.attempt(async (signal) =>
+      O.map(fromCheckoutSessionDocument)(O.fromNullable(await this.#sessions.within(signal).findOne({ _id: id, ...liveAt(now) }))),
+    )
+  }
+
   /** `$set` of the session's own fields: the card and its nonce are not written. */
   update(record: CheckoutSessionRecord, now: Date): TE.TaskEither<Unavailable, boolean> {
     return this.#calls.attempt(

@@ -26,7 +26,7 @@ describe('adapters-mongo', () => {
         deliveries: ['enqueue', 'due', 'claim', 'settle', 'cancelPending', 'findById', 'list', 'redeliver', 'sweep'],
         paymentServices: ['upsert', 'listForAccount', 'findById', 'listAll'],
         transactions: ['put', 'find', 'history', 'list', 'findByRefund', 'stale'],
-        checkoutSessions: ['create', 'find', 'update', 'delete', 'putCard', 'takeCard', 'sweep'],
+        checkoutSessions: ['create', 'find', 'findById', 'update', 'delete', 'putCard', 'takeCard', 'sweep'],
         giftCardLedger: ['balance', 'debit', 'credit', 'entries'],
       }
       expect(Object.keys(adapters).sort()).to.deep.equal([...STORAGE_PORT_NAMES].sort())

@@ -12,8 +12,8 @@ import { defineOperation, Tag } from './operation'
 const CHECKOUT_SESSIONS: Tag = {
   name: 'Checkout sessions',
   description:
-    'A checkout in progress: what is to be paid, and the card a browser sends through Secure Fields, held sealed until a payment ' +
-    'takes it.',
+    'A checkout in progress: what is to be paid, and the card and gift cards a browser sends through Secure Fields, held sealed ' +
+    'until a payment takes them.',
 }
 
 /** Path ids are UUIDs compared case-insensitively: decoded to lower case, the form stored ids have. */
@@ -47,8 +47,9 @@ export const getCheckoutSession = defineOperation({
     tag: CHECKOUT_SESSIONS,
     summary: 'Get checkout session',
     description:
-      'Reads a checkout session. Of its card only the scheme, BIN, last 4 digits and fingerprint are shown. Unknown, expired, ' +
-      "deleted and another merchant account's sessions are `404`.",
+      'Reads a checkout session. Of its card only the scheme, BIN, last 4 digits and fingerprint are shown, of its gift cards ' +
+      '(`gift_cards`, absent when none) the BIN, sub-BIN, last 4 digits and amount. Unknown, expired, deleted and another merchant ' +
+      "account's sessions are `404`.",
   },
   params: SESSION_ID,
   success: { status: 200, codec: CheckoutSession, description: 'The checkout session.' },
@@ -101,15 +102,18 @@ const fields = (method: 'PUT' | 'POST', operationId: string, summary: string) =>
       tag: CHECKOUT_SESSIONS,
       summary,
       description:
-        'Secure Fields: puts a card on the session, replacing any before. **No token is needed**: the session id is the ' +
-        'capability, whatever merchant account the session is of (a token sent anyway must be valid and grant the scope). The card ' +
-        'is sealed and never shown again: the session shows its scheme, BIN, last 4 digits and fingerprint, and now expires 5 ' +
-        'minutes from now. A card past its expiry month is a `400` on `payment_method.expiration_date`; a stored payment method ' +
-        '(`method: id`) is not supported (`400`).',
+        'Secure Fields: puts a card, gift cards (`gift_cards`, 1-10 of `{number, pin, amount}`) or both on the session, replacing ' +
+        'all card data before. **No token is needed**: the session id is the capability, whatever merchant account the session is ' +
+        'of (a token sent anyway must be valid and grant the scope). Card data is sealed and never shown again: the session shows ' +
+        "the card's scheme, BIN, last 4 digits and fingerprint, each gift card's BIN, sub-BIN, last 4 digits and amount, and now " +
+        'expires 5 minutes from now. A card past its expiry month is a `400` on `payment_method.expiration_date`; a stored payment ' +
+        'method (`method: id`) is not supported (`400`). Gift cards are checked as a payment checks them, against the ' +
+        "session's `amount` when it has one (`400` naming the item or `payment_method`): the same number twice, more than the " +
+        'amount, no card for the rest, or a card for nothing.',
     },
     params: SESSION_ID,
     body: CheckoutSessionFields,
-    success: { status: 204, description: 'The card is on the session; no body.' },
+    success: { status: 204, description: 'The card data is on the session; no body.' },
     handle: (u) => (req) => u.putCheckoutSessionFields({ id: req.params.session_id, input: req.body }),
   })
 

@@ -39,6 +39,24 @@ const escapeHtml = (s: string): string =>
 
 const shown = (amount: number, currency: string) => `${(amount / 100).toFixed(2)} ${currency}`
 
+/** How many gift cards the page can take: the first shown, the others one "Add another" at a time. */
+const GIFT_CARD_SLOTS = 3
+
+const giftCardSlot = (i: number): string => {
+  const id = `gift-card-${i}`
+  const which = i === 0 ? 'Gift card' : `Gift card ${i + 1}`
+  return `<div id="${id}" class="gift-card"${i === 0 ? '' : ' hidden'}>
+<div class="row">
+<div class="wide"><label id="${id}-number-label">${which} number</label>
+<div id="${id}-number" class="field" aria-labelledby="${id}-number-label"></div></div>
+<div><label id="${id}-pin-label">PIN</label>
+<div id="${id}-pin" class="field" aria-labelledby="${id}-pin-label"></div></div>
+<div><label for="${id}-amount">Amount</label>
+<input id="${id}-amount" class="amount" inputmode="decimal" autocomplete="off" placeholder="5.00"></div>
+</div>
+</div>`
+}
+
 const page = (d: DemoCheckout): string => `<!doctype html>
 <html lang="en">
 <head>
@@ -53,8 +71,9 @@ const page = (d: DemoCheckout): string => `<!doctype html>
 data-amount="${d.amount}" data-currency="${escapeHtml(d.currency)}">
 <h1>Demo checkout</h1>
 <p>This page plays the merchant: Orka's sandbox made a checkout session and an embed token for it, as a merchant's server \
-would. The card fields below are Secure Fields, served by Orka in their own frames.</p>
+would. The card and gift card fields below are Secure Fields, served by Orka in their own frames.</p>
 <form id="pay-form" novalidate>
+<h2>Card</h2>
 <label id="card-number-label">Card number</label>
 <div id="card-number" class="field" aria-labelledby="card-number-label"></div>
 <div class="row">
@@ -63,8 +82,13 @@ would. The card fields below are Secure Fields, served by Orka in their own fram
 <div><label id="card-cvv-label">Security code</label>
 <div id="card-cvv" class="field" aria-labelledby="card-cvv-label"></div></div>
 </div>
+<h2>Gift cards</h2>
+<p class="note">Optional. Leave the card empty when the gift cards pay it all.</p>
+${Array.from({ length: GIFT_CARD_SLOTS }, (_, i) => giftCardSlot(i)).join('\n')}
+<button type="button" id="add-gift-card" class="secondary">Add another gift card</button>
 <button type="submit" id="pay" disabled>Pay ${escapeHtml(shown(d.amount, d.currency))}</button>
 <p id="status" role="status" aria-live="polite"></p>
+<ul id="redemptions"></ul>
 </form>
 <section class="help">
 <h2>Test cards</h2>
@@ -74,6 +98,8 @@ would. The card fields below are Secure Fields, served by Orka in their own fram
 <li><code>4000 0000 0000 0002</code>: declined (<code>issuer_decline</code>)</li>
 <li><code>4000 0000 0000 9995</code>: declined (<code>insufficient_funds</code>)</li>
 </ul>
+<p>Gift cards: any 16-19 digits and any PIN hold 100.00 USD; one ending <code>0004</code> is empty (<code>insufficient_funds</code>), \
+one ending <code>0002</code> is refused (<code>invalid_gift_card</code>). A refused gift card undoes the whole payment.</p>
 <p>Reload the page for a new checkout session.</p>
 </section>
 </main>

@@ -111,6 +111,15 @@ describe('split payments: gift cards and a card in one transaction', () => {
     const r = await record(w, t.id)
     expect(r.pending).to.equal(false)
     invariants(r, [card])
+    // Five writes: the request, the card's answer, the first gift card asked for, its answer with
+    // the second asked for, the second's answer with the final status.
+    expect((await right(w.transactions.history(MERCHANT_A, t.id))).map((v) => v.status)).to.deep.equal([
+      'processing',
+      'processing',
+      'processing',
+      'processing',
+      'authorization_succeeded',
+    ])
     // The events log: each redemption asked for, then answered; never a number or PIN.
     const events = await eventsOf(w, t.id)
     expect(events.map((e) => e.name).filter((n) => n.startsWith('gift-card'))).to.deep.equal([

@@ -1,10 +1,8 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
-import * as TE from 'fp-ts/TaskEither'
 import {
   capturedAmount,
-  CheckoutSessionStore,
   GiftCardConnector,
   makeCaptureTransaction,
   makeCreateTransaction,
@@ -31,6 +29,7 @@ import {
 import { MockGiftCardConnector } from '@orka/adapters-node'
 import {
   MemoryBuyerRepository,
+  MemoryCheckoutSessionStore,
   MemoryGiftCardLedger,
   MemoryGiftCardServiceRepository,
   MemoryGiftCardVault,
@@ -39,17 +38,6 @@ import {
   MemoryTransactionStore,
 } from '../../src'
 import { eventWorld, START, testBox, testMac } from './support'
-
-/** No checkout sessions: the card payments of these tests carry their card. */
-const noSessions: CheckoutSessionStore = {
-  create: () => TE.right(undefined),
-  find: () => TE.right(O.none),
-  update: () => TE.right(false),
-  delete: () => TE.right(false),
-  putCard: () => TE.right(O.none),
-  takeCard: () => TE.right(O.none),
-  sweep: () => TE.right(0),
-}
 
 /** A card payment's input: the approving card, a next-year expiry. */
 export const payment = (o: Record<string, unknown> = {}): TransactionCreate => {
@@ -93,7 +81,7 @@ export const transactionWorld = async (
   for (const r of records) await right(services.upsert(r))
   const deps: TransactionDeps = {
     transactions: new MemoryTransactionStore(),
-    sessions: noSessions,
+    sessions: new MemoryCheckoutSessionStore(),
     services,
     connectors: cardConnectorsOf(Object.fromEntries(connectors.map((c, i) => [`card-${i + 1}`, c]))),
     buyers: new MemoryBuyerRepository(),

@@ -3,22 +3,12 @@ import type { Page } from 'playwright-core'
 import { Chromium, launchChromium } from '../support/chromium'
 import { Harness, Resource, startHarness } from '../support/harness'
 import { Site, startMerchantSite } from './merchant-site'
+import { field, openLogged, PageLog, pageSaw, pay } from './page-log'
 
 const APPROVED = '4111111111111111'
 const DECLINED = '4000000000000002'
 const CVV = '737'
 const AMOUNT = 1299
-
-/** What a merchant page saw: its message events, and its own requests with what they carried. */
-interface PageLog {
-  readonly page: Page
-  /** Requests made by the merchant's page itself (not by the field frames): URL, headers and body. */
-  readonly pageRequests: string[]
-  /** Requests made by the field frames: the same. */
-  readonly fieldRequests: string[]
-  /** Bodies of the responses the merchant's page received. */
-  readonly pageResponses: Promise<string>[]
-}
 
 /** The number, typed or formatted (`4111 1111 …`), or the CVV as a value of its own. */
 const leaks = (text: string, number: string): boolean =>
@@ -55,48 +45,16 @@ describe('Secure Fields in Chromium: a merchant page on one origin, Orka on anot
 
   const openCheckout = async (): Promise<PageLog & { readonly sessionId: string }> => {
     const { id, token } = await newCheckout()
-    const page = await browser.context.newPage()
-    // Every message event the merchant's page receives, as the page could read it (frames keep their own).
-    await page.addInitScript(`window.seenMessages = []
-      addEventListener('message', (e) => window.seenMessages.push(JSON.stringify(e.data)), true)`)
-    const log: PageLog = { page, pageRequests: [], fieldRequests: [], pageResponses: [] }
-    page.on('request', (r) => {
-      const entry = [r.method(), r.url(), JSON.stringify(r.headers()), r.postData() ?? ''].join(' ')
-      if (r.frame() === page.mainFrame()) log.pageRequests.push(entry)
-      else log.fieldRequests.push(entry)
-    })
-    page.on('response', (r) => {
-      if (r.frame() === page.mainFrame()) log.pageResponses.push(r.text().catch(() => ''))
-    })
     const fragment = new URLSearchParams({ orka: h.url, session: id, token, amount: String(AMOUNT) })
-    await page.goto(`${shop.origin}/checkout.html#${fragment.toString()}`)
-    await page.locator('body[data-ready="true"]').waitFor({ timeout: 20_000 })
-    return { ...log, sessionId: id }
+    return { ...(await openLogged(browser.context, `${shop.origin}/checkout.html#${fragment.toString()}`)), sessionId: id }
   }
 
   /** What the page's handlers received from `fields.on(...)`, in order. */
   const events = (page: Page) => page.evaluate<Record<string, unknown>[]>('window.events')
-  const field = (page: Page, title: string) => page.frameLocator(`iframe[title="${title}"]`).locator('input')
   const typeCard = async (page: Page, number: string, expiry = '1230', cvv = CVV) => {
     await field(page, 'Card number').pressSequentially(number)
     await field(page, 'Card expiry date').pressSequentially(expiry)
     await field(page, 'Card security code').pressSequentially(cvv)
-  }
-  /** Pay, and wait for the page to say how it went. */
-  const pay = async (page: Page, press?: () => Promise<void>) => {
-    await (press ? press() : page.click('#pay'))
-    await page.waitForFunction(`document.getElementById('status').textContent !== ''`, undefined, { timeout: 30_000 })
-    return page.locator('#status').innerText()
-  }
-
-  /** Everything the merchant's page could have read: its DOM and inputs, its message events, what the fields told it, its network. */
-  const pageSaw = async (log: PageLog): Promise<string[]> => {
-    const { page } = log
-    const dom = await page.content()
-    const inputs = await page.evaluate<string>(`Array.from(document.querySelectorAll('input'), (i) => i.value).join(' ')`)
-    const messages = await page.evaluate<string>('JSON.stringify(window.seenMessages)')
-    const events = await page.evaluate<string>('JSON.stringify(window.events)')
-    return [dom, inputs, messages, events, ...log.pageRequests, ...(await Promise.all(log.pageResponses))]
   }
 
   it('pays: the fields send the card to the session themselves, and the page pays with its embed token', async () => {

@@ -1,13 +1,11 @@
 import { expect } from 'chai'
 import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
-import { join } from 'node:path'
 import { MongoClient } from 'mongodb'
 import { MOCK_BALANCE, openingOf } from '@orka/adapters-node'
 import { luhnValid } from '@orka/domain'
-import { mintToken } from '../../src/mint-token'
 import { makeFixture } from '../support/harness'
-import { Answer, caller, freshDatabase, mongoUri, OrkaProcess, startOrkaProcess, storedTransactions } from './support'
+import { Answer, caller, crashTestSetup, freshDatabase, mongoUri, OrkaProcess, startOrkaProcess, storedTransactions } from './support'
 
 /** What these checks read of a stored redemption. */
 interface StoredRedemption {
@@ -73,20 +71,7 @@ describe('split payments across a kill -9, retries and the recovery pass (MongoD
 
   it('leaves no payment pending and no gift card short: every balance is its opening less what stands redeemed', async () => {
     const fixture = makeFixture()
-    const env = {
-      ...process.env,
-      ...db.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SEED_FILE: fixture.seedFile,
-      DATA_DIR: join(fixture.dir, 'data'),
-      IDEMPOTENCY_LEASE_S: '5',
-      // Long enough that an unanswered call is still open at the kill; short enough that the recovery bound stays 60 s.
-      CONNECTOR_TIMEOUT_MS: '15000',
-      LOG_LEVEL: 'info',
-    }
-    const token = mintToken(fixture.pems.admin, { scopes: ['*.read', '*.write'], expiresInS: 900, now: new Date() })
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+    const { env, headers } = crashTestSetup(db.env, fixture)
     const n = 50
     const run = randomBytes(3).toString('hex')
     // Gift card numbers fresh for this run, two per payment: 19 digits, the provider's test ending last.

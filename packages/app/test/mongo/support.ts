@@ -5,6 +5,8 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { MongoClient } from 'mongodb'
 import { COLLECTIONS } from '@orka/adapters-mongo'
+import { mintToken } from '../../src/mint-token'
+import { Fixture } from '../support/harness'
 
 /** The server the README's test command started (scripts/mongo-test-server), or a given one. */
 export const mongoUri = (): string => {
@@ -84,3 +86,26 @@ export const storedTransactions = async <R>(client: MongoClient, database: strin
   }
   return new Map([...newest].map(([id, v]) => [id, v.record]))
 }
+
+/**
+ * What a kill -9 test's Orka processes run with (on `database`'s env, with the fixture's keys
+ * and seed), and an administrator's headers for every call.
+ */
+export const crashTestSetup = (database: Record<string, string>, fixture: Fixture) => ({
+  env: {
+    ...process.env,
+    ...database,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_FILE: fixture.seedFile,
+    DATA_DIR: join(fixture.dir, 'data'),
+    IDEMPOTENCY_LEASE_S: '5',
+    // Long enough that an unanswered call is still open at the kill; short enough that the recovery bound stays 60 s.
+    CONNECTOR_TIMEOUT_MS: '15000',
+    LOG_LEVEL: 'info',
+  },
+  headers: {
+    authorization: `Bearer ${mintToken(fixture.pems.admin, { scopes: ['*.read', '*.write'], expiresInS: 900, now: new Date() })}`,
+    'content-type': 'application/json',
+  },
+})

@@ -1,13 +1,11 @@
 import { expect } from 'chai'
 import { createHash } from 'node:crypto'
 import { once } from 'node:events'
-import { join } from 'node:path'
 import { MongoClient } from 'mongodb'
 import { luhnValid } from '@orka/domain'
 import { defaultCardService } from '../../src/card-services'
-import { mintToken } from '../../src/mint-token'
 import { makeFixture } from '../support/harness'
-import { Answer, caller, freshDatabase, mongoUri, OrkaProcess, startOrkaProcess, storedTransactions } from './support'
+import { Answer, caller, crashTestSetup, freshDatabase, mongoUri, OrkaProcess, startOrkaProcess, storedTransactions } from './support'
 
 interface Attempt {
   readonly reference: string
@@ -78,20 +76,7 @@ describe('payments across a kill -9, retries and the recovery pass (MongoDB)', f
 
   it('leaves no transaction processing and no authorization unseen; retries end 201 with a final status, or find the card taken and nothing recorded', async () => {
     const fixture = makeFixture()
-    const env = {
-      ...process.env,
-      ...db.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SEED_FILE: fixture.seedFile,
-      DATA_DIR: join(fixture.dir, 'data'),
-      IDEMPOTENCY_LEASE_S: '5',
-      // Long enough that an unanswered call is still open at the kill; short enough that the recovery bound stays 60 s.
-      CONNECTOR_TIMEOUT_MS: '15000',
-      LOG_LEVEL: 'info',
-    }
-    const token = mintToken(fixture.pems.admin, { scopes: ['*.read', '*.write'], expiresInS: 900, now: new Date() })
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+    const { env, headers } = crashTestSetup(db.env, fixture)
     const serviceId = defaultCardService('default', '').id
     const numbers = Array.from({ length: 100 }, (_, i) => numberOf(i))
     const n = 100

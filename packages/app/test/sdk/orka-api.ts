@@ -359,7 +359,7 @@ export interface paths {
          * List transactions
          * @description The merchant account's transactions, newest first; every filter given must hold.
          *
-         *     **Not offered** (a `400` naming it, never ignored): `search`, `id`, `metadata`, `country`, `method`, `disputed`, `buyer_search`, `buyer_email_address`, `ip_address`, `updated_at_gte`, `updated_at_lte`, `amount_eq`, `error_code`, `has_refunds`, `has_settlements`, `pending_review`, `payment_service_id`, `payment_service_transaction_id`, `reconciliation_id`, `payment_source`, `used_3ds`, `payment_method_id`, `payment_method_label`, `payment_method_scheme`, `payment_method_country`, `payment_method_fingerprint`, `payment_method_bin`, `is_subsequent_payment`, `merchant_initiated`, `has_gift_card_redemptions`, `gift_card_id`, `gift_card_last4`.
+         *     **Not offered** (a `400` naming it, never ignored): `search`, `id`, `metadata`, `country`, `method`, `disputed`, `buyer_search`, `buyer_email_address`, `ip_address`, `updated_at_gte`, `updated_at_lte`, `amount_eq`, `error_code`, `has_refunds`, `has_settlements`, `pending_review`, `payment_service_id`, `payment_service_transaction_id`, `reconciliation_id`, `payment_source`, `used_3ds`, `payment_method_id`, `payment_method_label`, `payment_method_scheme`, `payment_method_country`, `payment_method_fingerprint`, `payment_method_bin`, `is_subsequent_payment`, `merchant_initiated`, `gift_card_last4`.
          *
          *     **Scope:** `transactions.read` (`*.read` also grant it).
          */
@@ -821,7 +821,7 @@ export interface paths {
         };
         /**
          * Get checkout session
-         * @description Reads a checkout session. Of its card only the scheme, BIN, last 4 digits and fingerprint are shown. Unknown, expired, deleted and another merchant account's sessions are `404`.
+         * @description Reads a checkout session. Of its card only the scheme, BIN, last 4 digits and fingerprint are shown, of its gift cards (`gift_cards`, absent when none) the BIN, sub-BIN, last 4 digits and amount. Unknown, expired, deleted and another merchant account's sessions are `404`.
          *
          *     **Scope:** `checkout-sessions.read` (`*.read` also grant it).
          */
@@ -856,14 +856,14 @@ export interface paths {
         get?: never;
         /**
          * Update checkout session fields
-         * @description Secure Fields: puts a card on the session, replacing any before. **No token is needed**: the session id is the capability, whatever merchant account the session is of (a token sent anyway must be valid and grant the scope). The card is sealed and never shown again: the session shows its scheme, BIN, last 4 digits and fingerprint, and now expires 5 minutes from now. A card past its expiry month is a `400` on `payment_method.expiration_date`; a stored payment method (`method: id`) is not supported (`400`).
+         * @description Secure Fields: puts a card, gift cards (`gift_cards`, 1-10 of `{number, pin, amount}`) or both on the session, replacing all card data before. **No token is needed**: the session id is the capability, whatever merchant account the session is of (a token sent anyway must be valid and grant the scope). Card data is sealed and never shown again: the session shows the card's scheme, BIN, last 4 digits and fingerprint, each gift card's BIN, sub-BIN, last 4 digits and amount, and now expires 5 minutes from now. A card past its expiry month is a `400` on `payment_method.expiration_date`; a stored payment method (`method: id`) is not supported (`400`). Gift cards are checked as a payment checks them, against the session's `amount` when it has one (`400` naming the item or `payment_method`): the same number twice, more than the amount, no card for the rest, or a card for nothing.
          *
          *     **Scope:** `checkout-sessions.write` (`*.write` and `embed` also grant it). A request may also come **without a token**. Rate limited per checkout session, for `embed` tokens and requests without a token.
          */
         put: operations["update_checkout_session_fields"];
         /**
          * Submit checkout session fields
-         * @description Secure Fields: puts a card on the session, replacing any before. **No token is needed**: the session id is the capability, whatever merchant account the session is of (a token sent anyway must be valid and grant the scope). The card is sealed and never shown again: the session shows its scheme, BIN, last 4 digits and fingerprint, and now expires 5 minutes from now. A card past its expiry month is a `400` on `payment_method.expiration_date`; a stored payment method (`method: id`) is not supported (`400`).
+         * @description Secure Fields: puts a card, gift cards (`gift_cards`, 1-10 of `{number, pin, amount}`) or both on the session, replacing all card data before. **No token is needed**: the session id is the capability, whatever merchant account the session is of (a token sent anyway must be valid and grant the scope). Card data is sealed and never shown again: the session shows the card's scheme, BIN, last 4 digits and fingerprint, each gift card's BIN, sub-BIN, last 4 digits and amount, and now expires 5 minutes from now. A card past its expiry month is a `400` on `payment_method.expiration_date`; a stored payment method (`method: id`) is not supported (`400`). Gift cards are checked as a payment checks them, against the session's `amount` when it has one (`400` naming the item or `payment_method`): the same number twice, more than the amount, no card for the rest, or a card for nothing.
          *
          *     **Scope:** `checkout-sessions.write` (`*.write` and `embed` also grant it). A request may also come **without a token**. Rate limited per checkout session, for `embed` tokens and requests without a token.
          */
@@ -2145,6 +2145,13 @@ export interface components {
             fingerprint?: string | null;
             details?: components["schemas"]["PaymentMethodDetailsCard"] | null;
         };
+        /** CheckoutSessionGiftCard */
+        CheckoutSessionGiftCard: {
+            bin: string;
+            sub_bin: string;
+            last4: string;
+            amount: number;
+        };
         /** CheckoutSession */
         CheckoutSession: {
             /** @constant */
@@ -2163,6 +2170,7 @@ export interface components {
             payment_service_id?: string | null;
             airline?: null;
             payment_method?: components["schemas"]["CheckoutSessionPaymentMethod"] | null;
+            gift_cards?: components["schemas"]["CheckoutSessionGiftCard"][];
         };
         /** CheckoutSessionCreate */
         CheckoutSessionCreate: {
@@ -2199,9 +2207,21 @@ export interface components {
          * @description Told apart by `method`: `card`, `id`.
          */
         CheckoutSessionFieldsPaymentMethod: components["schemas"]["CheckoutSessionCardFields"] | components["schemas"]["CheckoutSessionStoredFields"];
-        /** CheckoutSessionFieldsUpdate */
+        /** CheckoutSessionGiftCardFields */
+        CheckoutSessionGiftCardFields: {
+            number: string;
+            pin: string;
+            amount: number;
+        };
+        /**
+         * CheckoutSessionFieldsUpdate
+         * @description Rules:
+         *     1. A `payment_method` or `gift_cards` is required.
+         *     2. `gift_cards`, when given, holds at least one gift card.
+         */
         CheckoutSessionFieldsUpdate: {
-            payment_method: components["schemas"]["CheckoutSessionFieldsPaymentMethod"];
+            payment_method?: components["schemas"]["CheckoutSessionFieldsPaymentMethod"] | null;
+            gift_cards?: components["schemas"]["CheckoutSessionGiftCardFields"][] | null;
         };
         /** Alive */
         Alive: {
@@ -6076,6 +6096,10 @@ export interface operations {
                 amount_lte?: number;
                 /** @description Only transactions in one of these currencies (repeat the parameter, or separate with commas). */
                 currency?: components["schemas"]["Currency"][];
+                /** @description Only transactions that redeemed (or tried to) the stored gift card with this ID. */
+                gift_card_id?: string;
+                /** @description Only transactions with (`true`) or without (`false`) gift card redemptions. */
+                has_gift_card_redemptions?: boolean;
             };
             header?: {
                 /**
@@ -10171,7 +10195,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The card is on the session; no body. */
+            /** @description The card data is on the session; no body. */
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10350,7 +10374,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The card is on the session; no body. */
+            /** @description The card data is on the session; no body. */
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -1,6 +1,19 @@
 import * as t from 'io-ts'
 import { DateTime } from '../buyers/buyer'
-import { boundedString, canonicalUuid, closed, intRange, literal, nullable, str, tagged, uuid } from '../shared/codecs'
+import { GiftCardRequest } from '../gift-cards/gift-card.codecs'
+import {
+  boundedList,
+  boundedString,
+  canonicalUuid,
+  closed,
+  intRange,
+  literal,
+  nullable,
+  Refined,
+  str,
+  tagged,
+  uuid,
+} from '../shared/codecs'
 import { CardScheme, PaymentMethodDetailsCard } from '../transactions/transaction.codecs'
 import {
   Amount,
@@ -9,6 +22,8 @@ import {
   Currency,
   ExpirationDate,
   GuestBuyer,
+  MAX_AMOUNT,
+  MAX_TRANSACTION_GIFT_CARDS,
   Metadata,
   SecurityCode,
   unsupported,
@@ -60,22 +75,51 @@ export const CheckoutSessionCardFields = closed(
 )
 export type CheckoutSessionCardFields = t.TypeOf<typeof CheckoutSessionCardFields>
 
-/**
- * What Secure Fields send: a card, which is never shown again. A stored payment method by `id`
- * (cards on file) is accepted by the schema and refused (400) until cards on file exist.
- */
-export const CheckoutSessionFields = closed('CheckoutSessionFieldsUpdate', {
-  payment_method: tagged('CheckoutSessionFieldsPaymentMethod', 'method', {
-    card: CheckoutSessionCardFields,
-    id: closed(
-      'CheckoutSessionStoredFields',
-      { method: literal('id'), id: boundedString('id', { min: 1, max: 200 }) },
-      {
-        security_code: nullable(SecurityCode),
-      },
-    ),
-  }),
+/** A gift card Secure Fields send: its number and PIN as the gift card routes take them, and what it is to pay. */
+export const CheckoutSessionGiftCardFields = closed('CheckoutSessionGiftCardFields', {
+  ...GiftCardRequest.required,
+  amount: intRange('amount', 1, MAX_AMOUNT),
 })
+export type CheckoutSessionGiftCardFields = t.TypeOf<typeof CheckoutSessionGiftCardFields>
+
+const FieldsUpdate = closed(
+  'CheckoutSessionFieldsUpdate',
+  {},
+  {
+    payment_method: nullable(
+      tagged('CheckoutSessionFieldsPaymentMethod', 'method', {
+        card: CheckoutSessionCardFields,
+        id: closed(
+          'CheckoutSessionStoredFields',
+          { method: literal('id'), id: boundedString('id', { min: 1, max: 200 }) },
+          {
+            security_code: nullable(SecurityCode),
+          },
+        ),
+      }),
+    ),
+    gift_cards: nullable(boundedList(CheckoutSessionGiftCardFields, MAX_TRANSACTION_GIFT_CARDS)),
+  },
+)
+
+/**
+ * What Secure Fields send: a card, gift cards, or both, never shown again. A stored payment
+ * method by `id` (cards on file) is accepted by the schema and refused (400) until cards on file
+ * exist.
+ */
+export const CheckoutSessionFields = new Refined(FieldsUpdate, [
+  {
+    description: 'A `payment_method` or `gift_cards` is required.',
+    check: (a) =>
+      a.payment_method == null && a.gift_cards == null
+        ? { path: ['payment_method'], msg: 'a `payment_method` or `gift_cards` is required' }
+        : undefined,
+  },
+  {
+    description: '`gift_cards`, when given, holds at least one gift card.',
+    check: (a) => (a.gift_cards?.length === 0 ? { path: ['gift_cards'], msg: '`gift_cards` holds at least one gift card' } : undefined),
+  },
+])
 export type CheckoutSessionFields = t.TypeOf<typeof CheckoutSessionFields>
 
 /** The card on a session, as far as it may be shown. */
@@ -92,15 +136,51 @@ export const CheckoutSessionPaymentMethod = closed(
 )
 export type CheckoutSessionPaymentMethod = t.TypeOf<typeof CheckoutSessionPaymentMethod>
 
+/** A gift card on a session, as far as it may be shown: no more than a payment's redemption shows of it, and its amount. */
+export const CheckoutSessionGiftCard = closed('CheckoutSessionGiftCard', {
+  bin: str,
+  sub_bin: str,
+  last4: str,
+  amount: intRange('amount', 1, MAX_AMOUNT),
+})
+export type CheckoutSessionGiftCard = t.TypeOf<typeof CheckoutSessionGiftCard>
+
+/** `gift_cards` is Orka's own (the original API has none): absent unless Secure Fields put gift cards on the session. */
 export const CheckoutSession = closed(
   'CheckoutSession',
   { type: literal('checkout-session'), id: uuid, expires_at: DateTime },
-  { ...sessionFields, airline: t.null, payment_method: nullable(CheckoutSessionPaymentMethod) },
+  {
+    ...sessionFields,
+    airline: t.null,
+    payment_method: nullable(CheckoutSessionPaymentMethod),
+    gift_cards: t.readonlyArray(CheckoutSessionGiftCard),
+  },
 )
 export type CheckoutSession = t.TypeOf<typeof CheckoutSession>
 
-/** Card data on a session: sealed (SecretBox) as JSON `{number, expiration_date, security_code}`, and what may be shown of it. */
-export const SessionCard = t.type({ sealed: str, payment_method: CheckoutSessionPaymentMethod })
+/**
+ * A gift card on a session: its number and PIN sealed one by one, as the vault and a payment's
+ * redemptions keep them (the payment takes them as they are), and what may be shown of it.
+ */
+export const SessionGiftCard = t.type({
+  bin: str,
+  sub_bin: str,
+  last4: str,
+  amount: intRange('amount', 1),
+  sealed_number: str,
+  sealed_pin: str,
+})
+export type SessionGiftCard = t.TypeOf<typeof SessionGiftCard>
+
+/**
+ * What Secure Fields put on a session, for one payment to take: a card, sealed (SecretBox) as
+ * JSON `SealedCardData`, with what may be shown of it (both null when they sent gift cards
+ * only), and the gift cards (absent when none).
+ */
+export const SessionCard = t.intersection([
+  t.type({ sealed: nullable(str), payment_method: nullable(CheckoutSessionPaymentMethod) }),
+  t.partial({ gift_cards: t.readonlyArray(SessionGiftCard) }),
+])
 export type SessionCard = t.TypeOf<typeof SessionCard>
 
 export const CheckoutSessionRecord = t.type({
@@ -134,4 +214,7 @@ export const toCheckoutSession = (r: CheckoutSessionRecord): CheckoutSession => 
   payment_service_id: r.payment_service_id,
   airline: null,
   payment_method: r.card?.payment_method ?? null,
+  ...(r.card?.gift_cards === undefined
+    ? {}
+    : { gift_cards: r.card.gift_cards.map(({ bin, sub_bin, last4, amount }) => ({ bin, sub_bin, last4, amount })) }),
 })

@@ -1,7 +1,14 @@
 import * as E from 'fp-ts/Either'
+import { sealGiftCard } from '../gift-cards/gift-card'
 import { Mac, SecretBox } from '../shared/crypto.ports'
 import { cardSummary } from '../transactions/card-data'
-import { CheckoutSessionCardFields, CheckoutSessionPaymentMethod, SealedCardData, SessionCard } from './checkout-session'
+import {
+  CheckoutSessionCardFields,
+  CheckoutSessionGiftCardFields,
+  CheckoutSessionPaymentMethod,
+  SealedCardData,
+  SessionCard,
+} from './checkout-session'
 
 /** Card data lives this long after Secure Fields sent it: receipt of fields moves `expires_at` to now plus this. */
 export const SESSION_CARD_TTL_MS = 5 * 60_000
@@ -27,18 +34,32 @@ export const sessionPaymentMethod = (mac: Mac, number: string): CheckoutSessionP
   }
 }
 
-/** The card sealed (AES-256-GCM through the `SecretBox`) as JSON `SealedCardData`, with what may be shown of it. */
-export const sealSessionCard = (deps: { box: SecretBox; mac: Mac }, card: CheckoutSessionCardFields): SessionCard => {
-  const data: SealedCardData = { number: card.number, expiration_date: card.expiration_date, security_code: card.security_code ?? null }
-  return { sealed: deps.box.seal(JSON.stringify(data)), payment_method: sessionPaymentMethod(deps.mac, card.number) }
+/**
+ * What Secure Fields sent, sealed: the card (AES-256-GCM through the `SecretBox`) as JSON
+ * `SealedCardData`, each gift card's number and PIN as a payment's redemption keeps them, and
+ * what may be shown of each.
+ */
+export const sealSessionCard = (
+  deps: { box: SecretBox; mac: Mac },
+  card: CheckoutSessionCardFields | null,
+  giftCards: readonly CheckoutSessionGiftCardFields[] = [],
+): SessionCard => {
+  const data: SealedCardData | null =
+    card === null ? null : { number: card.number, expiration_date: card.expiration_date, security_code: card.security_code ?? null }
+  return {
+    sealed: data === null ? null : deps.box.seal(JSON.stringify(data)),
+    payment_method: card === null ? null : sessionPaymentMethod(deps.mac, card.number),
+    ...(giftCards.length === 0 ? {} : { gift_cards: giftCards.map((g) => ({ ...sealGiftCard(deps.box, g), amount: g.amount })) }),
+  }
 }
 
 /**
- * The card data a session holds, for the payment that takes it (`CheckoutSessionStore.takeCard`).
- * Throws when it does not open or decode: sealed by another key or tampered with is a bug or an
- * attack, not a client error (as `SecretBox.open`).
+ * The card a session holds, for the payment that takes it (`CheckoutSessionStore.takeCard`);
+ * null when Secure Fields sent gift cards only. Throws when it does not open or decode: sealed
+ * by another key or tampered with is a bug or an attack, not a client error (as `SecretBox.open`).
  */
-export const openSessionCard = (box: SecretBox, card: SessionCard): SealedCardData => {
+export const openSessionCard = (box: SecretBox, card: SessionCard): SealedCardData | null => {
+  if (card.sealed === null) return null
   const r = SealedCardData.decode(JSON.parse(box.open(card.sealed)))
   // The errors are not shown: they would quote the card.
   if (E.isLeft(r)) throw new Error('sealed card data of a checkout session does not decode')

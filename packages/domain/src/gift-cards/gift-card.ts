@@ -1,4 +1,5 @@
 import { SortKey } from '../pagination/page'
+import { SecretBox } from '../shared/crypto.ports'
 import { GiftCard } from './gift-card.codecs'
 
 /** The parts of a card number that may be shown: never more than bin, sub-bin and last four. */
@@ -6,6 +7,13 @@ export const splitNumber = (number: string) => ({
   bin: number.slice(0, 6),
   sub_bin: number.slice(6, 9),
   last4: number.slice(-4),
+})
+
+/** A card's number and PIN sealed one by one, as the vault and a payment's redemptions keep them, with what may be shown of it. */
+export const sealGiftCard = (box: SecretBox, card: { readonly number: string; readonly pin: string }) => ({
+  ...splitNumber(card.number),
+  sealed_number: box.seal(card.number),
+  sealed_pin: box.seal(card.pin),
 })
 
 /** JSON with sorted keys: the same request in any key order has one fingerprint. */

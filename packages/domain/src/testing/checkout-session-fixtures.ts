@@ -1,4 +1,4 @@
-import { CheckoutSessionRecord, SessionCard, UNSET_SESSION_FIELDS } from '../checkout-sessions/checkout-session'
+import { CheckoutSessionRecord, SessionCard, SessionGiftCard, UNSET_SESSION_FIELDS } from '../checkout-sessions/checkout-session'
 import { sessionPaymentMethod } from '../checkout-sessions/session-card'
 import { fakeMac } from './doubles'
 import { BASE_TIME, isoAt, MERCHANT_A, nextUuid } from './fixtures'
@@ -10,6 +10,27 @@ export const aSessionCard = (o: Partial<SessionCard> = {}): SessionCard => ({
   sealed: `sealed-card-${++sealed}`,
   payment_method: sessionPaymentMethod(fakeMac(), '4111111111111111'),
   ...o,
+})
+
+/** A gift card as a session holds it (a 16-digit card ending in `last4`); `sealed_*` are opaque to a store, distinct per call. */
+export const aSessionGiftCard = (o: Partial<SessionGiftCard> = {}): SessionGiftCard => {
+  const n = ++sealed
+  return {
+    bin: '720000',
+    sub_bin: '000',
+    last4: String(2000 + (n % 8000)),
+    amount: 500,
+    sealed_number: `sealed-number-${n}`,
+    sealed_pin: `sealed-pin-${n}`,
+    ...o,
+  }
+}
+
+/** Gift cards alone on a session, as Secure Fields put them when no card is needed. */
+export const aSessionGiftCardsOnly = (giftCards: readonly SessionGiftCard[] = [aSessionGiftCard()]): SessionCard => ({
+  sealed: null,
+  payment_method: null,
+  gift_cards: giftCards,
 })
 
 /** A session of `MERCHANT_A` created at `BASE_TIME`, live for an hour, without card data. */

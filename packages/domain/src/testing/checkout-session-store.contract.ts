@@ -1,7 +1,15 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/Option'
 import { CheckoutSessionStore } from '../checkout-sessions/checkout-session.ports'
-import { aCheckoutSessionRecord, aFullCheckoutSessionRecord, aSessionCard } from './checkout-session-fixtures'
+import { sessionPaymentMethod } from '../checkout-sessions/session-card'
+import {
+  aCheckoutSessionRecord,
+  aFullCheckoutSessionRecord,
+  aSessionCard,
+  aSessionGiftCard,
+  aSessionGiftCardsOnly,
+} from './checkout-session-fixtures'
+import { fakeMac } from './doubles'
 import { dateAt, isoAt, MERCHANT_A, MERCHANT_B, nextUuid } from './fixtures'
 import { Harness, right, teardownHarness } from './harness'
 
@@ -87,7 +95,7 @@ export const checkoutSessionStoreContract = (name: string, setup: () => Promise<
       const first = aSessionCard()
       const moved = isoAt(5 * 60_000)
       expect(await right(h.port.putCard(s.id, first, moved, now))).to.deep.equal(O.some({ ...s, card: first, expires_at: moved }))
-      const second = aSessionCard({ payment_method: { ...first.payment_method, label: '4242', fingerprint: 'another' } })
+      const second = aSessionCard({ payment_method: sessionPaymentMethod(fakeMac(), '4242424242424242') })
       const again = isoAt(6 * 60_000)
       expect(await right(h.port.putCard(s.id, second, again, later(60_000)))).to.deep.equal(
         O.some({ ...s, card: second, expires_at: again }),
@@ -97,6 +105,48 @@ export const checkoutSessionStoreContract = (name: string, setup: () => Promise<
       )
       expect(await right(h.port.find(MERCHANT_B, s.id, later(6 * 60_000)))).to.deep.equal(O.none)
       expect(await right(h.port.putCard(nextUuid(), first, moved, now))).to.deep.equal(O.none)
+    })
+
+    it('finds a live session by id alone, whatever its account; an unknown, expired or deleted one is none', async () => {
+      const theirs = aFullCheckoutSessionRecord({ merchant_account_id: MERCHANT_B, card: aSessionCard() })
+      const gone = aCheckoutSessionRecord()
+      for (const s of [theirs, gone]) await right(h.port.create(s))
+      expect(await right(h.port.findById(theirs.id, now))).to.deep.equal(O.some(theirs))
+      expect(await right(h.port.findById(theirs.id, later(HOUR - 1)))).to.deep.equal(O.some(theirs))
+      expect(await right(h.port.findById(theirs.id, later(HOUR)))).to.deep.equal(O.none)
+      expect(await right(h.port.findById(nextUuid(), now))).to.deep.equal(O.none)
+      await right(h.port.delete(MERCHANT_A, gone.id, now))
+      expect(await right(h.port.findById(gone.id, now))).to.deep.equal(O.none)
+    })
+
+    it('keeps gift cards with the card data, with a card or alone: put, found, kept by update, replaced by the next put', async () => {
+      const s = aFullCheckoutSessionRecord({ merchant_account_id: MERCHANT_B })
+      await right(h.port.create(s))
+      const split = aSessionCard({ gift_cards: [aSessionGiftCard(), aSessionGiftCard({ amount: 1 })] })
+      const moved = isoAt(5 * 60_000)
+      expect(await right(h.port.putCard(s.id, split, moved, now))).to.deep.equal(O.some({ ...s, card: split, expires_at: moved }))
+      expect(await right(h.port.findById(s.id, now))).to.deep.equal(O.some({ ...s, card: split, expires_at: moved }))
+      expect(await right(h.port.update({ ...s, amount: 1, expires_at: moved }, now))).to.equal(true)
+      expect(await right(h.port.find(MERCHANT_B, s.id, now))).to.deep.equal(O.some({ ...s, amount: 1, card: split, expires_at: moved }))
+      const alone = aSessionGiftCardsOnly([aSessionGiftCard({ amount: 3500 })])
+      await right(h.port.putCard(s.id, alone, moved, now))
+      expect(await right(h.port.find(MERCHANT_B, s.id, now))).to.deep.equal(O.some({ ...s, amount: 1, card: alone, expires_at: moved }))
+      // A card sent after gift cards alone replaces them: card data is replaced whole.
+      const card = aSessionCard()
+      await right(h.port.putCard(s.id, card, moved, now))
+      expect(await right(h.port.find(MERCHANT_B, s.id, now))).to.deep.equal(O.some({ ...s, amount: 1, card, expires_at: moved }))
+    })
+
+    it('hands gift cards out once, with the card or alone, and to one of 8 concurrent takers', async () => {
+      const split = aCheckoutSessionRecord({ card: aSessionCard({ gift_cards: [aSessionGiftCard()] }) })
+      const alone = aCheckoutSessionRecord({ card: aSessionGiftCardsOnly() })
+      for (const s of [split, alone]) await right(h.port.create(s))
+      expect(await right(h.port.takeCard(MERCHANT_A, split.id, now))).to.deep.equal(O.some(split))
+      expect(await right(h.port.takeCard(MERCHANT_A, split.id, now))).to.deep.equal(O.none)
+      expect(await right(h.port.find(MERCHANT_A, split.id, now))).to.deep.equal(O.some({ ...split, card: null }))
+      const taken = await Promise.all(Array.from({ length: 8 }, () => right(h.port.takeCard(MERCHANT_A, alone.id, now))))
+      expect(taken.filter(O.isSome)).to.deep.equal([O.some(alone)])
+      expect(await right(h.port.find(MERCHANT_A, alone.id, now))).to.deep.equal(O.some({ ...alone, card: null }))
     })
 
     it('hands the card out once: the session as it was, then none, and the session stays without it', async () => {

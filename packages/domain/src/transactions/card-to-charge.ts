@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
-import { CheckoutSessionRecord } from '../checkout-sessions/checkout-session'
+import { SessionCard } from '../checkout-sessions/checkout-session'
 import { openSessionCard, sessionPaymentMethod } from '../checkout-sessions/session-card'
 import { CardDetails } from '../payments/card-connector.ports'
 import { InvalidRequest, Unavailable, unavailable } from '../shared/errors'
@@ -39,20 +39,20 @@ export const cardFromRequest = (
     E.map((card) => ({ card, view: viewOf(deps, card) })),
   )
 
-/** The card Secure Fields put on a session the transaction took it from (`takeCard`), unsealed. */
+/** The card Secure Fields put on a session the transaction took it from (`takeCard`), unsealed; null when they sent gift cards only. */
 export const cardFromSession = (
   deps: Pick<TransactionDeps, 'mac' | 'box'>,
-  session: CheckoutSessionRecord,
+  held: SessionCard,
+  sessionId: string,
   now: Date,
-): E.Either<InvalidRequest | Unavailable, CardToCharge> => {
-  const sealed = session.card
-  if (sealed === null) return E.left(refusedInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
+): E.Either<InvalidRequest | Unavailable, CardToCharge | null> => {
   const opened = E.tryCatch(
-    () => openSessionCard(deps.box, sealed),
-    () => unavailable(new Error(`the card of checkout session ${session.id} does not unseal`)),
+    () => openSessionCard(deps.box, held),
+    () => unavailable(new Error(`the card of checkout session ${sessionId} does not unseal`)),
   )
   if (E.isLeft(opened)) return opened
   const data = opened.right
+  if (data === null) return E.right(null)
   return pipe(
     notExpired({ number: data.number, expirationDate: data.expiration_date, securityCode: data.security_code }, now),
     E.map((card) => ({ card, view: viewOf(deps, card) })),

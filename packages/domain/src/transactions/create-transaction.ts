@@ -9,13 +9,14 @@ import { canonicalJson } from '../gift-cards/gift-card'
 import { Answered, Attempted, makeRunIdempotently, OutcomeCodec, Reservation, IdempotencyRefusal } from '../idempotency/run-idempotently'
 import { PaymentServiceRecord } from '../payments/payment-service'
 import { Conflict, Forbidden, forbidden, InvalidRequest, Unavailable, unavailable } from '../shared/errors'
-import { cardFromRequest, cardFromSession, CardToCharge } from './card-to-charge'
+import { cardFromRequest, CardToCharge } from './card-to-charge'
 import { attemptReference, route } from './authorize-transaction'
 import { makeSettleTransaction } from './settle-transaction'
 import { Transaction, TransactionBuyer } from './transaction.codecs'
 import { toTransaction, TransactionRecord } from './transaction'
 import { TransactionCreate, unsupportedFields, UNSUPPORTED_TRANSACTION_FIELDS } from './transaction-requests.codecs'
-import { notOffered, refusedInput, serviceView, stepContext, TransactionDeps } from './transaction-deps'
+import { noPaymentService, notOffered, refusedInput, serviceView, stepContext, TransactionDeps } from './transaction-deps'
+import { heldBy, sessionTender, SessionTender, sessionTenderFault, takeSessionCard, usedSession } from './session-tender'
 import { attemptRequested, next } from './transaction-steps'
 import { giftCardsFault, redemptionsFor } from './gift-card-tender'
 import { failedValidation, NotFound } from '../shared/errors'
@@ -135,32 +136,41 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       const services = pm == null ? E.right([]) : await servicesFor(deps, cmd)
       if (E.isLeft(services)) return checked(services)
       const first = services.right[0]
-      if (pm != null && first === undefined)
-        return checked(
-          E.left(refusedInput(['currency'], 'No card service of this merchant account takes this currency', 'no_payment_service')),
-        )
+      if (pm?.method === 'card' && first === undefined) return checked(E.left(noPaymentService))
+      // A refusal told from the session before its card data is taken leaves that data there
+      // (taken, it is gone); only these rare requests read it first. Taking it checks again.
+      if (pm?.method === 'checkout-session' && (first === undefined || (input.gift_cards ?? []).length > 0)) {
+        const held = await heldBy(deps, cmd.merchantAccountId, pm.id, deps.clock.now())
+        const fault = E.isLeft(held) ? held.left : sessionTenderFault(input, held.right, first !== undefined)
+        if (fault !== null) return checked(E.left(fault))
+      }
       // Before the session's card is taken: a gift card the caller cannot reach leaves the session as it was.
-      const redemptions = await redemptionsFor(deps, cmd, id)
+      const requested = await redemptionsFor(deps, cmd, id)
+      if (E.isLeft(requested)) return checked(requested)
+      const tender = await tenderOf(deps, cmd, id, deps.clock.now(), first !== undefined)
+      if (E.isLeft(tender)) return checked(tender)
+      const { card, giftCards } = tender.right
+      const redemptions = giftCards.length === 0 ? requested : await redemptionsFor(deps, cmd, id, giftCards)
       if (E.isLeft(redemptions)) return checked(redemptions)
-      const card = pm == null ? E.right(null) : await cardOf(deps, cmd, id, deps.clock.now())
-      if (E.isLeft(card)) return checked(card)
+      const charged = card === null || first === undefined ? null : { ...card, first }
 
       const start = created(deps, cmd, {
         id,
         ownIds: ownIds.length === 0 ? [id] : ownIds,
         buyer: buyer.right,
-        card: card.right === null || first === undefined ? null : { ...card.right, first },
+        card: charged,
+        sessionId: pm?.method === 'checkout-session' ? pm.id : null,
         redemptions: redemptions.right,
       })
       const put = await deps.transactions.put(start)()
       if (E.isLeft(put)) return checked(put)
       if (!put.right) return checked(E.left(usedSession))
       const routed =
-        card.right === null
+        charged === null
           ? E.right(start)
           : await route(deps)(start, {
               services: services.right,
-              card: card.right.card,
+              card: charged.card,
               billingPostalCode: input.buyer?.billing_details?.address?.postal_code ?? null,
             })
       if (E.isLeft(routed) || redemptions.right.length === 0)
@@ -187,8 +197,6 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
     return runIdempotently(request, withinPins(cmd), attempt(cmd), outcomeCodec)
   }
 }
-
-const usedSession = refusedInput(['payment_method', 'id'], 'The checkout session was used for another transaction', 'used_checkout_session')
 
 /** The first of these transactions that exists (the ids an idempotent request and its earlier attempts reserved). */
 const firstFound = async (
@@ -253,38 +261,24 @@ const servicesFor = async (
 }
 
 /**
- * The card: from the request, or taken from the checkout session (which then holds it no
- * more). The take comes first, as most payments find a card; only a session without one is
- * read again, to say why: paid already (the transaction `id` exists), unknown, or never given a
- * card. A card put on a session after it paid is taken too, and purged: version 0 then refuses
- * the payment, as the session's transaction exists.
+ * What the payment is made with: a card from the request, or what it takes from its checkout
+ * session (`takeSessionCard`): the card, the gift cards Secure Fields put there, or both,
+ * checked against the request (`sessionTenderFault`) once taken, whatever was read before.
  */
-const cardOf = async (
+const tenderOf = async (
   deps: TransactionDeps,
   cmd: CreateTransactionCommand,
   id: string,
   now: Date,
-): Promise<E.Either<InvalidRequest | Unavailable, CardToCharge & { readonly sessionId: string | null }>> => {
+  cardService: boolean,
+): Promise<E.Either<InvalidRequest | Unavailable, SessionTender>> => {
   const pm = cmd.input.payment_method
-  if (pm?.method === 'card') return E.map((c: CardToCharge) => ({ ...c, sessionId: null }))(cardFromRequest(deps, pm, now))
-  if (pm?.method !== 'checkout-session') return E.left(refusedInput(['payment_method'], 'A card or a checkout session is required'))
-  const taken = await deps.sessions.takeCard(cmd.merchantAccountId, pm.id, now)()
-  if (E.isLeft(taken)) return taken
-  if (O.isSome(taken.right)) return E.map((c: CardToCharge) => ({ ...c, sessionId: pm.id }))(cardFromSession(deps, taken.right.value, now))
-  const paid = await deps.transactions.find(cmd.merchantAccountId, id)()
-  if (E.isLeft(paid)) return paid
-  if (O.isSome(paid.right)) return E.left(usedSession)
-  const session = await deps.sessions.find(cmd.merchantAccountId, pm.id, now)()
-  if (E.isLeft(session)) return session
-  if (O.isNone(session.right))
-    return E.left(
-      refusedInput(
-        ['payment_method', 'id'],
-        'No live checkout session with this id exists in this merchant account (unknown, expired or deleted)',
-        'unknown_checkout_session',
-      ),
-    )
-  return E.left(refusedInput(['payment_method', 'id'], 'The checkout session holds no card data', 'no_card_data'))
+  if (pm?.method === 'card') return E.map((card: CardToCharge) => ({ card, giftCards: [] }))(cardFromRequest(deps, pm, now))
+  if (pm?.method !== 'checkout-session') return E.right({ card: null, giftCards: [] })
+  const held = await takeSessionCard(deps, cmd.merchantAccountId, pm.id, id, now)
+  if (E.isLeft(held)) return held
+  const fault = sessionTenderFault(cmd.input, held.right, cardService)
+  return fault === null ? sessionTender(deps, held.right, pm.id, now) : E.left(fault)
 }
 
 /** Version 0: the transaction, its card's first attempt and its gift cards, recorded before any service is asked. */
@@ -295,7 +289,8 @@ const created = (
     id: string
     ownIds: readonly string[]
     buyer: TransactionBuyer | null
-    card: (CardToCharge & { readonly sessionId: string | null; readonly first: PaymentServiceRecord }) | null
+    card: (CardToCharge & { readonly first: PaymentServiceRecord }) | null
+    sessionId: string | null
     redemptions: readonly RedemptionRecord[]
   },
 ): TransactionRecord => {
@@ -317,7 +312,7 @@ const created = (
     metadata: input.metadata ?? null,
     payment_source: input.payment_source ?? 'ecommerce',
     cart_items: input.cart_items ?? null,
-    checkout_session_id: o.card?.sessionId ?? null,
+    checkout_session_id: o.sessionId,
     buyer: o.buyer,
     payment_method: o.card?.view ?? null,
     request_ids: o.ownIds,

@@ -5,6 +5,7 @@ import { CreditResult, RedemptionResult } from '../gift-cards/gift-card.ports'
 import { Unavailable } from '../shared/errors'
 import { mayHaveTaken, RedemptionRecord } from './gift-card-redemption'
 import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
+import { collapse } from './authorize-transaction'
 import { callCapture, callRefund, callVoid } from './operation-calls'
 import { cardPart, redemptionsOf, RefundRecord, TransactionRecord } from './transaction'
 import { stepContext, TransactionDeps } from './transaction-deps'
@@ -34,11 +35,17 @@ export const isUndone = (r: TransactionRecord): boolean =>
   r.captures.some((c) => c.status === 'declined' || c.status === 'failed') ||
   r.void !== null
 
+/** The next step: one with no call (its version), one with a call (which answers its version, or null: no answer), or none of the split's. */
+type Plan =
+  | { readonly k: 'pure'; readonly next: TransactionRecord | null }
+  | { readonly k: 'call'; readonly call: () => Promise<Step> }
+  | { readonly k: 'none' }
+
+const pure = (next: TransactionRecord | null): Plan => ({ k: 'pure', next })
+const call = (f: () => Promise<Step>): Plan => ({ k: 'call', call: f })
+
 /**
- * The next version of a split payment (a transaction with gift cards), after at most one call;
- * null when there is nothing to do or the provider gave no answer (it stays pending);
- * `undefined` when what is left is not the split's (a capture, void or refund the merchant
- * asked for later: `settleStep` goes on with those). In order:
+ * The next step of a split payment (a transaction with gift cards). In order:
  *
  * 1. The card part is routed first (`route`); while it is, nothing here. Declined or failed,
  *    every gift card is skipped and the card's status stands.
@@ -47,43 +54,67 @@ export const isUndone = (r: TransactionRecord): boolean =>
  *    that a failed gift card never costs a card refund; then the final status.
  * 4. Undone: the rest skipped, every redemption that may have taken money reversed by its
  *    reference (recorded first), then the card part voided; then the final status.
+ *
+ * `none` when what is left is not the split's (a capture, void or refund the merchant asked for
+ * later: `settleStep` goes on with those).
  */
-export const splitStep = async (deps: TransactionDeps, r: TransactionRecord, mode: SplitMode): Promise<Step | undefined> => {
+const planOf = (deps: TransactionDeps, r: TransactionRecord, mode: SplitMode): Plan => {
   const ctx = stepContext(deps)
   const xs = redemptionsOf(r)
-  if (cardPart(r) > 0 && r.authorization === null) {
-    if (r.status === 'processing') return undefined
-    return E.right(restSkipped(r, ctx))
-  }
+  if (cardPart(r) > 0 && r.authorization === null) return r.status === 'processing' ? { k: 'none' } : pure(restSkipped(r, ctx))
   if (!isUndone(r)) {
     const x = xs.find((y) => y.status === 'created')
     if (x !== undefined) {
-      if (x.requested_at === null) return E.right(mode === 'live' ? redemptionRequested(r, ctx, x) : restSkipped(r, ctx))
-      return E.right(redemptionAnswered(r, ctx, x, mode === 'live' ? await redeem(deps, x, r.currency) : { _tag: 'Abandoned' }))
+      if (x.requested_at === null) return pure(mode === 'live' ? redemptionRequested(r, ctx, x) : restSkipped(r, ctx))
+      if (mode === 'settle') return pure(redemptionAnswered(r, ctx, x, { _tag: 'Abandoned' }))
+      return call(async () => E.right(redemptionAnswered(r, ctx, x, await redeem(deps, x, r.currency))))
     }
-    if (r.status !== 'processing') return undefined
+    if (r.status !== 'processing') return { k: 'none' }
     const capture = r.captures.find((c) => c.status === 'pending')
     if (capture !== undefined)
-      return E.map((a: Parameters<typeof captureAnswered>[2]) => captureAnswered(r, ctx, a))(await callCapture(deps, r, capture))
+      return call(async () => E.map((a: CallAnswer) => captureAnswered(r, ctx, a))(await callCapture(deps, r, capture)))
     if (r.intent === 'capture' && r.authorization !== null && r.authorization.amount > 0 && r.captures.length === 0)
-      return E.right(captureRequested(r, ctx, splitCapture(r, ctx.newId(), ctx.now, r.authorization.amount)))
-    return E.right(splitSettled(r, ctx, false))
+      return pure(captureRequested(r, ctx, splitCapture(r, ctx.newId(), ctx.now, r.authorization.amount)))
+    return pure(splitSettled(r, ctx, false))
   }
   const skipped = restSkipped(r, ctx)
-  if (skipped !== null) return E.right(skipped)
+  if (skipped !== null) return pure(skipped)
   const asked = xs.find((y) => y.status === 'created')
-  if (asked !== undefined) return E.right(redemptionAnswered(r, ctx, asked, { _tag: 'Abandoned' }))
+  if (asked !== undefined) return pure(redemptionAnswered(r, ctx, asked, { _tag: 'Abandoned' }))
   const taken = xs.find((y) => mayHaveTaken(y) && y.reversal?.status !== 'succeeded')
   if (taken !== undefined) {
-    if (taken.reversal === null) return E.right(reversalRequested(r, ctx, taken))
-    const back = await reverse(deps, taken, taken.reversal.reference, r.currency)
-    return E.right(back === null ? null : reversalSucceeded(r, ctx, taken, back.balance))
+    const reversal = taken.reversal
+    if (reversal === null) return pure(reversalRequested(r, ctx, taken))
+    return call(async () => {
+      const back = await reverse(deps, taken, reversal.reference, r.currency)
+      return E.right(back === null ? null : reversalSucceeded(r, ctx, taken, back.balance))
+    })
   }
   if (r.authorization !== null && r.void === null && r.captures.every((c) => c.status !== 'succeeded'))
-    return E.right(voidRequested(r, ctx, `${r.id}:void:undo`))
-  if (r.void?.status === 'pending')
-    return E.map((a: Parameters<typeof voidAnswered>[2]) => voidAnswered(r, ctx, a))(await callVoid(deps, r, r.void.reference))
-  return r.status === 'processing' ? E.right(splitSettled(r, ctx, true)) : undefined
+    return pure(voidRequested(r, ctx, `${r.id}:void:undo`))
+  const voiding = r.void
+  if (voiding?.status === 'pending')
+    return call(async () => E.map((a: CallAnswer) => voidAnswered(r, ctx, a))(await callVoid(deps, r, voiding.reference)))
+  return r.status === 'processing' ? pure(splitSettled(r, ctx, true)) : { k: 'none' }
+}
+
+type CallAnswer = OperationResult | CardConnectorError
+
+/**
+ * The next version of a split payment, after at most one call; null when there is nothing to
+ * do or the provider gave no answer (it stays pending); `undefined` when what is left is not
+ * the split's. A call's answer and the step after it, when that step makes no call (the next
+ * gift card recorded as requested, the final status, ...), are one version: one write fewer,
+ * and the next call is still recorded before it is made.
+ */
+export const splitStep = async (deps: TransactionDeps, r: TransactionRecord, mode: SplitMode): Promise<Step | undefined> => {
+  const plan = planOf(deps, r, mode)
+  if (plan.k === 'none') return undefined
+  if (plan.k === 'pure') return E.right(plan.next)
+  const answered = await plan.call()
+  if (E.isLeft(answered) || answered.right === null) return answered
+  const then = planOf(deps, answered.right, mode)
+  return E.right(then.k === 'pure' && then.next !== null ? collapse(r, answered.right, then.next) : answered.right)
 }
 
 const splitCapture = (r: TransactionRecord, id: string, now: string, amount: number) => ({

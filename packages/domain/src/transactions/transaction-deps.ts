@@ -49,6 +49,12 @@ export const stepContext = (deps: Pick<TransactionDeps, 'clock' | 'ids'>): StepC
 export const refusedInput = (path: readonly string[], message: string, type = 'invalid'): InvalidRequest =>
   failedValidation(problem('input', [...path], message, type))
 
+export const noPaymentService = refusedInput(
+  ['currency'],
+  'No card service of this merchant account takes this currency',
+  'no_payment_service',
+)
+
 /** A 400 for each of these properties: set to something Orka does not offer (never silently ignored). */
 export const notOffered = (
   paths: readonly (readonly string[])[],

@@ -1,0 +1,100 @@
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import { SessionCard, SessionGiftCard } from '../checkout-sessions/checkout-session'
+import { failedValidation, InvalidRequest, Unavailable } from '../shared/errors'
+import { cardFromSession, CardToCharge } from './card-to-charge'
+import { cardPartProblem, sumOf } from './gift-card-tender'
+import { TransactionCreate } from './transaction-requests.codecs'
+import { noPaymentService, refusedInput, TransactionDeps } from './transaction-deps'
+
+/** What a payment from a checkout session pays with: the card Secure Fields sent (null: gift cards only) and their gift cards. */
+export interface SessionTender {
+  readonly card: CardToCharge | null
+  readonly giftCards: readonly SessionGiftCard[]
+}
+
+const AT = ['payment_method', 'id']
+export const usedSession = refusedInput(AT, 'The checkout session was used for another transaction', 'used_checkout_session')
+const noCardData = refusedInput(AT, 'The checkout session holds no card data', 'no_card_data')
+
+/**
+ * What a payment cannot make of what its checkout session holds (`held`; null: not known, as
+ * for a session not read yet or without card data): gift cards in the request as well as on
+ * the session (`/gift_cards`), a card with no card service to take it, and the session's gift
+ * cards against the transaction's amount as the request's are (more than it; a card missing
+ * for the rest, or there for nothing). The card-part rule is the request's (`cardPartProblem`).
+ */
+export const sessionTenderFault = (input: TransactionCreate, held: SessionCard | null, cardService: boolean): InvalidRequest | null => {
+  const giftCards = held?.gift_cards ?? []
+  if (giftCards.length > 0 && (input.gift_cards ?? []).length > 0)
+    return refusedInput(['gift_cards'], 'The checkout session holds gift cards: leave out `gift_cards`', 'checkout_session_gift_cards')
+  // Card data not known yet (null) counts as a card: the take tells.
+  const withCard = held?.sealed !== null
+  if (withCard && !cardService) return noPaymentService
+  if (giftCards.length === 0) return withCard ? null : noCardData
+  const paid = sumOf(giftCards)
+  if (paid > input.amount)
+    return refusedInput(AT, "The checkout session's gift cards would pay more than the transaction amount", 'gift_cards_exceed_amount')
+  const found = cardPartProblem(paid, input.amount, withCard, {
+    at: AT,
+    rest: 'a card on the checkout session',
+    leaveOut: 'send the fields again without the card',
+  })
+  return found === null ? null : failedValidation(found)
+}
+
+/** The card data on the account's live session, left there: for refusals that must not use it up. Null when there is none. */
+export const heldBy = async (
+  deps: Pick<TransactionDeps, 'sessions'>,
+  merchantAccountId: string,
+  sessionId: string,
+  now: Date,
+): Promise<E.Either<Unavailable, SessionCard | null>> =>
+  E.map(
+    O.match(
+      () => null,
+      (s: { readonly card: SessionCard | null }) => s.card,
+    ),
+  )(await deps.sessions.find(merchantAccountId, sessionId, now)())
+
+/**
+ * Takes the session's card data for the payment `id` (the session then holds it no more). The
+ * take comes first, as most payments find card data; only a session without any is read again,
+ * to say why: paid already (the transaction `id` exists), unknown, or never given card data.
+ * Card data put on a session after it paid is taken too, and purged: version 0 then refuses the
+ * payment, as the session's transaction exists.
+ */
+export const takeSessionCard = async (
+  deps: Pick<TransactionDeps, 'sessions' | 'transactions'>,
+  merchantAccountId: string,
+  sessionId: string,
+  id: string,
+  now: Date,
+): Promise<E.Either<InvalidRequest | Unavailable, SessionCard>> => {
+  const taken = await deps.sessions.takeCard(merchantAccountId, sessionId, now)()
+  if (E.isLeft(taken)) return taken
+  if (O.isSome(taken.right) && taken.right.value.card !== null) return E.right(taken.right.value.card)
+  const paid = await deps.transactions.find(merchantAccountId, id)()
+  if (E.isLeft(paid)) return paid
+  if (O.isSome(paid.right)) return E.left(usedSession)
+  const session = await deps.sessions.find(merchantAccountId, sessionId, now)()
+  if (E.isLeft(session)) return session
+  if (O.isNone(session.right))
+    return E.left(
+      refusedInput(
+        AT,
+        'No live checkout session with this id exists in this merchant account (unknown, expired or deleted)',
+        'unknown_checkout_session',
+      ),
+    )
+  return E.left(noCardData)
+}
+
+/** What the payment pays with from card data it took: the card unsealed (and not expired), the gift cards as sealed. */
+export const sessionTender = (
+  deps: Pick<TransactionDeps, 'mac' | 'box'>,
+  held: SessionCard,
+  sessionId: string,
+  now: Date,
+): E.Either<InvalidRequest | Unavailable, SessionTender> =>
+  E.map((card: CardToCharge | null) => ({ card, giftCards: held.gift_cards ?? [] }))(cardFromSession(deps, held, sessionId, now))

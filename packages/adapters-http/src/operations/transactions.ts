@@ -57,13 +57,16 @@ export const createTransaction = defineOperation({
     tag: TRANSACTIONS,
     summary: 'Create transaction',
     description:
-      'Takes a card payment, with a card or a checkout session whose card Secure Fields stored. The transaction is recorded before ' +
+      'Takes a payment, with a card or a checkout session whose card Secure Fields stored, and gift cards. The transaction is recorded before ' +
       "any card service is asked, then routed: the account's active card services are tried in priority order (or only the one " +
       '`payment_service_id` names); a technical failure moves to the next, a decline stops. A declined or failed payment is still a ' +
       '`201` Transaction (its `status` says so). Properties Orka does not offer (`store: true`, 3-D Secure data, ...) are a `400` ' +
       'naming them; so are an unknown, used or expired checkout session, an expired card and an unknown buyer.\n\n' +
-      '`gift_cards` are checked (at most 10, each for more than 0, none twice, together no more than `amount` and all of it without a ' +
-      '`payment_method`: a `400` naming the item) but not yet spent: a request that passes the checks is a `400` on `gift_cards`.\n\n' +
+      '`gift_cards` (or the gift cards a checkout session holds) pay part or all of it: at most 10, each for more than 0, none twice, ' +
+      'together no more than `amount`, all of it without a `payment_method` and not all of it with one (else a `400` naming the item); ' +
+      'a stored card the caller cannot reach is a `404`. The card part is authorized first, then each gift card redeemed; if one ' +
+      'fails, the others are given back and the card part voided (`authorization_voided`, `intent_outcome: failed`, the gift ' +
+      "card's `error_code`). `gift_card_redemptions` shows each.\n\n" +
       'An `embed` token may only create a transaction that matches what its `embed` claim pins (`amount`, `currency`, ' +
       '`buyer_id`/`buyer_external_identifier`, `checkout_session_id`): `403` otherwise. ' +
       IDEMPOTENCY,

@@ -92,11 +92,13 @@ const outcomeCodec: OutcomeCodec<CreateTransactionError, Transaction> = {
 }
 
 /**
- * Takes a card payment (`POST /transactions`). Checks come first and store nothing: unsupported
- * properties, the embed claim's pins, the buyer, the card (Luhn, expiry; a session's card is
- * taken from it), and which card services may take it. Then the flow records, then calls, then
- * settles: version 0 holds the first attempt before its service is asked (`route` goes on
- * from there). A request retried with its idempotency key after its process stopped finds the
+ * Takes a payment by card, gift cards or both (`POST /transactions`). Checks come first and
+ * store nothing: unsupported properties, the gift cards' rules, the embed claim's pins, the
+ * buyer, the stored gift cards the caller may reach, the card (Luhn, expiry; a session's card
+ * and gift cards are taken from it), and which card services may take it. Then the flow
+ * records, then calls, then settles: version 0 holds the card's first attempt and every gift
+ * card before any service is asked (`route` goes on with the card, `splitStep` with the gift
+ * cards). A request retried with its idempotency key after its process stopped finds the
  * transaction it recorded, settles it (`makeSettleTransaction`) and answers it.
  */
 export const makeCreateTransaction = (deps: TransactionDeps) => {

@@ -7,6 +7,7 @@ import { MemoryGiftCardServiceRepository } from './memory-gift-card-service-repo
 import { MemoryGiftCardVault } from './memory-gift-card-vault'
 import { MemoryIdempotencyStore, MemoryIdempotencyStoreOptions } from './memory-idempotency-store'
 import { MemoryMerchantAccountRepository } from './memory-merchant-account-repository'
+import { MemoryPaymentMethodVault } from './memory-payment-method-vault'
 import { MemoryPaymentServiceRepository } from './memory-payment-service-repository'
 import { MemoryRateLimitStore, MemoryRateLimitStoreOptions } from './memory-rate-limit-store'
 import { MemoryRoleRepository } from './memory-role-repository'
@@ -38,6 +39,7 @@ export const makeMemoryAdapters = (options: MemoryAdapterOptions = {}) =>
     paymentServices: new MemoryPaymentServiceRepository(),
     checkoutSessions: new MemoryCheckoutSessionStore(),
     giftCardLedger: new MemoryGiftCardLedger(),
+    paymentMethods: new MemoryPaymentMethodVault(),
   }) satisfies StoragePorts
 
 export type MemoryAdapters = ReturnType<typeof makeMemoryAdapters>

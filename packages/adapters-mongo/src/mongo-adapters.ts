@@ -8,6 +8,7 @@ import { MongoGiftCardServiceRepository } from './mongo-gift-card-service-reposi
 import { MongoGiftCardVault } from './mongo-gift-card-vault'
 import { MongoIdempotencyStore, MongoIdempotencyStoreOptions } from './mongo-idempotency-store'
 import { MongoMerchantAccountRepository } from './mongo-merchant-account-repository'
+import { MongoPaymentMethodVault } from './mongo-payment-method-vault'
 import { MongoPaymentServiceRepository } from './mongo-payment-service-repository'
 import { MongoRateLimitStore, MongoRateLimitStoreOptions } from './mongo-rate-limit-store'
 import { MongoRoleRepository } from './mongo-role-repository'
@@ -40,6 +41,7 @@ export const makeMongoAdapters = (store: MongoStore, options: MongoAdapterOption
     paymentServices: new MongoPaymentServiceRepository(store),
     checkoutSessions: new MongoCheckoutSessionStore(store),
     giftCardLedger: new MongoGiftCardLedger(store),
+    paymentMethods: new MongoPaymentMethodVault(store),
   }) satisfies StoragePorts
 
 export type MongoAdapters = ReturnType<typeof makeMongoAdapters>

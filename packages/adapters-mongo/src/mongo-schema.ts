@@ -15,6 +15,8 @@ export const COLLECTIONS = {
   /** Card services (the original API's payment services), `_id` the service id. */
   paymentServices: 'payment_services',
   vaultedGiftCards: 'vaulted_gift_cards',
+  /** Stored cards (payment methods), `_id` the method id. */
+  vaultedPaymentMethods: 'vaulted_payment_methods',
   idempotencyRecords: 'idempotency_records',
   /** One document per admitted request (sliding log). */
   rateLimitAdmissions: 'rate_limit_admissions',
@@ -92,6 +94,20 @@ export const INDEXES: readonly IndexSpec[] = [
     collection: C.vaultedGiftCards,
     name: 'merchant_buyer_created',
     key: { merchant_account_id: 1, 'card.buyer.id': 1, 'card.created_at': -1, _id: -1 },
+  },
+  // One method per (account, buyer or none, card), enforced by the server; also serves `findByFingerprint`.
+  {
+    collection: C.vaultedPaymentMethods,
+    name: 'merchant_owner_fingerprint_unique',
+    key: { merchant_account_id: 1, owner: 1, fingerprint: 1 },
+    unique: true,
+  },
+  // Keyset reads of one account's methods, newest first; with the buyer filter (and `forBuyer`, `deleteByBuyer`) the second.
+  { collection: C.vaultedPaymentMethods, name: 'merchant_created', key: { merchant_account_id: 1, 'method.created_at': -1, _id: -1 } },
+  {
+    collection: C.vaultedPaymentMethods,
+    name: 'merchant_owner_created',
+    key: { merchant_account_id: 1, owner: 1, 'method.created_at': -1, _id: -1 },
   },
   expiry(C.idempotencyRecords),
   { collection: C.rateLimitAdmissions, name: 'key_1_n_-1', key: { key: 1, n: -1 } },

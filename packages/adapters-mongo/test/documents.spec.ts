@@ -15,6 +15,7 @@ import {
   aMerchantAccount,
   aRole,
   aVaultedCard,
+  aVaultedPaymentMethod,
   aDelivery,
   anOutboxEntry,
   aWebhookRecord,
@@ -81,6 +82,28 @@ describe('MongoDB documents and database', () => {
       await right(a.vault.insert(v))
       await raw(COLLECTIONS.vaultedGiftCards).updateOne({ _id: v.card.id }, { $unset: { 'card.last4': '' } })
       await expectUndecodable(a.vault.findByFingerprint(MERCHANT_A, v.fingerprint), COLLECTIONS.vaultedGiftCards, v.card.id)
+    })
+
+    it('the payment method vault: a method with a missing field, found by id, fingerprint and list', async () => {
+      const v = aVaultedPaymentMethod({ method: { buyer: aBuyer() } })
+      await right(a.paymentMethods.insert(v))
+      const doc = await raw(COLLECTIONS.vaultedPaymentMethods).findOne({ _id: v.method.id })
+      // The account, buyer and fingerprint lifted out for the unique index, the id as _id only.
+      expect(doc).to.include({ merchant_account_id: MERCHANT_A, owner: v.method.buyer?.id, fingerprint: v.method.fingerprint })
+      expect(doc?.method).not.to.have.any.keys('id', 'merchant_account_id', 'fingerprint')
+      await raw(COLLECTIONS.vaultedPaymentMethods).updateOne({ _id: v.method.id }, { $unset: { 'method.usage_count': '' } })
+      const id = v.method.id
+      await expectUndecodable(a.paymentMethods.findById(MERCHANT_A, id), COLLECTIONS.vaultedPaymentMethods, id)
+      await expectUndecodable(
+        a.paymentMethods.findByFingerprint(MERCHANT_A, v.method.buyer?.id ?? null, v.method.fingerprint ?? ''),
+        COLLECTIONS.vaultedPaymentMethods,
+        id,
+      )
+      await expectUndecodable(
+        a.paymentMethods.list(MERCHANT_A, {}, { direction: 'forward', from: O.none, limit: 10 }),
+        COLLECTIONS.vaultedPaymentMethods,
+        id,
+      )
     })
 
     it('every other collection', async () => {

@@ -28,6 +28,18 @@ describe('adapters-mongo', () => {
         transactions: ['put', 'find', 'history', 'list', 'findByRefund', 'stale'],
         checkoutSessions: ['create', 'find', 'findById', 'update', 'delete', 'putCard', 'takeCard', 'sweep'],
         giftCardLedger: ['balance', 'debit', 'credit', 'entries'],
+        paymentMethods: [
+          'findById',
+          'findByFingerprint',
+          'insert',
+          'list',
+          'forBuyer',
+          'update',
+          'settle',
+          'recordUse',
+          'delete',
+          'deleteByBuyer',
+        ],
       }
       expect(Object.keys(adapters).sort()).to.deep.equal([...STORAGE_PORT_NAMES].sort())
       expect(Object.keys(ports).sort()).to.deep.equal([...STORAGE_PORT_NAMES].sort())

@@ -12,6 +12,7 @@ import { Token } from './shared/token'
 import { PaymentServiceRepository } from './payments/payment-service.ports'
 import { CheckoutSessionStore } from './checkout-sessions/checkout-session.ports'
 import { GiftCardLedger } from './gift-cards/gift-card-ledger.ports'
+import { PaymentMethodVault } from './payment-methods/payment-method.ports'
 
 /**
  * The ports whose state matters: the ones a storage technology implements, all of them, as one
@@ -35,6 +36,7 @@ export interface StoragePorts {
   readonly paymentServices: PaymentServiceRepository
   readonly checkoutSessions: CheckoutSessionStore
   readonly giftCardLedger: GiftCardLedger
+  readonly paymentMethods: PaymentMethodVault
 }
 
 /** Each storage port's token. */
@@ -54,6 +56,7 @@ export const STORAGE_PORT_TOKENS: { readonly [K in keyof StoragePorts]: Token<St
   paymentServices: PaymentServiceRepository,
   checkoutSessions: CheckoutSessionStore,
   giftCardLedger: GiftCardLedger,
+  paymentMethods: PaymentMethodVault,
 }
 
 export const STORAGE_PORT_NAMES = Object.keys(STORAGE_PORT_TOKENS) as readonly (keyof StoragePorts)[]

@@ -12,7 +12,7 @@ import {
   problem,
 } from '@orka/domain'
 import { left, ManualClock, MERCHANT_A, MERCHANT_B, right, SequentialIds, uuidFor } from '@orka/domain/testing'
-import { MemoryCheckoutSessionStore } from '../../src'
+import { MemoryCheckoutSessionStore, MemoryPaymentMethodVault } from '../../src'
 import { START, testBox, testMac } from './support'
 
 const VISA = '4111111111111111'
@@ -28,7 +28,14 @@ const rule = (path: string[], message: string, type: string) => invalidRequest(p
 describe('checkout session use cases: gift cards from Secure Fields', () => {
   const setup = () => {
     const clock = new ManualClock(START)
-    const w = { sessions: new MemoryCheckoutSessionStore(), clock, ids: new SequentialIds(), box: testBox(), mac: testMac() }
+    const w = {
+      sessions: new MemoryCheckoutSessionStore(),
+      paymentMethods: new MemoryPaymentMethodVault(),
+      clock,
+      ids: new SequentialIds(),
+      box: testBox(),
+      mac: testMac(),
+    }
     const create = makeCreateCheckoutSession(w)
     const get = makeGetCheckoutSession(w)
     return {
@@ -119,7 +126,7 @@ describe('checkout session use cases: gift cards from Secure Fields', () => {
     expect(await s.read(session.id)).to.deep.equal(before)
   })
 
-  it('refuses an expired card or a stored method before reading the session, and is NotFound for a gone one', async () => {
+  it('refuses an expired card or an unknown stored method, and is NotFound for a gone one', async () => {
     const s = setup()
     const session = await s.session({ amount: 1000, currency: 'USD' })
     const giftCards = [gift(GIFT, 500)]
@@ -128,7 +135,7 @@ describe('checkout session use cases: gift cards from Secure Fields', () => {
     ).to.deep.equal(rule(['payment_method', 'expiration_date'], 'the card has expired', 'expired_card'))
     expect(
       await left(s.put({ id: session.id, input: { payment_method: { method: 'id', id: 'pm-1' }, gift_cards: giftCards } })),
-    ).to.deep.equal(rule(['payment_method', 'method'], '`payment_method.method` is not supported', 'not_supported'))
+    ).to.deep.equal(rule(['payment_method', 'id'], 'No stored payment method with this id can pay', 'unknown_payment_method'))
     expect(await s.read(session.id)).to.deep.include({ payment_method: null })
     const unknown = uuidFor(0xcff)
     expect(await left(s.put({ id: unknown, input: { gift_cards: [gift(GIFT, 1)] } }))).to.deep.equal(notFound('CheckoutSession', unknown))

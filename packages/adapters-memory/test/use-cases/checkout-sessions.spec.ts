@@ -16,7 +16,7 @@ import {
   UNSET_SESSION_FIELDS,
 } from '@orka/domain'
 import { left, ManualClock, MERCHANT_A, MERCHANT_B, right, SequentialIds, uuidFor } from '@orka/domain/testing'
-import { MemoryCheckoutSessionStore } from '../../src'
+import { MemoryCheckoutSessionStore, MemoryPaymentMethodVault } from '../../src'
 import { START, testBox, testMac } from './support'
 
 const VISA = '4111111111111111'
@@ -32,7 +32,14 @@ const notSupported = (...path: string[]) => problem('input', path, `\`${path.joi
 describe('checkout session use cases', () => {
   const setup = () => {
     const clock = new ManualClock(START)
-    const w = { sessions: new MemoryCheckoutSessionStore(), clock, ids: new SequentialIds(), box: testBox(), mac: testMac() }
+    const w = {
+      sessions: new MemoryCheckoutSessionStore(),
+      paymentMethods: new MemoryPaymentMethodVault(),
+      clock,
+      ids: new SequentialIds(),
+      box: testBox(),
+      mac: testMac(),
+    }
     return {
       ...w,
       create: makeCreateCheckoutSession(w),
@@ -233,11 +240,16 @@ describe('checkout session use cases', () => {
       await right(s.putFields({ id: session.id, input: card({ expiration_date: '01/25' }) }))
     })
 
-    it('refuses a stored payment method (cards on file) as not supported', async () => {
+    it('refuses a stored payment method the account does not hold with a 400 on payment_method.id, leaving the session as it was', async () => {
       const s = setup()
       const session = await created(s)
       const input: CheckoutSessionFields = { payment_method: { method: 'id', id: 'pm-1', security_code: '123' } }
-      expect(await left(s.putFields({ id: session.id, input }))).to.deep.equal(invalidRequest(notSupported('payment_method', 'method')))
+      expect(await left(s.putFields({ id: session.id, input }))).to.deep.equal(
+        invalidRequest(
+          problem('input', ['payment_method', 'id'], 'No stored payment method with this id can pay', 'unknown_payment_method'),
+        ),
+      )
+      expect(await read(s, session.id)).to.deep.equal(session)
     })
 
     it('is NotFound for an unknown or expired session', async () => {

@@ -17,7 +17,7 @@ const refused = (path: string[], message: string, type: string) => failedValidat
 const sessionWith = async (w: TransactionWorld, amount: number | null, fields: CheckoutSessionFields) => {
   const s = aCheckoutSessionRecord({ amount, currency: amount === null ? null : 'USD' })
   await right(w.sessions.create(s))
-  await right(makePutCheckoutSessionFields({ sessions: w.sessions, clock: w.clock, box: w.box, mac: w.mac })({ id: s.id, input: fields }))
+  await right(makePutCheckoutSessionFields(w)({ id: s.id, input: fields }))
   return s.id
 }
 const fromSession = (id: string, o: Record<string, unknown> = {}) =>
@@ -128,7 +128,7 @@ describe('split payments from a checkout session: the gift cards Secure Fields p
       async () => {
         const seen = await find(...args)()
         await right(
-          makePutCheckoutSessionFields({ sessions: w.sessions, clock: w.clock, box: w.box, mac: w.mac })({
+          makePutCheckoutSessionFields(w)({
             id,
             input: { payment_method: CARD, gift_cards: [gift(GIFT, 100)] },
           }),

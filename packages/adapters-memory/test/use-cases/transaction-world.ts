@@ -34,6 +34,7 @@ import {
   MemoryGiftCardServiceRepository,
   MemoryGiftCardVault,
   MemoryIdempotencyStore,
+  MemoryPaymentMethodVault,
   MemoryPaymentServiceRepository,
   MemoryTransactionStore,
 } from '../../src'
@@ -79,6 +80,7 @@ export const transactionWorld = async (
     }),
   )
   for (const r of records) await right(services.upsert(r))
+  const events = eventWorld(clock, ids)
   const deps: TransactionDeps = {
     transactions: new MemoryTransactionStore(),
     sessions: new MemoryCheckoutSessionStore(),
@@ -90,8 +92,9 @@ export const transactionWorld = async (
     mac: testMac(),
     clock,
     ids,
-    ...eventWorld(clock, ids),
+    ...events,
     config: { replayS: 86_400, leaseS: 30, retryAfterS: 2 },
+    paymentMethods: new MemoryPaymentMethodVault(),
     giftCards: {
       services: giftCardServices,
       connectors: { forDefinition: (d) => (d === giftCardService.service.gift_card_service_definition_id ? O.some(giftCard) : O.none) },
@@ -104,6 +107,7 @@ export const transactionWorld = async (
     idempotencyKey,
   })
   return {
+    ...events,
     ...deps,
     clock,
     records,

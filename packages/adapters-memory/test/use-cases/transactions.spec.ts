@@ -142,11 +142,11 @@ describe('creating a transaction', () => {
   it('refuses what Orka does not offer with a 400 naming each field, storing nothing and calling nothing', async () => {
     const service = new ScriptedCardConnector()
     const w = await transactionWorld([service])
-    const refused = await left(w.create(payment({ store: true, merchant_initiated: true, three_d_secure_data: { x: 1 } })))
+    const refused = await left(w.create(payment({ merchant_initiated: true, three_d_secure_data: { x: 1 } })))
     expect(refused).to.deep.equal({
       _tag: 'InvalidRequest',
       message: 'Request failed validation',
-      problems: ['store', 'merchant_initiated', 'three_d_secure_data'].map((f) => ({
+      problems: ['merchant_initiated', 'three_d_secure_data'].map((f) => ({
         field: 'input',
         path: [f],
         message: `\`${f}\` is not supported`,

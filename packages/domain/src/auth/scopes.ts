@@ -7,13 +7,15 @@ export type Scope = string
 export const EMBED = 'embed'
 /**
  * The scopes an `embed` token holds: enough for a checkout page, nothing that administers. The
- * gift card scopes are narrowed further by `cardReach`: an embed token reaches only the stored
+ * gift card and payment method scopes are narrowed further by `cardReach`: an embed token reaches only the stored
  * cards of the buyer its `embed` claim names (none without one), and stores cards only for that
  * buyer or none; by number it may activate, store and check any card, rate limited.
  */
 export const EMBED_SCOPES: ReadonlySet<Scope> = new Set([
   'gift-cards.read',
   'gift-cards.write',
+  'payment-methods.read',
+  'payment-methods.write',
   'checkout-sessions.write',
   'transactions.write',
 ])

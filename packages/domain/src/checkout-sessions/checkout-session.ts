@@ -198,8 +198,11 @@ export const CheckoutSessionRecord = t.type({
 })
 export type CheckoutSessionRecord = t.TypeOf<typeof CheckoutSessionRecord>
 
-/** The card as sealed on a session. */
-export const SealedCardData = t.type({ number: str, expiration_date: str, security_code: nullable(str) })
+/** The card as sealed on a session: its data, or a stored payment method by id with the security code sent for it. */
+export const SealedCardData = t.union([
+  t.type({ number: str, expiration_date: str, security_code: nullable(str) }),
+  t.type({ payment_method_id: str, security_code: nullable(str) }),
+])
 export type SealedCardData = t.TypeOf<typeof SealedCardData>
 
 export const toCheckoutSession = (r: CheckoutSessionRecord): CheckoutSession => ({

@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import { Clock } from '../shared/clock.ports'
@@ -8,17 +9,63 @@ import { expiredAt } from '../transactions/card-data'
 import { cardPartProblem, giftCardItemsProblem, sumOf } from '../transactions/gift-card-tender'
 import { CheckoutSessionCardFields, CheckoutSessionFields, CheckoutSessionGiftCardFields, CheckoutSessionRecord } from './checkout-session'
 import { CheckoutSessionStore } from './checkout-session.ports'
-import { notSupported } from './checkout-session-use-cases'
-import { SESSION_CARD_TTL_MS, sealSessionCard } from './session-card'
+import { SESSION_CARD_TTL_MS, sealSessionCard, StoredSessionCard } from './session-card'
+import { PaymentMethodVault } from '../payment-methods/payment-method.ports'
 
-/** A card Secure Fields may put on a session: one not past its expiry month (Luhn is the codec's); none with gift cards alone. */
-const usableCard = (fields: CheckoutSessionFields, now: Date): E.Either<InvalidRequest, CheckoutSessionCardFields | null> => {
+interface Deps {
+  readonly sessions: CheckoutSessionStore
+  readonly paymentMethods: PaymentMethodVault
+  readonly clock: Clock
+  readonly box: SecretBox
+  readonly mac: Mac
+}
+
+/**
+ * A stored payment method Secure Fields may name: one of the session's account that can pay
+ * (`succeeded`, not expired). Whose it may be is the payment's to check (`storedCardToCharge`),
+ * against the token that pays: the session id alone reaches no buyer's cards.
+ */
+const usableStored = (
+  deps: Deps,
+  session: CheckoutSessionRecord,
+  id: string,
+  now: Date,
+): TE.TaskEither<InvalidRequest | Unavailable, StoredSessionCard['stored']> =>
+  pipe(
+    deps.paymentMethods.findById(session.merchant_account_id, id.toLowerCase()),
+    TE.flatMap((found) => {
+      const m = O.toNullable(found)?.method
+      return m?.status === 'succeeded' && !expiredAt(m.expiration_date ?? '', now)
+        ? TE.right(m)
+        : TE.left(
+            invalidRequest(
+              problem('input', ['payment_method', 'id'], 'No stored payment method with this id can pay', 'unknown_payment_method'),
+            ),
+          )
+    }),
+  )
+
+/**
+ * The card Secure Fields may put on a session: one not past its expiry month (Luhn is the
+ * codec's), or a usable stored payment method; none with gift cards alone.
+ */
+const usableCard = (
+  deps: Deps,
+  session: () => TE.TaskEither<InvalidRequest | NotFound | Unavailable, CheckoutSessionRecord>,
+  fields: CheckoutSessionFields,
+  now: Date,
+): TE.TaskEither<InvalidRequest | NotFound | Unavailable, CheckoutSessionCardFields | StoredSessionCard | null> => {
   const pm = fields.payment_method
-  if (pm == null) return E.right(null)
-  if (pm.method === 'id') return E.left(invalidRequest(notSupported(['payment_method', 'method'])))
+  if (pm == null) return TE.right(null)
+  if (pm.method === 'id')
+    return pipe(
+      session(),
+      TE.flatMap((s) => usableStored(deps, s, pm.id, now)),
+      TE.map((stored) => ({ stored, security_code: pm.security_code ?? null })),
+    )
   return expiredAt(pm.expiration_date, now)
-    ? E.left(invalidRequest(problem('input', ['payment_method', 'expiration_date'], 'the card has expired', 'expired_card')))
-    : E.right(pm)
+    ? TE.left(invalidRequest(problem('input', ['payment_method', 'expiration_date'], 'the card has expired', 'expired_card')))
+    : TE.right(pm)
 }
 
 /**
@@ -52,19 +99,19 @@ const usableGiftCards = (
  * plus `SESSION_CARD_TTL_MS`. Nothing of a card is in any error.
  */
 export const makePutCheckoutSessionFields =
-  (deps: { sessions: CheckoutSessionStore; clock: Clock; box: SecretBox; mac: Mac }) =>
+  (deps: Deps) =>
   (cmd: { id: string; input: CheckoutSessionFields }): TE.TaskEither<InvalidRequest | NotFound | Unavailable, void> => {
     const now = deps.clock.now()
     const giftCards = cmd.input.gift_cards ?? []
+    // Only gift cards and a stored method need the session read first; a card alone goes straight on.
+    const session = () => pipe(deps.sessions.findById(cmd.id, now), TE.flatMap(TE.fromOption(() => notFound('CheckoutSession', cmd.id))))
     return pipe(
-      TE.fromEither(usableCard(cmd.input, now)),
-      // Only gift cards need the session read first (its amount); a card alone goes straight on.
+      usableCard(deps, session, cmd.input, now),
       TE.tap((card) =>
         giftCards.length === 0
           ? TE.right(undefined)
           : pipe(
-              deps.sessions.findById(cmd.id, now),
-              TE.flatMap(TE.fromOption(() => notFound('CheckoutSession', cmd.id))),
+              session(),
               TE.flatMapEither((s) => usableGiftCards(s, giftCards, card !== null)),
             ),
       ),

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either'
 import { sealGiftCard } from '../gift-cards/gift-card'
+import { PaymentMethod } from '../payment-methods/payment-method.codecs'
 import { Mac, SecretBox } from '../shared/crypto.ports'
 import { cardSummary } from '../transactions/card-data'
 import {
@@ -34,6 +35,23 @@ export const sessionPaymentMethod = (mac: Mac, number: string): CheckoutSessionP
   }
 }
 
+/** A stored payment method Secure Fields put on a session, with the security code sent for it (sealed, never kept past the payment). */
+export interface StoredSessionCard {
+  readonly stored: PaymentMethod
+  readonly security_code: string | null
+}
+
+/** What may be shown of a stored payment method on a session: what its own view shows, with its id. */
+const storedPaymentMethod = (m: PaymentMethod): CheckoutSessionPaymentMethod => ({
+  type: 'payment-method',
+  method: 'card',
+  id: m.id,
+  label: m.label ?? null,
+  scheme: m.scheme ?? null,
+  fingerprint: m.fingerprint ?? null,
+  details: m.details ?? null,
+})
+
 /**
  * What Secure Fields sent, sealed: the card (AES-256-GCM through the `SecretBox`) as JSON
  * `SealedCardData`, each gift card's number and PIN as a payment's redemption keeps them, and
@@ -41,14 +59,19 @@ export const sessionPaymentMethod = (mac: Mac, number: string): CheckoutSessionP
  */
 export const sealSessionCard = (
   deps: { box: SecretBox; mac: Mac },
-  card: CheckoutSessionCardFields | null,
+  card: CheckoutSessionCardFields | StoredSessionCard | null,
   giftCards: readonly CheckoutSessionGiftCardFields[] = [],
 ): SessionCard => {
   const data: SealedCardData | null =
-    card === null ? null : { number: card.number, expiration_date: card.expiration_date, security_code: card.security_code ?? null }
+    card === null
+      ? null
+      : 'stored' in card
+        ? { payment_method_id: card.stored.id, security_code: card.security_code }
+        : { number: card.number, expiration_date: card.expiration_date, security_code: card.security_code ?? null }
   return {
     sealed: data === null ? null : deps.box.seal(JSON.stringify(data)),
-    payment_method: card === null ? null : sessionPaymentMethod(deps.mac, card.number),
+    payment_method:
+      card === null ? null : 'stored' in card ? storedPaymentMethod(card.stored) : sessionPaymentMethod(deps.mac, card.number),
     ...(giftCards.length === 0 ? {} : { gift_cards: giftCards.map((g) => ({ ...sealGiftCard(deps.box, g), amount: g.amount })) }),
   }
 }

@@ -7,11 +7,10 @@ import { Buyer } from '../buyers/buyer'
 import { BuyerRepository } from '../buyers/buyers.ports'
 import { BuyerName, findNamedBuyer, namesABuyer } from '../buyers/named-buyer'
 import { Forbidden, forbidden, Unavailable } from '../shared/errors'
-import { GiftCard } from './gift-card.codecs'
 
 /**
- * Whose stored cards a caller may read (`gift-cards.read`) or delete (`gift-cards.write`). A
- * token holding the scope itself (or its wildcard) reaches the account's cards. An `embed`
+ * Whose stored cards, gift cards or payment methods, a caller may read (`*.read`) or change
+ * (`*.write`). A token holding the scope itself (or its wildcard) reaches the account's cards. An `embed`
  * token is a browser's: it reaches only the cards of the buyer its `embed` claim names, and
  * with no buyer named none at all (a `403`). Storing and activating cards, and checking them by
  * number, stay open to every embed token, but only for no buyer or its own (`mayWriteFor`).
@@ -21,7 +20,9 @@ export type CardReach = { readonly kind: 'account' } | { readonly kind: 'buyer';
 /** A server's reach: every card of the account (what an embedder acting for the merchant passes). */
 export const ACCOUNT_REACH: CardReach = { kind: 'account' }
 
-export const cardReach = (access: Access, scope: 'gift-cards.read' | 'gift-cards.write'): CardReach => {
+export type CardScope = 'gift-cards.read' | 'gift-cards.write' | 'payment-methods.read' | 'payment-methods.write'
+
+export const cardReach = (access: Access, scope: CardScope): CardReach => {
   const { scopes, embedBuyer } = access.principal
   const own = scopes.filter((s) => s !== EMBED)
   if (grants(own, scope)) return ACCOUNT_REACH
@@ -47,7 +48,7 @@ export const audienceOf = (
   )
 }
 
-export const sees = (audience: Audience, card: Pick<GiftCard, 'buyer'>): boolean =>
+export const sees = (audience: Audience, card: { readonly buyer?: { readonly id: string } | null }): boolean =>
   audience.all || (audience.buyerId !== null && card.buyer?.id === audience.buyerId)
 
 /**

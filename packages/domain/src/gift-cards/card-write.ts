@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
+import * as t from 'io-ts'
 import { pipe } from 'fp-ts/function'
 import { Buyer } from '../buyers/buyer'
 import { BuyerRepository } from '../buyers/buyers.ports'
@@ -65,33 +66,34 @@ export interface CardWriteCommand {
 }
 
 /**
- * Runs a card-writing request: once, or, with an idempotency key, at most once per account,
- * operation and key (the fingerprint is a MAC of the canonical body), answering a repeat from
- * what was recorded. Whether the caller may write for the buyer the input names is checked
- * first, before any record is looked up (see `makeRunIdempotently`).
+ * Runs a card-writing request (a gift card's, a payment method's): once, or, with an
+ * idempotency key, at most once per account, operation and key (the fingerprint is a MAC of the
+ * canonical body), answering a repeat from what was recorded. Whether the caller may write for
+ * the buyer the input names is checked first, before any record is looked up (see
+ * `makeRunIdempotently`).
  */
 export const makeCardWrite =
   (
     deps: Pick<CardWriteDeps, 'buyers' | 'idempotency' | 'clock' | 'ids' | 'mac' | 'config'>,
-    operation: { readonly name: string; readonly formerName: string },
+    operation: { readonly name: string; readonly formerName?: string },
   ) =>
-  <Cmd extends CardWriteCommand, Err>(
-    attempt: (cmd: Cmd) => (reservation: Reservation | null) => Promise<Attempted<Err, GiftCard>>,
-    codec: OutcomeCodec<Err, GiftCard>,
+  <Cmd extends CardWriteCommand, Err, A = GiftCard>(
+    attempt: (cmd: Cmd) => (reservation: Reservation | null) => Promise<Attempted<Err, A>>,
+    codec: OutcomeCodec<Err, A>,
   ) => {
     const runIdempotently = makeRunIdempotently({ store: deps.idempotency, clock: deps.clock, ids: deps.ids, config: deps.config })
-    return (cmd: Cmd): TE.TaskEither<Err | Forbidden | IdempotencyRefusal, Answered<GiftCard>> => {
+    return (cmd: Cmd): TE.TaskEither<Err | Forbidden | IdempotencyRefusal, Answered<A>> => {
       const authorize = mayWriteFor(deps.buyers, cmd.merchantAccountId, cmd.reach, cmd.input)
       if (cmd.idempotencyKey === null)
         return pipe(
           authorize,
           TE.flatMap(() => async () => (await attempt(cmd)(null)).outcome),
-          TE.map((value): Answered<GiftCard> => ({ value, replayed: false })),
+          TE.map((value): Answered<A> => ({ value, replayed: false })),
         )
       const request = {
         merchantAccountId: cmd.merchantAccountId,
         operation: operation.name,
-        formerOperation: operation.formerName,
+        ...(operation.formerName === undefined ? {} : { formerOperation: operation.formerName }),
         key: cmd.idempotencyKey,
         fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input)),
       }
@@ -100,16 +102,24 @@ export const makeCardWrite =
   }
 
 /**
- * How a card write's recorded outcome is stored and read back for a replay: the card itself,
- * or a failure the use case chose to record, which `replayed` turns into its answer.
+ * How a write's recorded outcome is stored and read back for a replay: the value itself (as
+ * `codec` encodes it), or a failure the use case chose to record, which `replayed` turns into
+ * its answer.
  */
-export const cardOutcomeCodec = <Err>(replayed: (error: unknown) => Err | Unavailable): OutcomeCodec<Err, GiftCard> => ({
-  encode: (outcome) => (E.isRight(outcome) ? { ok: true, value: GiftCard.encode(outcome.right) } : { ok: false, error: outcome.left }),
+export const recordedOutcomeCodec = <Err, A>(
+  codec: t.Type<A, unknown>,
+  replayed: (error: unknown) => Err | Unavailable,
+): OutcomeCodec<Err, A> => ({
+  encode: (outcome) => (E.isRight(outcome) ? { ok: true, value: codec.encode(outcome.right) } : { ok: false, error: outcome.left }),
   decode: (stored) =>
     stored.ok
-      ? E.mapLeft(() => unavailable(new Error('a recorded gift card does not decode')))(GiftCard.decode(stored.value))
+      ? E.mapLeft(() => unavailable(new Error(`a recorded ${codec.name} does not decode`)))(codec.decode(stored.value))
       : E.left(replayed(stored.error)),
 })
+
+/** A card write's recorded outcome: the gift card. */
+export const cardOutcomeCodec = <Err>(replayed: (error: unknown) => Err | Unavailable): OutcomeCodec<Err, GiftCard> =>
+  recordedOutcomeCodec(GiftCard, replayed)
 
 /** Whether `id` is what an attempt of this very request created: the id reserved for it, or one an earlier unfinished attempt reserved. */
 const isOwn = (reservation: Reservation | null, id: string): boolean =>

@@ -31,9 +31,34 @@ const within = (audience: Audience, buyerId: O.Option<string | undefined>): O.Op
       )
 
 /**
- * The account's stored cards, newest first. `buyer_external_identifier` is looked up among the
- * account's buyers and filters by that buyer's id (no such buyer: no cards); with both filters,
- * only cards matching both are listed. An embed token sees only its buyer's (`cardReach`).
+ * The buyer a list of stored cards (gift cards, payment methods) keeps: `buyer_external_identifier`
+ * is looked up among the account's buyers (no such buyer: `None`, no cards); with both filters,
+ * only a buyer matching both; an embed token's buyer narrows it (`cardReach`). `some(undefined)`:
+ * every buyer's cards.
+ */
+export const listedBuyer = (
+  buyers: BuyerRepository,
+  merchantAccountId: string,
+  reach: CardReach,
+  filter: GiftCardListFilter,
+): TE.TaskEither<Forbidden | Unavailable, O.Option<string | undefined>> => {
+  const buyerId: TE.TaskEither<Unavailable, O.Option<string | undefined>> = filter.buyer_external_identifier === undefined
+    ? TE.right(O.some(filter.buyer_id))
+    : pipe(findNamedBuyer(buyers, merchantAccountId, filter), TE.map(O.map((b) => b.id)))
+  return pipe(
+    audienceOf(buyers, merchantAccountId, reach),
+    TE.flatMap((audience) =>
+      pipe(
+        buyerId,
+        TE.map((id) => within(audience, id)),
+      ),
+    ),
+  )
+}
+
+/**
+ * The account's stored cards, newest first, filtered by buyer (`listedBuyer`). An embed token
+ * sees only its buyer's (`cardReach`).
  */
 export const makeListGiftCards =
   (deps: { vault: GiftCardVault; buyers: BuyerRepository; mac: Mac }) =>
@@ -43,17 +68,8 @@ export const makeListGiftCards =
     const { buyer_id, buyer_external_identifier } = q.filter
     // The filter is part of the cursor's scope: a cursor cannot be reused with another filter.
     const scope = `gift-cards\u0000${q.merchantAccountId}\u0000${JSON.stringify([buyer_id ?? null, buyer_external_identifier ?? null])}`
-    const buyerId: TE.TaskEither<Unavailable, O.Option<string | undefined>> = buyer_external_identifier === undefined
-      ? TE.right(O.some(buyer_id))
-      : pipe(findNamedBuyer(deps.buyers, q.merchantAccountId, q.filter), TE.map(O.map((b) => b.id)))
     return pipe(
-      audienceOf(deps.buyers, q.merchantAccountId, q.reach),
-      TE.flatMap((audience) =>
-        pipe(
-          buyerId,
-          TE.map((id) => within(audience, id)),
-        ),
-      ),
+      listedBuyer(deps.buyers, q.merchantAccountId, q.reach, q.filter),
       TE.flatMap((id) =>
         paginate(deps, scope, giftCardSortKey, (seek) =>
           O.isNone(id)

@@ -6,6 +6,8 @@ import { GiftCard, GiftCardService, GiftCardServiceRecord, GiftCardSummary } fro
 import { VaultedGiftCard } from '../gift-cards/gift-card.ports'
 import { IdempotencyRecord } from '../idempotency/idempotency'
 import { MerchantAccount } from '../merchant-accounts/merchant-account'
+import { PaymentMethod } from '../payment-methods/payment-method.codecs'
+import { VaultedPaymentMethod } from '../payment-methods/payment-method.ports'
 import { Role } from '../roles/role'
 import { WebhookSubscriptionRecord } from '../webhooks/webhook-subscription'
 
@@ -198,6 +200,51 @@ export const aVaultedCard = (o: VaultedCardOverrides = {}): VaultedGiftCard => {
     fingerprint: digestLike(`fingerprint-${next()}`),
     sealed_number: 'v1.aXY.dGFn.bnVtYmVy',
     sealed_pin: 'v1.aXY.dGFn.cGlu',
+    ...rest,
+  })
+}
+
+export type VaultedPaymentMethodOverrides = Partial<Omit<VaultedPaymentMethod, 'method'>> & { readonly method?: Partial<PaymentMethod> }
+
+// Random, not counted: a fingerprint names a card, and the vault must tell cards apart whatever test made them.
+const randomFingerprint = () => Buffer.from(Array.from({ length: 32 }, () => Math.floor(Math.random() * 256))).toString('base64url')
+
+/** A stored visa card with no buyer; `method` overrides merge into it, as `aVaultedCard`'s do. */
+export const aVaultedPaymentMethod = (o: VaultedPaymentMethodOverrides = {}): VaultedPaymentMethod => {
+  const { method, ...rest } = o
+  return valid(VaultedPaymentMethod, {
+    method: {
+      type: 'payment-method',
+      id: nextUuid(),
+      merchant_account_id: MERCHANT_A,
+      method: 'card',
+      status: 'succeeded',
+      usage_count: 0,
+      cit_usage_count: 0,
+      has_replacement: false,
+      scheme_transaction_id: null,
+      scheme_transaction_id_scheme: null,
+      created_at: isoAt(0),
+      updated_at: isoAt(0),
+      mode: 'card',
+      label: '1111',
+      scheme: 'visa',
+      additional_schemes: null,
+      expiration_date: '12/30',
+      fingerprint: randomFingerprint(),
+      details: { bin: '411111', card_type: null },
+      approval_url: null,
+      country: null,
+      currency: null,
+      last_replaced_at: null,
+      transaction_link_id: null,
+      buyer: null,
+      external_identifier: null,
+      last_used_at: null,
+      cit_last_used_at: null,
+      ...method,
+    },
+    sealed_number: 'v1.aXY.dGFn.Y2FyZC1udW1iZXI',
     ...rest,
   })
 }

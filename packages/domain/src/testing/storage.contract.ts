@@ -8,6 +8,7 @@ import { giftCardVaultContract } from './gift-card-vault.contract'
 import { Harness } from './harness'
 import { idempotencyStoreContract } from './idempotency-store.contract'
 import { merchantAccountRepositoryContract } from './merchant-account-repository.contract'
+import { paymentMethodVaultContract } from './payment-method-vault.contract'
 import { paymentServiceRepositoryContract } from './payment-service-repository.contract'
 import { rateLimitStoreContract } from './rate-limit-store.contract'
 import { roleRepositoryContract } from './role-repository.contract'
@@ -42,6 +43,7 @@ const CONTRACTS: { readonly [K in keyof StoragePorts]: Contract<StoragePorts[K]>
   paymentServices: paymentServiceRepositoryContract,
   checkoutSessions: checkoutSessionStoreContract,
   giftCardLedger: giftCardLedgerContract,
+  paymentMethods: paymentMethodVaultContract,
 }
 
 /** Runs every storage port's contract suite against one adapter set. */

@@ -10,6 +10,7 @@ import { cardPart, redemptionsOf, TransactionRecord } from './transaction'
 import { connectorFor, serviceView, stepContext, TransactionDeps } from './transaction-deps'
 import { attemptAnswered, attemptVoided, routedTo } from './transaction-steps'
 import { withEvent } from './transaction-events'
+import { storedMethodOutcome } from './stored-method-outcome'
 
 /** The services a transaction is routed through, in order, with what the authorization needs. */
 export interface Route {
@@ -21,13 +22,19 @@ export interface Route {
 /** The reference of attempt `n` (1-based): the service deduplicates on it, capture, void and refund name the authorization by it. */
 export const attemptReference = (transactionId: string, n: number): string => `${transactionId}:authorize:${n}`
 
-/** Writes the next version; `none` when another writer got that version first (the flow then stops and reads what it wrote). */
+/**
+ * Writes the next version; `none` when another writer got that version first (the flow then
+ * stops and reads what it wrote). A version that ends the payment settles its stored card.
+ */
 export const advance =
-  (deps: Pick<TransactionDeps, 'transactions' | 'events'>) =>
+  (deps: Pick<TransactionDeps, 'transactions' | 'events' | 'paymentMethods'>) =>
   (r: TransactionRecord): TE.TaskEither<Unavailable, O.Option<TransactionRecord>> =>
   async () => {
     const written = await withEvent(deps, r, deps.transactions.put(r))()
-    return E.isLeft(written) ? written : E.right(written.right ? O.some(r) : O.none)
+    if (E.isLeft(written)) return written
+    if (!written.right) return E.right(O.none)
+    await storedMethodOutcome(deps, r)
+    return E.right(O.some(r))
   }
 
 /** Two steps written as one version: one write instead of two, the events of both. */

@@ -6,8 +6,9 @@ import { CardDetails } from '../payments/card-connector.ports'
 import { InvalidRequest, Unavailable, unavailable } from '../shared/errors'
 import { expiredAt } from './card-data'
 import { TransactionPaymentMethod } from './transaction.codecs'
-import { PaymentMethodCreate } from './transaction-requests.codecs'
+import { TransactionPaymentMethodCreate } from './transaction-requests.codecs'
 import { refusedInput, TransactionDeps } from './transaction-deps'
+import type { StoredMethodRef } from './stored-card'
 
 /** The card a payment is made with, held in memory for the calls only, and what may be shown of it. */
 export interface CardToCharge {
@@ -31,7 +32,7 @@ const notExpired = (card: CardDetails, now: Date): E.Either<InvalidRequest, Card
 /** A card sent in the request itself. */
 export const cardFromRequest = (
   deps: Pick<TransactionDeps, 'mac'>,
-  pm: Extract<PaymentMethodCreate, { method: 'card' }>,
+  pm: Extract<TransactionPaymentMethodCreate, { method: 'card' }>,
   now: Date,
 ): E.Either<InvalidRequest, CardToCharge> =>
   pipe(
@@ -39,13 +40,16 @@ export const cardFromRequest = (
     E.map((card) => ({ card, view: viewOf(deps, card) })),
   )
 
-/** The card Secure Fields put on a session the transaction took it from (`takeCard`), unsealed; null when they sent gift cards only. */
+/**
+ * The card Secure Fields put on a session the transaction took it from (`takeCard`), unsealed,
+ * or the stored payment method they named; null when they sent gift cards only.
+ */
 export const cardFromSession = (
   deps: Pick<TransactionDeps, 'mac' | 'box'>,
   held: SessionCard,
   sessionId: string,
   now: Date,
-): E.Either<InvalidRequest | Unavailable, CardToCharge | null> => {
+): E.Either<InvalidRequest | Unavailable, CardToCharge | StoredMethodRef | null> => {
   const opened = E.tryCatch(
     () => openSessionCard(deps.box, held),
     () => unavailable(new Error(`the card of checkout session ${sessionId} does not unseal`)),
@@ -53,6 +57,7 @@ export const cardFromSession = (
   if (E.isLeft(opened)) return opened
   const data = opened.right
   if (data === null) return E.right(null)
+  if ('payment_method_id' in data) return E.right({ id: data.payment_method_id, securityCode: data.security_code })
   return pipe(
     notExpired({ number: data.number, expirationDate: data.expiration_date, securityCode: data.security_code }, now),
     E.map((card) => ({ card, view: viewOf(deps, card) })),

@@ -4,7 +4,12 @@ import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { EmbedBuyer, EmbedPins } from '../auth/authorize'
 import { reconciliationId } from '../buyers/buyer'
-import { resolveNamedBuyer } from '../buyers/named-buyer'
+import { namesABuyer, resolveNamedBuyer } from '../buyers/named-buyer'
+import { Buyer } from '../buyers/buyer'
+import { keepCard } from '../payment-methods/keep-card'
+import { PaymentMethod } from '../payment-methods/payment-method.codecs'
+import { settleStoredMethod } from './stored-method-outcome'
+import { storedCardToCharge, StoredCardToCharge } from './stored-card'
 import { canonicalJson } from '../gift-cards/gift-card'
 import { Answered, Attempted, makeRunIdempotently, OutcomeCodec, Reservation, IdempotencyRefusal } from '../idempotency/run-idempotently'
 import { PaymentServiceRecord } from '../payments/payment-service'
@@ -51,11 +56,19 @@ const unsupported = (input: TransactionCreate): InvalidRequest | null => {
   const paths = [
     ...unsupportedFields(input, UNSUPPORTED_TRANSACTION_FIELDS),
     ...(pm == null ? [] : unsupportedFields(pm, PAYMENT_METHOD_EXTRAS, ['payment_method'])),
-    ...(pm?.method === 'id' ? [['payment_method', 'method']] : []),
     ...(input.buyer?.shipping_details != null ? [['buyer', 'shipping_details']] : []),
   ]
-  if (paths.length === 0) return null
-  return notOffered(paths, (p) => `\`${p.join('.')}\`${p.at(-1) === 'method' ? ': stored payment methods are' : ' is'} not supported`)
+  return paths.length === 0 ? null : notOffered(paths)
+}
+
+/** `store: true` keeps the card that pays for the transaction's buyer: it needs a card (or a session's) and a buyer of the account. */
+const storeFault = (input: TransactionCreate): InvalidRequest | null => {
+  if (input.store !== true) return null
+  if (input.payment_method == null)
+    return refusedInput(['store'], '`store: true` keeps the card that pays: send a `payment_method`', 'nothing_to_store')
+  if (!namesABuyer(input))
+    return refusedInput(['store'], '`store: true` needs a buyer: `buyer_id` or `buyer_external_identifier`', 'buyer_required')
+  return null
 }
 
 /** An embed token may only create what its claim pins: the amount, currency, buyer and checkout session it names. */
@@ -113,7 +126,7 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       const recorded = (r: TransactionRecord) => ({ outcome: E.right(toTransaction(r)), recorded: true })
       const { input } = cmd
       const pm = input.payment_method
-      if (pm?.method === 'id' || (pm == null && (input.gift_cards ?? []).length === 0))
+      if (pm == null && (input.gift_cards ?? []).length === 0)
         return checked(E.left(refusedInput(['payment_method'], 'A card or a checkout session is required')))
       const ownIds = reservation === null ? [] : [reservation.reservedId, ...reservation.earlierIds]
       const id = pm?.method === 'checkout-session' ? sessionTransactionId(deps, pm.id) : (reservation?.reservedId ?? deps.ids.uuid())
@@ -129,7 +142,9 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
           const r = earlier.right.value
           if (!r.request_ids.some((x) => ownIds.includes(x))) return checked(E.left(usedSession))
           const done = await settle(r)
-          return E.isLeft(done) ? checked(done) : recorded(done.right)
+          if (E.isLeft(done)) return checked(done)
+          await settleStoredMethod(deps, done.right)
+          return recorded(done.right)
         }
       }
 
@@ -138,7 +153,7 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       const services = pm == null ? E.right([]) : await servicesFor(deps, cmd)
       if (E.isLeft(services)) return checked(services)
       const first = services.right[0]
-      if (pm?.method === 'card' && first === undefined) return checked(E.left(noPaymentService))
+      if ((pm?.method === 'card' || pm?.method === 'id') && first === undefined) return checked(E.left(noPaymentService))
       // A refusal told from the session before its card data is taken leaves that data there
       // (taken, it is gone); only these rare requests read it first. Taking it checks again.
       if (pm?.method === 'checkout-session' && (first === undefined || (input.gift_cards ?? []).length > 0)) {
@@ -151,15 +166,19 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       if (E.isLeft(requested)) return checked(requested)
       const tender = await tenderOf(deps, cmd, id, deps.clock.now(), first !== undefined)
       if (E.isLeft(tender)) return checked(tender)
-      const { card, giftCards } = tender.right
+      const { giftCards } = tender.right
+      const payer = payerOf(buyer.right, tender.right.card)
+      if (E.isLeft(payer)) return checked(payer)
       const redemptions = giftCards.length === 0 ? requested : await redemptionsFor(deps, cmd, id, giftCards)
       if (E.isLeft(redemptions)) return checked(redemptions)
-      const charged = card === null || first === undefined ? null : { ...card, first }
+      const card = await kept(deps, cmd, buyer.right.buyer, tender.right.card)
+      if (E.isLeft(card)) return checked(card)
+      const charged = card.right === null || first === undefined ? null : { ...card.right, first }
 
       const start = created(deps, cmd, {
         id,
         ownIds: ownIds.length === 0 ? [id] : ownIds,
-        buyer: buyer.right,
+        buyer: payer.right,
         card: charged,
         sessionId: pm?.method === 'checkout-session' ? pm.id : null,
         redemptions: redemptions.right,
@@ -182,7 +201,7 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
     }
 
   return (cmd: CreateTransactionCommand): TE.TaskEither<CreateTransactionError, Created> => {
-    const refused = unsupported(cmd.input) ?? giftCardsFault(cmd.input)
+    const refused = unsupported(cmd.input) ?? giftCardsFault(cmd.input) ?? storeFault(cmd.input)
     if (refused !== null) return TE.left(refused)
     if (cmd.idempotencyKey === null)
       return async () => {
@@ -214,24 +233,70 @@ const firstFound = async (
 }
 
 /** The buyer: one of the account's, named by id or external identifier (unknown: a 400 naming the field), or a guest described inline. */
-const buyerOf = async (
-  deps: TransactionDeps,
-  cmd: CreateTransactionCommand,
-): Promise<E.Either<InvalidRequest | Unavailable, TransactionBuyer | null>> => {
+const buyerOf = async (deps: TransactionDeps, cmd: CreateTransactionCommand): Promise<E.Either<InvalidRequest | Unavailable, Payer>> => {
   const { buyer } = cmd.input
   const named = await resolveNamedBuyer(deps.buyers, cmd.merchantAccountId, cmd.input)()
   if (E.isLeft(named)) return E.left(named.left._tag === 'NotFound' ? failedValidation(named.left.problem) : named.left)
   const b = named.right
-  if (b === null && buyer == null) return E.right(null)
-  return E.right({
-    type: 'buyer',
-    id: b?.id ?? null,
-    reconciliation_id: b === null ? null : reconciliationId(b.id),
-    display_name: (b ?? buyer)?.display_name ?? null,
-    external_identifier: (b ?? buyer)?.external_identifier ?? null,
-    billing_details: (b ?? buyer)?.billing_details ?? null,
-    account_number: (b ?? buyer)?.account_number ?? null,
-  })
+  return E.right({ buyer: b, view: b === null && buyer == null ? null : buyerView(b ?? buyer ?? {}, b?.id ?? null) })
+}
+
+/** The transaction's buyer: the account's it names (`buyer`), or a guest described inline (`buyer` null). */
+interface Payer {
+  readonly buyer: Buyer | null
+  readonly view: TransactionBuyer | null
+}
+
+const buyerView = (
+  b: Partial<Pick<Buyer, 'display_name' | 'external_identifier' | 'billing_details' | 'account_number'>>,
+  id: string | null,
+): TransactionBuyer => ({
+  type: 'buyer',
+  id,
+  reconciliation_id: id === null ? null : reconciliationId(id),
+  display_name: b.display_name ?? null,
+  external_identifier: b.external_identifier ?? null,
+  billing_details: b.billing_details ?? null,
+  account_number: b.account_number ?? null,
+})
+
+/**
+ * Who pays with a stored card of a buyer: that buyer only. A request naming none is made for it;
+ * one naming another buyer, or describing a guest, is a `400`.
+ */
+const payerOf = (payer: Payer, card: CardToCharge | null): E.Either<InvalidRequest, TransactionBuyer | null> => {
+  const owner = card !== null && 'method' in card ? ((card as StoredCardToCharge).method.buyer ?? null) : null
+  if (owner === null) return E.right(payer.view)
+  if (payer.view === null) return E.right(buyerView(owner, owner.id))
+  return payer.buyer?.id === owner.id
+    ? E.right(payer.view)
+    : E.left(
+        refusedInput(
+          ['payment_method', 'id'],
+          'The stored payment method is of another buyer than the transaction',
+          'payment_method_buyer_mismatch',
+        ),
+      )
+}
+
+/** With `store: true`, the card that pays kept for the buyer (`processing` until the payment ends) and named by the transaction. */
+const kept = async (
+  deps: TransactionDeps,
+  cmd: CreateTransactionCommand,
+  buyer: Buyer | null,
+  card: CardToCharge | null,
+): Promise<E.Either<Unavailable, CardToCharge | null>> => {
+  if (cmd.input.store !== true || card === null || 'method' in card) return E.right(card)
+  const method = await keepCard(deps, {
+    merchantAccountId: cmd.merchantAccountId,
+    buyer,
+    number: card.card.number,
+    expirationDate: card.card.expirationDate,
+    externalIdentifier: null,
+    status: 'processing',
+    id: null,
+  })()
+  return E.map((m: PaymentMethod) => ({ ...card, view: { ...card.view, id: m.id } }))(method)
 }
 
 const accepts = (s: PaymentServiceRecord, currency: string) =>
@@ -275,12 +340,18 @@ const tenderOf = async (
   cardService: boolean,
 ): Promise<E.Either<InvalidRequest | Unavailable, SessionTender>> => {
   const pm = cmd.input.payment_method
-  if (pm?.method === 'card') return E.map((card: CardToCharge) => ({ card, giftCards: [] }))(cardFromRequest(deps, pm, now))
+  const pays = (card: CardToCharge) => ({ card, giftCards: [] })
+  if (pm?.method === 'card') return E.map(pays)(cardFromRequest(deps, pm, now))
+  if (pm?.method === 'id')
+    return E.map(pays)(await storedCardToCharge(deps, cmd, { id: pm.id, securityCode: pm.security_code ?? null }, now))
   if (pm?.method !== 'checkout-session') return E.right({ card: null, giftCards: [] })
   const held = await takeSessionCard(deps, cmd.merchantAccountId, pm.id, id, now)
   if (E.isLeft(held)) return held
   const fault = sessionTenderFault(cmd.input, held.right, cardService)
-  return fault === null ? sessionTender(deps, held.right, pm.id, now) : E.left(fault)
+  const tender = fault === null ? sessionTender(deps, held.right, pm.id, now) : E.left(fault)
+  if (E.isLeft(tender) || tender.right.stored === undefined) return tender
+  const { giftCards } = tender.right
+  return E.map((card: CardToCharge) => ({ card, giftCards }))(await storedCardToCharge(deps, cmd, tender.right.stored, now))
 }
 
 /** Version 0: the transaction, its card's first attempt and its gift cards, recorded before any service is asked. */
@@ -345,7 +416,9 @@ const requestContext = (input: TransactionCreate): Record<string, unknown> => {
   const pm =
     payment_method?.method === 'card'
       ? { method: 'card', label: payment_method.number.slice(-4), expiration_date: payment_method.expiration_date }
-      : payment_method
+      : payment_method?.method === 'id'
+        ? { method: 'id', id: payment_method.id }
+        : payment_method
   return {
     ...(t.UnknownRecord.is(rest) ? rest : {}),
     payment_method: pm ?? null,

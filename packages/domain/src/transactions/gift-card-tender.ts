@@ -9,6 +9,10 @@ import { redemptionReference, RedemptionRecord } from './gift-card-redemption'
 import { MAX_TRANSACTION_GIFT_CARDS, TransactionCreate, TransactionGiftCard } from './transaction-requests.codecs'
 import { TransactionDeps } from './transaction-deps'
 
+/** Whose stored cards a payment may use: a server's reaches the account's, an embed token's only its claim's buyer's. */
+export const embedReach = (embed: { readonly buyer: EmbedBuyer | null } | null): CardReach =>
+  embed === null ? ACCOUNT_REACH : embed.buyer === null ? { kind: 'none' } : { kind: 'buyer', buyer: embed.buyer }
+
 /** A gift card as the rules below see it: by number or by a stored card's id, with the amount it is to pay. */
 type TenderItem = { readonly amount: number } & ({ readonly number: string } | { readonly id: string })
 
@@ -112,9 +116,9 @@ export const redemptionsFor = async (
 ): Promise<E.Either<NotFound | Forbidden | Unavailable, readonly RedemptionRecord[]>> => {
   if (cards.length === 0) return E.right([])
   const { vault, services } = deps.giftCards
-  const reach: CardReach =
-    cmd.embed === null ? ACCOUNT_REACH : cmd.embed.buyer === null ? { kind: 'none' } : { kind: 'buyer', buyer: cmd.embed.buyer }
-  const audience = cards.some((c) => 'id' in c) ? await audienceOf(deps.buyers, cmd.merchantAccountId, reach)() : E.right(EVERYONE)
+  const audience = cards.some((c) => 'id' in c)
+    ? await audienceOf(deps.buyers, cmd.merchantAccountId, embedReach(cmd.embed))()
+    : E.right(EVERYONE)
   if (E.isLeft(audience)) return audience
   const [primary, ...found] = await Promise.all([
     services.findPrimary(cmd.merchantAccountId)(),

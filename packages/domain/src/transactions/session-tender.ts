@@ -3,6 +3,7 @@ import * as O from 'fp-ts/Option'
 import { SessionCard, SessionGiftCard } from '../checkout-sessions/checkout-session'
 import { failedValidation, InvalidRequest, Unavailable } from '../shared/errors'
 import { cardFromSession, CardToCharge } from './card-to-charge'
+import type { StoredMethodRef } from './stored-card'
 import { cardPartProblem, sumOf } from './gift-card-tender'
 import { TransactionCreate } from './transaction-requests.codecs'
 import { noPaymentService, refusedInput, TransactionDeps } from './transaction-deps'
@@ -10,6 +11,8 @@ import { noPaymentService, refusedInput, TransactionDeps } from './transaction-d
 /** What a payment from a checkout session pays with: the card Secure Fields sent (null: gift cards only) and their gift cards. */
 export interface SessionTender {
   readonly card: CardToCharge | null
+  /** A stored payment method Secure Fields named instead of a card: the payment resolves it (`storedCardToCharge`). */
+  readonly stored?: StoredMethodRef
   readonly giftCards: readonly SessionGiftCard[]
 }
 
@@ -97,4 +100,7 @@ export const sessionTender = (
   sessionId: string,
   now: Date,
 ): E.Either<InvalidRequest | Unavailable, SessionTender> =>
-  E.map((card: CardToCharge | null) => ({ card, giftCards: held.gift_cards ?? [] }))(cardFromSession(deps, held, sessionId, now))
+  E.map((card: CardToCharge | StoredMethodRef | null) => {
+    const giftCards = held.gift_cards ?? []
+    return card !== null && 'securityCode' in card ? { card: null, stored: card, giftCards } : { card, giftCards }
+  })(cardFromSession(deps, held, sessionId, now))

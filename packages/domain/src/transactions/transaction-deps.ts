@@ -9,6 +9,7 @@ import { CardConnector, CardConnectors } from '../payments/card-connector.ports'
 import { PaymentServiceRecord } from '../payments/payment-service'
 import { PaymentServiceRepository } from '../payments/payment-service.ports'
 import { GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from '../gift-cards/gift-card.ports'
+import { PaymentMethodVault } from '../payment-methods/payment-method.ports'
 import { Clock, IdGenerator } from '../shared/clock.ports'
 import { Mac, SecretBox } from '../shared/crypto.ports'
 import { Conflict, failedValidation, InvalidRequest, problem, Unavailable } from '../shared/errors'
@@ -32,6 +33,8 @@ export interface TransactionDeps {
   readonly ids: IdGenerator
   readonly events: WebhookEvents
   readonly config: IdempotencyConfig
+  /** Stored cards: what `{method: "id"}` pays with and `store: true` keeps. */
+  readonly paymentMethods: PaymentMethodVault
   /** What paying with gift cards needs: the account's gift card services, their connectors, the stored cards. */
   readonly giftCards: {
     readonly services: GiftCardServiceRepository

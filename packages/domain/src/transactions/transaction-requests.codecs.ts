@@ -166,22 +166,18 @@ export const CheckoutSessionPaymentMethodCreate = closed(
   { method: literal('checkout-session'), id: canonicalUuid },
   { external_identifier: unsupported, buyer_id: unsupported, buyer_external_identifier: unsupported, redirect_url: unsupported },
 )
-/**
- * A stored payment method by id: cards on file come later, so it is refused (400) for now. It
- * takes what the original API's SDK may send with it (a security code, a redirect URL), so that
- * such a request is refused as a stored payment method, not as malformed (422).
- */
+/** A stored payment method by id, with the security code the buyer typed for this payment (used for it only, never kept). */
 export const StoredPaymentMethodCreate = closed(
   'TokenPaymentMethodCreate',
   { method: literal('id'), id: text('id', 200) },
   { security_code: nullable(SecurityCode), redirect_url: unsupported },
 )
-export const PaymentMethodCreate = tagged('TransactionPaymentMethodCreate', 'method', {
+export const TransactionPaymentMethodCreate = tagged('TransactionPaymentMethodCreate', 'method', {
   card: CardPaymentMethodCreate,
   'checkout-session': CheckoutSessionPaymentMethodCreate,
   id: StoredPaymentMethodCreate,
 })
-export type PaymentMethodCreate = t.TypeOf<typeof PaymentMethodCreate>
+export type TransactionPaymentMethodCreate = t.TypeOf<typeof TransactionPaymentMethodCreate>
 
 export const GuestBuyer = closed(
   'GuestBuyer',
@@ -212,7 +208,6 @@ export type TransactionGiftCard = t.TypeOf<typeof TransactionGiftCard>
 
 /** The properties of TransactionCreate Orka does not offer, with the value that means "not used". */
 export const UNSUPPORTED_TRANSACTION_FIELDS = {
-  store: false,
   is_subsequent_payment: false,
   merchant_initiated: false,
   async_capture: false,
@@ -248,7 +243,7 @@ const TransactionCreateFields = closed(
   { amount: Amount, currency: Currency },
   {
     country: nullable(Country),
-    payment_method: nullable(PaymentMethodCreate),
+    payment_method: nullable(TransactionPaymentMethodCreate),
     buyer: nullable(GuestBuyer),
     buyer_id: nullable(canonicalUuid),
     buyer_external_identifier: nullableText('buyer_external_identifier', 200),
@@ -259,6 +254,8 @@ const TransactionCreateFields = closed(
     cart_items: nullable(CartItems),
     payment_service_id: nullable(canonicalUuid),
     gift_cards: nullable(boundedList(TransactionGiftCard, GIFT_CARD_LIST_BOUND)),
+    /** Keep the card that pays as a payment method of the transaction's buyer. */
+    store: bool,
     ...(Object.fromEntries(Object.keys(UNSUPPORTED_TRANSACTION_FIELDS).map((k) => [k, unsupported])) as Record<
       keyof typeof UNSUPPORTED_TRANSACTION_FIELDS,
       typeof unsupported

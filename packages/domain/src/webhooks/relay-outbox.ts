@@ -6,6 +6,7 @@ import * as t from 'io-ts'
 import { Buyer } from '../buyers/buyer'
 import { BuyerRepository } from '../buyers/buyers.ports'
 import { GiftCardVault } from '../gift-cards/gift-card.ports'
+import { PaymentMethodVault } from '../payment-methods/payment-method.ports'
 import { TransactionStore } from '../transactions/transaction.ports'
 import { Clock } from '../shared/clock.ports'
 import { Unavailable } from '../shared/errors'
@@ -27,6 +28,7 @@ export const makeHandOver =
 interface Sources {
   readonly buyers: BuyerRepository
   readonly vault: GiftCardVault
+  readonly paymentMethods: PaymentMethodVault
   readonly transactions: TransactionStore
 }
 
@@ -87,6 +89,10 @@ const HAPPENED: Readonly<Record<WebhookEventName, (s: Sources, e: OutboxEntry) =
   'gift-card.created': (s, e) => TE.map((c: O.Option<unknown>) => O.isSome(c))(s.vault.findById(e.merchant_account_id, e.target_id)),
   // The card is gone: the delete happened (an entry is only added for a card that was there).
   'gift-card.deleted': (s, e) => TE.map((c: O.Option<unknown>) => O.isNone(c))(s.vault.findById(e.merchant_account_id, e.target_id)),
+  'payment-method.created': (s, e) =>
+    TE.map((m: O.Option<unknown>) => O.isSome(m))(s.paymentMethods.findById(e.merchant_account_id, e.target_id)),
+  'payment-method.deleted': (s, e) =>
+    TE.map((m: O.Option<unknown>) => O.isNone(m))(s.paymentMethods.findById(e.merchant_account_id, e.target_id)),
   'transaction.authorized': transactionWritten('transaction'),
   'transaction.captured': transactionWritten('transaction'),
   'transaction.declined': transactionWritten('transaction'),

@@ -1,6 +1,7 @@
 import * as t from 'io-ts'
 import { Buyer, DateTime } from '../buyers/buyer'
 import { GiftCard } from '../gift-cards/gift-card.codecs'
+import { PaymentMethod } from '../payment-methods/payment-method.codecs'
 import { Refund, Transaction } from '../transactions/transaction.codecs'
 import { closed, literal, oneOf, str, uuid } from '../shared/codecs'
 
@@ -32,6 +33,9 @@ export const WEBHOOK_EVENTS = {
   'gift-card.created': eventOf('GiftCardCreatedEvent', 'gift-card.created', GiftCard),
   /** The card as it was stored; its number and PIN are gone by the time the event is sent. */
   'gift-card.deleted': eventOf('GiftCardDeletedEvent', 'gift-card.deleted', GiftCard),
+  'payment-method.created': eventOf('PaymentMethodCreatedEvent', 'payment-method.created', PaymentMethod),
+  /** The method as it was stored; its sealed number is gone by the time the event is sent. */
+  'payment-method.deleted': eventOf('PaymentMethodDeletedEvent', 'payment-method.deleted', PaymentMethod),
   'transaction.authorized': eventOf('TransactionAuthorizedEvent', 'transaction.authorized', Transaction),
   'transaction.captured': eventOf('TransactionCapturedEvent', 'transaction.captured', Transaction),
   'transaction.declined': eventOf('TransactionDeclinedEvent', 'transaction.declined', Transaction),

@@ -37,8 +37,15 @@ describe('grants', () => {
       expect(grants(held, required)).to.equal(expected)
     })
 
-  it('expands embed to exactly the four browser-safe scopes', () => {
-    expect([...EMBED_SCOPES].sort()).to.deep.equal(['checkout-sessions.write', 'gift-cards.read', 'gift-cards.write', 'transactions.write'])
+  it('expands embed to exactly the six browser-safe scopes', () => {
+    expect([...EMBED_SCOPES].sort()).to.deep.equal([
+      'checkout-sessions.write',
+      'gift-cards.read',
+      'gift-cards.write',
+      'payment-methods.read',
+      'payment-methods.write',
+      'transactions.write',
+    ])
   })
 })
 

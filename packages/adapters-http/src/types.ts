@@ -61,6 +61,12 @@ export interface UseCases {
   deleteGiftCard: ReturnType<typeof domain.makeDeleteGiftCard>
   checkBalances: ReturnType<typeof domain.makeCheckBalances>
   listBuyerGiftCards: ReturnType<typeof domain.makeListBuyerGiftCards>
+  storePaymentMethod: ReturnType<typeof domain.makeStorePaymentMethod>
+  listPaymentMethods: ReturnType<typeof domain.makeListPaymentMethods>
+  getPaymentMethod: ReturnType<typeof domain.makeGetPaymentMethod>
+  updatePaymentMethod: ReturnType<typeof domain.makeUpdatePaymentMethod>
+  deletePaymentMethod: ReturnType<typeof domain.makeDeletePaymentMethod>
+  listBuyerPaymentMethods: ReturnType<typeof domain.makeListBuyerPaymentMethods>
   listRoles: ReturnType<typeof domain.makeListRoles>
   createBuyer: ReturnType<typeof domain.makeCreateBuyer>
   listBuyers: ReturnType<typeof domain.makeListBuyers>

@@ -386,6 +386,8 @@ const BODIES: Readonly<Record<string, unknown>> = {
   'POST /gift-cards': { number: '4123456789010001', pin: '1234' },
   'POST /webhook-subscriptions': { url: 'https://hooks.example.test/h' },
   'POST /transactions': { amount: 1299, currency: 'USD', payment_method: CARD },
+  'POST /payment-methods': CARD,
+  'PUT /payment-methods/{payment_method_id}': { expiration_date: '12/35' },
   'PUT /checkout/sessions/{session_id}/fields': { payment_method: CARD },
   'POST /checkout/sessions/{session_id}/fields': { payment_method: CARD },
 }
@@ -394,7 +396,7 @@ const OPERATION_ROUTES: readonly (Route & { readonly operationId: string; readon
     operationId: op.operationId,
     scope: op.scope,
     method: op.method,
-    path: op.path.replace(/\{\w+\}/g, ID) + (op.path === '/buyers/gift-cards' ? `?buyer_id=${ID}` : ''),
+    path: op.path.replace(/\{\w+\}/g, ID) + (['/buyers/gift-cards', '/buyers/payment-methods'].includes(op.path) ? `?buyer_id=${ID}` : ''),
     body: op.body === undefined ? undefined : JSON.stringify(BODIES[`${op.method} ${op.path}`] ?? {}),
     tokenOptional: op.tokenOptional === true,
   }),

@@ -220,6 +220,12 @@ const USE_CASES: Record<keyof UseCases, true> = {
   updateCheckoutSession: true,
   deleteCheckoutSession: true,
   putCheckoutSessionFields: true,
+  storePaymentMethod: true,
+  listPaymentMethods: true,
+  getPaymentMethod: true,
+  updatePaymentMethod: true,
+  deletePaymentMethod: true,
+  listBuyerPaymentMethods: true,
 }
 
 /** The transaction use cases, each throwing when called: for suites that do not exercise them. */
@@ -261,6 +267,31 @@ export const TRANSACTION_USE_CASES_UNUSED = Object.fromEntries(
   | 'getCapture'
   | 'listTransactionEvents'
   | 'unsupportedTransactionOperation'
+>
+
+/** The payment method use cases, each throwing when called: for suites that do not exercise them. */
+export const PAYMENT_METHOD_USE_CASES_UNUSED = Object.fromEntries(
+  [
+    'storePaymentMethod',
+    'listPaymentMethods',
+    'getPaymentMethod',
+    'updatePaymentMethod',
+    'deletePaymentMethod',
+    'listBuyerPaymentMethods',
+  ].map((n) => [
+    n,
+    () => {
+      throw new Error(`${n} is not used by this suite`)
+    },
+  ]),
+) as unknown as Pick<
+  UseCases,
+  | 'storePaymentMethod'
+  | 'listPaymentMethods'
+  | 'getPaymentMethod'
+  | 'updatePaymentMethod'
+  | 'deletePaymentMethod'
+  | 'listBuyerPaymentMethods'
 >
 
 /** Every use case as `fill(name)` makes it (say, one that throws), except those `given`. */

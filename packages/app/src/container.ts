@@ -6,6 +6,14 @@ import { hostname } from 'node:os'
 import {
   ActivateDeps,
   deleteBuyersGiftCards,
+  deleteBuyersPaymentMethods,
+  makeDeletePaymentMethod,
+  makeGetPaymentMethod,
+  makeListBuyerPaymentMethods,
+  makeListPaymentMethods,
+  makeStorePaymentMethod,
+  makeUpdatePaymentMethod,
+  PaymentMethodVault,
   BuyerRepository,
   CardConnectors,
   CheckoutSessionStore,
@@ -235,6 +243,7 @@ const transactionDeps = (c: DependencyContainer, config: Config): TransactionDep
       environment: config.environment,
     }),
     config: { replayS: config.idempotencyReplayS, leaseS: config.idempotencyLeaseS, retryAfterS: 1 },
+    paymentMethods: get(c, PaymentMethodVault),
     giftCards: { services: get(c, GiftCardServiceRepository), connectors: get(c, GiftCardConnectors), vault: get(c, GiftCardVault) },
   }
 }
@@ -251,6 +260,7 @@ const makeDispatcher = (c: DependencyContainer, config: Config, log: DispatcherL
     relay: makeRelayOutbox({
       buyers: get(c, BuyerRepository),
       vault: get(c, GiftCardVault),
+      paymentMethods: get(c, PaymentMethodVault),
       transactions: get(c, TransactionStore),
       outbox,
       deliveries,
@@ -306,6 +316,8 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
     events,
     config: { replayS: config.idempotencyReplayS, leaseS: config.idempotencyLeaseS, retryAfterS: 1 },
   }
+  const paymentMethods = get(c, PaymentMethodVault)
+  const methodWrites = { ...cardWrites, paymentMethods, sessions: sessions.sessions }
   return {
     authorize: makeAuthorize({ merchantAccounts: get(c, MerchantAccountRepository), roles }),
     checkRateLimit: makeCheckRateLimit({
@@ -320,12 +332,22 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
     deleteGiftCard: makeDeleteGiftCard({ vault: cardWrites.vault, buyers, events }),
     checkBalances: makeCheckBalances(cardWrites),
     listBuyerGiftCards: makeListBuyerGiftCards(cardWrites),
+    storePaymentMethod: makeStorePaymentMethod(methodWrites),
+    listPaymentMethods: makeListPaymentMethods(methodWrites),
+    getPaymentMethod: makeGetPaymentMethod(methodWrites),
+    updatePaymentMethod: makeUpdatePaymentMethod(methodWrites),
+    deletePaymentMethod: makeDeletePaymentMethod(methodWrites),
+    listBuyerPaymentMethods: makeListBuyerPaymentMethods(methodWrites),
     listRoles: makeListRoles({ roles, mac }),
     createBuyer: makeCreateBuyer({ buyers, clock, ids, events }),
     listBuyers: makeListBuyers({ buyers, mac }),
     getBuyer: makeGetBuyer({ buyers }),
     updateBuyer: makeUpdateBuyer({ buyers, clock, events }),
-    deleteBuyer: makeDeleteBuyer({ buyers, events, cascade: [deleteBuyersGiftCards(cardWrites.vault)] }),
+    deleteBuyer: makeDeleteBuyer({
+      buyers,
+      events,
+      cascade: [deleteBuyersGiftCards(cardWrites.vault), deleteBuyersPaymentMethods(paymentMethods)],
+    }),
     createWebhookSubscription: makeCreateWebhookSubscription({ webhooks, box, clock, ids, policy }),
     getWebhookSubscription: makeGetWebhookSubscription({ webhooks, box, clock }),
     listWebhookSubscriptions: makeListWebhookSubscriptions({ webhooks, box, clock, mac }),
@@ -339,7 +361,7 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
     getCheckoutSession: makeGetCheckoutSession(sessions),
     updateCheckoutSession: makeUpdateCheckoutSession(sessions),
     deleteCheckoutSession: makeDeleteCheckoutSession(sessions),
-    putCheckoutSessionFields: makePutCheckoutSessionFields({ ...sessions, box, mac }),
+    putCheckoutSessionFields: makePutCheckoutSessionFields({ ...sessions, paymentMethods, box, mac }),
   }
 }
 

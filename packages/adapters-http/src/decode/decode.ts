@@ -20,6 +20,10 @@ export const integerParam = (v: string | string[] | undefined): unknown =>
 /** `true` and `false` as booleans; anything else is left for the codec to refuse. */
 export const booleanParam = (v: string | string[] | undefined): unknown => (v === 'true' ? true : v === 'false' ? false : v)
 
+/** A list parameter: repeated (`?status=a&status=b`), comma-separated (`?status=a,b`) or both, as one array for its codec. */
+export const listParam = (raw: string | string[] | undefined): unknown =>
+  raw === undefined ? undefined : (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(','))
+
 /** Violations of every part of a request together, or all the parts' values. */
 export const violationsOf = (...parts: readonly Decoded<unknown>[]): readonly Violation[] =>
   parts.flatMap((p) => (E.isLeft(p) ? p.left : []))

@@ -7,6 +7,8 @@ const SUMMARIES: Record<keyof typeof WEBHOOK_EVENTS, string> = {
   'buyer.deleted': 'A buyer was deleted (the payload is the buyer as it was)',
   'gift-card.created': 'A gift card was stored in the vault',
   'gift-card.deleted': 'A stored gift card was deleted (its number and PIN are destroyed)',
+  'payment-method.created': 'A card was stored as a payment method (never its number or security code)',
+  'payment-method.deleted': 'A stored payment method was deleted (its sealed number is destroyed)',
   'transaction.authorized': 'A transaction was authorized',
   'transaction.captured': 'A transaction was captured (at authorization with `intent: capture`, or later)',
   'transaction.declined': 'A transaction was declined by the card service',

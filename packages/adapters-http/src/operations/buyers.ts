@@ -14,7 +14,7 @@ import {
 import { defineOperation, Tag } from './operation'
 import { PAGE_QUERY } from './page'
 
-const BUYERS: Tag = { name: 'Buyers', description: "The merchant's customers." }
+export const BUYERS: Tag = { name: 'Buyers', description: "The merchant's customers." }
 
 /** Path ids are UUIDs compared case-insensitively: decoded to lower case, the form stored ids have. */
 const BUYER_ID = { buyer_id: { codec: canonicalUuid, description: 'The ID of the buyer.' } }
@@ -119,7 +119,8 @@ export const deleteBuyer = defineOperation({
     tag: BUYERS,
     summary: 'Delete a buyer',
     description:
-      'Permanently removes a buyer with its stored gift cards (their numbers and PINs destroyed); its `external_identifier` is free ' +
+      'Permanently removes a buyer with its stored gift cards (their numbers and PINs destroyed) and payment methods (their numbers ' +
+      'destroyed); its `external_identifier` is free ' +
       "again at once. Unknown, already deleted and another account's buyers are all `404`. Subscribers receive `buyer.deleted`.",
   },
   params: BUYER_ID,

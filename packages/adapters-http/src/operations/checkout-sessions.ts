@@ -106,8 +106,12 @@ const fields = (method: 'PUT' | 'POST', operationId: string, summary: string) =>
         'all card data before. **No token is needed**: the session id is the capability, whatever merchant account the session is ' +
         'of (a token sent anyway must be valid and grant the scope). Card data is sealed and never shown again: the session shows ' +
         "the card's scheme, BIN, last 4 digits and fingerprint, each gift card's BIN, sub-BIN, last 4 digits and amount, and now " +
-        'expires 5 minutes from now. A card past its expiry month is a `400` on `payment_method.expiration_date`; a stored payment ' +
-        'method (`method: id`) is not supported (`400`). Gift cards are checked as a payment checks them, against the ' +
+        'expires 5 minutes from now. A card past its expiry month is a `400` on `payment_method.expiration_date`. A stored payment ' +
+        'method, `{method: "id", id, security_code?}`, may stand for the card: one of the session\'s merchant account that can pay ' +
+        '(`succeeded`, not past its expiry month; else a `400` on `payment_method.id`, type `unknown_payment_method`); the session ' +
+        'then shows that method, and the payment made from the session checks that its token may use it (an `embed` token: only ' +
+        "its claim's buyer's). The security code is sealed with the session and never kept past the payment. Gift cards are checked " +
+        'as a payment checks them, against the ' +
         "session's `amount` when it has one (`400` naming the item or `payment_method`): the same number twice, more than the " +
         'amount, no card for the rest, or a card for nothing.',
     },

@@ -2,6 +2,7 @@ import { BUYER_OPERATIONS } from './buyers'
 import { CHECKOUT_SESSION_OPERATIONS } from './checkout-sessions'
 import { GIFT_CARD_OPERATIONS } from './gift-cards'
 import type { Operation } from './operation'
+import { PAYMENT_METHOD_OPERATIONS } from './payment-methods'
 import { ROLE_OPERATIONS } from './roles'
 import { TRANSACTION_EXTRA_OPERATIONS } from './transaction-extras'
 import { TRANSACTION_READ_OPERATIONS } from './transaction-reads'
@@ -16,6 +17,8 @@ import { WEBHOOK_SUBSCRIPTION_OPERATIONS } from './webhook-subscriptions'
  */
 export const OPERATIONS: readonly Operation[] = [
   ...GIFT_CARD_OPERATIONS,
+  // Before the buyers': a router tries routes in this order, and `/buyers/payment-methods` must not be read as `/buyers/{buyer_id}`.
+  ...PAYMENT_METHOD_OPERATIONS,
   ...ROLE_OPERATIONS,
   ...BUYER_OPERATIONS,
   ...WEBHOOK_SUBSCRIPTION_OPERATIONS,

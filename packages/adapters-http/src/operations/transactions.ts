@@ -29,7 +29,7 @@ import {
 } from '@orka/domain'
 import { defineOperation, OperationRequest, ParameterDocs, Tag } from './operation'
 import { PAGE_QUERY } from './page'
-import { booleanParam, integerParam } from '../decode/decode'
+import { booleanParam, integerParam, listParam } from '../decode/decode'
 
 export const TRANSACTIONS: Tag = {
   name: 'Transactions',
@@ -57,11 +57,25 @@ export const createTransaction = defineOperation({
     tag: TRANSACTIONS,
     summary: 'Create transaction',
     description:
-      'Takes a payment, with a card or a checkout session whose card Secure Fields stored, and gift cards. The transaction is recorded before ' +
-      "any card service is asked, then routed: the account's active card services are tried in priority order (or only the one " +
-      '`payment_service_id` names); a technical failure moves to the next, a decline stops. A declined or failed payment is still a ' +
-      '`201` Transaction (its `status` says so). Properties Orka does not offer (`store: true`, 3-D Secure data, ...) are a `400` ' +
-      'naming them; so are an unknown, used or expired checkout session, an expired card and an unknown buyer.\n\n' +
+      'Takes a payment, with a card, a stored payment method or a checkout session whose card Secure Fields stored, and gift cards. ' +
+      "The transaction is recorded before any card service is asked, then routed: the account's active card services are tried in " +
+      'priority order (or only the one `payment_service_id` names); a technical failure moves to the next, a decline stops. A ' +
+      'declined or failed payment is still a `201` Transaction (its `status` says so). Properties Orka does not offer (3-D Secure ' +
+      'data, `merchant_initiated`, ...) are a `400` naming them; so are an unknown, used or expired checkout session, an expired ' +
+      'card and an unknown buyer.\n\n' +
+      '`payment_method: {method: "id", id, security_code?}` pays with a stored card (`POST /payment-methods`, or `store: true`); ' +
+      'the security code, typed by the buyer for this payment, is sent to the card service and never kept. A method that is ' +
+      "unknown, deleted, of another merchant account, out of the caller's reach (an `embed` token reaches only its claim's buyer's), " +
+      'not `succeeded` or past its expiry month is a `400` on `payment_method.id` (type `unknown_payment_method`, or ' +
+      "`expired_card`). A request naming no buyer is made for the method's buyer; one naming another buyer (or describing a " +
+      "guest) is a `400` (type `payment_method_buyer_mismatch`). The transaction's `payment_method.id` names the method, whose " +
+      '`usage_count` and `last_used_at` (and their `cit_` pair) count each authorized payment it makes.\n\n' +
+      '`store: true` keeps the card that pays (sent in the request, or the one of the checkout session) as a payment method of the ' +
+      "transaction's buyer, which must be named by `buyer_id` or `buyer_external_identifier` (else a `400` on `store`, as is " +
+      '`store: true` with gift cards only). The method is `processing` until the payment ends: then `succeeded` when it was ' +
+      'authorized, `failed` when declined or failed (a card the buyer had stored and paid with before stays `succeeded`). The same ' +
+      'card for the same buyer is one method. The number is sealed, the security code never kept; neither is in any answer, event or ' +
+      'webhook.\n\n' +
       '`gift_cards` (or the gift cards a checkout session holds) pay part or all of it: at most 10, each for more than 0, none twice, ' +
       'together no more than `amount`, all of it without a `payment_method` and not all of it with one (else a `400` naming the item); ' +
       'a stored card the caller cannot reach is a `404`. The card part is authorized first, then each gift card redeemed; if one ' +
@@ -90,9 +104,6 @@ export const createTransaction = defineOperation({
     }),
 })
 
-const csv = (raw: string | string[] | undefined): unknown =>
-  raw === undefined ? undefined : (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(','))
-
 export const listTransactions = defineOperation({
   method: 'GET',
   path: '/transactions',
@@ -108,7 +119,7 @@ export const listTransactions = defineOperation({
     status: {
       codec: t.array(TransactionStatus),
       description: 'Only transactions in one of these statuses (repeat the parameter, or separate with commas).',
-      parse: csv,
+      parse: listParam,
     },
     buyer_id: { codec: canonicalUuid, description: 'Only transactions of the buyer with this ID.' },
     buyer_external_identifier: {
@@ -133,7 +144,7 @@ export const listTransactions = defineOperation({
     currency: {
       codec: t.array(Currency),
       description: 'Only transactions in one of these currencies (repeat the parameter, or separate with commas).',
-      parse: csv,
+      parse: listParam,
     },
     gift_card_id: { codec: canonicalUuid, description: 'Only transactions that redeemed (or tried to) the stored gift card with this ID.' },
     has_gift_card_redemptions: {

@@ -1,9 +1,11 @@
 import { expect } from 'chai'
+import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import {
   AuthorizeRequest,
   Buyer,
   CardConnector,
+  forbidden,
   makeCreateTransaction,
   makePutCheckoutSessionFields,
   PaymentMethod,
@@ -173,6 +175,21 @@ describe('cards on file: store: true and paying with a stored method', () => {
     expect(own._tag === 'Right' && own.right.value.status).to.equal('authorization_succeeded')
     const others = await asEmbed(bob, byId(id, { buyer_id: bob.id }))
     expect(others._tag === 'Left' && problemsOf(others.left)).to.deep.equal([['payment_method.id', 'unknown_payment_method']])
+  })
+
+  it('lets an embed token keep a card only for the buyer its claim names, as POST /payment-methods does', async () => {
+    const { w, ada, service } = await world()
+    const asEmbed = (buyer: Buyer | null) =>
+      makeCreateTransaction(w)({
+        merchantAccountId: MERCHANT_A,
+        input: stored({ buyer_id: ada.id }),
+        idempotencyKey: null,
+        embed: { buyer: buyer === null ? null : { id: buyer.id, externalIdentifier: null }, pins: {} },
+      })()
+    expect(await asEmbed(null)).to.deep.equal(E.left(forbidden('embed_buyer')))
+    expect(service.calls).to.deep.equal([])
+    const own = await asEmbed(ada)
+    expect(own._tag === 'Right' && own.right.value.payment_method?.id).to.be.a('string')
   })
 
   it('pays with a stored method Secure Fields put on a checkout session, with the security code they sent', async () => {

@@ -157,6 +157,14 @@ describe('payment methods: storing cards and managing them', () => {
     expect(problemsOf(await left(w.store(input({ method: 'checkout-session', id: aCheckoutSessionRecord().id }))))).to.deep.equal([
       ['id', 'no_card_data'],
     ])
+    // A session whose Secure Fields named a stored method has nothing to store, and keeps what it holds.
+    const named = aCheckoutSessionRecord()
+    await right(w.sessions.create(named))
+    await right(makePutCheckoutSessionFields(w)({ id: named.id, input: { payment_method: { method: 'id', id: m.id } } }))
+    expect(problemsOf(await left(w.store(input({ method: 'checkout-session', id: named.id }))))).to.deep.equal([
+      ['id', 'stored_payment_method'],
+    ])
+    expect(O.toNullable(await right(w.sessions.find(MERCHANT_A, named.id, w.clock.now())))?.card?.payment_method?.id).to.equal(m.id)
   })
 
   it('runs once per idempotency key: a replay answers the method stored; a retry after the process died after the insert answers it too', async () => {

@@ -46,7 +46,9 @@ describe('OpenAPI parameters: documented bounds are the enforced ones', () => {
               ? { number: '4123455541234569999', amount: 100, currency: 'USD' }
               : template === '/transactions'
                 ? PAYMENT
-                : {},
+                : template === '/payment-methods'
+                  ? PAYMENT.payment_method
+                  : {},
       })
     }
     throw new Error(`no way to send a ${param.in} parameter`)

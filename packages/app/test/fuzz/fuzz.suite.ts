@@ -10,6 +10,9 @@ import { malformedBytes, malformedRequest, MALFORMED_TARGET } from './malformed'
 import { Ref, Resolver, Secret } from './model'
 import { NoResponse, RawResponse, sendBytes, sendRaw } from './raw-http'
 import { FuzzRequest, PASSWORD_RE, POLLUTION_KEYS, Sendable, TokenName, toSendable } from './requests'
+import { PaymentMethodModel } from './payment-method-model'
+import { isPmRequest } from './payment-method-spec'
+import { KnownVault } from './payment-method-vault'
 import { TransactionModel, Prepared } from './transaction-model'
 import { anyRequest } from './transaction-requests'
 import { isTxRequest } from './transaction-spec'
@@ -34,8 +37,11 @@ const show = (value: unknown): string => (typeof value === 'string' ? value : in
  * document (an unknown route or another method: a documented error), never a 500, a body valid
  * against the document's schema for that operation and status, only documented headers, and no
  * card number, PIN, password or client secret sent in the run, in the response or in any log
- * line. After every request: nothing was added to or changed on a built-in prototype. At the
- * end: the server still answers `/healthz`, and no log line of the run carries a secret.
+ * line (nor any card's security code sent: too short to look for in any text, it must be no
+ * string of the response and no JSON string of the request's log lines, and no response has a
+ * `security_code` property). After every request: nothing was added to or changed on a
+ * built-in prototype. At the end: the server still answers `/healthz`, and no log line of the
+ * run carries a secret.
  *
  * The transaction routes (issue 23; about a quarter of the requests) are also checked against a
  * model (transaction-model.ts): it makes each request from what it means (a payment by card or
@@ -44,6 +50,13 @@ const show = (value: unknown): string => (typeof value === 'string' ? value : in
  * the status and, where the README says, the body (a 422's locations, a 400's pointers, the
  * transaction's status, amounts and card summary by the mock card service's rules), learns from
  * the answer, and checks that no security code is in any response or log line.
+ *
+ * The payment method routes (issue 26; about a tenth of the requests, besides the hostile ones
+ * of requests.ts) are checked against a model too (payment-method-model.ts), which shares what
+ * it knows of the vault with the transaction model: cards stored by `POST /payment-methods` and
+ * by payments with `store: true` (the same card for the same buyer is one method), read,
+ * changed, deleted and listed, and paid with by id (`{method: "id"}`, also named on a checkout
+ * session).
  *
  * Requests run in `FUZZ_CONCURRENCY` (8) fast-check properties at once, each with its own seed
  * derived from the run's seed (`FUZZ_SEED`, random when unset, printed at the start). On a
@@ -129,6 +142,38 @@ const pollution = (before: Snapshot): Problem[] => {
   return problems
 }
 
+/**
+ * A card's security code in a response: no property may be named `security_code`, and none of
+ * the codes sent may be a string of it (but a card's label or BIN, which may be the same digits).
+ */
+const codeLeaks = (text: string, codes: readonly string[]): Problem[] => {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return []
+  }
+  const found: Problem[] = []
+  const walk = (v: unknown, key: string) => {
+    if (key === 'security_code')
+      found.push({
+        kind: 'leak',
+        detail: 'security_code in a response',
+        message: `a response names a security code: ${text.slice(0, 300)}`,
+      })
+    else if (typeof v === 'string' && codes.includes(v) && key !== 'label' && key !== 'bin')
+      found.push({
+        kind: 'leak',
+        detail: 'security code in a response',
+        message: `the response carries the security code sent at ${key}: ${text.slice(0, 300)}`,
+      })
+    if (Array.isArray(v)) for (const x of v) walk(x, key)
+    else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) walk(x, k)
+  }
+  walk(body, '')
+  return found
+}
+
 /** Where the server's answers are kept, so that later requests can name them. */
 class Pools implements Resolver {
   readonly subscription: string[] = []
@@ -139,9 +184,10 @@ class Pools implements Resolver {
   readonly buyerExternalId: string[] = ['buyer-1']
   readonly giftCard: string[] = []
   readonly session: string[] = []
+  readonly paymentMethod: string[] = []
   private readonly seen = new Set<string>()
 
-  add(pool: 'subscription' | 'buyer' | 'cursor' | 'buyerExternalId' | 'giftCard' | 'session', v: string, cap = 400) {
+  add(pool: 'subscription' | 'buyer' | 'cursor' | 'buyerExternalId' | 'giftCard' | 'session' | 'paymentMethod', v: string, cap = 400) {
     const k = `${pool}\u0000${v}`
     if (this.seen.has(k) || this[pool].length >= cap) return
     this.seen.add(k)
@@ -254,6 +300,7 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
     let contract: Contract
     let tokens: Record<Exclude<TokenName, 'fresh'>, string>
     let model: TransactionModel
+    let methods: PaymentMethodModel
     const tokenOf = (name: TokenName) => (name === 'fresh' ? h.token('admin') : tokens[name])
     const pools = new Pools()
     const secrets = new Secrets()
@@ -295,8 +342,12 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
         huge: `${head}.${'A'.repeat(9000)}.${signature}`,
       }
 
-      model = new TransactionModel(h, tokenOf)
+      // The payment method model and the transaction model share what they know of the vault.
+      const vault = new KnownVault()
+      model = new TransactionModel(h, tokenOf, vault)
       await model.setup()
+      methods = new PaymentMethodModel(h, tokenOf, vault)
+      await methods.setup()
 
       // Something to point at: subscriptions (mostly inactive: deliveries to `.example` never
       // resolve, harmlessly), a buyer whose event queues deliveries, and a cursor per list.
@@ -349,7 +400,9 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
 
     /** Learns ids and cursors from a response, for later requests to name. */
     const harvest = (q: FuzzRequest, sent: Sendable, res: RawResponse) => {
-      for (const x of sent.secrets) if (x.kind === 'card' && x.where === 'response' && /^\d{13,19}$/.test(x.value)) pools.addCard(x)
+      // The payment method model's cards stay its own: another family storing one would change what the model's vault holds.
+      if (!isPmRequest(q))
+        for (const x of sent.secrets) if (x.kind === 'card' && x.where === 'response' && /^\d{13,19}$/.test(x.value)) pools.addCard(x)
       let parsed: unknown
       try {
         parsed = res.text === '' ? undefined : JSON.parse(res.text)
@@ -363,6 +416,7 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
       if (res.status === 201 && (q.family === 'create_gift_card' || q.family === 'activate_gift_card') && typeof body.id === 'string')
         pools.add('giftCard', body.id)
       if (res.status === 201 && q.family === 'create_checkout_session' && typeof body.id === 'string') pools.add('session', body.id)
+      if (res.status === 201 && q.family === 'create_payment_method' && typeof body.id === 'string') pools.add('paymentMethod', body.id)
       if (res.status === 201 && q.family === 'add_buyer' && typeof body.id === 'string') {
         pools.add('buyer', body.id)
         if (typeof body.external_identifier === 'string' && body.external_identifier.length < 100)
@@ -404,8 +458,8 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
 
     /** Sends one generated request and checks every invariant on what came back. */
     const exercise = async (q: FuzzRequest): Promise<Outcome> => {
-      // A transaction request is made by the model, which predicts its answer (transaction-model.ts).
-      const prepared: Prepared | undefined = isTxRequest(q) ? await model.prepare(q) : undefined
+      // A transaction or payment method request is made by its model, which predicts its answer (transaction-model.ts, payment-method-model.ts).
+      const prepared: Prepared | undefined = isTxRequest(q) ? await model.prepare(q) : isPmRequest(q) ? await methods.prepare(q) : undefined
       try {
         return await exerciseAs(prepared?.request ?? q, prepared)
       } catch (e) {
@@ -452,6 +506,12 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
             detail: `${l.split(' ')[0]} in a ${res.status} response`,
             message: `the response carries the ${l} sent in this run: ${JSON.stringify(res.text.slice(0, 400))}`,
           })
+        problems.push(
+          ...codeLeaks(
+            res.text,
+            send.secrets.filter((x) => x.kind === 'cvv').map((x) => x.value),
+          ),
+        )
         if (prepared !== undefined) {
           problems.push(...prepared.check(res, h.logs.slice(mark).join('')))
           prepared.done(res)
@@ -463,7 +523,7 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
       const lines = h.logs.slice(mark).join('')
       for (const x of send.secrets)
         for (const v of x.tracked())
-          if (v.length >= 8 && lines.includes(v))
+          if ((v.length >= 8 && lines.includes(v)) || (x.kind === 'cvv' && lines.includes(`"${v}"`)))
             problems.push({
               kind: 'leak',
               detail: `${x.kind} in a log line`,
@@ -603,8 +663,9 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
           `  families (requests, mean ms): ${byCount(stats.family)
             .map(([k, n]) => `${k}: ${n} (${((stats.ms.get(k) ?? 0) / n).toFixed(1)})`)
             .join(', ')}`,
-          `  pools: ${pools.subscription.length} subscriptions, ${pools.buyer.length} buyers, ${pools.delivery.length} deliveries, ${pools.card.length} cards, ${pools.cursor.length} cursors, ${pools.session.length} checkout sessions`,
+          `  pools: ${pools.subscription.length} subscriptions, ${pools.buyer.length} buyers, ${pools.delivery.length} deliveries, ${pools.card.length} cards, ${pools.cursor.length} cursors, ${pools.session.length} checkout sessions, ${pools.paymentMethod.length} payment methods`,
           `  transactions (model): ${model.summary()}`,
+          `  payment methods (model): ${methods.summary()}`,
           `  distinct failures: ${catalogue.size}`,
           ...[...catalogue.entries()]
             .sort((a, b) => b[1].count - a[1].count)

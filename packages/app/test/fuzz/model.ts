@@ -25,14 +25,16 @@ export class Raw {
 }
 
 /**
- * A value that must never come back: a card number, PIN or password/client secret. `where`
- * says what promise applies: `response` values are sent in the properties the README names as
- * sensitive (they must appear in no response and no log line); `log` values are sent elsewhere
- * (a URL path), and only the log must never carry them.
+ * A value that must never come back: a card number, PIN, password/client secret or a card's
+ * security code. `where` says what promise applies: `response` values are sent in the properties
+ * the README names as sensitive (they must appear in no response and no log line); `log` values
+ * are sent elsewhere (a URL path), and only the log must never carry them. A security code is
+ * too short to look for in any text: no response may hold it as a string (but a card's label
+ * or BIN, which may be the same digits), nor any of the request's log lines as a JSON string.
  */
 export class Secret {
   constructor(
-    readonly kind: 'card' | 'pin' | 'password',
+    readonly kind: 'card' | 'pin' | 'password' | 'cvv',
     readonly value: string,
     readonly where: 'response' | 'log' = 'response',
   ) {}
@@ -47,7 +49,16 @@ export class Secret {
 }
 
 export type PoolName =
-  'subscription' | 'delivery' | 'deliverySubscription' | 'buyer' | 'card' | 'cursor' | 'buyerExternalId' | 'giftCard' | 'session'
+  | 'subscription'
+  | 'delivery'
+  | 'deliverySubscription'
+  | 'buyer'
+  | 'card'
+  | 'cursor'
+  | 'buyerExternalId'
+  | 'giftCard'
+  | 'session'
+  | 'paymentMethod'
 
 /** Something the server created earlier in the run, picked by index (modulo the pool's size). */
 export class Ref {

@@ -256,7 +256,7 @@ const scramble = (n: number, length: number, alphabet: string): string => {
 }
 const entropy = fc.noBias(fc.integer({ min: 1, max: 0x7fffffff }))
 /** Different salts, so that a PIN and a card number from the same draw share no digits. */
-const SALT = { card: 0x2545f491, pin: 0x6c8e9cf5, password: 0x1b873593 } as const
+const SALT = { card: 0x2545f491, pin: 0x6c8e9cf5, password: 0x1b873593, cvv: 0x68e31da4 } as const
 
 /** Card numbers 13-19 digits long; the last four sometimes ask the mock service to decline, fail or hang. */
 export const cardNumber: fc.Arbitrary<string> = fc
@@ -276,6 +276,11 @@ export const cardNumber: fc.Arbitrary<string> = fc
   })
 
 const pinDigits = fc.tuple(entropy, fc.integer({ min: 8, max: 12 })).map(([n, length]) => scramble(n ^ SALT.pin, length, '0123456789'))
+/** Security codes of 3 or 4 digits, as random as the other secrets. */
+const cvvValue = fc
+  .tuple(entropy, fc.constantFrom(3, 4))
+  .map(([n, length]) => new Secret('cvv', scramble(n ^ SALT.cvv, length, '0123456789')))
+
 /** Passwords and client secrets: a marker the leak check can find in any text. */
 export const PASSWORD_RE = /Zp[wc][A-Za-z0-9]{13}/g
 const passwordValue = (prefix: 'Zpw' | 'Zpc') =>
@@ -852,8 +857,8 @@ const sessionFields: fc.Arbitrary<Obj> = mutated(
             9,
           ),
           expiration_date: opt(field(fc.constantFrom('12/35', '01/30', '13/30', '12/20', '1/30', '12/2035')), 9),
-          security_code: opt(field(fc.constantFrom('123', '1234', '12', 'abc')), 6),
-          id: opt(field(word(1, 10)), 1),
+          security_code: opt(field(oneof(cvvValue, fc.constantFrom('123', '1234', '12', 'abc'))), 6),
+          id: opt(field(oneof(word(1, 10), ref('paymentMethod', ['none', 'none', 'upper', 'tamper']))), 2),
         }),
         oneof(
           key,
@@ -862,6 +867,112 @@ const sessionFields: fc.Arbitrary<Obj> = mutated(
       ),
     ),
   }),
+)
+
+/** Expiry dates: `MM/YY` in the future and the past, and every other form. */
+const expirationDate = oneof(
+  { weight: 6, arbitrary: fc.constantFrom('12/35', '01/30', '06/28', '12/99') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom('01/20', '12/24', '00/30', '13/30', '1/30', '12/2035', '12-30', '1230', ' 12/35', '12/35\u0000'),
+  },
+)
+/** Card numbers for a card on file: Luhn-valid ones, and others: failing Luhn, 12 digits long, formatted, or no text at all. */
+const storedCardNumber: fc.Arbitrary<unknown> = oneof(
+  { weight: 8, arbitrary: cardNumber.map((n) => new Secret('card', withCheckDigit(n))) },
+  { weight: 2, arbitrary: card },
+  { weight: 1, arbitrary: cardNumber.map((n) => new Secret('card', withCheckDigit(n).slice(0, 12))) },
+  { weight: 1, arbitrary: cardNumber.map((n) => new Secret('card', withCheckDigit(n.slice(0, 15)).replace(/(\d{4})(?=\d)/g, '$1 '))) },
+)
+const securityCode: fc.Arbitrary<unknown> = oneof(
+  { weight: 6, arbitrary: cvvValue },
+  { weight: 2, arbitrary: fc.constantFrom<unknown>('12', '12345', 'abc', 123, '\uff11\uff12\uff13', null, '') },
+)
+/** Bodies of `POST /payment-methods`: valid cards (for no buyer or one), a checkout session's card, and any combination of the properties. */
+const paymentMethodCreate: fc.Arbitrary<Obj> = mutated(
+  oneof(
+    {
+      weight: 4,
+      arbitrary: obj({
+        method: fc.constant('card'),
+        number: storedCardNumber,
+        expiration_date: expirationDate,
+        security_code: opt(securityCode, 6),
+        buyer_id: opt(uuidish, 3),
+        buyer_external_identifier: opt(buyerExternal, 2),
+        external_identifier: opt(externalId, 3),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: obj({
+        method: fc.constant('checkout-session'),
+        id: oneof(ref('session', ['none', 'none', 'upper', 'tamper']), uuidish),
+        buyer_id: opt(uuidish, 2),
+        external_identifier: opt(externalId, 2),
+      }),
+    },
+    {
+      weight: 3,
+      arbitrary: obj({
+        method: opt(field(fc.constantFrom('card', 'card', 'checkout-session', 'CARD', 'id', 'paypal', 'network-token')), 8),
+        number: opt(field(storedCardNumber), 8),
+        expiration_date: opt(field(expirationDate), 8),
+        security_code: opt(field(securityCode), 5),
+        card_type: opt(field(fc.constantFrom(null, 'credit', 'debit')), 1),
+        id: opt(field(oneof(ref('session'), uuidish)), 2),
+        buyer_id: opt(field(uuidish), 3),
+        buyer_external_identifier: opt(field(buyerExternal), 3),
+        external_identifier: opt(field(externalId), 3),
+      }),
+    },
+  ),
+  oneof(
+    key,
+    cardNumber.map((n) => new Secret('card', n)),
+  ),
+)
+/** Bodies of `PUT /payment-methods/{id}`: each property absent, null (cleared) or set, and hostile values. */
+const paymentMethodUpdate: fc.Arbitrary<Obj> = mutated(
+  obj({
+    expiration_date: opt(field(expirationDate), 5),
+    external_identifier: opt(oneof({ weight: 4, arbitrary: field(externalId) }, { weight: 1, arbitrary: fc.constant(null) }), 4),
+    scheme_transaction_id: opt(
+      oneof({ weight: 3, arbitrary: textField(word(1, 20), 200) }, { weight: 1, arbitrary: fc.constant(null) }),
+      3,
+    ),
+    scheme_transaction_id_scheme: opt(field(fc.constantFrom('visa', 'mastercard', 'amex', null, 'VISA', 'unknown')), 3),
+    transaction_link_id: opt(oneof({ weight: 3, arbitrary: textField(word(1, 20), 200) }, { weight: 1, arbitrary: fc.constant(null) }), 3),
+  }),
+)
+/** Payments that store the card that pays, or pay with a stored one (`store`, `{method: "id"}`), among hostile values. */
+const storingPayment: fc.Arbitrary<Obj> = mutated(
+  obj({
+    amount: field(amount),
+    currency: field(currency),
+    store: opt(field(fc.constantFrom<unknown>(true, false, 'true', 1)), 8),
+    buyer_id: opt(field(uuidish), 5),
+    buyer_external_identifier: opt(field(buyerExternal), 2),
+    payment_method: field(
+      oneof(
+        obj({
+          method: fc.constant('card'),
+          number: storedCardNumber,
+          expiration_date: expirationDate,
+          security_code: opt(securityCode, 6),
+        }),
+        obj({
+          method: fc.constant('id'),
+          id: oneof(ref('paymentMethod', ['none', 'none', 'upper', 'tamper', 'suffix']), uuidish),
+          security_code: opt(securityCode, 6),
+        }),
+      ),
+    ),
+  }),
+  oneof(
+    key,
+    cardNumber.map((n) => new Secret('card', n)),
+  ),
 )
 
 /** Search values: parts of names and identifiers in any case, pattern characters, and odd text. */
@@ -1098,6 +1209,13 @@ const RAW_SEGMENTS = [
   '=',
   '~',
 ]
+/** `status` of the payment method list: one or several (repeated, or separated by commas), in any case, and odd text. */
+const methodStatus = oneof(
+  { weight: 4, arbitrary: fc.constantFrom('succeeded', 'failed', 'processing', 'succeeded,failed', 'paused,buyer_approval_required') },
+  { weight: 2, arbitrary: fc.constantFrom('SUCCEEDED', '', ',', 'succeeded,', 'succeeded,nope', '%00') },
+  { weight: 1, arbitrary: shortNasty },
+)
+
 /** A path segment from any string: UTF-8 percent-encoded (a lone surrogate becomes U+FFFD's bytes). */
 export const encodeComponent = (s: string): string => {
   let out = ''
@@ -1414,6 +1532,10 @@ const UNKNOWN_WORDS = [
   '.env',
   'Roles',
   'webhook_subscriptions',
+  'payment-methods',
+  'network-tokens',
+  'payment-service-tokens',
+  'cryptogram',
 ]
 const unknownPath: fc.Arbitrary<Segment[]> = fc.array(
   oneof(
@@ -1434,7 +1556,11 @@ const KNOWN_PATHS: fc.Arbitrary<Segment[]> = oneof(
     ['buyers'],
     ['buyers', 'gift-cards'],
     ['webhook-subscriptions'],
+    ['payment-methods'],
+    ['buyers', 'payment-methods'],
   ),
+  idSegment('paymentMethod').map((id) => ['payment-methods', id]),
+  idSegment('paymentMethod').map((id) => ['payment-methods', id, 'network-tokens']),
   idSegment('buyer').map((id) => ['buyers', id]),
   idSegment('subscription').map((id) => ['webhook-subscriptions', id]),
   idSegment('giftCard').map((id) => ['gift-cards', id]),
@@ -1585,6 +1711,69 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
   },
   { weight: 2, arbitrary: request({ family: 'get_gift_card', method: is('GET'), path: seg('gift-cards', idSegment('giftCard')) }) },
   { weight: 2, arbitrary: request({ family: 'delete_gift_card', method: is('DELETE'), path: seg('gift-cards', idSegment('giftCard')) }) },
+  {
+    weight: 5,
+    arbitrary: request({
+      family: 'create_payment_method',
+      method: is('POST'),
+      path: seg('payment-methods'),
+      body: body(paymentMethodCreate),
+      headers: idempotencyKey,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'list_payment_methods',
+      method: is('GET'),
+      path: seg('payment-methods'),
+      query: query([
+        param('buyer_id', oneof(ref('buyer'), uuidish, shortNasty)),
+        param('buyer_external_identifier', oneof(ref('buyerExternalId'), shortNasty)),
+        param('status', methodStatus),
+        param(
+          'external_identifier',
+          oneof(
+            externalId.filter((x) => x.length < 100),
+            shortNasty,
+          ),
+        ),
+      ]),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'list_buyer_payment_methods',
+      method: is('GET'),
+      path: seg('buyers', 'payment-methods'),
+      query: query([
+        param('buyer_id', oneof(ref('buyer'), uuidish, shortNasty)),
+        param('buyer_external_identifier', oneof(ref('buyerExternalId'), shortNasty)),
+        param('sort_by', oneof(fc.constantFrom('last_used_at', 'usage_count', 'LAST_USED_AT'), shortNasty)),
+        param('order_by', oneof(fc.constantFrom('asc', 'desc', 'ASC'), shortNasty)),
+        param('country', oneof(fc.constantFrom('US', 'GB', 'gb', 'GBR'), shortNasty)),
+        param('currency', oneof(fc.constantFrom('USD', 'EUR', 'usd', 'XYZ'), shortNasty)),
+      ]),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({ family: 'get_payment_method', method: is('GET'), path: seg('payment-methods', idSegment('paymentMethod')) }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'update_payment_method',
+      method: is('PUT'),
+      path: seg('payment-methods', idSegment('paymentMethod')),
+      body: body(paymentMethodUpdate),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: request({ family: 'delete_payment_method', method: is('DELETE'), path: seg('payment-methods', idSegment('paymentMethod')) }),
+  },
   { weight: 4, arbitrary: request({ family: 'add_buyer', method: is('POST'), path: seg('buyers'), body: body(buyerBody) }) },
   { weight: 3, arbitrary: storedOddText },
   {
@@ -1722,7 +1911,7 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
       method: is('POST'),
       path: fc.constantFrom<Segment[]>(['transactions']),
       auth: oneof(authArb, fc.constant({ kind: 'bearer' as const, token: 'embed' as const, scheme: 'Bearer' })),
-      body: oneof(fc.constant(null), body(oneof(activation, anyJson))),
+      body: oneof(fc.constant(null), body(oneof(activation, anyJson, storingPayment))),
     }),
   },
 )

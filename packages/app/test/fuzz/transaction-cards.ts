@@ -1,7 +1,7 @@
 import * as fc from 'fast-check'
 import { luhnValid } from '@orka/domain'
 import { Obj, Secret } from './model'
-import { CardSpec, CreateSpec, ExpirySpec, PaymentMethodSpec, Prop } from './transaction-spec'
+import { CardSpec, CreateSpec, ExpirySpec, PaymentMethodSpec, Prop, Slot, StoredPick } from './transaction-spec'
 import {
   amountProp,
   bad,
@@ -20,6 +20,7 @@ import {
   unknownProp,
   unsupportedProp,
   giftCardsProp,
+  storeProp,
   w,
   word,
 } from './transaction-values'
@@ -69,7 +70,7 @@ const cvv = oneof(
     fc.constantFrom<unknown>('12', '12345', 'abc', 123, '\uff11\uff12\uff13', '1\u00002').map((v) => ({ cvv: v, cvvOk: false })),
   ),
 )
-const card: fc.Arbitrary<CardSpec> = fc
+export const card: fc.Arbitrary<CardSpec> = fc
   .tuple(
     oneof(
       w(
@@ -101,7 +102,7 @@ const card: fc.Arbitrary<CardSpec> = fc
   )
   .map(([n, e, c]) => ({ ...n, expiry: e, ...c }))
 /** A card a session can hold (Secure Fields refuse the others): valid number and code, not expired. */
-const sessionCard: fc.Arbitrary<CardSpec> = fc
+export const sessionCard: fc.Arbitrary<CardSpec> = fc
   .tuple(cardDigits, fc.integer({ min: 0, max: 60 }), fc.constantFrom<unknown>(null, '123', '1234', '222', '333'))
   .map(([d, months, code]) => ({ number: new Secret('card', d), numberOk: true, digits: d, expiry: { months }, cvv: code, cvvOk: true }))
 
@@ -118,6 +119,27 @@ const pmExtras = (keys: readonly string[], unknown: readonly string[]) =>
       fc.constantFrom(...unknown).map((k) => [bad(k, 'x', ['payment_method', k])]),
     ),
   )
+/** A stored method by id (`{method: "id", id, security_code?}`): one the run stored, or an id that names none. */
+const stored: fc.Arbitrary<PaymentMethodSpec> = fc
+  .record({
+    pick: oneof(
+      w(6, fc.constant<StoredPick>('usable')),
+      w(3, fc.constant<StoredPick>('any')),
+      w(1, fc.constantFrom<StoredPick>('unknown', 'malformed', 'otherAccount')),
+    ),
+    n: fc.nat(1 << 20),
+    code: cvv,
+    extras: oneof(
+      w(8, fc.constant<Prop[]>([])),
+      w(1, fc.constantFrom<Prop[]>([ok('redirect_url', null)], [{ key: 'redirect_url', tree: 'x', effect: '400', value: 'x' }])),
+      w(
+        1,
+        fc.constantFrom('zz', 'number', 'buyer_id').map((k) => [bad(k, 'x', ['payment_method', k])]),
+      ),
+    ),
+  })
+  .map(({ pick, n, code, extras }) => ({ kind: 'stored' as const, pick, n, cvv: code.cvv, cvvOk: code.cvvOk, extras }))
+
 const paymentMethod: fc.Arbitrary<PaymentMethodSpec> = oneof(
   w(
     10,
@@ -133,6 +155,7 @@ const paymentMethod: fc.Arbitrary<PaymentMethodSpec> = oneof(
       kind: fc.constant('session' as const),
       session: oneof(
         w(8, fc.constant('fresh' as const)),
+        w(2, fc.constant('stored' as const)),
         w(1, fc.constantFrom('empty' as const, 'used' as const, 'unknown' as const, 'otherAccount' as const, 'deleted' as const)),
         w(1, fc.constant('malformed' as const)),
       ),
@@ -141,7 +164,7 @@ const paymentMethod: fc.Arbitrary<PaymentMethodSpec> = oneof(
       extras: pmExtras(['external_identifier', 'buyer_id', 'redirect_url'], ['card_type', 'number']),
     }),
   ),
-  w(1, fc.constant({ kind: 'stored' as const })),
+  w(4, stored),
   w(
     1,
     fc.constantFrom<PaymentMethodSpec>(
@@ -180,11 +203,12 @@ export const createSpec: fc.Arbitrary<CreateSpec> = fc
       fc.array(unsupportedProp, { maxLength: 2 }),
       absent(unknownProp, 1),
       absent(giftCardsProp, 1),
+      absent(storeProp, 1),
     ),
     duplicateAmount: absent(fc.constantFrom<unknown>('x', -5, null, 1e9), 1),
   })
   .map(({ amount, currency, pm, optional, duplicateAmount }) => {
-    const [intent, ext, meta, named, both, guest, service, country, source, unsupported, unknown, giftCards] = optional
+    const [intent, ext, meta, named, both, guest, service, country, source, unsupported, unknown, giftCards, store] = optional
     const props = [
       amount,
       currency,
@@ -200,6 +224,7 @@ export const createSpec: fc.Arbitrary<CreateSpec> = fc
       ...unsupported,
       unknown,
       giftCards,
+      store,
     ].filter((p): p is Prop => p !== null)
     const seen = new Set<string>()
     return {
@@ -217,19 +242,26 @@ export const cleanCreateSpec: fc.Arbitrary<CreateSpec> = fc
     currency: fc.constantFrom(...ISO),
     intent: fc.constantFrom<string | null>(null, 'authorize', 'capture', 'capture'),
     ext: absent(word(1, 16), 3),
-    session: fc.boolean(),
+    pays: oneof(w(5, fc.constant('card' as const)), w(5, fc.constant('session' as const)), w(3, fc.constant('stored' as const))),
+    // Cards on file: the card that pays kept for the model's buyer, or a payment with one kept before.
+    keep: oneof(w(3, fc.constant(false)), w(1, fc.constant(true))),
+    n: fc.nat(1 << 20),
     card: sessionCard,
   })
-  .map(({ amount, currency, intent, ext, session, card: c }) => ({
+  .map(({ amount, currency, intent, ext, pays, keep, n, card: c }) => ({
     op: 'create' as const,
     props: [
       ok('amount', amount),
       ok('currency', currency),
       ...(intent === null || (intent === 'capture' && amount === 0) ? [] : [ok('intent', intent)]),
       ...(ext === null ? [] : [ok('external_identifier', `ext-${ext}`)]),
+      ...(keep && pays !== 'stored' ? [ok('buyer_id', new Slot('buyerId'), 'known'), ok('store', true)] : []),
     ],
-    pm: session
-      ? { kind: 'session' as const, session: 'fresh' as const, card: c, extras: [] }
-      : { kind: 'card' as const, card: c, extras: [] },
+    pm:
+      pays === 'session'
+        ? { kind: 'session' as const, session: 'fresh' as const, card: c, extras: [] }
+        : pays === 'stored'
+          ? { kind: 'stored' as const, pick: 'usable' as const, n, cvv: c.cvv, cvvOk: true, extras: [] }
+          : { kind: 'card' as const, card: c, extras: [] },
     duplicateAmount: undefined,
   }))

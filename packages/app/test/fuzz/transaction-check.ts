@@ -57,7 +57,7 @@ export const checkAnswer = (e: Expectation, res: RawResponse, logs: string, cvv:
     const want = e.locs.map((l) => JSON.stringify(l)).sort()
     if (!isDeepStrictEqual([...new Set(got)], [...new Set(want)]))
       add('422 locations', `predicted locations ${want.join(' ')}, got ${got.join(' ')}: ${res.text.slice(0, 400)}`)
-  } else if ((e.status === 400 || e.status === 409) && (e.pointers || e.detailType)) {
+  } else if ((e.status === 400 || e.status === 404 || e.status === 409) && (e.pointers || e.detailType)) {
     const details = (body as { details?: { pointer: string; type: string }[] } | undefined)?.details ?? []
     if (e.pointers && !isDeepStrictEqual(details.map((d) => d.pointer).sort(), [...e.pointers].sort()))
       add(`${e.status} pointers`, `predicted pointers ${e.pointers.join(' ')}: ${res.text.slice(0, 400)}`)

@@ -1,3 +1,4 @@
+import { expired, KnownMethod } from './payment-method-vault'
 import { AmountSpec, CardSpec, CreateSpec, OperationSpec, PaymentMethodSpec, Prop, ReadSpec, SessionCase, TxAuth } from './transaction-spec'
 
 /**
@@ -18,9 +19,9 @@ export interface Expectation {
   readonly why: string
   /** 422: the locations the details name (compared as a set). */
   readonly locs?: readonly (readonly (string | number)[])[]
-  /** 400: the pointers the details name (as a set). */
+  /** 400 (and a 404 naming a field): the pointers the details name (as a set). */
   readonly pointers?: readonly string[]
-  /** 400, 409: the type of the first detail. */
+  /** 400, 404, 409: the type of the first detail. */
   readonly detailType?: string
   /** 2xx: properties the body has, nested objects compared by the properties given. */
   readonly body?: Json
@@ -112,7 +113,7 @@ const invalid = (why: string, pointer: string, type: string) => of(400, why, { p
 
 /** A property sent twice counts once, as its last value (JSON.parse keeps the last). */
 const lastWins = (pm: PaymentMethodSpec): PaymentMethodSpec =>
-  pm.kind === 'card' || pm.kind === 'session'
+  pm.kind === 'card' || pm.kind === 'session' || pm.kind === 'stored'
     ? { ...pm, extras: pm.extras.filter((p, i) => !pm.extras.slice(i + 1).some((q) => q.key === p.key)) }
     : pm
 
@@ -128,6 +129,12 @@ export interface CreateContext {
   /** What the session named is, once the model made it (`fresh`: it holds the card). */
   readonly session: { readonly id: string; readonly state: SessionCase } | null
   readonly pin: number | null
+  /** The stored method a payment names (by id, or on its session): null when the id names none the model knows. */
+  readonly stored: { readonly method: KnownMethod | null } | null
+  /** With `store: true`: the method the vault holds already for the card and the model's buyer (none: a new one is kept). */
+  readonly keep: { readonly existing: KnownMethod | undefined } | null
+  /** Fingerprints the run learned, by card number. */
+  readonly fingerprints: ReadonlyMap<string, string>
 }
 
 /** `POST /transactions`: the gates in the README's order, then the mock service's answer. */
@@ -142,6 +149,13 @@ export const expectCreate = (spec: CreateSpec, ctx: CreateContext): Expectation 
     ...(pm.kind === 'card' ? [...cardFaults(pm.card), ...faultsOf(pm.extras)] : []),
     ...(pm.kind === 'session' ? [...(pm.session === 'malformed' ? [body('payment_method', 'id')] : []), ...faultsOf(pm.extras)] : []),
     ...(pm.kind === 'malformed' && pm.refined !== true ? [body(...pm.loc)] : []),
+    ...(pm.kind === 'stored'
+      ? [
+          ...(pm.pick === 'malformed' ? [body('payment_method', 'id')] : []),
+          ...(pm.cvvOk ? [] : [body('payment_method', 'security_code')]),
+          ...faultsOf(pm.extras),
+        ]
+      : []),
   ]
   if (faults.length > 0) return of(422, 'schema', { locs: [...header, ...faults] })
   const value = (key: string): unknown => spec.props.find((p) => p.key === key)?.value
@@ -160,27 +174,50 @@ export const expectCreate = (spec: CreateSpec, ctx: CreateContext): Expectation 
     return of(422, rules.length > 0 ? 'cross-field rule' : 'schema', { locs: [...header, ...rules] })
   const refused = [
     ...refusedOf(spec.props),
-    ...(pm.kind === 'card' || pm.kind === 'session' ? refusedOf(pm.extras, ['payment_method']) : []),
-    ...(pm.kind === 'stored' ? ['/payment_method/method'] : []),
+    ...(pm.kind === 'card' || pm.kind === 'session' || pm.kind === 'stored' ? refusedOf(pm.extras, ['payment_method']) : []),
   ]
   if (refused.length > 0) return of(400, 'unsupported', { pointers: refused, detailType: 'unsupported' })
+  // `store: true` keeps the card that pays for the transaction's buyer: it needs one named.
+  const store = value('store') === true
+  if (store && named.id == null && named.external == null) return invalid('store without a buyer', '/store', 'buyer_required')
   if (ctx.auth === 'embedPinned' && ctx.pin !== amount) return of(403, 'outside the embed pins')
   if (ctx.auth === 'embedBuyer' && named.external !== 'known') return of(403, "outside the embed claim's buyer")
+  // An embed token keeps a card only for its claim's buyer (as `POST /payment-methods`): one naming none, for nobody.
+  if (store && (ctx.auth === 'embed' || ctx.auth === 'embedPinned')) return of(403, 'embed token keeping a card for a buyer')
   if (ctx.reused) return invalid('key reused', '/idempotency-key', 'idempotency_key_reused')
   if (named.id === 'unknown') return invalid('unknown buyer', '/buyer_id', 'unknown_buyer')
   if (named.external === 'unknown') return invalid('unknown buyer', '/buyer_external_identifier', 'unknown_buyer')
   if (value('payment_service_id') === 'unknown') return invalid('unknown service', '/payment_service_id', 'unknown_payment_service')
   const card = pm.kind === 'card' || pm.kind === 'session' ? pm.card : null
-  if (pm.kind === 'session' && ctx.session?.state !== 'fresh') {
+  if (pm.kind === 'session' && ctx.session?.state !== 'fresh' && ctx.session?.state !== 'stored') {
     const state = ctx.session?.state
     if (state === 'empty') return invalid('session without a card', '/payment_method/id', 'no_card_data')
     if (state === 'used') return invalid('session used', '/payment_method/id', 'used_checkout_session')
     return invalid('unknown session', '/payment_method/id', 'unknown_checkout_session')
   }
-  if (card?.digits == null || 'bad' in card.expiry) throw new Error('a payment without a card passed every check')
-  if (card.expiry.months < 0) return invalid('expired card', '/payment_method/expiration_date', 'expired_card')
+  const guest = value('buyer') as { postal: string | null } | undefined
+  const known = named.id === 'known' || named.external === 'known'
+  // A stored method (by id, or named on the session): one of the caller's reach that can pay, else one 400 that does not say why.
+  const storedRef = pm.kind === 'stored' || ctx.session?.state === 'stored' ? (ctx.stored ?? { method: null }) : null
+  const m = storedRef?.method ?? null
+  if (storedRef !== null) {
+    const reach =
+      ctx.auth === 'embed' || ctx.auth === 'embedPinned' ? false : ctx.auth === 'embedBuyer' ? m?.owner?.id === ctx.buyer.id : true
+    if (m === null || m.deleted || m.status !== 'succeeded' || !reach)
+      return invalid('stored method that cannot pay', '/payment_method/id', 'unknown_payment_method')
+    if (expired(m.expiry, ctx.now)) return invalid('stored card expired', '/payment_method/id', 'expired_card')
+    // A buyer's method pays for that buyer: a request naming another (or a guest) is refused.
+    if (m.owner !== null && (known ? m.owner.id !== ctx.buyer.id : value('buyer') != null))
+      return invalid("another buyer's stored method", '/payment_method/id', 'payment_method_buyer_mismatch')
+  } else {
+    if (card?.digits == null || 'bad' in card.expiry) throw new Error('a payment without a card passed every check')
+    if (card.expiry.months < 0) return invalid('expired card', '/payment_method/expiration_date', 'expired_card')
+  }
+  const digits = m !== null ? m.digits : card!.digits!
+  const expiry = m !== null ? m.expiry : expiryText(ctx.now, (card!.expiry as { months: number }).months)
+  const code = pm.kind === 'stored' ? pm.cvv : card?.cvv
   const rule = mockRule(amount)
-  const declined = rule.k === 'decline' ? rule.code : rule.k === 'approve' ? DECLINED_CARDS[card.digits] : undefined
+  const declined = rule.k === 'decline' ? rule.code : rule.k === 'approve' ? DECLINED_CARDS[digits] : undefined
   const status =
     rule.k === 'fail' || rule.k === 'timeout'
       ? 'authorization_failed'
@@ -190,9 +227,10 @@ export const expectCreate = (spec: CreateSpec, ctx: CreateContext): Expectation 
           ? 'capture_succeeded'
           : 'authorization_succeeded'
   const succeeded = status === 'authorization_succeeded' || status === 'capture_succeeded'
-  const guest = value('buyer') as { postal: string | null } | undefined
-  const known = named.id === 'known' || named.external === 'known'
-  return of(201, status.replace('authorization_', ''), {
+  // The method the payment shows: the stored one it paid with, the one `store: true` kept (its id when the model can tell), or none.
+  const methodId = m !== null ? { id: m.id } : store ? (ctx.keep?.existing !== undefined ? { id: ctx.keep.existing.id } : {}) : { id: null }
+  const owner = m?.owner ?? null
+  return of(201, `${status.replace('authorization_', '')}${m !== null ? ' (stored method)' : store ? ' (kept)' : ''}`, {
     body: {
       type: 'transaction',
       merchant_account_id: ctx.account,
@@ -213,17 +251,21 @@ export const expectCreate = (spec: CreateSpec, ctx: CreateContext): Expectation 
       payment_method: {
         type: 'payment-method',
         method: 'card',
-        id: null,
-        label: card.digits.slice(-4),
-        scheme: schemeOf(card.digits),
-        expiration_date: expiryText(ctx.now, card.expiry.months),
-        details: { bin: card.digits.slice(0, 6), card_type: null },
+        ...methodId,
+        label: digits.slice(-4),
+        scheme: schemeOf(digits),
+        expiration_date: expiry,
+        details: { bin: digits.slice(0, 6), card_type: null },
+        ...(ctx.fingerprints.has(digits) ? { fingerprint: ctx.fingerprints.get(digits) } : {}),
+        ...(m !== null ? { external_identifier: m.externalId } : {}),
       },
-      ...(succeeded ? { cvv_response_code: cvvOf(card.cvv), avs_response_code: avsOf(guest?.postal ?? null) } : {}),
+      ...(succeeded ? { cvv_response_code: cvvOf(code), avs_response_code: avsOf(guest?.postal ?? null) } : {}),
       buyer: known
         ? { type: 'buyer', id: ctx.buyer.id, external_identifier: ctx.buyer.external, display_name: ctx.buyer.name }
         : guest === undefined || value('buyer') === null
-          ? null
+          ? owner === null
+            ? null
+            : { type: 'buyer', id: owner.id, external_identifier: owner.external, display_name: owner.name }
           : { type: 'buyer', id: null },
       payment_service: { id: ctx.serviceId, payment_service_definition_id: 'mock-card' },
     },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { defaultCardService } from '../../src/card-services'
 import type { Harness, Resource } from '../support/harness'
 import { Obj, Secret } from './model'
+import type { KnownMethod } from './payment-method-vault'
 import { Account, expiryText } from './transaction-expect'
 import { CardSpec, CreateSpec, Prop, SessionCase, Slot } from './transaction-spec'
 
@@ -35,8 +36,16 @@ export class Makings {
     }
   }
 
-  /** A checkout session for a payment: made for it (with the card, or without), deleted, another account's, or one paid before. */
-  async madeSession(spec: CreateSpec, account: Account): Promise<{ id: string; state: SessionCase; secret?: Secret } | null> {
+  /**
+   * A checkout session for a payment: made for it (with the card, with a stored method Secure
+   * Fields name, `method`, or without), deleted, another account's, or one paid before. A
+   * `stored` session with no method to name holds the card instead.
+   */
+  async madeSession(
+    spec: CreateSpec,
+    account: Account,
+    method: KnownMethod | null = null,
+  ): Promise<{ id: string; state: SessionCase; secret?: Secret } | null> {
     const pm = spec.pm
     if (pm.kind !== 'session') return null
     if (pm.session === 'malformed') return { id: pm.bad ?? 'x', state: 'malformed' }
@@ -54,6 +63,12 @@ export class Makings {
     this.sessions++
     if (pm.session === 'empty') return { id: s.body.id, state: 'empty' }
     const card = pm.card
+    if (pm.session === 'stored' && method !== null) {
+      const named = { payment_method: { method: 'id', id: method.id, ...(card.cvv == null ? {} : { security_code: card.cvv }) } }
+      const f = await this.h.request('PUT', `/checkout/sessions/${s.body.id}/fields`, { auth: null, body: named })
+      if (f.status !== 204) throw new Error(`the model's Secure Fields naming a stored method: ${f.status} ${f.text}`)
+      return { id: s.body.id, state: 'stored' }
+    }
     const fields = {
       payment_method: {
         method: 'card',
@@ -110,7 +125,8 @@ export class Makings {
     ])
   }
 
-  createBody(spec: CreateSpec, account: Account, sessionId: string | null): Obj {
+  /** The body of a payment; `storedId` is the id a stored method is named by (`{method: "id"}`). */
+  createBody(spec: CreateSpec, account: Account, sessionId: string | null, storedId = ''): Obj {
     const pm = spec.pm
     const extras = (ps: readonly Prop[]) => ps.map((p) => [p.key, p.tree] as const)
     const method =
@@ -121,7 +137,9 @@ export class Makings {
           : pm.kind === 'stored'
             ? new Obj([
                 ['method', 'id'],
-                ['id', 'pm-1'],
+                ['id', storedId],
+                ...(pm.cvv === undefined ? [] : [['security_code', pm.cvv] as const]),
+                ...extras(pm.extras),
               ])
             : pm.tree
     const entries = spec.props.map((p) => [p.key, this.fill(p.tree, account)] as const)

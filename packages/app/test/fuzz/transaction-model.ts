@@ -3,6 +3,7 @@ import { defaultCardService } from '../../src/card-services'
 import type { Harness } from '../support/harness'
 import type { Problem } from './contract'
 import { Obj, Secret } from './model'
+import { expired, KnownMethod, KnownVault, laterExpiry } from './payment-method-vault'
 import type { RawResponse } from './raw-http'
 import { FuzzRequest, Segment, TokenName } from './requests'
 import { checkAnswer } from './transaction-check'
@@ -14,12 +15,13 @@ import {
   expectRead,
   Expectation,
   gate,
+  mockRule,
   refundable,
   TxState,
 } from './transaction-expect'
 import { ListCursor, planList } from './transaction-list'
 import { Makings } from './transaction-make'
-import { ListSpec, OperationSpec, ReadSpec, TargetSpec, TxAuth, TxFuzzRequest } from './transaction-spec'
+import { CreateSpec, ListSpec, OperationSpec, PaymentMethodSpec, ReadSpec, TargetSpec, TxAuth, TxFuzzRequest } from './transaction-spec'
 
 type Json = Record<string, unknown>
 
@@ -83,6 +85,7 @@ export class TransactionModel {
   constructor(
     private readonly h: Harness,
     private readonly tokenOf: (name: TokenName) => string,
+    private readonly vault: KnownVault,
   ) {
     this.make = new Makings(h, (account) => this.txs[account].find((t) => t.externalId !== null)?.externalId ?? undefined)
   }
@@ -102,8 +105,8 @@ export class TransactionModel {
   }
 
   async prepare(q: TxFuzzRequest): Promise<Prepared> {
-    const { spec } = q.tx
     const t = q.tx.transport
+    let spec = q.tx.spec
     const account = accountOf(t.auth)
     const n = this.counter++
     const key = t.key === 'fresh' ? randomUUID() : t.key === 'bad' ? (n % 2 ? '' : 'k'.repeat(256)) : null
@@ -144,8 +147,31 @@ export class TransactionModel {
 
     switch (spec.op) {
       case 'create': {
-        const made = await this.make.madeSession(spec, account)
-        const request = base('POST', ['transactions'], this.make.createBody(spec, account, made?.id ?? null))
+        const now = this.h.clock.now()
+        // The stored methods this payment names are held until its answer: nothing else changes or deletes them meanwhile.
+        const held: KnownMethod[] = []
+        const hold = (m: KnownMethod | undefined) => {
+          if (m) held.push(m)
+          return m ?? null
+        }
+        const usable = (m: KnownMethod) => !m.deleted && m.status === 'succeeded' && !expired(m.expiry, now)
+        const pm = spec.pm
+        let stored: { method: KnownMethod | null; id: string } | null = null
+        if (pm.kind === 'stored') stored = this.stored(pm, account, n, hold)
+        const named = pm.kind === 'session' && pm.session === 'stored' ? hold(this.vault.take(account, n, usable)) : null
+        const made = await this.make.madeSession(spec, account, named)
+        if (made?.state === 'stored') stored = { method: named, id: named!.id }
+        // `store: true`: the card that pays is kept for the model's buyer; what the vault holds for it decides the method's id.
+        // A card whose method another request names, or that another store is under way for, is paid without `store`.
+        const store = spec.props.some((p) => p.key === 'store' && p.value === true)
+        const buyer = this.make.buyers[account]
+        const paying = stored === null && (pm.kind === 'card' || (pm.kind === 'session' && made?.state === 'fresh')) ? pm.card.digits : null
+        if (store && paying !== null && this.vault.undecided(account, buyer.id, paying)) spec = withStore(spec, false)
+        const keptDigits = store && spec.props.some((p) => p.key === 'store' && p.value === true) ? paying : null
+        const existing = keptDigits === null ? undefined : hold(this.vault.find(account, buyer.id, keptDigits))
+        if (existing) existing.busy = true
+        const sent = spec
+        const request = base('POST', ['transactions'], this.make.createBody(spec, account, made?.id ?? null, stored?.id ?? ''))
         const expect = expectCreate(spec, {
           account,
           auth: t.auth,
@@ -156,8 +182,13 @@ export class TransactionModel {
           serviceId: defaultCardService(account, '').id,
           session: made,
           pin: PIN,
+          stored: stored === null ? null : { method: stored.method },
+          keep: keptDigits === null ? null : { existing: existing ?? undefined },
+          fingerprints: this.vault.fingerprints,
         })
-        const cvv = spec.pm.kind === 'card' || spec.pm.kind === 'session' ? spec.pm.card.cvv : undefined
+        const end = keptDigits !== null && expect.status === 201 ? this.vault.begin(account, buyer.id, keptDigits) : () => undefined
+        const cvv =
+          spec.pm.kind === 'card' || spec.pm.kind === 'session' ? spec.pm.card.cvv : spec.pm.kind === 'stored' ? spec.pm.cvv : undefined
         return this.prepared(
           request,
           tokenOf,
@@ -186,8 +217,17 @@ export class TransactionModel {
             if (made) this.make.paidSessions[account].push(made.id)
             if (key !== null && !AUTH[t.auth].token?.startsWith('embed'))
               this.keyed.push({ account, request, auth: t.auth, key, text: res.text, status: 201, create: true })
+            const shown = body.payment_method as Json | null
+            const digits = stored?.method?.digits ?? (pm.kind === 'card' || pm.kind === 'session' ? pm.card.digits : null)
+            if (digits != null && typeof shown?.fingerprint === 'string') this.vault.fingerprints.set(digits, shown.fingerprint)
+            if (keptDigits !== null && typeof shown?.id === 'string')
+              this.kept(account, keptDigits, body, shown, existing ?? undefined, sent)
           },
           typeof cvv === 'string' ? cvv : null,
+          () => {
+            end()
+            for (const m of held) m.busy = false
+          },
         )
       }
       case 'capture':
@@ -202,6 +242,68 @@ export class TransactionModel {
       case 'list':
         return this.list(spec, t.auth, account, base, tokenOf)
     }
+  }
+
+  /** The stored method a payment names by id: one that can pay, any the run stored, an unknown or malformed id, another account's. */
+  private stored(
+    pm: Extract<PaymentMethodSpec, { kind: 'stored' }>,
+    account: Account,
+    n: number,
+    hold: (m: KnownMethod | undefined) => KnownMethod | null,
+  ): { method: KnownMethod | null; id: string } {
+    const now = this.h.clock.now()
+    const none = (id: string) => ({ method: null, id })
+    switch (pm.pick) {
+      case 'usable':
+      case 'any': {
+        const m = hold(
+          this.vault.take(account, pm.n, (x) =>
+            pm.pick === 'usable'
+              ? !x.deleted && x.status === 'succeeded' && !expired(x.expiry, now)
+              : x.status !== 'unknown' && x.status !== 'processing',
+          ),
+        )
+        return m === null ? none(randomUUID()) : { method: m, id: n % 5 === 0 ? m.id.toUpperCase() : m.id }
+      }
+      case 'unknown':
+        return none(n % 2 ? randomUUID() : `pm-${n}`)
+      case 'malformed':
+        return none(n % 2 ? '' : 'x'.repeat(201))
+      case 'otherAccount': {
+        const other = this.vault.methods.filter((x) => x.account !== account)
+        return none(other[pm.n % Math.max(1, other.length)]?.id ?? randomUUID())
+      }
+    }
+  }
+
+  /**
+   * What a payment with `store: true` tells of the card it kept for the model's buyer: its id,
+   * and its status by the payment's end (README "Cards on file": `succeeded` when authorized;
+   * when not, `failed`, unless it was `succeeded` before; a payment whose end the model cannot
+   * tell leaves it undecided).
+   */
+  private kept(account: Account, digits: string, tx: Json, shown: Json, existing: KnownMethod | undefined, spec: CreateSpec) {
+    const paid = tx.status === 'authorization_succeeded' || tx.status === 'capture_succeeded'
+    const amount = spec.props.find((p) => p.key === 'amount')?.value
+    const timeout = typeof amount === 'number' && mockRule(amount).k === 'timeout'
+    const status = timeout ? 'unknown' : paid ? 'succeeded' : existing?.status === 'succeeded' ? 'succeeded' : 'failed'
+    const sent = String(shown.expiration_date)
+    this.vault.learn(
+      {
+        id: String(shown.id),
+        account,
+        owner: this.make.buyers[account],
+        digits,
+        createdAt: existing?.createdAt ?? String(tx.created_at),
+        expiry: existing === undefined ? sent : laterExpiry(sent, existing.expiry),
+        status,
+        externalId: existing?.externalId ?? null,
+        schemeTxId: existing?.schemeTxId ?? null,
+        schemeTxScheme: existing?.schemeTxScheme ?? null,
+        linkId: existing?.linkId ?? null,
+      },
+      shown.fingerprint,
+    )
   }
 
   /** The fresh embed token a request sends (each its own rate-limit identity), or the suite's token. */
@@ -375,3 +477,9 @@ export class TransactionModel {
     return this.prepared(request, tokenOf, [], gate(auth, 'read') ?? plan.expect, plan.learn, null)
   }
 }
+
+/** The spec with `store: true` sent as `store: value` instead. */
+const withStore = (spec: CreateSpec, value: boolean): CreateSpec => ({
+  ...spec,
+  props: spec.props.map((p) => (p.key === 'store' && p.value === true ? { ...p, tree: value, value } : p)),
+})

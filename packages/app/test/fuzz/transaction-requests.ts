@@ -1,6 +1,7 @@
 import * as fc from 'fast-check'
 import { TRANSACTION_STATUSES } from '@orka/domain'
 import { Obj, Raw } from './model'
+import { paymentMethodRequest } from './payment-method-requests'
 import { FuzzRequest, fuzzRequest } from './requests'
 import { cleanCreateSpec, createSpec, absent } from './transaction-cards'
 import {
@@ -387,5 +388,8 @@ export const transactionRequest: fc.Arbitrary<FuzzRequest> = oneof(
   w(3, txRequest(listSpec, transport(AUTH_OTHER, false))),
 )
 
-/** Every family of requests.ts, and the transaction routes (about a quarter of all requests). */
-export const anyRequest: fc.Arbitrary<FuzzRequest> = oneof(w(3, fuzzRequest), w(1, transactionRequest))
+/**
+ * Every family of requests.ts, the transaction routes (about a fifth of all requests) and the
+ * payment method routes' model (about a tenth; requests.ts sends them hostile requests too).
+ */
+export const anyRequest: fc.Arbitrary<FuzzRequest> = oneof(w(6, fuzzRequest), w(2, transactionRequest), w(1, paymentMethodRequest))

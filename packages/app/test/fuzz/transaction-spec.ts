@@ -75,7 +75,11 @@ export interface CardSpec {
   readonly cvvOk: boolean
 }
 
-export type SessionCase = 'fresh' | 'empty' | 'used' | 'unknown' | 'otherAccount' | 'deleted' | 'malformed'
+/** What a checkout session paid with holds: the card (`fresh`), a stored method Secure Fields named (`stored`), nothing, or it is no live session of the account. */
+export type SessionCase = 'fresh' | 'stored' | 'empty' | 'used' | 'unknown' | 'otherAccount' | 'deleted' | 'malformed'
+
+/** Which stored method a payment names: one that can pay, any the run stored (deleted, failed, expired ones too), an unknown or malformed id, another account's. */
+export type StoredPick = 'usable' | 'any' | 'unknown' | 'malformed' | 'otherAccount'
 
 export type PaymentMethodSpec =
   | { readonly kind: 'card'; readonly card: CardSpec; readonly extras: readonly Prop[] }
@@ -86,7 +90,15 @@ export type PaymentMethodSpec =
       readonly bad?: string
       readonly extras: readonly Prop[]
     }
-  | { readonly kind: 'stored' }
+  | {
+      readonly kind: 'stored'
+      readonly pick: StoredPick
+      readonly n: number
+      /** The security code typed for this payment: absent (undefined), null, or a value (`cvvOk`: whether the schema takes it). */
+      readonly cvv?: unknown
+      readonly cvvOk: boolean
+      readonly extras: readonly Prop[]
+    }
   /** Not a payment method the schema takes (`refined`: null, which only the rule that one is required refuses). */
   | { readonly kind: 'malformed'; readonly tree: unknown; readonly loc: readonly (string | number)[]; readonly refined?: boolean }
 

@@ -152,7 +152,6 @@ export const guestBuyer = oneof(
 )
 
 const UNSUPPORTED: readonly (readonly [string, unknown])[] = [
-  ['store', false],
   ['merchant_initiated', false],
   ['is_subsequent_payment', false],
   ['async_capture', false],
@@ -171,6 +170,16 @@ export const unsupportedProp = fc.tuple(fc.constantFrom(...UNSUPPORTED), fc.nat(
   const v = typeof dflt === 'boolean' ? [true, 'yes', 1][n - 2] : [new Obj([]), 'x', []][n - 2]
   return { key, tree: v, effect: '400', value: v }
 })
+/** `store`: keep the card that pays for the transaction's buyer (README "Cards on file"); a boolean, not null. */
+export const storeProp: fc.Arbitrary<Prop> = oneof(
+  w(3, fc.constant(ok('store', true))),
+  w(2, fc.constant(ok('store', false))),
+  w(
+    1,
+    fc.constantFrom<unknown>(null, 'yes', 1, 'true').map((v) => bad('store', v)),
+  ),
+)
+
 /**
  * `gift_cards`: none or an empty list is no gift card; a malformed one a 422 at the fault. (The
  * checks of well-formed ones, a 400 naming the item, have their own HTTP test.)

@@ -105,7 +105,7 @@ describe('checkout session fields (Secure Fields)', () => {
     expect((await fields(expired.id, card())).body).to.deep.equal(errorBody(404))
   })
 
-  it('refuses a card past its expiry month with 400 on payment_method.expiration_date, and a stored method as not supported', async () => {
+  it('refuses a card past its expiry month with 400 on payment_method.expiration_date, and an unknown stored method on payment_method.id', async () => {
     const s = await create()
     const past = new Date(h.clock.now().getTime() - 40 * 24 * 3_600_000)
     const mmYY = `${String(past.getUTCMonth() + 1).padStart(2, '0')}/${String(past.getUTCFullYear() % 100).padStart(2, '0')}`
@@ -121,7 +121,12 @@ describe('checkout session fields (Secure Fields)', () => {
     expect([stored.status, stored.body]).to.deep.equal([
       400,
       errorBody(400, [
-        { location: 'body', pointer: '/payment_method/method', message: '`payment_method.method` is not supported', type: 'not_supported' },
+        {
+          location: 'body',
+          pointer: '/payment_method/id',
+          message: 'No stored payment method with this id can pay',
+          type: 'unknown_payment_method',
+        },
       ]),
     ])
     expect((await h.request('GET', `/checkout/sessions/${s.id}`)).body).to.deep.include({ payment_method: null })

@@ -110,7 +110,7 @@ describe('checkout session fields with gift cards (Secure Fields)', () => {
       ],
       [
         { payment_method: { method: 'id', id: 'pm-1' }, gift_cards: [gift(GIFT, 100)] },
-        rule('/payment_method/method', '`payment_method.method` is not supported', 'not_supported'),
+        rule('/payment_method/id', 'No stored payment method with this id can pay', 'unknown_payment_method'),
       ],
     ]
     for (const [body, refusal] of cases) {

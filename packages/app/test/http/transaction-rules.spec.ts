@@ -131,32 +131,36 @@ describe('transaction rules over HTTP (embedded store, mock-card)', () => {
     expect([two.status, two.body.details.map((d) => d.pointer)]).to.deep.equal([400, ['/search', '/error_code']])
   })
 
-  it('refuses every payment method form Orka does not offer with a 400 naming what is not offered; a property no form has is a 422', async () => {
+  it('refuses what no payment method form offers with a 400 naming it, an unknown stored method on its id; a property no form has is a 422', async () => {
     const refused = (...fields: string[]) => ({
       ...errorBody(
         400,
         fields.map((f) => ({
           location: 'body',
           pointer: `/${f.replace(/\./g, '/')}`,
-          message:
-            f === 'payment_method.method'
-              ? '`payment_method.method`: stored payment methods are not supported'
-              : `\`${f}\` is not supported`,
+          message: `\`${f}\` is not supported`,
           type: 'unsupported',
         })),
       ),
       message: 'Request failed validation',
     })
+    const unknown = {
+      ...errorBody(400, [
+        {
+          location: 'body',
+          pointer: '/payment_method/id',
+          message: 'No stored payment method with this id can pay',
+          type: 'unknown_payment_method',
+        },
+      ]),
+      message: 'Request failed validation',
+    }
     const session = '0f5e4c2a-1111-4222-8333-444455556666'
     const cases: [unknown, number, unknown][] = [
-      [{ method: 'id', id: 'pm-1' }, 400, refused('payment_method.method')],
-      // The stored card's security code is the SDK's to send: the stored method is what is refused.
-      [{ method: 'id', id: 'pm-1', security_code: '123' }, 400, refused('payment_method.method')],
-      [
-        { method: 'id', id: 'pm-1', redirect_url: 'https://shop.test/back' },
-        400,
-        refused('payment_method.redirect_url', 'payment_method.method'),
-      ],
+      [{ method: 'id', id: 'pm-1' }, 400, unknown],
+      // The stored card's security code is the SDK's to send: it takes nothing from the refusal.
+      [{ method: 'id', id: 'pm-1', security_code: '123' }, 400, unknown],
+      [{ method: 'id', id: 'pm-1', redirect_url: 'https://shop.test/back' }, 400, refused('payment_method.redirect_url')],
       [{ method: 'checkout-session', id: session, redirect_url: 'https://shop.test/back' }, 400, refused('payment_method.redirect_url')],
       [{ ...CARD, redirect_url: 'https://shop.test/back' }, 400, refused('payment_method.redirect_url')],
     ]

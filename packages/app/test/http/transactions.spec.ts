@@ -250,17 +250,12 @@ describe('transactions over HTTP (embedded store, mock-card)', () => {
   })
 
   it('refuses what Orka does not offer with a 400 naming each field, and a malformed card with a 422 that never echoes it', async () => {
-    const unsupported = await pay({ ...PAYMENT, store: true, async_capture: true, payment_method: { method: 'id', id: 'pm-1' } })
+    const unsupported = await pay({ ...PAYMENT, async_capture: true, merchant_initiated: true })
     expect([unsupported.status, unsupported.body]).to.deep.equal([
       400,
       failedValidation(
-        { pointer: '/store', message: '`store` is not supported', type: 'unsupported' },
+        { pointer: '/merchant_initiated', message: '`merchant_initiated` is not supported', type: 'unsupported' },
         { pointer: '/async_capture', message: '`async_capture` is not supported', type: 'unsupported' },
-        {
-          pointer: '/payment_method/method',
-          message: '`payment_method.method`: stored payment methods are not supported',
-          type: 'unsupported',
-        },
       ),
     ])
     const luhn = await pay({ ...PAYMENT, payment_method: { ...CARD, number: '4111111111111112' } })
@@ -285,24 +280,25 @@ describe('transactions over HTTP (embedded store, mock-card)', () => {
     expect(h.logs.join('')).not.to.include('4111111111111112')
   })
 
-  it("refuses a stored payment method with the original SDK's security code or redirect URL as one without: a 400, not a 422", async () => {
+  it("refuses an unknown stored payment method with the original SDK's security code as one without (400 on payment_method.id), and its redirect URL as not offered", async () => {
     const stored = (extra: Json) => pay({ ...PAYMENT, payment_method: { method: 'id', id: 'pm-1', ...extra } })
-    const method = {
-      pointer: '/payment_method/method',
-      message: '`payment_method.method`: stored payment methods are not supported',
-      type: 'unsupported',
+    const unknown = {
+      pointer: '/payment_method/id',
+      message: 'No stored payment method with this id can pay',
+      type: 'unknown_payment_method',
     }
-    for (const extra of [{ security_code: '123' }, { security_code: null, redirect_url: null }]) {
+    for (const extra of [{}, { security_code: '123' }, { security_code: null, redirect_url: null }]) {
       const r = await stored(extra)
-      expect([r.status, r.body]).to.deep.equal([400, failedValidation(method)])
+      expect([r.status, r.body]).to.deep.equal([400, failedValidation(unknown)])
     }
     const redirect = await stored({ redirect_url: 'https://shop.example.test/back' })
     expect([redirect.status, redirect.body]).to.deep.equal([
       400,
-      failedValidation(
-        { pointer: '/payment_method/redirect_url', message: '`payment_method.redirect_url` is not supported', type: 'unsupported' },
-        method,
-      ),
+      failedValidation({
+        pointer: '/payment_method/redirect_url',
+        message: '`payment_method.redirect_url` is not supported',
+        type: 'unsupported',
+      }),
     ])
     const malformed = await stored({ security_code: '12' })
     expect(malformed.status).to.equal(422)

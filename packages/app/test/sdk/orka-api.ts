@@ -110,6 +110,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment methods
+         * @description Lists the payment methods stored for the merchant account, newest first; every filter given must hold, and a cursor only serves the filters it was issued with. An `embed` token reaches only the payment methods of the buyer its `embed` claim names (`buyer_id` or `buyer_external_identifier`): another buyer's are `404` to it, and a token naming no buyer is a `403`.
+         *
+         *     **Scope:** `payment-methods.read` (`*.read` and `embed` also grant it).
+         */
+        get: operations["list_payment_methods"];
+        put?: never;
+        /**
+         * Create payment method
+         * @description Stores a card in the vault, for no buyer or for one buyer (`buyer_id` or `buyer_external_identifier`): a card sent as `{method: "card", number, expiration_date, security_code?}`, or the card a checkout session holds, `{method: "checkout-session", id}` (the session gives it up: its card data is used once). The number is sealed and never shown again; the security code is used for nothing and never kept. The card is not checked at a card service, so it is `succeeded` at once; it pays a later transaction named by `{method: "id", id}`.
+         *
+         *     A number that fails the Luhn check or is not 13-19 digits, an expiry that is not `MM/YY`, a security code that is not 3-4 digits and unknown properties are a `422`; a card past its expiry month is a `400` on `expiration_date` (type `expired_card`), a checkout session that is unknown, expired or holds no card a `400` on `id` (type `no_card_data`), an unknown buyer a `404` whose detail names the field.
+         *
+         *     The vault holds one method per buyer and card: the same card stored again for the same buyer is that method, answered `201` as it is, its `expiration_date` moved to the one sent when that is later (a renewed card keeps its number). For another buyer, or for no buyer, it is another method. Subscribers receive `payment-method.created` for a new method only.
+         *
+         *     An `embed` token may store a card for no buyer or for the buyer its `embed` claim names; naming another buyer is a `403`, whether or not that buyer exists. With an `idempotency-key`, the same key and body replay the stored method (`Idempotent-Replayed: true`), another body with the key is a `400`, and a request while the first still runs is a `425`. Only a stored method is replayed: a refused request runs afresh when retried.
+         *
+         *     **Scope:** `payment-methods.write` (`*.write` and `embed` also grant it). Rate limited for `embed` tokens.
+         */
+        post: operations["create_payment_method"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-methods/{payment_method_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get payment method
+         * @description A payment method stored for the merchant account; an unknown, deleted or another account's method is a `404`. An `embed` token reaches only the payment methods of the buyer its `embed` claim names (`buyer_id` or `buyer_external_identifier`): another buyer's are `404` to it, and a token naming no buyer is a `403`.
+         *
+         *     **Scope:** `payment-methods.read` (`*.read` and `embed` also grant it).
+         */
+        get: operations["get_payment_method"];
+        /**
+         * Update payment method
+         * @description Changes what the body names: an absent property is left as it is, `null` clears it (the expiry cannot be cleared). `updated_at` moves. `expiration_date` is checked for its form only (`MM/YY`): a card past it is kept, and refused when it pays. An unknown, deleted or another account's method is a `404`. An `embed` token reaches only the payment methods of the buyer its `embed` claim names (`buyer_id` or `buyer_external_identifier`): another buyer's are `404` to it, and a token naming no buyer is a `403`.
+         *
+         *     **Scope:** `payment-methods.write` (`*.write` and `embed` also grant it).
+         */
+        put: operations["update_payment_method"];
+        post?: never;
+        /**
+         * Delete payment method
+         * @description Removes a stored payment method: its sealed number is destroyed, not hidden, it can pay no more (a payment naming it is a `400`), and a second delete is a `404`. Subscribers receive `payment-method.deleted`. Deleting a buyer deletes its methods with it. An `embed` token reaches only the payment methods of the buyer its `embed` claim names (`buyer_id` or `buyer_external_identifier`): another buyer's are `404` to it, and a token naming no buyer is a `403`.
+         *
+         *     **Scope:** `payment-methods.write` (`*.write` and `embed` also grant it).
+         */
+        delete: operations["delete_payment_method"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/buyers/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment methods for a buyer
+         * @description The buyer's stored cards that can pay now: `succeeded` and not past their expiry month (at most its 100 newest). An unknown buyer has no methods (`items` is empty). An `embed` token reads only the buyer its `embed` claim names (another buyer has no methods for it); one naming no buyer is a `403`.
+         *
+         *     **Query rules:**
+         *     1. One of `buyer_id` and `buyer_external_identifier` is required.
+         *     2. `buyer_id` and `buyer_external_identifier` must not both be set.
+         *
+         *     **Scope:** `payment-methods.read` (`*.read` and `embed` also grant it).
+         */
+        get: operations["list_buyer_payment_methods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/roles": {
         parameters: {
             query?: never;
@@ -210,7 +304,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a buyer
-         * @description Permanently removes a buyer with its stored gift cards (their numbers and PINs destroyed); its `external_identifier` is free again at once. Unknown, already deleted and another account's buyers are all `404`. Subscribers receive `buyer.deleted`.
+         * @description Permanently removes a buyer with its stored gift cards (their numbers and PINs destroyed) and payment methods (their numbers destroyed); its `external_identifier` is free again at once. Unknown, already deleted and another account's buyers are all `404`. Subscribers receive `buyer.deleted`.
          *
          *     **Scope:** `buyers.write` (`*.write` also grant it).
          */
@@ -367,7 +461,11 @@ export interface paths {
         put?: never;
         /**
          * Create transaction
-         * @description Takes a payment, with a card or a checkout session whose card Secure Fields stored, and gift cards. The transaction is recorded before any card service is asked, then routed: the account's active card services are tried in priority order (or only the one `payment_service_id` names); a technical failure moves to the next, a decline stops. A declined or failed payment is still a `201` Transaction (its `status` says so). Properties Orka does not offer (`store: true`, 3-D Secure data, ...) are a `400` naming them; so are an unknown, used or expired checkout session, an expired card and an unknown buyer.
+         * @description Takes a payment, with a card, a stored payment method or a checkout session whose card Secure Fields stored, and gift cards. The transaction is recorded before any card service is asked, then routed: the account's active card services are tried in priority order (or only the one `payment_service_id` names); a technical failure moves to the next, a decline stops. A declined or failed payment is still a `201` Transaction (its `status` says so). Properties Orka does not offer (3-D Secure data, `merchant_initiated`, ...) are a `400` naming them; so are an unknown, used or expired checkout session, an expired card and an unknown buyer.
+         *
+         *     `payment_method: {method: "id", id, security_code?}` pays with a stored card (`POST /payment-methods`, or `store: true`); the security code, typed by the buyer for this payment, is sent to the card service and never kept. A method that is unknown, deleted, of another merchant account, out of the caller's reach (an `embed` token reaches only its claim's buyer's), not `succeeded` or past its expiry month is a `400` on `payment_method.id` (type `unknown_payment_method`, or `expired_card`). A request naming no buyer is made for the method's buyer; one naming another buyer (or describing a guest) is a `400` (type `payment_method_buyer_mismatch`). The transaction's `payment_method.id` names the method, whose `usage_count` and `last_used_at` (and their `cit_` pair) count each authorized payment it makes.
+         *
+         *     `store: true` keeps the card that pays (sent in the request, or the one of the checkout session) as a payment method of the transaction's buyer, which must be named by `buyer_id` or `buyer_external_identifier` (else a `400` on `store`, as is `store: true` with gift cards only). The method is `processing` until the payment ends: then `succeeded` when it was authorized, `failed` when declined or failed (a card the buyer had stored and paid with before stays `succeeded`). The same card for the same buyer is one method. The number is sealed, the security code never kept; neither is in any answer, event or webhook.
          *
          *     `gift_cards` (or the gift cards a checkout session holds) pay part or all of it: at most 10, each for more than 0, none twice, together no more than `amount`, all of it without a `payment_method` and not all of it with one (else a `400` naming the item); a stored card the caller cannot reach is a `404`. The card part is authorized first, then each gift card redeemed; if one fails, the others are given back and the card part voided (`authorization_voided`, `intent_outcome: failed`, the gift card's `error_code`). `gift_card_redemptions` shows each.
          *
@@ -856,14 +954,14 @@ export interface paths {
         get?: never;
         /**
          * Update checkout session fields
-         * @description Secure Fields: puts a card, gift cards (`gift_cards`, 1-10 of `{number, pin, amount}`) or both on the session, replacing all card data before. **No token is needed**: the session id is the capability, whatever merchant account the session is of (a token sent anyway must be valid and grant the scope). Card data is sealed and never shown again: the session shows the card's scheme, BIN, last 4 digits and fingerprint, each gift card's BIN, sub-BIN, last 4 digits and amount, and now expires 5 minutes from now. A card past its expiry month is a `400` on `payment_method.expiration_date`; a stored payment method (`method: id`) is not supported (`400`). Gift cards are checked as a payment checks them, against the session's `amount` when it has one (`400` naming the item or `payment_method`): the same number twice, more than the amount, no card for the rest, or a card for nothing.
+         * @description Secure Fields: puts a card, gift cards (`gift_cards`, 1-10 of `{number, pin, amount}`) or both on the session, replacing all card data before. **No token is needed**: the session id is the capability, whatever merchant account the session is of (a token sent anyway must be valid and grant the scope). Card data is sealed and never shown again: the session shows the card's scheme, BIN, last 4 digits and fingerprint, each gift card's BIN, sub-BIN, last 4 digits and amount, and now expires 5 minutes from now. A card past its expiry month is a `400` on `payment_method.expiration_date`. A stored payment method, `{method: "id", id, security_code?}`, may stand for the card: one of the session's merchant account that can pay (`succeeded`, not past its expiry month; else a `400` on `payment_method.id`, type `unknown_payment_method`); the session then shows that method, and the payment made from the session checks that its token may use it (an `embed` token: only its claim's buyer's). The security code is sealed with the session and never kept past the payment. Gift cards are checked as a payment checks them, against the session's `amount` when it has one (`400` naming the item or `payment_method`): the same number twice, more than the amount, no card for the rest, or a card for nothing.
          *
          *     **Scope:** `checkout-sessions.write` (`*.write` and `embed` also grant it). A request may also come **without a token**. Rate limited per checkout session, for `embed` tokens and requests without a token.
          */
         put: operations["update_checkout_session_fields"];
         /**
          * Submit checkout session fields
-         * @description Secure Fields: puts a card, gift cards (`gift_cards`, 1-10 of `{number, pin, amount}`) or both on the session, replacing all card data before. **No token is needed**: the session id is the capability, whatever merchant account the session is of (a token sent anyway must be valid and grant the scope). Card data is sealed and never shown again: the session shows the card's scheme, BIN, last 4 digits and fingerprint, each gift card's BIN, sub-BIN, last 4 digits and amount, and now expires 5 minutes from now. A card past its expiry month is a `400` on `payment_method.expiration_date`; a stored payment method (`method: id`) is not supported (`400`). Gift cards are checked as a payment checks them, against the session's `amount` when it has one (`400` naming the item or `payment_method`): the same number twice, more than the amount, no card for the rest, or a card for nothing.
+         * @description Secure Fields: puts a card, gift cards (`gift_cards`, 1-10 of `{number, pin, amount}`) or both on the session, replacing all card data before. **No token is needed**: the session id is the capability, whatever merchant account the session is of (a token sent anyway must be valid and grant the scope). Card data is sealed and never shown again: the session shows the card's scheme, BIN, last 4 digits and fingerprint, each gift card's BIN, sub-BIN, last 4 digits and amount, and now expires 5 minutes from now. A card past its expiry month is a `400` on `payment_method.expiration_date`. A stored payment method, `{method: "id", id, security_code?}`, may stand for the card: one of the session's merchant account that can pay (`succeeded`, not past its expiry month; else a `400` on `payment_method.id`, type `unknown_payment_method`); the session then shows that method, and the payment made from the session checks that its token may use it (an `embed` token: only its claim's buyer's). The security code is sealed with the session and never kept past the payment. Gift cards are checked as a payment checks them, against the session's `amount` when it has one (`400` naming the item or `payment_method`): the same number twice, more than the amount, no card for the rest, or a card for nothing.
          *
          *     **Scope:** `checkout-sessions.write` (`*.write` and `embed` also grant it). A request may also come **without a token**. Rate limited per checkout session, for `embed` tokens and requests without a token.
          */
@@ -1010,6 +1108,46 @@ export interface webhooks {
          * @description Sent to every active subscription of the event's merchant account and every active instance-wide one. Answer any `2xx` within the timeout; anything else is retried on the schedule.
          */
         post: operations["gift_card_deleted_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment-method.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card was stored as a payment method (never its number or security code)
+         * @description Sent to every active subscription of the event's merchant account and every active instance-wide one. Answer any `2xx` within the timeout; anything else is retried on the schedule.
+         */
+        post: operations["payment_method_created_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment-method.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A stored payment method was deleted (its sealed number is destroyed)
+         * @description Sent to every active subscription of the event's merchant account and every active instance-wide one. Answer any `2xx` within the timeout; anything else is retried on the schedule.
+         */
+        post: operations["payment_method_deleted_event"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1344,6 +1482,155 @@ export interface components {
             next_cursor: string | null;
             previous_cursor: string | null;
         };
+        /**
+         * PaymentMethodStatus
+         * @enum {string}
+         */
+        PaymentMethodStatus: "processing" | "buyer_approval_required" | "succeeded" | "failed" | "paused";
+        /**
+         * CardScheme
+         * @enum {string}
+         */
+        CardScheme: "visa" | "mastercard" | "amex" | "discover" | "jcb" | "diners-club" | "unionpay" | "maestro";
+        /** PaymentMethodDetailsCard */
+        PaymentMethodDetailsCard: {
+            bin?: string | null;
+            card_type?: string | null;
+        };
+        /** PaymentMethod */
+        PaymentMethod: {
+            /** @constant */
+            type: "payment-method";
+            /** Format: uuid */
+            id: string;
+            merchant_account_id: string;
+            /** @constant */
+            method: "card";
+            status: components["schemas"]["PaymentMethodStatus"];
+            usage_count: number;
+            cit_usage_count: number;
+            has_replacement: boolean;
+            scheme_transaction_id: string | null;
+            scheme_transaction_id_scheme: components["schemas"]["CardScheme"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @constant */
+            mode?: "card";
+            label?: string | null;
+            scheme?: components["schemas"]["CardScheme"] | null;
+            additional_schemes?: null;
+            expiration_date?: string | null;
+            fingerprint?: string | null;
+            details?: components["schemas"]["PaymentMethodDetailsCard"] | null;
+            approval_url?: null;
+            country?: null;
+            currency?: null;
+            last_replaced_at?: null;
+            transaction_link_id?: string | null;
+            buyer?: components["schemas"]["Buyer"] | null;
+            external_identifier?: string | null;
+            last_used_at?: string | null;
+            cit_last_used_at?: string | null;
+        };
+        /**
+         * CardPaymentMethodCreate
+         * @description Rules:
+         *     1. `buyer_id` and `buyer_external_identifier` must not both be set.
+         */
+        CardPaymentMethodCreate: {
+            /** @constant */
+            method: "card";
+            /** @description 13-19 digits with a valid Luhn check digit. */
+            number: string;
+            expiration_date: string;
+            security_code?: string | null;
+            card_type?: null;
+            buyer_id?: string | null;
+            buyer_external_identifier?: string | null;
+            external_identifier?: string | null;
+        };
+        /**
+         * CheckoutSessionPaymentMethodCreate
+         * @description Rules:
+         *     1. `buyer_id` and `buyer_external_identifier` must not both be set.
+         */
+        CheckoutSessionPaymentMethodCreate: {
+            /** @constant */
+            method: "checkout-session";
+            /** Format: uuid */
+            id: string;
+            buyer_id?: string | null;
+            buyer_external_identifier?: string | null;
+            external_identifier?: string | null;
+        };
+        /**
+         * PaymentMethodCreate
+         * @description Told apart by `method`: `card`, `checkout-session`.
+         */
+        PaymentMethodCreate: components["schemas"]["CardPaymentMethodCreate"] | components["schemas"]["CheckoutSessionPaymentMethodCreate"];
+        /** PaymentMethods */
+        PaymentMethods: {
+            items: components["schemas"]["PaymentMethod"][];
+            limit: number;
+            next_cursor: string | null;
+            previous_cursor: string | null;
+        };
+        /** PaymentMethodUpdate */
+        PaymentMethodUpdate: {
+            expiration_date?: string;
+            external_identifier?: string | null;
+            scheme_transaction_id?: string | null;
+            scheme_transaction_id_scheme?: components["schemas"]["CardScheme"] | null;
+            transaction_link_id?: string | null;
+        };
+        /**
+         * BuyerPaymentMethodsSortBy
+         * @enum {string}
+         */
+        BuyerPaymentMethodsSortBy: "last_used_at";
+        /**
+         * OrderBy
+         * @enum {string}
+         */
+        OrderBy: "asc" | "desc";
+        /**
+         * Currency
+         * @enum {string}
+         */
+        Currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWL";
+        /** PaymentMethodSummary */
+        PaymentMethodSummary: {
+            /** @constant */
+            type: "payment-method";
+            /** Format: uuid */
+            id: string;
+            merchant_account_id: string;
+            /** @constant */
+            method: "card";
+            usage_count: number;
+            cit_usage_count: number;
+            has_replacement: boolean;
+            /** @constant */
+            mode?: "card";
+            label?: string | null;
+            scheme?: components["schemas"]["CardScheme"] | null;
+            additional_schemes?: null;
+            expiration_date?: string | null;
+            fingerprint?: string | null;
+            details?: components["schemas"]["PaymentMethodDetailsCard"] | null;
+            approval_url?: null;
+            country?: null;
+            currency?: null;
+            last_replaced_at?: null;
+            last_used_at?: string | null;
+            cit_last_used_at?: string | null;
+        };
+        /** PaymentMethodSummaries */
+        PaymentMethodSummaries: {
+            items: components["schemas"]["PaymentMethodSummary"][];
+        };
         /** PermissionSet */
         PermissionSet: {
             allow: string[];
@@ -1393,11 +1680,6 @@ export interface components {
          * @enum {string}
          */
         BuyerGiftCardsSortBy: "last_used_at" | "usage_count" | "cit_last_used_at" | "cit_usage_count";
-        /**
-         * OrderBy
-         * @enum {string}
-         */
-        OrderBy: "asc" | "desc";
         /** BuyerUpdate */
         BuyerUpdate: {
             display_name?: string | null;
@@ -1618,16 +1900,6 @@ export interface components {
          * @enum {string}
          */
         TransactionIntentOutcome: "pending" | "succeeded" | "failed";
-        /**
-         * CardScheme
-         * @enum {string}
-         */
-        CardScheme: "visa" | "mastercard" | "amex" | "discover" | "jcb" | "diners-club" | "unionpay" | "maestro";
-        /** PaymentMethodDetailsCard */
-        PaymentMethodDetailsCard: {
-            bin?: string | null;
-            card_type?: string | null;
-        };
         /** TransactionPaymentMethod */
         TransactionPaymentMethod: {
             /** @constant */
@@ -1763,11 +2035,6 @@ export interface components {
             captured_at?: string | null;
             voided_at?: string | null;
         };
-        /**
-         * Currency
-         * @enum {string}
-         */
-        Currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWL";
         /** CardWithUrlPaymentMethodCreate */
         CardWithUrlPaymentMethodCreate: {
             /** @constant */
@@ -1861,8 +2128,7 @@ export interface components {
             cart_items?: components["schemas"]["CartItem"][] | null;
             payment_service_id?: string | null;
             gift_cards?: (components["schemas"]["GiftCardTransactionCreate"] | components["schemas"]["GiftCardTokenTransactionCreate"])[] | null;
-            /** @description Not supported by Orka: only absent, null or the default is accepted. */
-            store?: unknown;
+            store?: boolean;
             /** @description Not supported by Orka: only absent, null or the default is accepted. */
             is_subsequent_payment?: unknown;
             /** @description Not supported by Orka: only absent, null or the default is accepted. */
@@ -2313,6 +2579,34 @@ export interface components {
             merchant_account_id: string;
             environment: components["schemas"]["Environment"];
             target: components["schemas"]["GiftCard"];
+        };
+        /** PaymentMethodCreatedEvent */
+        PaymentMethodCreatedEvent: {
+            /** @constant */
+            type: "event";
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            name: "payment-method.created";
+            /** Format: date-time */
+            created_at: string;
+            merchant_account_id: string;
+            environment: components["schemas"]["Environment"];
+            target: components["schemas"]["PaymentMethod"];
+        };
+        /** PaymentMethodDeletedEvent */
+        PaymentMethodDeletedEvent: {
+            /** @constant */
+            type: "event";
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            name: "payment-method.deleted";
+            /** Format: date-time */
+            created_at: string;
+            merchant_account_id: string;
+            environment: components["schemas"]["Environment"];
+            target: components["schemas"]["PaymentMethod"];
         };
         /** TransactionAuthorizedEvent */
         TransactionAuthorizedEvent: {
@@ -3581,6 +3875,986 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    list_payment_methods: {
+        parameters: {
+            query?: {
+                /** @description The maximum number of items to return. */
+                limit?: number;
+                /** @description The page to return: a `next_cursor` or `previous_cursor` of an earlier page of the same list, filter and merchant account. */
+                cursor?: string;
+                /** @description Only the methods stored for the buyer with this ID. */
+                buyer_id?: string;
+                /** @description Only the methods stored for the buyer with this `external_identifier` (none when the account has no such buyer). */
+                buyer_external_identifier?: string;
+                /** @description Only methods in one of these statuses (repeat the parameter, or separate with commas). */
+                status?: components["schemas"]["PaymentMethodStatus"][];
+                /** @description Only the methods with this `external_identifier`. */
+                external_identifier?: string;
+            };
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payment methods. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethods"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    create_payment_method: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key for this request (a V4 UUID, or another random string with enough entropy). It is forwarded to the gift card service when it supports it, and Orka replays the first outcome for the same key and body. */
+                "idempotency-key"?: string;
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodCreate"];
+            };
+        };
+        responses: {
+            /** @description The stored payment method (the one already stored for this buyer and card). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethod"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    get_payment_method: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the payment method. */
+                payment_method_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment method. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethod"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    update_payment_method: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the payment method. */
+                payment_method_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodUpdate"];
+            };
+        };
+        responses: {
+            /** @description The payment method as updated. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethod"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    delete_payment_method: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the payment method. */
+                payment_method_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    list_buyer_payment_methods: {
+        parameters: {
+            query?: {
+                /** @description The ID of the buyer. */
+                buyer_id?: string;
+                /** @description The `external_identifier` of the buyer. */
+                buyer_external_identifier?: string;
+                /** @description The field to sort the methods by (a method never used sorts as the oldest use); newest first when absent. */
+                sort_by?: components["schemas"]["BuyerPaymentMethodsSortBy"];
+                /** @description The direction to sort the methods in. */
+                order_by?: components["schemas"]["OrderBy"];
+                /** @description The country the buyer pays in. Accepted and checked, but it narrows nothing: a stored card pays in any country. */
+                country?: string;
+                /** @description The currency the buyer pays in. Accepted and checked, but it narrows nothing: a stored card pays in any currency. */
+                currency?: components["schemas"]["Currency"];
+            };
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The buyer's usable payment methods. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodSummaries"];
+                };
             };
             /** @description The request was invalid. */
             400: {
@@ -10713,6 +11987,64 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["GiftCardDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payment_method_created_event: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers can drop duplicates. */
+                "X-Orka-Webhook-ID": string;
+                /** @description Unix seconds at which the attempt was signed. */
+                "X-Orka-Webhook-Timestamp": string;
+                /** @description Comma-separated lower-case hex HMAC-SHA256 signatures of `<timestamp>.<body>` (the exact bytes received), one per live signing secret, newest first. Accept the event when any one matches a secret you hold and the timestamp is recent. */
+                "X-Orka-Webhook-Signatures": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any `2xx` acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payment_method_deleted_event: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, so receivers can drop duplicates. */
+                "X-Orka-Webhook-ID": string;
+                /** @description Unix seconds at which the attempt was signed. */
+                "X-Orka-Webhook-Timestamp": string;
+                /** @description Comma-separated lower-case hex HMAC-SHA256 signatures of `<timestamp>.<body>` (the exact bytes received), one per live signing secret, newest first. Accept the event when any one matches a secret you hold and the timestamp is recent. */
+                "X-Orka-Webhook-Signatures": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodDeletedEvent"];
             };
         };
         responses: {

@@ -40,29 +40,25 @@ onBothStores("the original API SDK's transactions against Orka", (world) => {
       expect(again.paymentMethod?.fingerprint).to.equal(t.paymentMethod?.fingerprint)
     })
 
-    it('store: true (vaulting the card) is a 400 naming `store` as not supported, and nothing is stored', async () => {
+    it('store: true (vaulting the card) for no buyer is a 400 on `store`, and nothing is charged or stored', async () => {
       const { sdk } = world()
       const externalIdentifier = uniqueId('txn')
-      const owner = await sdk.buyers.create({ displayName: 'John Doe', externalIdentifier: uniqueId('buyer') })
       const e = await refusedByOrka(
-        sdk.transactions.create({
-          amount: 1299,
-          currency: 'USD',
-          buyerId: owner.id,
-          store: true,
-          externalIdentifier,
-          paymentMethod: cardPaymentMethod(),
-        }),
+        sdk.transactions.create({ amount: 1299, currency: 'USD', store: true, externalIdentifier, paymentMethod: cardPaymentMethod() }),
       )
       expect(e).to.be.instanceOf(Error400)
       expect(JSON.parse(e.body)).to.deep.equal(
-        failedValidation({ pointer: '/store', message: '`store` is not supported', type: 'unsupported' }),
+        failedValidation({
+          pointer: '/store',
+          message: '`store: true` needs a buyer: `buyer_id` or `buyer_external_identifier`',
+          type: 'buyer_required',
+        }),
       )
       expect(e.message).to.equal('Request failed validation')
       expect((await sdk.transactions.list({ externalIdentifier })).result.items).to.deep.equal([])
     })
 
-    it('a stored payment method (`method: "id"`) is a 400 naming `payment_method.method` as not supported', async () => {
+    it('a stored payment method (`method: "id"`) the account does not hold is a 400 on `payment_method.id`', async () => {
       const { sdk } = world()
       const e = await refusedByOrka(
         sdk.transactions.create({
@@ -74,9 +70,9 @@ onBothStores("the original API SDK's transactions against Orka", (world) => {
       expect(e).to.be.instanceOf(Error400)
       expect(JSON.parse(e.body)).to.deep.equal(
         failedValidation({
-          pointer: '/payment_method/method',
-          message: '`payment_method.method`: stored payment methods are not supported',
-          type: 'unsupported',
+          pointer: '/payment_method/id',
+          message: 'No stored payment method with this id can pay',
+          type: 'unknown_payment_method',
         }),
       )
     })
@@ -328,15 +324,15 @@ onBothStores("the original API SDK's transactions against Orka", (world) => {
       expect(JSON.parse(e.body)).to.deep.equal(noCardData)
     })
 
-    it('a stored payment method is refused by Secure Fields (400 naming `payment_method.method`), so the session pays nothing', async () => {
+    it('a stored payment method the account does not hold is refused by Secure Fields (400 on `payment_method.id`), so the session pays nothing', async () => {
       const { sdk, h } = world()
       const session = await sdk.checkoutSessions.create()
       const fields = await h.request('PUT', `/checkout/sessions/${session.id}/fields`, {
         auth: null,
         body: { payment_method: { method: 'id', id: IDS.defaultBuyer, security_code: '123' } },
       })
-      const detail = { location: 'body', pointer: '/payment_method/method', message: '`payment_method.method` is not supported' }
-      expect([fields.status, fields.body]).to.deep.equal([400, errorBody(400, [{ ...detail, type: 'not_supported' }])])
+      const detail = { location: 'body', pointer: '/payment_method/id', message: 'No stored payment method with this id can pay' }
+      expect([fields.status, fields.body]).to.deep.equal([400, errorBody(400, [{ ...detail, type: 'unknown_payment_method' }])])
       const e = await refusedByOrka(
         sdk.transactions.create({ amount: 1299, currency: 'USD', paymentMethod: { method: 'checkout-session', id: session.id } }),
       )

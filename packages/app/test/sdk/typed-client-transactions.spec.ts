@@ -272,11 +272,17 @@ describe('transactions through the client typed from /openapi.json (openapi-fetc
     } as Schemas['Error409']
     expect([again.response.status, again.error]).to.deep.equal([409, conflict])
 
+    // `store: true` keeps the card for the transaction's buyer: with none named, it is a 400 on `store`.
     const stored = await api.POST('/transactions', { body: { amount: 100, currency: 'EUR', store: true, payment_method: CARD } })
-    const unsupported = { location: 'body', pointer: '/store', message: '`store` is not supported', type: 'unsupported' }
+    const buyerRequired = {
+      location: 'body',
+      pointer: '/store',
+      message: '`store: true` needs a buyer: `buyer_id` or `buyer_external_identifier`',
+      type: 'buyer_required',
+    }
     expect([stored.response.status, stored.error]).to.deep.equal([
       400,
-      { ...errorBody(400, [unsupported]), message: 'Request failed validation' },
+      { ...errorBody(400, [buyerRequired]), message: 'Request failed validation' },
     ])
 
     const missing = await api.GET('/transactions/{transaction_id}', {

@@ -34,7 +34,8 @@ const notExpired = (card: Card, now: Date): E.Either<InvalidRequest, Card> =>
 
 /**
  * The card to keep: the request's, or the one its checkout session holds, taken from the session
- * (it is used once). A session that is unknown, expired or holds no card is a `400` on `id`.
+ * (it is used once). A session that is unknown, expired or holds no card is a `400` on `id`; one
+ * whose Secure Fields named a stored method keeps it (nothing to store, nothing taken).
  */
 const cardOf = async (
   deps: StorePaymentMethodDeps,
@@ -43,15 +44,18 @@ const cardOf = async (
   now: Date,
 ): Promise<E.Either<InvalidRequest | Unavailable, Card>> => {
   if (input.method === 'card') return notExpired({ number: input.number, expirationDate: input.expiration_date }, now)
+  const noCard = E.left(refusedInput(['id'], 'No live checkout session with this id holds a card to store', 'no_card_data'))
+  const seen = await deps.sessions.find(merchantAccountId, input.id, now)()
+  if (E.isLeft(seen)) return seen
+  if (O.toNullable(seen.right)?.card?.payment_method?.id != null)
+    return E.left(refusedInput(['id'], 'The checkout session holds a stored payment method: it is stored already', 'stored_payment_method'))
   const taken = await deps.sessions.takeCard(merchantAccountId, input.id, now)()
   if (E.isLeft(taken)) return taken
   const held = O.toNullable(taken.right)?.card ?? null
   const data = held === null ? null : E.tryCatch(() => openSessionCard(deps.box, held), E.toError)
   if (data !== null && E.isLeft(data)) return E.left(unavailable(data.left))
   const card = data?.right ?? null
-  if (card === null || !('number' in card))
-    return E.left(refusedInput(['id'], 'No live checkout session with this id holds a card to store', 'no_card_data'))
-  return notExpired({ number: card.number, expirationDate: card.expiration_date }, now)
+  return card === null || !('number' in card) ? noCard : notExpired({ number: card.number, expirationDate: card.expiration_date }, now)
 }
 
 /** The method an earlier attempt of this very request stored before its process stopped: that is the answer. */

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
+import { pipe } from 'fp-ts/function'
 import { EmbedBuyer, EmbedPins } from '../auth/authorize'
 import { reconciliationId } from '../buyers/buyer'
 import { namesABuyer, resolveNamedBuyer } from '../buyers/named-buyer'
@@ -23,7 +24,8 @@ import { TransactionCreate, unsupportedFields, UNSUPPORTED_TRANSACTION_FIELDS } 
 import { noPaymentService, notOffered, refusedInput, serviceView, stepContext, TransactionDeps } from './transaction-deps'
 import { heldBy, sessionTender, SessionTender, sessionTenderFault, takeSessionCard, usedSession } from './session-tender'
 import { attemptRequested, next } from './transaction-steps'
-import { giftCardsFault, redemptionsFor } from './gift-card-tender'
+import { embedReach, giftCardsFault, redemptionsFor } from './gift-card-tender'
+import { mayWriteFor } from '../gift-cards/card-reach'
 import { failedValidation, NotFound } from '../shared/errors'
 import { RedemptionRecord } from './gift-card-redemption'
 
@@ -200,12 +202,23 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       return E.isLeft(done) ? { outcome: done, recorded: false } : recorded(done.right)
     }
 
+  /** Within the embed claim's pins; with `store: true`, only for a buyer the embed token may keep cards for (as `POST /payment-methods`). */
+  const mayCreate = (cmd: CreateTransactionCommand): TE.TaskEither<Forbidden | Unavailable, void> =>
+    pipe(
+      withinPins(cmd),
+      TE.flatMap(() =>
+        cmd.input.store === true && cmd.embed !== null
+          ? mayWriteFor(deps.buyers, cmd.merchantAccountId, embedReach(cmd.embed), cmd.input)
+          : TE.right(undefined),
+      ),
+    )
+
   return (cmd: CreateTransactionCommand): TE.TaskEither<CreateTransactionError, Created> => {
     const refused = unsupported(cmd.input) ?? giftCardsFault(cmd.input) ?? storeFault(cmd.input)
     if (refused !== null) return TE.left(refused)
     if (cmd.idempotencyKey === null)
       return async () => {
-        const allowed = await withinPins(cmd)()
+        const allowed = await mayCreate(cmd)()
         if (E.isLeft(allowed)) return allowed
         return E.map((value: Transaction): Created => ({ value, replayed: false }))((await attempt(cmd)(null)).outcome)
       }
@@ -215,7 +228,7 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       key: cmd.idempotencyKey,
       fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input)),
     }
-    return runIdempotently(request, withinPins(cmd), attempt(cmd), outcomeCodec)
+    return runIdempotently(request, mayCreate(cmd), attempt(cmd), outcomeCodec)
   }
 }
 

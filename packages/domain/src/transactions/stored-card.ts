@@ -34,7 +34,7 @@ export const storedCardToCharge = async (
   ref: StoredMethodRef,
   now: Date,
 ): Promise<E.Either<InvalidRequest | Unavailable, StoredCardToCharge>> => {
-  const unusable = E.left(refusedInput(AT, 'No stored payment method with this id can pay here', 'unknown_payment_method'))
+  const unusable = E.left(refusedInput(AT, 'No stored payment method with this id can pay', 'unknown_payment_method'))
   const audience = await audienceOf(deps.buyers, cmd.merchantAccountId, embedReach(cmd.embed))()
   if (E.isLeft(audience)) return audience.left._tag === 'Forbidden' ? unusable : E.left(audience.left)
   const found = await deps.paymentMethods.findById(cmd.merchantAccountId, ref.id.toLowerCase())()

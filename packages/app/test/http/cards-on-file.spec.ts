@@ -1,6 +1,6 @@
 import { expect } from 'chai'
-import { defaultCardService } from '../../src/card-services'
 import { errorBody, Harness, IDS, Page, recordedResponses, Resource, startHarness } from '../support/harness'
+import { approvedCardPayment } from '../support/transaction-bodies'
 import { eventually, quietFor, Receiver, startReceiver } from '../support/receiver'
 import { WEBHOOK_TEST_ENV } from '../webhooks/delivery.suite'
 import { summaryOf, withCheckDigit } from './payment-method-support'
@@ -127,60 +127,7 @@ describe('cards on file: paying with store: true and with a stored method (embed
     currency: null,
     external_identifier: m.external_identifier,
   })
-  /** The transaction an approved card payment of 1299 USD at `now` is, whatever its ids and the service's. */
-  const expectedTx = (t: Tx, o: Json = {}): Json => ({
-    type: 'transaction',
-    id: t.id,
-    reconciliation_id: t.reconciliation_id,
-    merchant_account_id: 'default',
-    currency: 'USD',
-    amount: 1299,
-    status: 'authorization_succeeded',
-    authorized_amount: 1299,
-    captured_amount: 0,
-    refunded_amount: 0,
-    settled_currency: null,
-    settled_amount: 0,
-    settled: false,
-    country: null,
-    external_identifier: null,
-    intent: 'authorize',
-    method: 'card',
-    instrument_type: 'pan',
-    error_code: null,
-    payment_service: {
-      type: 'payment-service',
-      id: defaultCardService('default', now()).id,
-      payment_service_definition_id: 'mock-card',
-      method: 'card',
-      display_name: 'Mock cards',
-    },
-    pending_review: false,
-    raw_response_code: t.raw_response_code,
-    raw_response_description: t.raw_response_description,
-    checkout_session_id: null,
-    reauthorized_from_transaction_id: null,
-    gift_card_redemptions: [],
-    created_at: now(),
-    updated_at: now(),
-    disputed: false,
-    payment_source: 'ecommerce',
-    merchant_initiated: false,
-    is_subsequent_payment: false,
-    intent_outcome: 'succeeded',
-    multi_tender: false,
-    account_funding_transaction: false,
-    auth_response_code: t.auth_response_code,
-    avs_response_code: null,
-    cvv_response_code: 'match',
-    cart_items: null,
-    payment_service_transaction_id: t.payment_service_transaction_id,
-    metadata: null,
-    authorized_at: now(),
-    captured_at: null,
-    voided_at: null,
-    ...o,
-  })
+  const expectedTx = (t: Tx, o: Json = {}): Json => approvedCardPayment(t, now(), o)
   /** What using a method once more at `now` changed of it. */
   const used = (m: PaymentMethod, uses: number, o: Json = {}) => ({
     ...m,

@@ -4,6 +4,7 @@ import { aPaymentServiceRecord } from '@orka/domain/testing'
 import { defaultCardService } from '../../src/card-services'
 import { get } from '../../src/container'
 import { errorBody, Harness, IDS, Resource, startHarness, UUID_RE } from '../support/harness'
+import { approvedCardPayment } from '../support/transaction-bodies'
 
 const CARD = { method: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' }
 const PAYMENT = { amount: 1299, currency: 'USD', payment_method: CARD }
@@ -29,74 +30,7 @@ describe('transactions over HTTP (embedded store, mock-card)', () => {
   const now = () => h.clock.now().toISOString()
   const service = () => defaultCardService('default', now())
 
-  /** The transaction a card payment at `now` answers, whatever its id and the service's ids. */
-  const expected = (t: Tx, o: Json = {}): Json => ({
-    type: 'transaction',
-    id: t.id,
-    reconciliation_id: t.reconciliation_id,
-    merchant_account_id: 'default',
-    currency: 'USD',
-    amount: 1299,
-    status: 'authorization_succeeded',
-    authorized_amount: 1299,
-    captured_amount: 0,
-    refunded_amount: 0,
-    settled_currency: null,
-    settled_amount: 0,
-    settled: false,
-    country: null,
-    external_identifier: null,
-    intent: 'authorize',
-    payment_method: {
-      type: 'payment-method',
-      method: 'card',
-      id: null,
-      label: '1111',
-      scheme: 'visa',
-      expiration_date: '12/30',
-      fingerprint: t.payment_method.fingerprint,
-      details: { bin: '411111', card_type: null },
-      country: null,
-      currency: null,
-      external_identifier: null,
-    },
-    method: 'card',
-    instrument_type: 'pan',
-    error_code: null,
-    payment_service: {
-      type: 'payment-service',
-      id: service().id,
-      payment_service_definition_id: 'mock-card',
-      method: 'card',
-      display_name: 'Mock cards',
-    },
-    pending_review: false,
-    buyer: null,
-    raw_response_code: t.raw_response_code,
-    raw_response_description: t.raw_response_description,
-    checkout_session_id: null,
-    reauthorized_from_transaction_id: null,
-    gift_card_redemptions: [],
-    created_at: now(),
-    updated_at: now(),
-    disputed: false,
-    payment_source: 'ecommerce',
-    merchant_initiated: false,
-    is_subsequent_payment: false,
-    intent_outcome: 'succeeded',
-    multi_tender: false,
-    account_funding_transaction: false,
-    auth_response_code: t.auth_response_code,
-    avs_response_code: null,
-    cvv_response_code: 'match',
-    cart_items: null,
-    payment_service_transaction_id: t.payment_service_transaction_id,
-    metadata: null,
-    authorized_at: now(),
-    captured_at: null,
-    voided_at: null,
-    ...o,
-  })
+  const expected = (t: Tx, o: Json = {}): Json => approvedCardPayment(t, now(), o)
 
   it('takes a card payment: 201 with the whole transaction, never the card number or security code', async () => {
     const r = await pay()

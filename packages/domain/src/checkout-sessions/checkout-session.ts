@@ -103,9 +103,8 @@ const FieldsUpdate = closed(
 )
 
 /**
- * What Secure Fields send: a card, gift cards, or both, never shown again. A stored payment
- * method by `id` (cards on file) is accepted by the schema and refused (400) until cards on file
- * exist.
+ * What Secure Fields send: a card (or a stored payment method by `id`, with the security code
+ * typed for it), gift cards, or both, never shown again.
  */
 export const CheckoutSessionFields = new Refined(FieldsUpdate, [
   {

@@ -92,9 +92,9 @@ const usableGiftCards = (
 }
 
 /**
- * Secure Fields: puts a card, gift cards or both on the live session with this id, whatever its
- * merchant account (the unguessable id is the capability), replacing all card data before. The
- * card and each gift card are sealed; only the card's scheme, BIN, last 4 and fingerprint, and
+ * Secure Fields: puts a card (or a stored payment method of the session's account), gift cards
+ * or both on the live session with this id, whatever its merchant account (the unguessable id
+ * is the capability), replacing all card data before. The card and each gift card are sealed; only the card's scheme, BIN, last 4 and fingerprint, and
  * each gift card's BIN, sub-BIN, last 4 and amount are ever shown. `expires_at` moves to now
  * plus `SESSION_CARD_TTL_MS`. Nothing of a card is in any error.
  */

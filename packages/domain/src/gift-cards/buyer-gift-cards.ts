@@ -1,13 +1,11 @@
 import * as E from 'fp-ts/Either'
-import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { BuyerRepository } from '../buyers/buyers.ports'
-import { findNamedBuyer } from '../buyers/named-buyer'
 import { Clock } from '../shared/clock.ports'
 import { oneOf, RuleViolation } from '../shared/codecs'
 import { Forbidden, Unavailable } from '../shared/errors'
-import { audienceOf, CardReach } from './card-reach'
+import { buyerInReach, BuyerRef, CardReach } from './card-reach'
 import { BalanceCheckDeps, checkBalance } from './card-balance'
 import { GiftCard, GiftCardSummary } from './gift-card.codecs'
 import { GiftCardVault } from './gift-card.ports'
@@ -47,7 +45,7 @@ export interface BuyerGiftCardsDeps extends BalanceCheckDeps {
 
 export interface BuyerGiftCardsQuery {
   readonly merchantAccountId: string
-  readonly buyer: { readonly id: string } | { readonly externalIdentifier: string }
+  readonly buyer: BuyerRef
   readonly sortBy: t.TypeOf<typeof BuyerGiftCardsSortBy> | null
   readonly orderBy: t.TypeOf<typeof OrderBy>
   readonly reach: CardReach
@@ -78,14 +76,10 @@ export const makeListBuyerGiftCards =
   (deps: BuyerGiftCardsDeps) =>
   (q: BuyerGiftCardsQuery): TE.TaskEither<Forbidden | Unavailable, { readonly items: readonly GiftCardSummary[] }> =>
   async () => {
-    const audience = await audienceOf(deps.buyers, q.merchantAccountId, q.reach)()
-    if (E.isLeft(audience)) return audience
-    const name = 'id' in q.buyer ? { buyer_id: q.buyer.id } : { buyer_external_identifier: q.buyer.externalIdentifier }
-    const found = await findNamedBuyer(deps.buyers, q.merchantAccountId, name)()
-    if (E.isLeft(found)) return found
-    const buyer = O.toNullable(found.right)
-    if (buyer === null || !(audience.right.all || audience.right.buyerId === buyer.id)) return E.right({ items: [] })
-    const cards = await deps.vault.forBuyer(q.merchantAccountId, buyer.id, MAX_BUYER_GIFT_CARDS)()
+    const buyer = await buyerInReach(deps.buyers, q.merchantAccountId, q.reach, q.buyer)()
+    if (E.isLeft(buyer)) return buyer
+    if (buyer.right === null) return E.right({ items: [] })
+    const cards = await deps.vault.forBuyer(q.merchantAccountId, buyer.right.id, MAX_BUYER_GIFT_CARDS)()
     if (E.isLeft(cards)) return cards
     const now = deps.clock.now().getTime()
     const live = (expiration: string | null | undefined) => expiration == null || Date.parse(expiration) > now

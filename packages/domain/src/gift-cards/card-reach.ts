@@ -1,3 +1,4 @@
+import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
@@ -78,3 +79,24 @@ export const mayWriteFor = (
     ),
   )
 }
+
+/** A buyer a list for one buyer names: by id or by external identifier. */
+export type BuyerRef = { readonly id: string } | { readonly externalIdentifier: string }
+
+/** The account's buyer `ref` names, when the caller's reach covers it; null for an unknown buyer or one out of reach (nothing to show). */
+export const buyerInReach =
+  (
+    buyers: BuyerRepository,
+    merchantAccountId: string,
+    reach: CardReach,
+    ref: BuyerRef,
+  ): TE.TaskEither<Forbidden | Unavailable, Buyer | null> =>
+  async () => {
+    const audience = await audienceOf(buyers, merchantAccountId, reach)()
+    if (E.isLeft(audience)) return audience
+    const name = 'id' in ref ? { buyer_id: ref.id } : { buyer_external_identifier: ref.externalIdentifier }
+    const found = await findNamedBuyer(buyers, merchantAccountId, name)()
+    if (E.isLeft(found)) return found
+    const buyer = O.toNullable(found.right)
+    return E.right(buyer !== null && sees(audience.right, { buyer }) ? buyer : null)
+  }

@@ -1,10 +1,8 @@
 import * as E from 'fp-ts/Either'
-import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { BuyerRepository } from '../buyers/buyers.ports'
-import { findNamedBuyer } from '../buyers/named-buyer'
-import { audienceOf, CardReach } from '../gift-cards/card-reach'
+import { buyerInReach, BuyerRef, CardReach } from '../gift-cards/card-reach'
 import { Clock } from '../shared/clock.ports'
 import { oneOf } from '../shared/codecs'
 import { Forbidden, Unavailable } from '../shared/errors'
@@ -20,7 +18,7 @@ export const BuyerPaymentMethodsSortBy = oneOf('BuyerPaymentMethodsSortBy', ['la
 
 export interface BuyerPaymentMethodsQuery {
   readonly merchantAccountId: string
-  readonly buyer: { readonly id: string } | { readonly externalIdentifier: string }
+  readonly buyer: BuyerRef
   readonly sortBy: t.TypeOf<typeof BuyerPaymentMethodsSortBy> | null
   readonly orderBy: 'asc' | 'desc'
   readonly reach: CardReach
@@ -49,14 +47,10 @@ export const makeListBuyerPaymentMethods =
   (deps: { paymentMethods: PaymentMethodVault; buyers: BuyerRepository; clock: Clock }) =>
   (q: BuyerPaymentMethodsQuery): TE.TaskEither<Forbidden | Unavailable, { readonly items: readonly PaymentMethodSummary[] }> =>
   async () => {
-    const audience = await audienceOf(deps.buyers, q.merchantAccountId, q.reach)()
-    if (E.isLeft(audience)) return audience
-    const name = 'id' in q.buyer ? { buyer_id: q.buyer.id } : { buyer_external_identifier: q.buyer.externalIdentifier }
-    const found = await findNamedBuyer(deps.buyers, q.merchantAccountId, name)()
-    if (E.isLeft(found)) return found
-    const buyer = O.toNullable(found.right)
-    if (buyer === null || !(audience.right.all || audience.right.buyerId === buyer.id)) return E.right({ items: [] })
-    const methods = await deps.paymentMethods.forBuyer(q.merchantAccountId, buyer.id, ['succeeded'], MAX_BUYER_PAYMENT_METHODS)()
+    const buyer = await buyerInReach(deps.buyers, q.merchantAccountId, q.reach, q.buyer)()
+    if (E.isLeft(buyer)) return buyer
+    if (buyer.right === null) return E.right({ items: [] })
+    const methods = await deps.paymentMethods.forBuyer(q.merchantAccountId, buyer.right.id, ['succeeded'], MAX_BUYER_PAYMENT_METHODS)()
     if (E.isLeft(methods)) return methods
     const now = deps.clock.now()
     const live = methods.right.filter((m) => m.expiration_date == null || !expiredAt(m.expiration_date, now))

@@ -55,34 +55,21 @@ export const PaymentMethod = closed(
 )
 export type PaymentMethod = t.TypeOf<typeof PaymentMethod>
 
-/** One of a buyer's usable cards (`GET /buyers/payment-methods`): the PaymentMethod without its buyer, status and scheme ids. */
-export const PaymentMethodSummary = closed(
-  'PaymentMethodSummary',
-  {
-    type: PaymentMethod.required.type,
-    id: uuid,
-    merchant_account_id: str,
-    method: PaymentMethod.required.method,
-    usage_count: PaymentMethod.required.usage_count,
-    cit_usage_count: PaymentMethod.required.cit_usage_count,
-    has_replacement: t.boolean,
-  },
-  {
-    mode: PaymentMethod.optional.mode,
-    label: nullableText,
-    scheme: nullable(CardScheme),
-    additional_schemes: t.null,
-    expiration_date: nullableText,
-    fingerprint: nullableText,
-    details: nullable(PaymentMethodDetailsCard),
-    approval_url: t.null,
-    country: t.null,
-    currency: t.null,
-    last_replaced_at: t.null,
-    last_used_at: nullableTime,
-    cit_last_used_at: nullableTime,
-  },
-)
+/** `props` without the keys named. */
+const without = <P extends Record<string, t.Mixed>, K extends keyof P>(props: P, keys: readonly K[]): Omit<P, K> =>
+  Object.fromEntries(Object.entries(props).filter(([k]) => !(keys as readonly string[]).includes(k))) as Omit<P, K>
+
+const summaryRequired = without(PaymentMethod.required, [
+  'status',
+  'scheme_transaction_id',
+  'scheme_transaction_id_scheme',
+  'created_at',
+  'updated_at',
+])
+const summaryOptional = without(PaymentMethod.optional, ['buyer', 'external_identifier', 'transaction_link_id'])
+
+/** One of a buyer's usable cards (`GET /buyers/payment-methods`): the PaymentMethod without its buyer, status, ids and timestamps. */
+export const PaymentMethodSummary = closed('PaymentMethodSummary', summaryRequired, summaryOptional)
 export type PaymentMethodSummary = t.TypeOf<typeof PaymentMethodSummary>
 export const PaymentMethodSummaries = closed('PaymentMethodSummaries', { items: t.readonlyArray(PaymentMethodSummary) })
 

@@ -4,15 +4,13 @@ import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { pipe } from 'fp-ts/function'
 import { EmbedBuyer, EmbedPins } from '../auth/authorize'
-import { reconciliationId } from '../buyers/buyer'
+import { Buyer, reconciliationId } from '../buyers/buyer'
 import { namesABuyer, resolveNamedBuyer } from '../buyers/named-buyer'
-import { Buyer } from '../buyers/buyer'
-import { keepCard } from '../payment-methods/keep-card'
-import { PaymentMethod } from '../payment-methods/payment-method.codecs'
-import { settleStoredMethod } from './stored-method-outcome'
-import { storedCardToCharge, StoredCardToCharge } from './stored-card'
+import { mayWriteFor } from '../gift-cards/card-reach'
 import { canonicalJson } from '../gift-cards/gift-card'
 import { Answered, Attempted, makeRunIdempotently, OutcomeCodec, Reservation, IdempotencyRefusal } from '../idempotency/run-idempotently'
+import { keepCard } from '../payment-methods/keep-card'
+import { PaymentMethod } from '../payment-methods/payment-method.codecs'
 import { PaymentServiceRecord } from '../payments/payment-service'
 import { Conflict, Forbidden, forbidden, InvalidRequest, Unavailable, unavailable } from '../shared/errors'
 import { cardFromRequest, CardToCharge } from './card-to-charge'
@@ -25,7 +23,8 @@ import { noPaymentService, notOffered, refusedInput, serviceView, stepContext, T
 import { heldBy, sessionTender, SessionTender, sessionTenderFault, takeSessionCard, usedSession } from './session-tender'
 import { attemptRequested, next } from './transaction-steps'
 import { embedReach, giftCardsFault, redemptionsFor } from './gift-card-tender'
-import { mayWriteFor } from '../gift-cards/card-reach'
+import { isStored, storedCardToCharge } from './stored-card'
+import { settleStoredMethod } from './stored-method-outcome'
 import { failedValidation, NotFound } from '../shared/errors'
 import { RedemptionRecord } from './gift-card-redemption'
 
@@ -108,9 +107,11 @@ const outcomeCodec: OutcomeCodec<CreateTransactionError, Transaction> = {
 
 /**
  * Takes a payment by card, gift cards or both (`POST /transactions`). Checks come first and
- * store nothing: unsupported properties, the gift cards' rules, the embed claim's pins, the
- * buyer, the stored gift cards the caller may reach, the card (Luhn, expiry; a session's card
- * and gift cards are taken from it), and which card services may take it. Then the flow
+ * store nothing: unsupported properties, the gift cards' rules, `store: true`'s buyer, the embed
+ * claim's pins, the buyer, the stored gift cards the caller may reach, the card (Luhn, expiry; a
+ * stored method of the caller's reach and of the buyer; a session's card and gift cards are
+ * taken from it), and which card services may take it. With `store: true` the card is then kept
+ * for the buyer (`keepCard`, `processing` until the payment ends: `stored-method-outcome.ts`). Then the flow
  * records, then calls, then settles: version 0 holds the card's first attempt and every gift
  * card before any service is asked (`route` goes on with the card, `splitStep` with the gift
  * cards). A request retried with its idempotency key after its process stopped finds the
@@ -278,7 +279,7 @@ const buyerView = (
  * one naming another buyer, or describing a guest, is a `400`.
  */
 const payerOf = (payer: Payer, card: CardToCharge | null): E.Either<InvalidRequest, TransactionBuyer | null> => {
-  const owner = card !== null && 'method' in card ? ((card as StoredCardToCharge).method.buyer ?? null) : null
+  const owner = card !== null && isStored(card) ? (card.method.buyer ?? null) : null
   if (owner === null) return E.right(payer.view)
   if (payer.view === null) return E.right(buyerView(owner, owner.id))
   return payer.buyer?.id === owner.id
@@ -299,7 +300,7 @@ const kept = async (
   buyer: Buyer | null,
   card: CardToCharge | null,
 ): Promise<E.Either<Unavailable, CardToCharge | null>> => {
-  if (cmd.input.store !== true || card === null || 'method' in card) return E.right(card)
+  if (cmd.input.store !== true || card === null || isStored(card)) return E.right(card)
   const method = await keepCard(deps, {
     merchantAccountId: cmd.merchantAccountId,
     buyer,

@@ -20,6 +20,9 @@ export interface StoredCardToCharge extends CardToCharge {
   readonly method: PaymentMethod
 }
 
+/** Whether the card to charge is a stored method's. */
+export const isStored = (card: CardToCharge): card is StoredCardToCharge => 'method' in card
+
 const AT = ['payment_method', 'id']
 
 /**

@@ -86,7 +86,7 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
   }
 
   const app = new Koa<OrkaState>()
-  app.use(accessLog(log))
+  app.use(accessLog(log, deps.onRequestDone))
   app.use(catchErrors(log))
   // Unset (the default), nothing is installed: no request pays for CORS, no response changes.
   if (config.corsAllowedOrigins !== undefined && config.corsAllowedOrigins.length > 0)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { RouterContext, RouterMiddleware } from '@koa/router'
-import type { Access, Principal } from '@orka/domain'
+import type { Access, Principal, RateLimitPolicy } from '@orka/domain'
 import { containsCardNumber } from './log-redaction'
 
 /** What the middleware chain learns about a request, in order: id, then caller, then access. */
@@ -8,7 +8,14 @@ export interface OrkaState {
   requestId: string
   principal?: Principal
   access?: Access
+  /** Set when a rate limit refused the request: which one (for the request observer). */
+  rateLimited?: RateLimitPolicy
+  /** Set when the request was refused for its idempotency key (for the request observer). */
+  idempotencyConflict?: IdempotencyConflict
 }
+
+/** Why an idempotency key refused a request: another with it still runs (425), or it came with another body (400). */
+export type IdempotencyConflict = 'in_flight' | 'key_reused'
 
 /** A client's id is taken only when it is plainly an id, so it cannot forge log lines. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/

@@ -1,7 +1,8 @@
 export { createHttpApp } from './app'
 export { DemoCheckout, DemoCheckoutStart } from './routes/demo-checkout'
 export { fieldPolicy, SECURE_FIELDS_DIR, SECURE_FIELDS_PATH } from './routes/secure-fields'
-export { HttpDeps, HttpLog, PublicBaseUrls, UseCases } from './types'
+export { HttpDeps, HttpLog, PublicBaseUrls, RequestDone, RequestObserver, UseCases } from './types'
+export { IdempotencyConflict } from './context'
 export {
   makeTokenVerifier,
   TokenVerifier,

@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa'
-import { DomainError } from '@orka/domain'
+import { DomainError, IDEMPOTENCY_KEY_REUSED } from '@orka/domain'
 import { errorBodyJson, ErrorResponse, toErrorResponse } from './error-response'
 import type { HttpLog } from './types'
 import type { OrkaState } from './context'
@@ -67,5 +67,8 @@ const logDomainError = (log: HttpLog, requestId: string, e: DomainError): void =
 
 export const sendDomainError = (ctx: AnyCtx, log: HttpLog, e: DomainError): void => {
   logDomainError(log, ctx.state.requestId, e)
+  if (e._tag === 'InFlight') ctx.state.idempotencyConflict = 'in_flight'
+  else if (e._tag === 'InvalidRequest' && e.problems.some((p) => p.type === IDEMPOTENCY_KEY_REUSED))
+    ctx.state.idempotencyConflict = 'key_reused'
   sendErrorResponse(ctx, toErrorResponse(e))
 }

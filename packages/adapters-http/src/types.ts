@@ -1,5 +1,28 @@
 import type * as domain from '@orka/domain'
+import type { IdempotencyConflict } from './context'
 import type { DemoCheckoutStart } from './routes/demo-checkout'
+
+/**
+ * What one finished request was, for metrics: every value from a bounded set (no ids, no raw
+ * paths, nothing a client chose).
+ */
+export interface RequestDone {
+  /** The HTTP method, or `_OTHER` for one outside the standard set. */
+  readonly method: string
+  /** The route template (`/transactions/{transaction_id}`), or `unmatched`. */
+  readonly route: string
+  /** The status sent; 0 when the connection closed before any. */
+  readonly status: number
+  readonly seconds: number
+  /** Answered from an idempotency key's record (`Idempotent-Replayed: true`). */
+  readonly replayed: boolean
+  readonly idempotencyConflict: IdempotencyConflict | undefined
+  /** The rate limit that refused it. */
+  readonly rateLimited: domain.RateLimitPolicy | undefined
+}
+
+/** Told of every request once it is answered (or its connection closed); must not throw. */
+export type RequestObserver = (r: RequestDone) => void
 
 export interface PublicBaseUrls {
   /** Base URL of the sandbox environment; `{id}` stands for the instance subdomain. */
@@ -24,6 +47,8 @@ export interface HttpDeps {
   /** Hashes tokens without a `jti` into a rate-limit identity (purpose `token-hash`). */
   mac: domain.Mac
   log: HttpLog
+  /** Told of every finished request (metrics); unset: nothing is measured. */
+  onRequestDone?: RequestObserver
   /** Readiness of storage: resolves to what is ready (e.g. the database name), throws when it cannot serve. */
   ready?: () => Promise<string>
   config: {

@@ -8,12 +8,13 @@ import {
   replayed,
   cardDeclined,
   conflict,
+  inFlight,
   invalidInput,
   problem,
   Role,
   ROLE_CATALOGUE,
 } from '@orka/domain'
-import { createHttpApp, HttpDeps } from '../src'
+import { createHttpApp, HttpDeps, RequestDone } from '../src'
 import { PAYMENT_METHOD_USE_CASES_UNUSED, TRANSACTION_USE_CASES_UNUSED } from './support'
 import {
   aBuyer,
@@ -53,13 +54,15 @@ describe('createHttpApp (smoke)', () => {
 
   let log: CaptureLog
   let server: { url: string; close(): Promise<void> }
-  let behaviour: { rolesThrow: boolean; activation: 'fresh' | 'replay' | 'replayed-decline' }
+  let behaviour: { rolesThrow: boolean; activation: 'fresh' | 'replay' | 'replayed-decline' | 'in-flight' }
   let activations: { idempotencyKey: string | null }[]
   let rotations: unknown[]
   let deliveryFilters: unknown[]
+  let observed: RequestDone[]
 
   beforeEach(async () => {
     log = new CaptureLog()
+    observed = []
     behaviour = { rolesThrow: false, activation: 'fresh' }
     activations = []
     rotations = []
@@ -70,6 +73,7 @@ describe('createHttpApp (smoke)', () => {
       clock,
       mac: fakeMac,
       log,
+      onRequestDone: (r) => observed.push(r),
       config: {
         merchantAccountHeader: 'x-orka-merchant-account-id',
         defaultMerchantAccountId: 'default',
@@ -84,6 +88,7 @@ describe('createHttpApp (smoke)', () => {
         activateGiftCard: (cmd) => {
           activations.push({ idempotencyKey: cmd.idempotencyKey })
           if (behaviour.activation === 'replayed-decline') return TE.left(replayed(cardDeclined('Declined by the gift card service')))
+          if (behaviour.activation === 'in-flight') return TE.left(inFlight(1))
           return TE.right({ value: card, replayed: behaviour.activation === 'replay' })
         },
         storeGiftCard: () => TE.right({ value: card, replayed: false }),
@@ -473,6 +478,64 @@ describe('createHttpApp (smoke)', () => {
       const line = log.lines.find((l) => l.level === 'error')
       expect(line?.msg).to.equal('unhandled exception')
       expect((line?.o.err as { stack: string }).stack).to.include(WILD)
+    })
+  })
+
+  describe('request observer (onRequestDone)', () => {
+    /** The observer runs when the response is finished, which the client may see a moment before. */
+    const observedAfter = async (n: number) => {
+      for (let i = 0; i < 100 && observed.length < n; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+      return observed.map(({ seconds, ...r }) => {
+        expect(seconds).to.be.a('number').and.at.least(0)
+        return r
+      })
+    }
+    const plain = { replayed: false, idempotencyConflict: undefined, rateLimited: undefined }
+
+    it('reports each request once: method, route template (never the path), status, replay and rate-limit refusal', async () => {
+      behaviour.activation = 'replay'
+      const embed = token(['embed'], { jti: 'browser-2' })
+      const body = JSON.stringify({ number: '4123456789010001' })
+      expect((await call('GET', '/roles', { token: token(['roles.read']) })).status).to.equal(200)
+      const sub = await call('GET', `/webhook-subscriptions/${SUBSCRIPTION_ID}`, { token: token(['webhook-subscriptions.read']) })
+      expect(sub.status).to.equal(404)
+      expect((await call('GET', '/nothing-here/4123456789010001')).status).to.equal(404)
+      for (const status of [201, 201, 429])
+        expect((await call('POST', '/gift-cards/activations', { token: embed, headers: json, body })).status).to.equal(status)
+      expect(await observedAfter(6)).to.deep.equal([
+        { ...plain, method: 'GET', route: '/roles', status: 200 },
+        { ...plain, method: 'GET', route: '/webhook-subscriptions/{subscription_id}', status: 404 },
+        { ...plain, method: 'GET', route: 'unmatched', status: 404 },
+        { ...plain, method: 'POST', route: '/gift-cards/activations', status: 201, replayed: true },
+        { ...plain, method: 'POST', route: '/gift-cards/activations', status: 201, replayed: true },
+        { ...plain, method: 'POST', route: '/gift-cards/activations', status: 429, rateLimited: 'embed' },
+      ])
+    })
+
+    it('reports a replayed failure as replayed', async () => {
+      behaviour.activation = 'replayed-decline'
+      const r = await call('POST', '/gift-cards/activations', {
+        token: token(['gift-cards.write']),
+        headers: { ...json, 'idempotency-key': 'k' },
+        body: JSON.stringify({ number: '4123456789010001' }),
+      })
+      expect(r.status).to.equal(400)
+      expect(await observedAfter(1)).to.deep.equal([
+        { ...plain, method: 'POST', route: '/gift-cards/activations', status: 400, replayed: true },
+      ])
+    })
+
+    it('reports a request refused because another with its idempotency key still runs (425)', async () => {
+      behaviour.activation = 'in-flight'
+      const r = await call('POST', '/gift-cards/activations', {
+        token: token(['gift-cards.write']),
+        headers: { ...json, 'idempotency-key': 'k' },
+        body: JSON.stringify({ number: '4123456789010001' }),
+      })
+      expect(r.status).to.equal(425)
+      expect(await observedAfter(1)).to.deep.equal([
+        { ...plain, method: 'POST', route: '/gift-cards/activations', status: 425, idempotencyConflict: 'in_flight' },
+      ])
     })
   })
 

@@ -2,7 +2,7 @@
 export const ADAPTERS_MONGO_AVAILABLE = true
 
 export { connectMongo, MongoConnectionError } from './mongo-database'
-export type { MongoConnectOptions, MongoServerInfo, MongoStore } from './mongo-database'
+export type { MongoCommandDone, MongoConnectOptions, MongoServerInfo, MongoStore } from './mongo-database'
 export { COLLECTIONS, EXPIRY_GRACE_MS } from './mongo-schema'
 export { makeMongoAdapters } from './mongo-adapters'
 export type { MongoAdapterOptions, MongoAdapters } from './mongo-adapters'

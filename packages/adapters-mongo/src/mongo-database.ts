@@ -30,6 +30,19 @@ export interface MongoConnectOptions {
   readonly operationTimeoutMs?: number
   /** Emit the driver's command monitoring events (`clientOf(store).on('commandStarted', ...)`); for tests. */
   readonly monitorCommands?: boolean
+  /**
+   * Told of every command the driver completes (its command monitoring, turned on when this is
+   * set): the command's name (`find`, `insert`, …), how long it took and whether it succeeded.
+   * For metrics; must not throw.
+   */
+  readonly onCommand?: (c: MongoCommandDone) => void
+}
+
+/** One command the driver completed (`commandSucceeded` or `commandFailed`). */
+export interface MongoCommandDone {
+  readonly commandName: string
+  readonly durationMs: number
+  readonly ok: boolean
 }
 
 /** Which server the store talks to, from `hello` and `buildInfo`. */
@@ -235,7 +248,7 @@ export const connectMongo = async (uri: string, options: MongoConnectOptions = {
     ...(options.maxPoolSize !== undefined ? { maxPoolSize: options.maxPoolSize } : {}),
     ...(options.connectTimeoutMS !== undefined ? { connectTimeoutMS: options.connectTimeoutMS } : {}),
     ...(options.serverSelectionTimeoutMS !== undefined ? { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS } : {}),
-    ...(options.monitorCommands === true ? { monitorCommands: true } : {}),
+    ...(options.monitorCommands === true || options.onCommand !== undefined ? { monitorCommands: true } : {}),
   }
   // Per-stage driver bounds (the driver's `timeoutMS` is a deprecated no-op from 6.22 on, and
   // unsafe before). A socket timeout closes that connection and fails the operation without
@@ -250,6 +263,15 @@ export const connectMongo = async (uri: string, options: MongoConnectOptions = {
     client = new MongoClient(uri, clientOptions)
   } catch (e) {
     throw new MongoConnectionError(`invalid MongoDB URI (hosts ${target.hosts}): ${oneLine(e, target)}`)
+  }
+  const onCommand = options.onCommand
+  if (onCommand !== undefined) {
+    client.on('commandSucceeded', (ev) => {
+      onCommand({ commandName: ev.commandName, durationMs: ev.duration, ok: true })
+    })
+    client.on('commandFailed', (ev) => {
+      onCommand({ commandName: ev.commandName, durationMs: ev.duration, ok: false })
+    })
   }
   try {
     await client.connect()

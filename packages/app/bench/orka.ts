@@ -24,10 +24,20 @@ export const startOrka = async (bench: Bench, name: string, o: OrkaOptions = {})
   const seedFile = join(dir, 'seed.json')
   writeFileSync(seedFile, JSON.stringify({ api_key_pairs: [{ public_key_pem: bench.key.publicKeyPem }], ...o.seed }))
   const port = await freePort()
+  // Metrics on, as by default, each instance on a port of its own (several may run at once).
+  const metricsPort = await freePort()
   return startServer({
     name,
     script: ORKA_MAIN,
-    env: { MONGODB_URI: '', PORT: String(port), HOST: '127.0.0.1', SEED_FILE: seedFile, DATA_DIR: dir, ...o.env },
+    env: {
+      MONGODB_URI: '',
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      HOST: '127.0.0.1',
+      SEED_FILE: seedFile,
+      DATA_DIR: dir,
+      ...o.env,
+    },
     port,
     cpus: o.cpus === null ? undefined : (o.cpus ?? bench.machine.serverCpus),
     logFile: join(dir, 'orka.log'),

@@ -3,6 +3,8 @@ import pino from 'pino'
 import { Config } from './config'
 import { readWorkerMessage, WORKER_ENV } from './cluster-worker'
 import { prepareStorage } from './prepare'
+import { AggregatorRegistry } from 'prom-client'
+import { listenForMetrics } from './metrics'
 
 /** A worker that dies is restarted after this, doubling for each death in a row: a crash loop does not spin. */
 const RESTART_BASE_MS = 500
@@ -139,6 +141,11 @@ class Primary {
  */
 export const runPrimary = async (config: Config, log: pino.Logger): Promise<void> => {
   await prepareStorage(config, log)
+  // One scrape sees the whole instance: the aggregate of every worker's metrics (the workers open no listener).
+  if (config.metricsPort !== 0) {
+    const metrics = await listenForMetrics(new AggregatorRegistry(), config.metricsHost, config.metricsPort, true)
+    log.info({ metricsUrl: metrics.url }, `metrics of every worker on ${metrics.url}`)
+  }
   // A worker's own stop: connections (SHUTDOWN_TIMEOUT_MS), attempts in flight and their record, storage.
   const grace = config.shutdownTimeoutMs + config.webhookTimeoutMs + config.storageTimeoutMs + 5000
   const primary = new Primary(config.workers, grace, log)

@@ -99,6 +99,18 @@ const s = <A, D extends A | undefined>(x: Setting<A, D>) => x
 export const SETTINGS = {
   port: s({ env: 'PORT', codec: int(0, 65535), default: 8080, doc: 'TCP port of the HTTP server' }),
   host: s({ env: 'HOST', codec: text('a host name or address'), default: '0.0.0.0', doc: 'Address the HTTP server binds to' }),
+  metricsPort: s({
+    env: 'METRICS_PORT',
+    codec: int(0, 65535),
+    default: 9464,
+    doc: 'TCP port of the Prometheus metrics listener (`GET /metrics`), never the API port; `0`: no metrics at all',
+  }),
+  metricsHost: s({
+    env: 'METRICS_HOST',
+    codec: text('a host name or address'),
+    default: '127.0.0.1',
+    doc: 'Address the metrics listener binds to (loopback by default: expose it to the scraper only)',
+  }),
   workers: s({
     env: 'WORKERS',
     codec: int(1, MAX_WORKERS),
@@ -329,6 +341,8 @@ export const loadConfig = (env: Record<string, string | undefined>): E.Either<st
     errors.push(
       'WORKERS: more than 1 needs MONGODB_URI: the embedded store lives inside each process, so every worker would have its own data, rate limits and idempotency keys',
     )
+  if (errors.length === 0 && config.metricsPort !== 0 && config.metricsPort === config.port)
+    errors.push('METRICS_PORT: must differ from PORT (metrics are never served on the API port)')
   if (errors.length === 0 && config.requestTimeoutMs < config.headersTimeoutMs)
     errors.push('REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (the whole request includes its headers)')
   if (errors.length === 0 && config.webhookLeaseS * 1000 < config.webhookTimeoutMs + 1000)

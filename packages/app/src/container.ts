@@ -107,6 +107,7 @@ import { Config } from './config'
 import { Storage } from './storage'
 import { PeriodicJob } from './periodic-job'
 import { DispatcherLog, WebhookDispatcher } from './webhook-dispatcher'
+import { countingTransactions, instrumentCardConnectors, instrumentGiftCardConnectors, Metrics, timedStoragePorts } from './metrics'
 
 export type UseCases = HttpDeps['useCases']
 export const UseCases = token<UseCases>('UseCases')
@@ -116,6 +117,11 @@ export const get = <T>(c: DependencyContainer, t: Token<T>): T => c.resolve<T>(t
 
 export interface Overrides {
   readonly clock?: Clock
+}
+
+export interface BuildOptions extends Overrides {
+  /** Set: storage, connectors, webhook attempts and transactions are measured (METRICS_PORT not 0). */
+  readonly metrics?: Metrics | undefined
 }
 
 export const Dispatcher = token<WebhookDispatcher>('WebhookDispatcher')
@@ -153,8 +159,9 @@ export const buildContainer = (
   storage: Storage,
   rootKey: Buffer,
   log: DispatcherLog,
-  o: Overrides = {},
+  o: BuildOptions = {},
 ): DependencyContainer => {
+  const metrics = o.metrics
   const c = root.createChildContainer()
   const clock = o.clock ?? new SystemClock()
   c.register(Clock, { useValue: clock })
@@ -163,14 +170,19 @@ export const buildContainer = (
   c.register(Mac, { useValue: mac })
   c.register(SecretBox, { useValue: vaultBox(rootKey) })
   // In memory a lookup is already a map read; in MongoDB it is a round trip, three per request.
-  const ports =
+  const cached =
     storage.persistent && config.lookupCacheMs > 0 ? cachedLookups(storage.ports, { clock, ttlMs: config.lookupCacheMs }) : storage.ports
+  // MongoDB's commands are measured by the driver's command monitoring (storage.ts); the embedded store's calls here.
+  const timed = metrics === undefined || storage.persistent ? cached : timedStoragePorts(cached, metrics)
+  const ports = metrics === undefined ? timed : { ...timed, transactions: countingTransactions(timed.transactions, metrics) }
   for (const name of STORAGE_PORT_NAMES) c.register(STORAGE_PORT_TOKENS[name], { useValue: ports[name] })
   c.register(Random, { useValue: new MathRandom() })
+  const giftCardConnectors = new MockGiftCardConnectors({ clock, ledger: ports.giftCardLedger, mac, timeoutMs: config.connectorTimeoutMs })
+  const cardConnectors = new MockCardConnectors({ timeoutMs: config.connectorTimeoutMs })
   c.register(GiftCardConnectors, {
-    useValue: new MockGiftCardConnectors({ clock, ledger: ports.giftCardLedger, mac, timeoutMs: config.connectorTimeoutMs }),
+    useValue: metrics === undefined ? giftCardConnectors : instrumentGiftCardConnectors(giftCardConnectors, metrics),
   })
-  c.register(CardConnectors, { useValue: new MockCardConnectors({ timeoutMs: config.connectorTimeoutMs }) })
+  c.register(CardConnectors, { useValue: metrics === undefined ? cardConnectors : instrumentCardConnectors(cardConnectors, metrics) })
   c.register(WebhookSender, {
     useValue: new NodeWebhookSender({
       headerPrefix: config.webhookHeaderPrefix,
@@ -179,7 +191,7 @@ export const buildContainer = (
       requireHttps: config.environment === 'production',
     }),
   })
-  c.register(Dispatcher, { useFactory: instanceCachingFactory((c) => makeDispatcher(c, config, log)) })
+  c.register(Dispatcher, { useFactory: instanceCachingFactory((c) => makeDispatcher(c, config, log, metrics)) })
   c.register(WebhookDispatch, { useFactory: (c) => get(c, Dispatcher) })
   c.register(UseCases, { useFactory: instanceCachingFactory((c) => makeUseCases(c, config)) })
   c.register(SessionSweeper, {
@@ -248,7 +260,7 @@ const transactionDeps = (c: DependencyContainer, config: Config): TransactionDep
   }
 }
 
-const makeDispatcher = (c: DependencyContainer, config: Config, log: DispatcherLog): WebhookDispatcher => {
+const makeDispatcher = (c: DependencyContainer, config: Config, log: DispatcherLog, metrics: Metrics | undefined): WebhookDispatcher => {
   const clock = get(c, Clock)
   const outbox = get(c, WebhookOutbox)
   const deliveries = get(c, WebhookDeliveryStore)
@@ -256,6 +268,7 @@ const makeDispatcher = (c: DependencyContainer, config: Config, log: DispatcherL
     deliveries,
     clock,
     log,
+    ...(metrics === undefined ? {} : { metrics }),
     handOver: makeHandOver({ outbox, deliveries }),
     relay: makeRelayOutbox({
       buyers: get(c, BuyerRepository),

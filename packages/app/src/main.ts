@@ -10,7 +10,7 @@ import { startServer } from './server'
 
 /** One process serving HTTP: the whole service (WORKERS=1), or one of the primary's workers. */
 const serve = async (config: Config, log: pino.Logger, worker: boolean) => {
-  const server = await startServer(config, { logger: log, prepared: worker })
+  const server = await startServer(config, { logger: log, prepared: worker, metricsToPrimary: worker })
   if (worker) await tellPrimary({ orka: 'listening', url: server.url })
   let stopping = false
   const stop = (signal: string) => {

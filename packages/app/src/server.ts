@@ -25,10 +25,14 @@ import { announceStart } from './prepare'
 import { DEFAULT_MERCHANT_ACCOUNT_ID, provisionAtStart, ProvisioningPorts } from './provision'
 import { resolveRootKey } from './root-key'
 import { openStorage, Storage } from './storage'
+import { listenForMetrics, Metrics, MetricsListener } from './metrics'
+import { AggregatorRegistry } from 'prom-client'
 
 export interface RunningServer {
   readonly url: string
   readonly container: DependencyContainer
+  /** The metrics listener's `/metrics` URL; undefined when off (`METRICS_PORT=0`) or served by a cluster's primary. */
+  readonly metricsUrl: string | undefined
   close(): Promise<void>
 }
 
@@ -38,6 +42,11 @@ export interface StartOptions extends Overrides {
   readonly configure?: (c: DependencyContainer) => void
   /** A cluster worker: the primary made the indexes and provisioned storage before forking (`prepareStorage`). */
   readonly prepared?: boolean
+  /**
+   * A cluster worker's metrics go to the primary, which serves the aggregate of every worker
+   * (prom-client's cluster aggregation): the worker opens no metrics listener.
+   */
+  readonly metricsToPrimary?: boolean
 }
 
 const provisioningPorts = (c: DependencyContainer): ProvisioningPorts => ({
@@ -53,24 +62,38 @@ const provisioningPorts = (c: DependencyContainer): ProvisioningPorts => ({
 
 export const startServer = async (config: Config, o: StartOptions = {}): Promise<RunningServer> => {
   const log = o.logger ?? createLogger(config.logLevel)
-  const storage = await openStorage(config, { indexes: o.prepared !== true })
+  const metrics = config.metricsPort === 0 ? undefined : new Metrics()
+  if (metrics !== undefined && o.metricsToPrimary === true) {
+    // The constructor makes this process answer the primary's requests for its metrics.
+    new AggregatorRegistry()
+    AggregatorRegistry.setRegistries([metrics.registry])
+  }
+  const storage = await openStorage(config, { indexes: o.prepared !== true, ...(metrics ? { onCommand: metrics.mongoCommand } : {}) })
   try {
     const rootKey = resolveRootKey(config, storage.persistent)
-    const c = buildContainer(config, storage, rootKey.key, log, o)
+    const c = buildContainer(config, storage, rootKey.key, log, { ...o, metrics })
     o.configure?.(c)
     if (o.prepared !== true) {
       announceStart(config, storage.description, rootKey.source, log)
       await provisionAtStart(provisioningPorts(c), get(c, Clock).now(), config, log)
     }
-    return await listen(c, config, log, storage)
+    return await listen(c, config, log, storage, metrics, o.metricsToPrimary === true)
   } catch (e) {
     await storage.close()
     throw e
   }
 }
 
-const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, storage: Storage): Promise<RunningServer> => {
+const listen = async (
+  c: DependencyContainer,
+  config: Config,
+  log: pino.Logger,
+  storage: Storage,
+  metrics: Metrics | undefined,
+  metricsToPrimary: boolean,
+): Promise<RunningServer> => {
   const app = createHttpApp({
+    ...(metrics === undefined ? {} : { onRequestDone: metrics.requestDone }),
     keys: get(c, ApiKeyPairRepository),
     clock: get(c, Clock),
     mac: get(c, Mac),
@@ -112,8 +135,17 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
   server.maxConnections = config.maxConnections
   // Requests the HTTP parser refuses, and the two timeouts, get the spec's envelope too.
   server.on('clientError', clientErrorHandler(log))
-  server.listen(config.port, config.host)
-  await once(server, 'listening')
+  // Before the API: a taken metrics port stops start-up before anything is served.
+  const metricsListener: MetricsListener | undefined =
+    metrics === undefined || metricsToPrimary ? undefined : await listenForMetrics(metrics.registry, config.metricsHost, config.metricsPort)
+  try {
+    server.listen(config.port, config.host)
+    await once(server, 'listening')
+  } catch (e) {
+    await metricsListener?.close()
+    throw e
+  }
+  if (metricsListener !== undefined) log.info({ metricsUrl: metricsListener.url }, `metrics on ${metricsListener.url}`)
   const { port } = server.address() as AddressInfo
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
   const url = `http://${host}:${port}`
@@ -124,6 +156,7 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
   return {
     url,
     container: c,
+    metricsUrl: metricsListener?.url,
     close: async () => {
       // Stop accepting; requests in flight finish (keep-alive connections close after their
       // response); whatever still runs after the timeout is cut. Storage closes last.
@@ -139,6 +172,7 @@ const listen = async (c: DependencyContainer, config: Config, log: pino.Logger, 
       await sweeper.stop()
       await recovery.stop()
       await storage.close()
+      await metricsListener?.close()
     },
   }
 }

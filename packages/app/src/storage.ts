@@ -1,6 +1,6 @@
 import { StoragePorts } from '@orka/domain'
 import { makeMemoryAdapters } from '@orka/adapters-memory'
-import { connectMongo, makeMongoAdapters } from '@orka/adapters-mongo'
+import { connectMongo, makeMongoAdapters, MongoCommandDone } from '@orka/adapters-mongo'
 import { Config } from './config'
 
 export interface Storage {
@@ -26,7 +26,10 @@ export const memoryStorage = (): Storage => ({
  * MongoDB when `MONGODB_URI` is set (indexes created before the first request, unless
  * `indexes` is false: a cluster's primary made them before forking), else memory.
  */
-export const openStorage = async (config: Config, o: { readonly indexes?: boolean } = {}): Promise<Storage> => {
+export const openStorage = async (
+  config: Config,
+  o: { readonly indexes?: boolean; readonly onCommand?: (c: MongoCommandDone) => void } = {},
+): Promise<Storage> => {
   if (config.mongodbUri === undefined) return memoryStorage()
   const store = await connectMongo(config.mongodbUri, {
     ...(config.mongodbDatabase ? { dbName: config.mongodbDatabase } : {}),
@@ -37,6 +40,8 @@ export const openStorage = async (config: Config, o: { readonly indexes?: boolea
     serverSelectionTimeoutMS: config.mongodbTimeoutMs,
     // Every storage call (and the readiness ping) fails as Unavailable after this: 500 with Retry-After.
     operationTimeoutMs: config.storageTimeoutMs,
+    // Metrics: every command's name and duration (the driver's command monitoring).
+    ...(o.onCommand === undefined ? {} : { onCommand: o.onCommand }),
   })
   if (o.indexes ?? true) await store.ensureIndexes()
   return {

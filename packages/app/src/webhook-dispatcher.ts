@@ -32,7 +32,17 @@ export interface DispatcherConfig {
   readonly retentionMs: number
 }
 
+/** What the dispatcher reports for metrics (`Metrics` implements it). */
+export interface DispatcherMetrics {
+  webhookAttempt(outcome: 'delivered' | 'retrying' | 'failed' | 'cancelled' | 'unrecorded' | 'error'): void
+  /** At each look for due deliveries: how many it found (at most one batch) and how long the oldest is overdue. */
+  webhooksDue(count: number, oldestAgeS: number): void
+}
+
+const ATTEMPT_OUTCOME = { delivered: 'delivered', pending: 'retrying', failed: 'failed', cancelled: 'cancelled' } as const
+
 export interface DispatcherDeps {
+  readonly metrics?: DispatcherMetrics
   readonly deliveries: WebhookDeliveryStore
   readonly handOver: HandOver
   readonly attempt: (claim: DeliveryClaim) => TE.TaskEither<Unavailable, WebhookDeliveryStatus>
@@ -127,6 +137,11 @@ export class WebhookDispatcher implements WebhookDispatch {
         log.error({ err: causeOf(due.left) }, 'could not read due webhook deliveries')
         return
       }
+      if (this.deps.metrics !== undefined) {
+        let oldest = now.getTime()
+        for (const d of due.right) if (d.next_attempt_at !== null) oldest = Math.min(oldest, new Date(d.next_attempt_at).getTime())
+        this.deps.metrics.webhooksDue(due.right.length, (now.getTime() - oldest) / 1000)
+      }
       let started = 0
       for (const d of due.right) if (await this.tryStart(d)) started++
       // A full batch may hide more work; a batch where nothing started (all taken) ends the scan.
@@ -155,6 +170,7 @@ export class WebhookDispatcher implements WebhookDispatch {
     const done = this.deps
       .attempt(c)()
       .then((r) => {
+        this.deps.metrics?.webhookAttempt(E.isLeft(r) ? 'unrecorded' : ATTEMPT_OUTCOME[r.right])
         if (E.isLeft(r))
           log.error(
             { err: causeOf(r.left), deliveryId: d.id },
@@ -167,6 +183,7 @@ export class WebhookDispatcher implements WebhookDispatch {
           )
       })
       .catch((e: unknown) => {
+        this.deps.metrics?.webhookAttempt('error')
         log.error({ err: e instanceof Error ? e.message : String(e), deliveryId: d.id }, 'webhook attempt failed unexpectedly')
       })
       .finally(() => {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import type { Middleware } from 'koa'
-import type { HttpLog } from '../types'
+import type { HttpLog, RequestObserver } from '../types'
 import { rejectedWith } from '../client-error'
 import { OrkaState, requestIdFor } from '../context'
 import { redactCardNumbers } from '../log-redaction'
@@ -22,6 +22,12 @@ const loggedPath = (ctx: { path: string; _matchedRoute?: unknown }): string =>
     ? ctx._matchedRoute
     : redactCardNumbers(ctx.path.slice(0, MASK_WINDOW), PATH_MIN_DIGITS).slice(0, MAX_PATH)
 
+/** The methods a route may be registered for, and those Node parses that a client may send: a bounded set. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'CONNECT'])
+
+/** The router's `/a/:id` back to the template `/a/{id}`; `unmatched` when no route matched. */
+export const routeTemplate = (matched: unknown): string => (typeof matched === 'string' ? matched.replace(/:(\w+)/g, '{$1}') : 'unmatched')
+
 /**
  * Request id and one access-log line per request: method, route, status, time, id. Never
  * headers, bodies or query strings (tokens, card numbers and cursors live there).
@@ -37,7 +43,7 @@ const loggedPath = (ctx: { path: string; _matchedRoute?: unknown }): string =>
  * with `status` null unless a status line had been sent.
  */
 export const accessLog =
-  (log: HttpLog): Middleware<OrkaState> =>
+  (log: HttpLog, observe?: RequestObserver): Middleware<OrkaState> =>
   async (ctx, next) => {
     const started = performance.now()
     ctx.state.requestId = requestIdFor(ctx.get('x-request-id'))
@@ -49,6 +55,18 @@ export const accessLog =
     const write = (finished: boolean): void => {
       if (written) return
       written = true
+      if (observe !== undefined) {
+        const answer = finished ? res.statusCode : (rejectedWith(socket) ?? (res.headersSent ? res.statusCode : 0))
+        observe({
+          method: KNOWN_METHODS.has(ctx.method) ? ctx.method : '_OTHER',
+          route: routeTemplate(ctx._matchedRoute),
+          status: answer,
+          seconds: (performance.now() - started) / 1000,
+          replayed: res.getHeader('Idempotent-Replayed') === 'true',
+          idempotencyConflict: ctx.state.idempotencyConflict,
+          rateLimited: ctx.state.rateLimited,
+        })
+      }
       if (log.isLevelEnabled?.(level) === false) return
       const line: Record<string, unknown> = {
         requestId: ctx.state.requestId,

@@ -38,6 +38,7 @@ export const rateLimit =
     const r = await check(rateLimitRequest(policy, ctx))()
     if (E.isLeft(r)) {
       const hold = r.left._tag === 'RateLimited' ? Math.min(holdMs, r.left.retryAfterS * 1000) : 0
+      if (r.left._tag === 'RateLimited') ctx.state.rateLimited = policy
       if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold))
       sendDomainError(ctx, log, r.left)
       return

@@ -13,7 +13,7 @@ const main = join(__dirname, '..', '..', 'src', 'main.js')
 const startMain = async (env: Record<string, string> = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'orka-life-'))
   const child: ChildProcess = spawn(process.execPath, [main], {
-    env: { ...process.env, MONGODB_URI: '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, ...env },
+    env: { ...process.env, MONGODB_URI: '', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''

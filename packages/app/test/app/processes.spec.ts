@@ -8,7 +8,11 @@ import { generateKeyPair } from '../../src/dev-key'
 
 const dist = join(__dirname, '..', '..', 'src')
 const node = (script: string, args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [join(dist, script), ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 20000 })
+  spawnSync(process.execPath, [join(dist, script), ...args], {
+    env: { ...process.env, METRICS_PORT: '0', ...env },
+    encoding: 'utf8',
+    timeout: 20000,
+  })
 
 describe('entry points', () => {
   it('exits 1 with the variable named when the configuration is bad', () => {
@@ -37,7 +41,7 @@ describe('entry points', () => {
   it('starts with no configuration: dev key written owner-only, start-up log says how to mint a token', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'orka-main-'))
     const child = spawn(process.execPath, [join(dist, 'main.js')], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir },
+      env: { ...process.env, PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''

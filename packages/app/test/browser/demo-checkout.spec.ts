@@ -18,7 +18,7 @@ describe('GET /demo/checkout in Chromium: the sandbox pays as its own merchant',
     browser = await launchChromium()
     // As `npm start` runs it: the sandbox, no seed file, so the dev key is generated and accepted.
     dataDir = mkdtempSync(join(tmpdir(), 'orka-demo-'))
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir })
+    const config = loadConfig({ PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir })
     if (E.isLeft(config)) throw new Error(config.left.join('; '))
     server = await startServer(config.right, { logger: createLogger('silent') })
   })

@@ -28,7 +28,7 @@ interface Instance {
   readonly server: RunningServer
 }
 const start = async (env: Record<string, string>): Promise<Instance> => {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_HOLD_MS: '0', LOG_LEVEL: 'info', ...env })
+  const config = loadConfig({ PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_HOLD_MS: '0', LOG_LEVEL: 'info', ...env })
   if (E.isLeft(config)) throw new Error(config.left.join('; '))
   const logs: string[] = []
   const sink = new Writable({

@@ -23,7 +23,10 @@ export interface OrkaCluster {
 
 /** `main.js` as its own process (the primary, with `WORKERS` in `env`), its output kept and parsed. */
 export const spawnOrka = (env: NodeJS.ProcessEnv): OrkaCluster => {
-  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'main.js')], {
+    env: { METRICS_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   let wake: () => void = () => undefined
   let changed = new Promise<void>((r) => (wake = r))

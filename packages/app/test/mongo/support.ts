@@ -43,7 +43,10 @@ export interface OrkaProcess {
 
 /** `main.js` as its own process (for kill -9 tests), resolved once it listens. */
 export const startOrkaProcess = async (env: NodeJS.ProcessEnv): Promise<OrkaProcess> => {
-  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'main.js')], {
+    env: { METRICS_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   child.stdout.on('data', (d: Buffer) => (out += String(d)))
   child.stderr.on('data', (d: Buffer) => (out += String(d)))
@@ -96,6 +99,7 @@ export const crashTestSetup = (database: Record<string, string>, fixture: Fixtur
     ...process.env,
     ...database,
     PORT: '0',
+    METRICS_PORT: '0',
     HOST: '127.0.0.1',
     SEED_FILE: fixture.seedFile,
     DATA_DIR: join(fixture.dir, 'data'),

@@ -208,7 +208,7 @@ describe('WORKERS=2: start-up failures end the primary', function () {
 
   it('MongoDB unreachable: the primary exits 1 with one line before forking anything', () => {
     const r = spawnSync(process.execPath, [main], {
-      env: { ...process.env, MONGODB_URI: 'mongodb://127.0.0.1:1/', MONGODB_TIMEOUT_MS: '500', WORKERS: '2', PORT: '0' },
+      env: { ...process.env, MONGODB_URI: 'mongodb://127.0.0.1:1/', MONGODB_TIMEOUT_MS: '500', WORKERS: '2', PORT: '0', METRICS_PORT: '0' },
       encoding: 'utf8',
       timeout: 30_000,
     })
@@ -220,7 +220,7 @@ describe('WORKERS=2: start-up failures end the primary', function () {
   it('the embedded store refuses WORKERS=2 with one line saying why; WORKERS=0 is a configuration error', () => {
     const run = (env: Record<string, string>) =>
       spawnSync(process.execPath, [main], {
-        env: { ...process.env, MONGODB_URI: '', PORT: '0', ...env },
+        env: { ...process.env, MONGODB_URI: '', PORT: '0', METRICS_PORT: '0', ...env },
         encoding: 'utf8',
         timeout: 30_000,
       })

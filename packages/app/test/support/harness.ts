@@ -184,6 +184,8 @@ export const startHarness = async (o: HarnessOptions = {}): Promise<Harness> => 
     // Tests send many 429s one after the other; the hold has tests of its own.
     RATE_LIMIT_HOLD_MS: '0',
     LOG_LEVEL: 'info',
+    // Several instances run at once: none opens the metrics listener unless a test asks (test/metrics).
+    METRICS_PORT: '0',
     ...o.env,
   })
   if (E.isLeft(config)) throw new Error(config.left.join('; '))

@@ -55,9 +55,12 @@ export interface Answered<A> {
   readonly replayed: boolean
 }
 
+/** The problem `type` of a request that reuses an idempotency key with another body. */
+export const IDEMPOTENCY_KEY_REUSED = 'idempotency_key_reused'
+
 const reused = () =>
   invalidRequest(
-    problem('idempotencyKey', [], 'This idempotency key was already used with a different request body', 'idempotency_key_reused'),
+    problem('idempotencyKey', [], 'This idempotency key was already used with a different request body', IDEMPOTENCY_KEY_REUSED),
   )
 
 /** How a request under a key is refused before its work runs. */

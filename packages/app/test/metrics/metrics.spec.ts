@@ -6,6 +6,7 @@ import { createServer, Server } from 'node:net'
 import { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from '../../bench/processes'
 import { Harness, startHarness } from '../support/harness'
 import { eventually, startReceiver } from '../support/receiver'
 import { WEBHOOK_TEST_ENV } from '../webhooks/delivery.suite'
@@ -13,17 +14,6 @@ import { WEBHOOK_TEST_ENV } from '../webhooks/delivery.suite'
 const main = join(__dirname, '..', '..', 'src', 'main.js')
 const CARD = { method: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' }
 const PAYMENT = { amount: 1299, currency: 'USD', payment_method: CARD }
-
-/** A port free a moment ago (the tests that need one bind it at once). */
-const freePort = async (): Promise<number> => {
-  const s = createServer()
-  s.listen(0, '127.0.0.1')
-  await once(s, 'listening')
-  const { port } = s.address() as AddressInfo
-  s.close()
-  await once(s, 'close')
-  return port
-}
 
 /** The value of the sample `name` whose labels include `labels`; undefined when there is none. */
 const sample = (text: string, name: string, labels: Record<string, string> = {}): number | undefined => {

@@ -1,23 +1,11 @@
 import { expect } from 'chai'
 import { spawnSync } from 'node:child_process'
-import { once } from 'node:events'
-import { createServer } from 'node:net'
-import { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import { freePort } from '../../bench/processes'
 import { mintToken } from '../../src/mint-token'
 import { makeFixture } from '../support/harness'
 import { call, clusterListening, servedBy, spawnOrka } from './cluster-process'
 import { freshDatabase } from './support'
-
-const freePort = async (): Promise<number> => {
-  const s = createServer()
-  s.listen(0, '127.0.0.1')
-  await once(s, 'listening')
-  const { port } = s.address() as AddressInfo
-  s.close()
-  await once(s, 'close')
-  return port
-}
 
 describe('metrics with WORKERS=2 on MongoDB: the primary serves the aggregate of every worker', function () {
   this.timeout(120_000)

@@ -14,7 +14,7 @@ import {
 } from './payment-method-spec'
 import { card, sessionCard } from './transaction-cards'
 import { ListParam, Prop, Slot } from './transaction-spec'
-import { bad, ok, oneof, uuid, w, word } from './transaction-values'
+import { authOf, bad, ok, oneof, uuid, w, WIRE, word } from './transaction-values'
 
 /**
  * Generated requests to the payment method routes (issue 26), from what each means: cards to
@@ -359,7 +359,6 @@ const AUTH_READ: readonly [number, PmAuth][] = [
   [1, 'none'],
   [1, 'expired'],
 ]
-const authOf = (table: readonly [number, PmAuth][]) => oneof(...table.map(([weight, a]) => w(weight, fc.constant(a))))
 const transport = (table: readonly [number, PmAuth][], keyed: boolean): fc.Arbitrary<PmTransport> =>
   fc.record({
     auth: authOf(table),
@@ -371,11 +370,7 @@ const transport = (table: readonly [number, PmAuth][], keyed: boolean): fc.Arbit
           w(2, fc.constant('replay' as const)),
         )
       : fc.constant('none' as const),
-    escape: oneof(w(10, fc.constant('plain' as const)), w(1, fc.constantFrom('ascii' as const, 'all' as const))),
-    spaced: oneof(w(9, fc.constant(false)), w(1, fc.constant(true))),
-    chunked: oneof(w(9, fc.constant(false)), w(1, fc.constant(true))),
-    trailingSlash: oneof(w(15, fc.constant(false)), w(1, fc.constant(true))),
-    headerCase: oneof(w(8, fc.constant('lower' as const)), w(1, fc.constantFrom('title' as const, 'upper' as const, 'mixed' as const))),
+    ...WIRE,
   })
 
 const FAMILY: Record<PmSpec['op'], string> = {

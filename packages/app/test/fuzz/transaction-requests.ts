@@ -20,7 +20,7 @@ import {
   TxSpec,
   TxTransport,
 } from './transaction-spec'
-import { bad, ISO, metadataProp, ok, oneof, prop, text, unknownProp, uuid, w } from './transaction-values'
+import { authOf, bad, ISO, metadataProp, ok, oneof, prop, text, unknownProp, uuid, w, WIRE } from './transaction-values'
 
 /** Some gift card redemption's id (none of the fuzzed transactions has gift cards). */
 const REDEMPTION_ID = '7c0b8f3e-2a4d-4b6e-9f1a-3c5d7e9b1a2c'
@@ -330,7 +330,6 @@ const AUTH_OTHER: readonly [number, TxAuth][] = [
   [1, 'none'],
   [1, 'expired'],
 ]
-const authOf = (table: readonly [number, TxAuth][]) => oneof(...table.map(([weight, a]) => w(weight, fc.constant(a))))
 const transport = (table: readonly [number, TxAuth][], keyed: boolean): fc.Arbitrary<TxTransport> =>
   fc.record({
     auth: authOf(table),
@@ -343,11 +342,7 @@ const transport = (table: readonly [number, TxAuth][], keyed: boolean): fc.Arbit
           w(1, fc.constant('reuse' as const)),
         )
       : fc.constant('none' as const),
-    escape: oneof(w(10, fc.constant('plain' as const)), w(1, fc.constantFrom('ascii' as const, 'all' as const))),
-    spaced: oneof(w(9, fc.constant(false)), w(1, fc.constant(true))),
-    chunked: oneof(w(9, fc.constant(false)), w(1, fc.constant(true))),
-    trailingSlash: oneof(w(15, fc.constant(false)), w(1, fc.constant(true))),
-    headerCase: oneof(w(8, fc.constant('lower' as const)), w(1, fc.constantFrom('title' as const, 'upper' as const, 'mixed' as const))),
+    ...WIRE,
   })
 
 /** A placeholder request (the model makes the real one): what fast-check shows of the spec, and the family for the histogram. */

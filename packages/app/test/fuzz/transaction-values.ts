@@ -287,3 +287,16 @@ export const serviceProp = oneof(
   w(1, fc.constant(ok('payment_service_id', null, null))),
   w(1, fc.constant(bad('payment_service_id', 'mock-card'))),
 )
+
+/** A caller drawn by weight from `table`. */
+export const authOf = <A extends string>(table: readonly (readonly [number, A])[]): fc.Arbitrary<A> =>
+  oneof(...table.map(([weight, a]) => w(weight, fc.constant(a))))
+
+/** How a request goes on the wire, whatever it asks: escapes, spacing, chunks, a trailing slash, header case. */
+export const WIRE = {
+  escape: oneof(w(10, fc.constant('plain' as const)), w(1, fc.constantFrom('ascii' as const, 'all' as const))),
+  spaced: oneof(w(9, fc.constant(false)), w(1, fc.constant(true))),
+  chunked: oneof(w(9, fc.constant(false)), w(1, fc.constant(true))),
+  trailingSlash: oneof(w(15, fc.constant(false)), w(1, fc.constant(true))),
+  headerCase: oneof(w(8, fc.constant('lower' as const)), w(1, fc.constantFrom('title' as const, 'upper' as const, 'mixed' as const))),
+}

@@ -5,7 +5,7 @@ import { errorBody, Harness, IDS, Page, recordedResponses, Resource, startHarnes
 import { OpenApiDoc } from '../support/openapi'
 import { eventually, quietFor, Receiver, startReceiver } from '../support/receiver'
 import { WEBHOOK_TEST_ENV } from '../webhooks/delivery.suite'
-import { summaryOf, withCheckDigit } from './payment-method-support'
+import { methodBody, summaryOf, withCheckDigit } from './payment-method-support'
 
 type Json = Record<string, unknown>
 
@@ -82,37 +82,7 @@ describe('payment methods (cards on file) over HTTP (embedded store)', () => {
     h.token('admin', { scopes: ['embed'], ...(claim === undefined ? {} : { embedClaim: claim }) })
 
   /** The PaymentMethod a card stored at `now` is, for no buyer: its id and fingerprint from the answer. */
-  const expected = (m: PaymentMethod, number: string, o: Json = {}): Json => ({
-    type: 'payment-method',
-    id: m.id,
-    merchant_account_id: 'default',
-    method: 'card',
-    status: 'succeeded',
-    usage_count: 0,
-    cit_usage_count: 0,
-    has_replacement: false,
-    scheme_transaction_id: null,
-    scheme_transaction_id_scheme: null,
-    created_at: now(),
-    updated_at: now(),
-    mode: 'card',
-    label: number.slice(-4),
-    scheme: 'visa',
-    additional_schemes: null,
-    expiration_date: '12/30',
-    fingerprint: m.fingerprint,
-    details: { bin: number.slice(0, 6), card_type: null },
-    approval_url: null,
-    country: null,
-    currency: null,
-    last_replaced_at: null,
-    transaction_link_id: null,
-    buyer: null,
-    external_identifier: null,
-    last_used_at: null,
-    cit_last_used_at: null,
-    ...o,
-  })
+  const expected = (m: PaymentMethod, number: string, o: Json = {}): Json => methodBody(m, number, now(), o)
 
   describe('POST /payment-methods', () => {
     it('stores a card for no buyer: 201 with exactly the PaymentMethod properties, never the number or the security code', async () => {

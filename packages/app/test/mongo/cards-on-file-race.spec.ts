@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import { randomInt } from 'node:crypto'
 import { ManualClock } from '@orka/domain/testing'
 import { Harness, makeFixture, startHarness } from '../support/harness'
+import { withCheckDigit } from '../http/payment-method-support'
 import { freshDatabase } from './support'
 
 interface Paid {
@@ -17,18 +18,8 @@ interface Method {
 
 const N = 16
 
-/** A Visa number fresh for this run (the mock card service approves any but its test endings), with its Luhn digit. */
-const freshCard = (): string => {
-  const body = `4${String(randomInt(1e9)).padStart(9, '0')}${String(randomInt(1e5)).padStart(5, '0')}`
-  const sum = body
-    .split('')
-    .reverse()
-    .reduce((a, c, i) => {
-      const d = Number(c) * (i % 2 === 0 ? 2 : 1)
-      return a + (d > 9 ? d - 9 : d)
-    }, 0)
-  return `${body}${(10 - (sum % 10)) % 10}`
-}
+/** A Visa number fresh for this run (the mock card service approves any but its test endings). */
+const freshCard = (): string => withCheckDigit(`4${String(randomInt(1e9)).padStart(9, '0')}${String(randomInt(1e5)).padStart(5, '0')}`)
 
 /**
  * Payments racing to keep one card for one buyer, across two instances on one MongoDB database:

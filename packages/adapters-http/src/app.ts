@@ -10,6 +10,7 @@ import { catchErrors } from './middleware/catch-errors'
 import { cors } from './middleware/cors'
 import { fixedPathsFirst, notRouted } from './middleware/not-routed'
 import { rateLimit } from './middleware/rate-limit'
+import { traceOperation, traceRequests } from './middleware/trace-requests'
 import { DEFAULT_INSTANCE_ID, DEFAULT_PUBLIC_BASE_URLS } from './openapi/document'
 import { sendErrorResponse, serializeError } from './respond'
 import { isServed, Operation, OPERATIONS } from './operations'
@@ -73,7 +74,7 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
         optional ? authenticate(verify, log, true) : authn,
         ...limit,
         authorize(useCases.authorize, log, config, op.scope, optional),
-        serve(op, deps),
+        deps.tracer === undefined ? serve(op, deps) : traceOperation(deps.tracer, op.operationId, serve(op, deps)),
       ])
     } else
       register(counted, op.method, koaPath(op.path), [
@@ -86,6 +87,8 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
   }
 
   const app = new Koa<OrkaState>()
+  // First, so that the access log sees the server span. Tracing off, nothing is installed.
+  if (deps.tracer !== undefined) app.use(traceRequests(deps.tracer))
   app.use(accessLog(log, deps.onRequestDone))
   app.use(catchErrors(log))
   // Unset (the default), nothing is installed: no request pays for CORS, no response changes.

@@ -1,4 +1,5 @@
 import type * as domain from '@orka/domain'
+import type { Tracer } from '@opentelemetry/api'
 import type { IdempotencyConflict } from './context'
 import type { DemoCheckoutStart } from './routes/demo-checkout'
 
@@ -49,6 +50,8 @@ export interface HttpDeps {
   log: HttpLog
   /** Told of every finished request (metrics); unset: nothing is measured. */
   onRequestDone?: RequestObserver
+  /** Set when tracing is on: a server span per request, a span per operation's handler. Unset: no tracing work at all. */
+  tracer?: Tracer
   /** Readiness of storage: resolves to what is ready (e.g. the database name), throws when it cannot serve. */
   ready?: () => Promise<string>
   config: {
@@ -84,6 +87,7 @@ export interface UseCases {
   listGiftCards: ReturnType<typeof domain.makeListGiftCards>
   getGiftCard: ReturnType<typeof domain.makeGetGiftCard>
   deleteGiftCard: ReturnType<typeof domain.makeDeleteGiftCard>
+  listAuditLogs: ReturnType<typeof domain.makeListAuditLogs>
   checkBalances: ReturnType<typeof domain.makeCheckBalances>
   listBuyerGiftCards: ReturnType<typeof domain.makeListBuyerGiftCards>
   storePaymentMethod: ReturnType<typeof domain.makeStorePaymentMethod>

@@ -188,6 +188,7 @@ const USE_CASES: Record<keyof UseCases, true> = {
   checkBalances: true,
   listBuyerGiftCards: true,
   listRoles: true,
+  listAuditLogs: true,
   createBuyer: true,
   listBuyers: true,
   getBuyer: true,
@@ -269,7 +270,7 @@ export const TRANSACTION_USE_CASES_UNUSED = Object.fromEntries(
   | 'unsupportedTransactionOperation'
 >
 
-/** The payment method use cases, each throwing when called: for suites that do not exercise them. */
+/** The payment method use cases (and the audit log's), each throwing when called: for suites that do not exercise them. */
 export const PAYMENT_METHOD_USE_CASES_UNUSED = Object.fromEntries(
   [
     'storePaymentMethod',
@@ -278,6 +279,7 @@ export const PAYMENT_METHOD_USE_CASES_UNUSED = Object.fromEntries(
     'updatePaymentMethod',
     'deletePaymentMethod',
     'listBuyerPaymentMethods',
+    'listAuditLogs',
   ].map((n) => [
     n,
     () => {
@@ -286,6 +288,7 @@ export const PAYMENT_METHOD_USE_CASES_UNUSED = Object.fromEntries(
   ]),
 ) as unknown as Pick<
   UseCases,
+  | 'listAuditLogs'
   | 'storePaymentMethod'
   | 'listPaymentMethods'
   | 'getPaymentMethod'

@@ -1,5 +1,6 @@
 import { StoragePorts } from '@orka/domain'
 import { MemoryApiKeyPairRepository } from './memory-api-key-pair-repository'
+import { MemoryAuditLog } from './memory-audit-log'
 import { MemoryBuyerRepository } from './memory-buyer-repository'
 import { MemoryCheckoutSessionStore } from './memory-checkout-session-store'
 import { MemoryGiftCardLedger } from './memory-gift-card-ledger'
@@ -40,6 +41,7 @@ export const makeMemoryAdapters = (options: MemoryAdapterOptions = {}) =>
     checkoutSessions: new MemoryCheckoutSessionStore(),
     giftCardLedger: new MemoryGiftCardLedger(),
     paymentMethods: new MemoryPaymentMethodVault(),
+    audit: new MemoryAuditLog(),
   }) satisfies StoragePorts
 
 export type MemoryAdapters = ReturnType<typeof makeMemoryAdapters>

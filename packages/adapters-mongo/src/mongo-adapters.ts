@@ -1,6 +1,7 @@
 import { StoragePorts } from '@orka/domain'
 import { MongoStore } from './mongo-database'
 import { MongoApiKeyPairRepository } from './mongo-api-key-pair-repository'
+import { MongoAuditLog } from './mongo-audit-log'
 import { MongoBuyerRepository, MongoBuyerRepositoryOptions } from './mongo-buyer-repository'
 import { MongoCheckoutSessionStore } from './mongo-checkout-session-store'
 import { MongoGiftCardLedger } from './mongo-gift-card-ledger'
@@ -42,6 +43,7 @@ export const makeMongoAdapters = (store: MongoStore, options: MongoAdapterOption
     checkoutSessions: new MongoCheckoutSessionStore(store),
     giftCardLedger: new MongoGiftCardLedger(store),
     paymentMethods: new MongoPaymentMethodVault(store),
+    audit: new MongoAuditLog(store),
   }) satisfies StoragePorts
 
 export type MongoAdapters = ReturnType<typeof makeMongoAdapters>

@@ -32,6 +32,8 @@ export const COLLECTIONS = {
   checkoutSessionUses: 'checkout_session_uses',
   /** One document per movement of a gift card's balance at the sandbox provider (`_id`: card and number). */
   giftCardLedger: 'gift_card_ledger',
+  /** Audit records, `_id` the record id: pending until their change is stored, then committed. */
+  auditLog: 'audit_log',
 } as const
 
 /**
@@ -138,4 +140,10 @@ export const INDEXES: readonly IndexSpec[] = [
   // A card's latest entry; and a reference applied once per card.
   { collection: C.giftCardLedger, name: 'card_seq', key: { card: 1, seq: -1 } },
   { collection: C.giftCardLedger, name: 'card_reference_unique', key: { card: 1, reference: 1 }, unique: true },
+  // Keyset reads of one account's committed records, newest first; the filters scan within them.
+  { collection: C.auditLog, name: 'merchant_committed_timestamp', key: { merchant_account_id: 1, committed: 1, timestamp: -1, _id: -1 } },
+  // The relay's scan of records left pending before an instant, oldest first.
+  { collection: C.auditLog, name: 'committed_timestamp', key: { committed: 1, timestamp: 1, _id: 1 } },
+  // The retention sweep, pending and committed alike.
+  { collection: C.auditLog, name: 'timestamp_1', key: { timestamp: 1 } },
 ]

@@ -18,6 +18,7 @@ import {
   aVaultedPaymentMethod,
   aDelivery,
   anOutboxEntry,
+  anAuditRecord,
   aWebhookRecord,
   dateAt,
   isoAt,
@@ -196,6 +197,15 @@ describe('MongoDB documents and database', () => {
       )
     })
 
+    it('audit records: pending and listed', async () => {
+      const r = anAuditRecord()
+      await right(a.audit.add(r))
+      await raw(COLLECTIONS.auditLog).updateOne({ _id: r.id }, { $set: { 'user.name': 7 } })
+      await expectUndecodable(a.audit.pendingBefore(dateAt(1), 10), COLLECTIONS.auditLog, r.id)
+      await right(a.audit.commit(r.id))
+      await expectUndecodable(a.audit.list(MERCHANT_A, {}, { direction: 'forward', from: O.none, limit: 10 }), COLLECTIONS.auditLog, r.id)
+    })
+
     it('ignores a field it does not know (one a later version may add)', async () => {
       const b = aBuyer()
       await right(a.buyers.create(b))
@@ -249,6 +259,14 @@ describe('MongoDB documents and database', () => {
       expect(doc)
         .to.include({ subscription_id: d.subscription_id, status: 'pending', next_attempt_at: d.next_attempt_at })
         .and.not.to.have.property('id')
+    })
+
+    it('keeps an audit record under its id as _id, and clears its check on commit', async () => {
+      const { id, ...rest } = anAuditRecord()
+      await right(a.audit.add({ id, ...rest }))
+      expect(await raw(COLLECTIONS.auditLog).findOne({ _id: id })).to.deep.equal({ _id: id, ...rest })
+      await right(a.audit.commit(id))
+      expect(await raw(COLLECTIONS.auditLog).findOne({ _id: id })).to.deep.equal({ _id: id, ...rest, committed: true, check: null })
     })
 
     it('claims an attempt with a document under (delivery id, attempt number), freed when settled', async () => {

@@ -40,6 +40,7 @@ describe('adapters-mongo', () => {
           'delete',
           'deleteByBuyer',
         ],
+        audit: ['add', 'commit', 'drop', 'pendingBefore', 'list', 'sweep'],
       }
       expect(Object.keys(adapters).sort()).to.deep.equal([...STORAGE_PORT_NAMES].sort())
       expect(Object.keys(ports).sort()).to.deep.equal([...STORAGE_PORT_NAMES].sort())

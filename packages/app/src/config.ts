@@ -117,6 +117,24 @@ export const SETTINGS = {
     default: 1,
     doc: 'Processes serving HTTP (node:cluster); more than 1 needs `MONGODB_URI`',
   }),
+  otelTracesExporter: s({
+    env: 'OTEL_TRACES_EXPORTER',
+    codec: text('exporter names, e.g. otlp'),
+    default: undefined,
+    doc: '`otlp` turns tracing on (OpenTelemetry, read by its Node SDK with the other `OTEL_*` variables); unset or `none`: no SDK is even loaded',
+  }),
+  otelExporterOtlpEndpoint: s({
+    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    codec: text('an http:// or https:// URL', /^https?:\/\/.+/),
+    default: undefined,
+    doc: "Tracing on: the OpenTelemetry collector's OTLP address, read by the SDK; unset: `http://localhost:4318` (OTLP/HTTP)",
+  }),
+  otelServiceName: s({
+    env: 'OTEL_SERVICE_NAME',
+    codec: text('a service name'),
+    default: 'orka',
+    doc: 'Tracing on: `service.name` of the spans',
+  }),
   environment: s({
     env: 'ENVIRONMENT',
     codec: oneOf('sandbox', 'production'),
@@ -307,6 +325,12 @@ export const SETTINGS = {
     codec: int(86400, 366 * 86400),
     default: 30 * 86400,
     doc: 'How long finished deliveries stay in the delivery log',
+  }),
+  auditRetentionDays: s({
+    env: 'AUDIT_RETENTION_DAYS',
+    codec: int(1, 36500),
+    default: 365,
+    doc: 'How long audit log entries are kept (`GET /audit-logs`); older ones are deleted',
   }),
   logLevel: s({
     env: 'LOG_LEVEL',

@@ -5,6 +5,12 @@ import { hkdfSync, randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import {
   ActivateDeps,
+  ApiKeyPairRepository,
+  AuditLog,
+  makeListAuditLogs,
+  makeRecordAudited,
+  makeSettleAudit,
+  RecordAudited,
   deleteBuyersGiftCards,
   deleteBuyersPaymentMethods,
   makeDeletePaymentMethod,
@@ -138,6 +144,12 @@ export const SESSION_SWEEP_EVERY_MS = 60_000
 /** Left-behind outbox entries younger than this may belong to a write still under way. */
 export const OUTBOX_GRACE_MS = 60_000
 
+/** Settles audit entries left pending by a process that stopped (the same grace as the outbox's), and deletes the expired. */
+export const AuditSettler = token<PeriodicJob>('AuditSettler')
+export const AuditSweeper = token<PeriodicJob>('AuditSweeper')
+export const AUDIT_SETTLE_EVERY_MS = 5_000
+const AUDIT_SWEEP_EVERY_MS = 10 * 60_000
+
 const scheduleOf = (config: Config): RetrySchedule => ({ delaysS: config.webhookRetryDelaysS, jitter: 0.1 })
 const urlPolicyOf = (config: Config): WebhookUrlPolicy => ({
   requireHttps: config.environment === 'production',
@@ -205,6 +217,49 @@ export const buildContainer = (
         ),
     ),
   })
+  c.register(RecordAudited, {
+    useFactory: instanceCachingFactory((c) =>
+      makeRecordAudited({ audit: get(c, AuditLog), ids: get(c, IdGenerator), clock: get(c, Clock) }),
+    ),
+  })
+  c.register(AuditSettler, {
+    useFactory: instanceCachingFactory(
+      (c) =>
+        new PeriodicJob(
+          'audit log settling',
+          () =>
+            TE.map((r: { committed: number; dropped: number }) => r.committed + r.dropped)(
+              makeSettleAudit({
+                audit: get(c, AuditLog),
+                buyers: get(c, BuyerRepository),
+                vault: get(c, GiftCardVault),
+                paymentMethods: get(c, PaymentMethodVault),
+                webhooks: get(c, WebhookSubscriptionRepository),
+                deliveries: get(c, WebhookDeliveryStore),
+                checkoutSessions: get(c, CheckoutSessionStore),
+                transactions: get(c, TransactionStore),
+                keys: get(c, ApiKeyPairRepository),
+                mac: get(c, Mac),
+                clock: get(c, Clock),
+                config: { graceMs: OUTBOX_GRACE_MS, batch: 100 },
+              })(),
+            ),
+          AUDIT_SETTLE_EVERY_MS,
+          log,
+        ),
+    ),
+  })
+  c.register(AuditSweeper, {
+    useFactory: instanceCachingFactory(
+      (c) =>
+        new PeriodicJob(
+          'audit log retention',
+          () => get(c, AuditLog).sweep(new Date(get(c, Clock).now().getTime() - config.auditRetentionDays * 86_400_000)),
+          AUDIT_SWEEP_EVERY_MS,
+          log,
+        ),
+    ),
+  })
   c.register(TransactionRecovery, {
     useFactory: instanceCachingFactory(
       (c) =>
@@ -254,6 +309,7 @@ const transactionDeps = (c: DependencyContainer, config: Config): TransactionDep
       clock,
       environment: config.environment,
     }),
+    audited: get(c, RecordAudited),
     config: { replayS: config.idempotencyReplayS, leaseS: config.idempotencyLeaseS, retryAfterS: 1 },
     paymentMethods: get(c, PaymentMethodVault),
     giftCards: { services: get(c, GiftCardServiceRepository), connectors: get(c, GiftCardConnectors), vault: get(c, GiftCardVault) },
@@ -315,6 +371,7 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
   const policy = urlPolicyOf(config)
   const sessions = { sessions: get(c, CheckoutSessionStore), clock }
   const events = makeWebhookEvents({ webhooks, outbox: get(c, WebhookOutbox), dispatch, ids, clock, environment: config.environment })
+  const audited = get(c, RecordAudited)
   // Activating and storing a card write the same things: one set of dependencies.
   const cardWrites: ActivateDeps = {
     services: get(c, GiftCardServiceRepository),
@@ -327,6 +384,7 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
     clock,
     ids,
     events,
+    audited,
     config: { replayS: config.idempotencyReplayS, leaseS: config.idempotencyLeaseS, retryAfterS: 1 },
   }
   const paymentMethods = get(c, PaymentMethodVault)
@@ -342,7 +400,7 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
     storeGiftCard: makeStoreGiftCard(cardWrites),
     listGiftCards: makeListGiftCards({ vault: cardWrites.vault, buyers, mac }),
     getGiftCard: makeGetGiftCard({ vault: cardWrites.vault, buyers }),
-    deleteGiftCard: makeDeleteGiftCard({ vault: cardWrites.vault, buyers, events }),
+    deleteGiftCard: makeDeleteGiftCard({ vault: cardWrites.vault, buyers, events, audited }),
     checkBalances: makeCheckBalances(cardWrites),
     listBuyerGiftCards: makeListBuyerGiftCards(cardWrites),
     storePaymentMethod: makeStorePaymentMethod(methodWrites),
@@ -352,28 +410,37 @@ const makeUseCases = (c: DependencyContainer, config: Config): UseCases => {
     deletePaymentMethod: makeDeletePaymentMethod(methodWrites),
     listBuyerPaymentMethods: makeListBuyerPaymentMethods(methodWrites),
     listRoles: makeListRoles({ roles, mac }),
-    createBuyer: makeCreateBuyer({ buyers, clock, ids, events }),
+    createBuyer: makeCreateBuyer({ buyers, clock, ids, events, audited }),
     listBuyers: makeListBuyers({ buyers, mac }),
     getBuyer: makeGetBuyer({ buyers }),
-    updateBuyer: makeUpdateBuyer({ buyers, clock, events }),
+    updateBuyer: makeUpdateBuyer({ buyers, clock, events, audited, mac }),
     deleteBuyer: makeDeleteBuyer({
       buyers,
       events,
+      audited,
       cascade: [deleteBuyersGiftCards(cardWrites.vault), deleteBuyersPaymentMethods(paymentMethods)],
     }),
-    createWebhookSubscription: makeCreateWebhookSubscription({ webhooks, box, clock, ids, policy }),
+    createWebhookSubscription: makeCreateWebhookSubscription({ webhooks, box, clock, ids, policy, audited, mac }),
     getWebhookSubscription: makeGetWebhookSubscription({ webhooks, box, clock }),
     listWebhookSubscriptions: makeListWebhookSubscriptions({ webhooks, box, clock, mac }),
-    deleteWebhookSubscription: makeDeleteWebhookSubscription({ webhooks, deliveries, clock }),
-    updateWebhookSubscription: makeUpdateWebhookSubscription({ webhooks, box, clock, deliveries, policy }),
-    rotateWebhookSecret: makeRotateWebhookSecret({ webhooks, box, clock, ids }),
+    deleteWebhookSubscription: makeDeleteWebhookSubscription({ webhooks, deliveries, clock, audited }),
+    updateWebhookSubscription: makeUpdateWebhookSubscription({ webhooks, box, clock, deliveries, policy, audited, mac }),
+    rotateWebhookSecret: makeRotateWebhookSecret({ webhooks, box, clock, ids, audited, mac }),
     listWebhookDeliveries: makeListWebhookDeliveries({ webhooks, deliveries, mac }),
-    redeliverWebhookDelivery: makeRedeliverWebhookDelivery({ webhooks, deliveries, dispatch, clock, schedule: scheduleOf(config) }),
+    redeliverWebhookDelivery: makeRedeliverWebhookDelivery({
+      webhooks,
+      deliveries,
+      dispatch,
+      clock,
+      schedule: scheduleOf(config),
+      audited,
+    }),
     ...transactionUseCases(transactionDeps(c, config)),
-    createCheckoutSession: makeCreateCheckoutSession({ ...sessions, ids }),
+    createCheckoutSession: makeCreateCheckoutSession({ ...sessions, ids, audited }),
     getCheckoutSession: makeGetCheckoutSession(sessions),
-    updateCheckoutSession: makeUpdateCheckoutSession(sessions),
-    deleteCheckoutSession: makeDeleteCheckoutSession(sessions),
+    updateCheckoutSession: makeUpdateCheckoutSession({ ...sessions, audited, mac }),
+    deleteCheckoutSession: makeDeleteCheckoutSession({ ...sessions, audited }),
+    listAuditLogs: makeListAuditLogs({ audit: get(c, AuditLog), mac }),
     putCheckoutSessionFields: makePutCheckoutSessionFields({ ...sessions, paymentMethods, box, mac }),
   }
 }

@@ -21,13 +21,20 @@ const TOKEN_LIFETIME_S = 900
  * and amount, which is all the page may pay with. Undefined (no demo, 404) in production or
  * when the seed file provisions its own keys, for then the dev key is not one Orka accepts.
  */
+/** The demo page's session is Orka's own doing, not a key's: its audit entry says so. */
+const DEMO_ACTOR = { id: null, name: 'Demo checkout' }
+
 export const demoCheckout = (config: Config, useCases: UseCases, clock: Clock): DemoCheckoutStart | undefined => {
   const seed = config.seedFile === undefined ? undefined : readSeedFile(config.seedFile)
   const keyFile = join(config.dataDir, DEV_KEY_FILE)
   if (!usesDevKey(config, seed) || !existsSync(keyFile)) return undefined
   const pem = readFileSync(keyFile, 'utf8')
   return pipe(
-    useCases.createCheckoutSession({ merchantAccountId: DEFAULT_MERCHANT_ACCOUNT_ID, input: { amount: AMOUNT, currency: CURRENCY } }),
+    useCases.createCheckoutSession({
+      merchantAccountId: DEFAULT_MERCHANT_ACCOUNT_ID,
+      actor: DEMO_ACTOR,
+      input: { amount: AMOUNT, currency: CURRENCY },
+    }),
     TE.map((session) => ({
       sessionId: session.id,
       amount: AMOUNT,

@@ -1,15 +1,20 @@
 import 'reflect-metadata'
 import cluster from 'node:cluster'
 import * as E from 'fp-ts/Either'
-import pino from 'pino'
-import { runPrimary } from './cluster'
+import type pino from 'pino'
 import { isOrkaWorker, tellPrimary } from './cluster-worker'
 import { Config, loadConfig } from './config'
 import { createLogger } from './logger'
-import { startServer } from './server'
+import { startTracing, tracingRequested } from './tracing'
 
-/** One process serving HTTP: the whole service (WORKERS=1), or one of the primary's workers. */
+/**
+ * One process serving HTTP: the whole service (WORKERS=1), or one of the primary's workers.
+ * Tracing, when asked for, starts before the server module (and through it the MongoDB driver,
+ * whose `require` its instrumentation hooks) is loaded.
+ */
 const serve = async (config: Config, log: pino.Logger, worker: boolean) => {
+  const stopTracing = tracingRequested(config) ? await startTracing(config.otelServiceName) : () => Promise.resolve()
+  const { startServer } = await import('./server.js')
   const server = await startServer(config, { logger: log, prepared: worker, metricsToPrimary: worker })
   if (worker) await tellPrimary({ orka: 'listening', url: server.url })
   let stopping = false
@@ -18,16 +23,20 @@ const serve = async (config: Config, log: pino.Logger, worker: boolean) => {
     if (stopping) return
     stopping = true
     log.info({ signal }, `${signal}: finishing requests in flight, then stopping`)
-    server.close().then(
-      () => {
-        log.info('stopped')
-        process.exit(0)
-      },
-      (e: unknown) => {
-        log.error({ err: e instanceof Error ? e.message : String(e) }, 'could not stop cleanly')
-        process.exit(1)
-      },
-    )
+    // The spans of the last requests are exported before the process exits.
+    server
+      .close()
+      .then(stopTracing)
+      .then(
+        () => {
+          log.info('stopped')
+          process.exit(0)
+        },
+        (e: unknown) => {
+          log.error({ err: e instanceof Error ? e.message : String(e) }, 'could not stop cleanly')
+          process.exit(1)
+        },
+      )
   }
   process.once('SIGTERM', () => {
     stop('SIGTERM')
@@ -48,6 +57,7 @@ const main = async () => {
   if (config.right.workers > 1) {
     if (!cluster.isPrimary)
       throw new Error('WORKERS: this process is a cluster worker of another program already; set WORKERS=1 and let it fork')
+    const { runPrimary } = await import('./cluster.js')
     return runPrimary(config.right, log.child({ role: 'primary', pid: process.pid }))
   }
   return serve(config.right, log, false)

@@ -7,6 +7,7 @@ import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, R
 import { CardConnectors, GiftCardConnectors, StoragePorts, TRANSACTION_STATUSES, TransactionStore } from '@orka/domain'
 import type { RequestDone } from '@orka/adapters-http'
 import type { MongoCommandDone } from '@orka/adapters-mongo'
+import { LeanHistogram, LeanSeries } from './lean-histogram'
 
 /**
  * Prometheus metrics of one process (prom-client). Every label value comes from a bounded set
@@ -37,13 +38,13 @@ const FINAL_STATUSES: ReadonlySet<string> = new Set(TRANSACTION_STATUSES.filter(
 
 export class Metrics {
   readonly registry = new Registry()
-  private readonly httpDuration = new Histogram({
-    name: 'http_server_request_duration_seconds',
-    help: 'Duration of HTTP server requests, by method, route template and status sent',
-    labelNames: ['http_request_method', 'http_route', 'http_response_status_code'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [this.registry],
-  })
+  private readonly httpDuration = new LeanHistogram(
+    'http_server_request_duration_seconds',
+    'Duration of HTTP server requests, by method, route template and status sent',
+    ['http_request_method', 'http_route', 'http_response_status_code'],
+    DURATION_BUCKETS,
+    this.registry,
+  )
   private readonly rateLimitRefusals = new Counter({
     name: 'orka_rate_limit_refusals_total',
     help: 'Requests refused with 429 by a rate limit, by limit',
@@ -86,13 +87,13 @@ export class Metrics {
     registers: [this.registry],
     aggregator: 'max',
   })
-  private readonly storageDuration = new Histogram({
-    name: 'orka_storage_operation_duration_seconds',
-    help: 'Storage operations, by store (mongodb: driver commands; memory: port methods) and command',
-    labelNames: ['store', 'command'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [this.registry],
-  })
+  private readonly storageDuration = new LeanHistogram(
+    'orka_storage_operation_duration_seconds',
+    'Storage operations, by store (mongodb: driver commands; memory: port methods) and command',
+    ['store', 'command'],
+    DURATION_BUCKETS,
+    this.registry,
+  )
   private readonly transactions = new Counter({
     name: 'orka_transactions_total',
     help: 'Transactions reaching a status other than processing, by that status',
@@ -109,10 +110,9 @@ export class Metrics {
 
   /** The HTTP layer's observer (`onRequestDone`). */
   readonly requestDone = (r: RequestDone): void => {
-    this.httpDuration.observe(
-      { http_request_method: r.method, http_route: r.route, http_response_status_code: String(r.status) },
-      r.seconds,
-    )
+    this.httpDuration
+      .labels({ http_request_method: r.method, http_route: r.route, http_response_status_code: String(r.status) })
+      .observe(r.seconds)
     if (r.rateLimited !== undefined) this.rateLimitRefusals.inc({ limit: r.rateLimited })
     if (r.replayed) this.replays.inc()
     if (r.idempotencyConflict !== undefined) this.conflicts.inc({ reason: r.idempotencyConflict })
@@ -132,11 +132,12 @@ export class Metrics {
   }
 
   readonly mongoCommand = (c: MongoCommandDone): void => {
-    this.storageDuration.observe({ store: 'mongodb', command: c.commandName }, c.durationMs / 1000)
+    this.storageDuration.labels({ store: 'mongodb', command: c.commandName }).observe(c.durationMs / 1000)
   }
 
-  storageCall(command: string, seconds: number): void {
-    this.storageDuration.observe({ store: 'memory', command }, seconds)
+  /** The series of one embedded-store method, looked up once per method. */
+  storageCalls(command: string): LeanSeries {
+    return this.storageDuration.labels({ store: 'memory', command })
   }
 
   transactionStatus(status: string): void {
@@ -146,48 +147,67 @@ export class Metrics {
 
 const secondsSince = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9
 
-const outcomeOf = (r: E.Either<{ readonly _tag: string }, unknown>): string => {
+/** The tag of a connector's answer, from a bounded set (`other` for anything else). */
+export const outcomeOf = (r: E.Either<{ readonly _tag: string }, unknown>): string => {
   const tag = E.isLeft(r) ? r.left._tag : typeof r.right === 'object' && r.right !== null && '_tag' in r.right ? r.right._tag : 'ok'
   return typeof tag === 'string' ? (CONNECTOR_OUTCOMES[tag] ?? (tag === 'ok' ? 'ok' : 'other')) : 'other'
 }
 
 type TaskEitherFn = (...args: unknown[]) => () => Promise<E.Either<{ readonly _tag: string }, unknown>>
 
-/** Every method of `target` that returns a task, timed by `observe(method, outcome, seconds)`. */
-const timed = <T extends object>(
-  target: T,
-  observe: (method: string, r: E.Either<{ readonly _tag: string }, unknown> | undefined, seconds: number) => void,
-): T =>
-  new Proxy(target, {
-    get(t, prop, receiver) {
-      const v: unknown = Reflect.get(t, prop, receiver)
-      if (typeof v !== 'function' || typeof prop !== 'string' || prop === 'constructor') return v
-      const fn = v as TaskEitherFn
-      return (...args: unknown[]) => {
-        const task = fn.apply(t, args)
-        if (typeof task !== 'function') return task
-        return () => {
-          const start = process.hrtime.bigint()
-          return task().then(
-            (r) => {
-              observe(prop, r, secondsSince(start))
-              return r
-            },
-            (e: unknown) => {
-              observe(prop, undefined, secondsSince(start))
-              throw e
-            },
-          )
-        }
+/** What a timed call tells: its method's observer gets the outcome (undefined: it threw) and the seconds. */
+type Observer = (r: E.Either<{ readonly _tag: string }, unknown> | undefined, seconds: number) => void
+
+/** The names of the methods of `o`, its class's and their ancestors' included. */
+const methodNames = (o: object): string[] => {
+  const names = new Set<string>()
+  for (let p: object | null = o; p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p) as object | null)
+    for (const name of Object.getOwnPropertyNames(p))
+      if (name !== 'constructor' && typeof (o as Record<string, unknown>)[name] === 'function') names.add(name)
+  return [...names]
+}
+
+/**
+ * `target` with every method that returns a task timed by the observer `observerOf(method)`
+ * gives: an object whose prototype is `target` (its other properties read through), each
+ * wrapper made once (a Proxy's trap on every call cost more than the timing itself).
+ */
+const timed = <T extends object>(target: T, observerOf: (method: string) => Observer): T => {
+  const timedObject = Object.create(target) as Record<string, unknown>
+  for (const method of methodNames(target)) {
+    const fn = (target as Record<string, unknown>)[method] as TaskEitherFn
+    // Made at the first call: a method never called has no series.
+    let observer: Observer | undefined
+    const observe: Observer = (r, seconds) => {
+      observer ??= observerOf(method)
+      observer(r, seconds)
+    }
+    timedObject[method] = (...args: unknown[]) => {
+      const task = fn.apply(target, args)
+      if (typeof task !== 'function') return task
+      return () => {
+        const start = process.hrtime.bigint()
+        return task().then(
+          (r) => {
+            observe(r, secondsSince(start))
+            return r
+          },
+          (e: unknown) => {
+            observe(undefined, secondsSince(start))
+            throw e
+          },
+        )
       }
-    },
-  })
+    }
+  }
+  return timedObject as T
+}
 
 /** The card services' connectors, each call timed by definition id, operation and outcome. */
 export const instrumentCardConnectors = (connectors: CardConnectors, metrics: Metrics): CardConnectors => ({
   forDefinition: (id) =>
     O.map((c: object) =>
-      timed(c, (op, r, s) => {
+      timed(c, (op) => (r, s) => {
         metrics.connectorCall(id, op, r === undefined ? 'error' : outcomeOf(r), s)
       }),
     )(connectors.forDefinition(id)) as ReturnType<CardConnectors['forDefinition']>,
@@ -197,7 +217,7 @@ export const instrumentCardConnectors = (connectors: CardConnectors, metrics: Me
 export const instrumentGiftCardConnectors = (connectors: GiftCardConnectors, metrics: Metrics): GiftCardConnectors => ({
   forDefinition: (id) =>
     O.map((c: object) =>
-      timed(c, (op, r, s) => {
+      timed(c, (op) => (r, s) => {
         metrics.connectorCall(id, op, r === undefined ? 'error' : outcomeOf(r), s)
       }),
     )(connectors.forDefinition(id)) as ReturnType<GiftCardConnectors['forDefinition']>,
@@ -208,8 +228,11 @@ export const timedStoragePorts = (ports: StoragePorts, metrics: Metrics): Storag
   Object.fromEntries(
     Object.entries(ports).map(([name, port]) => [
       name,
-      timed(port as object, (m, _r, s) => {
-        metrics.storageCall(`${name}.${m}`, s)
+      timed(port as object, (m) => {
+        const series = metrics.storageCalls(`${name}.${m}`)
+        return (_r, s) => {
+          series.observe(s)
+        }
       }),
     ]),
   ) as unknown as StoragePorts

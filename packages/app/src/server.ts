@@ -19,7 +19,17 @@ import {
 import { clientErrorHandler, createHttpApp } from '@orka/adapters-http'
 import { Config } from './config'
 import { demoCheckout } from './demo-checkout'
-import { buildContainer, Dispatcher, get, Overrides, SessionSweeper, TransactionRecovery, UseCases } from './container'
+import {
+  AuditSettler,
+  AuditSweeper,
+  buildContainer,
+  Dispatcher,
+  get,
+  Overrides,
+  SessionSweeper,
+  TransactionRecovery,
+  UseCases,
+} from './container'
 import { createLogger } from './logger'
 import { announceStart } from './prepare'
 import { DEFAULT_MERCHANT_ACCOUNT_ID, provisionAtStart, ProvisioningPorts } from './provision'
@@ -27,6 +37,8 @@ import { resolveRootKey } from './root-key'
 import { openStorage, Storage } from './storage'
 import { listenForMetrics, Metrics, MetricsListener } from './metrics'
 import { AggregatorRegistry } from 'prom-client'
+import { traceConnectors, tracer } from './spans'
+import { tracingOn } from './tracing'
 
 export interface RunningServer {
   readonly url: string
@@ -72,6 +84,7 @@ export const startServer = async (config: Config, o: StartOptions = {}): Promise
   try {
     const rootKey = resolveRootKey(config, storage.persistent)
     const c = buildContainer(config, storage, rootKey.key, log, { ...o, metrics })
+    if (tracingOn()) traceConnectors(c)
     o.configure?.(c)
     if (o.prepared !== true) {
       announceStart(config, storage.description, rootKey.source, log)
@@ -94,6 +107,7 @@ const listen = async (
 ): Promise<RunningServer> => {
   const app = createHttpApp({
     ...(metrics === undefined ? {} : { onRequestDone: metrics.requestDone }),
+    ...(tracingOn() ? { tracer: tracer() } : {}),
     keys: get(c, ApiKeyPairRepository),
     clock: get(c, Clock),
     mac: get(c, Mac),
@@ -115,6 +129,7 @@ const listen = async (
   const dispatcher = get(c, Dispatcher)
   const sweeper = get(c, SessionSweeper)
   const recovery = get(c, TransactionRecovery)
+  const audit = [get(c, AuditSettler), get(c, AuditSweeper)]
   const handle = app.callback()
   // Node checks the two request timeouts on this interval (30 s by default): often enough here
   // that a client cut at HEADERS_TIMEOUT_MS is cut within a second of it.
@@ -153,6 +168,7 @@ const listen = async (
   dispatcher.start()
   sweeper.start()
   recovery.start()
+  for (const job of audit) job.start()
   return {
     url,
     container: c,
@@ -171,6 +187,7 @@ const listen = async (
       await dispatcher.stop()
       await sweeper.stop()
       await recovery.stop()
+      for (const job of audit) await job.stop()
       await storage.close()
       await metricsListener?.close()
     },

@@ -12,6 +12,8 @@ import {
   WebhookDeliveryStore,
   WebhookDispatch,
 } from '@orka/domain'
+import { SpanKind } from '@opentelemetry/api'
+import { runInSpan, tracer } from './spans'
 
 export interface DispatcherLog {
   info(o: object, msg?: string): void
@@ -167,8 +169,22 @@ export class WebhookDispatcher implements WebhookDispatch {
     }
     if (O.isNone(claim.right)) return false
     const c = claim.right.value
-    const done = this.deps
-      .attempt(c)()
+    // A trace of its own: the request that raised the event may be long answered (a no-op span without tracing).
+    const span = tracer().startSpan('webhook attempt', {
+      root: true,
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'orka.webhook.delivery_id': d.id,
+        'orka.webhook.event_id': d.event_id,
+        'orka.webhook.subscription_id': d.subscription_id,
+        'orka.webhook.attempt': c.attempt,
+      },
+    })
+    const done = runInSpan(
+      span,
+      () => this.deps.attempt(c)(),
+      (r) => (E.isLeft(r) ? 'unrecorded' : ATTEMPT_OUTCOME[r.right]),
+    )
       .then((r) => {
         this.deps.metrics?.webhookAttempt(E.isLeft(r) ? 'unrecorded' : ATTEMPT_OUTCOME[r.right])
         if (E.isLeft(r))

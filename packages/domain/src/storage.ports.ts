@@ -13,6 +13,7 @@ import { PaymentServiceRepository } from './payments/payment-service.ports'
 import { CheckoutSessionStore } from './checkout-sessions/checkout-session.ports'
 import { GiftCardLedger } from './gift-cards/gift-card-ledger.ports'
 import { PaymentMethodVault } from './payment-methods/payment-method.ports'
+import { AuditLog } from './audit/audit.ports'
 
 /**
  * The ports whose state matters: the ones a storage technology implements, all of them, as one
@@ -37,6 +38,7 @@ export interface StoragePorts {
   readonly checkoutSessions: CheckoutSessionStore
   readonly giftCardLedger: GiftCardLedger
   readonly paymentMethods: PaymentMethodVault
+  readonly audit: AuditLog
 }
 
 /** Each storage port's token. */
@@ -57,6 +59,7 @@ export const STORAGE_PORT_TOKENS: { readonly [K in keyof StoragePorts]: Token<St
   checkoutSessions: CheckoutSessionStore,
   giftCardLedger: GiftCardLedger,
   paymentMethods: PaymentMethodVault,
+  audit: AuditLog,
 }
 
 export const STORAGE_PORT_NAMES = Object.keys(STORAGE_PORT_TOKENS) as readonly (keyof StoragePorts)[]

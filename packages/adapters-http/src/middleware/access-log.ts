@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import type { Middleware } from 'koa'
+import { trace } from '@opentelemetry/api'
 import type { HttpLog, RequestObserver } from '../types'
 import { rejectedWith } from '../client-error'
 import { OrkaState, requestIdFor } from '../context'
@@ -25,12 +26,16 @@ const loggedPath = (ctx: { path: string; _matchedRoute?: unknown }): string =>
 /** The methods a route may be registered for, and those Node parses that a client may send: a bounded set. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'CONNECT'])
 
+/** The method, or `_OTHER` for one outside the standard set (HTTP semantic conventions). */
+export const knownMethod = (method: string): string => (KNOWN_METHODS.has(method) ? method : '_OTHER')
+
 /** The router's `/a/:id` back to the template `/a/{id}`; `unmatched` when no route matched. */
 export const routeTemplate = (matched: unknown): string => (typeof matched === 'string' ? matched.replace(/:(\w+)/g, '{$1}') : 'unmatched')
 
 /**
- * Request id and one access-log line per request: method, route, status, time, id. Never
- * headers, bodies or query strings (tokens, card numbers and cursors live there).
+ * Request id and one access-log line per request: method, route, status, time, id, and the
+ * server span's `trace_id` and `span_id` when tracing is on. Never headers, bodies or query
+ * strings (tokens, card numbers and cursors live there).
  *
  * The line is written when the response has gone out (or the connection closed), with the
  * status the client was actually sent (`res.statusCode`), not the one the middleware meant to
@@ -52,13 +57,15 @@ export const accessLog =
     const socket = req.socket
     let written = false
     const level = HEALTH_PATHS.has(ctx.path) ? 'debug' : 'info'
+    // Tracing on: the request's server span (`traceRequests`); off, the API's no-op context has none.
+    const span = trace.getActiveSpan()
     const write = (finished: boolean): void => {
       if (written) return
       written = true
       if (observe !== undefined) {
         const answer = finished ? res.statusCode : (rejectedWith(socket) ?? (res.headersSent ? res.statusCode : 0))
         observe({
-          method: KNOWN_METHODS.has(ctx.method) ? ctx.method : '_OTHER',
+          method: knownMethod(ctx.method),
           route: routeTemplate(ctx._matchedRoute),
           status: answer,
           seconds: (performance.now() - started) / 1000,
@@ -74,6 +81,11 @@ export const accessLog =
         path: loggedPath(ctx),
         status: res.statusCode,
         ms: Math.round((performance.now() - started) * 10) / 10,
+      }
+      if (span !== undefined) {
+        const { traceId, spanId } = span.spanContext()
+        line.trace_id = traceId
+        line.span_id = spanId
       }
       if (!finished) {
         const answer = rejectedWith(socket)

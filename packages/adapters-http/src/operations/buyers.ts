@@ -10,6 +10,7 @@ import {
   ONE_BUYER_RULES,
   OrderBy,
   pageOf,
+  keyActor,
 } from '@orka/domain'
 import { defineOperation, Tag } from './operation'
 import { PAGE_QUERY } from './page'
@@ -33,7 +34,8 @@ export const createBuyer = defineOperation({
   },
   body: BuyerCreate,
   success: { status: 201, codec: Buyer, description: 'The new buyer.' },
-  handle: (u) => (req) => u.createBuyer({ merchantAccountId: req.access.merchantAccount.id, input: req.body }),
+  handle: (u) => (req) =>
+    u.createBuyer({ merchantAccountId: req.access.merchantAccount.id, actor: keyActor(req.access.principal.key), input: req.body }),
 })
 
 export const listBuyers = defineOperation({
@@ -107,7 +109,13 @@ export const updateBuyer = defineOperation({
   params: BUYER_ID,
   body: BuyerUpdate,
   success: { status: 200, codec: Buyer, description: 'The updated buyer.' },
-  handle: (u) => (req) => u.updateBuyer({ merchantAccountId: req.access.merchantAccount.id, id: req.params.buyer_id, input: req.body }),
+  handle: (u) => (req) =>
+    u.updateBuyer({
+      merchantAccountId: req.access.merchantAccount.id,
+      actor: keyActor(req.access.principal.key),
+      id: req.params.buyer_id,
+      input: req.body,
+    }),
 })
 
 export const deleteBuyer = defineOperation({
@@ -125,7 +133,8 @@ export const deleteBuyer = defineOperation({
   },
   params: BUYER_ID,
   success: { status: 204, description: 'Deleted; no body.' },
-  handle: (u) => (req) => u.deleteBuyer({ merchantAccountId: req.access.merchantAccount.id, id: req.params.buyer_id }),
+  handle: (u) => (req) =>
+    u.deleteBuyer({ merchantAccountId: req.access.merchantAccount.id, actor: keyActor(req.access.principal.key), id: req.params.buyer_id }),
 })
 
 export const listBuyerGiftCards = defineOperation({

@@ -6,6 +6,7 @@ import {
   CheckoutSessionUpdate,
   MAX_EXPIRES_IN_S,
   MIN_EXPIRES_IN_S,
+  keyActor,
 } from '@orka/domain'
 import { defineOperation, Tag } from './operation'
 
@@ -35,7 +36,12 @@ export const createCheckoutSession = defineOperation({
   body: CheckoutSessionCreate,
   optionalBody: true,
   success: { status: 201, codec: CheckoutSession, description: 'The new checkout session.' },
-  handle: (u) => (req) => u.createCheckoutSession({ merchantAccountId: req.access.merchantAccount.id, input: req.body }),
+  handle: (u) => (req) =>
+    u.createCheckoutSession({
+      merchantAccountId: req.access.merchantAccount.id,
+      actor: keyActor(req.access.principal.key),
+      input: req.body,
+    }),
 })
 
 export const getCheckoutSession = defineOperation({
@@ -72,7 +78,12 @@ export const updateCheckoutSession = defineOperation({
   body: CheckoutSessionUpdate,
   success: { status: 200, codec: CheckoutSession, description: 'The updated checkout session.' },
   handle: (u) => (req) =>
-    u.updateCheckoutSession({ merchantAccountId: req.access.merchantAccount.id, id: req.params.session_id, input: req.body }),
+    u.updateCheckoutSession({
+      merchantAccountId: req.access.merchantAccount.id,
+      actor: keyActor(req.access.principal.key),
+      id: req.params.session_id,
+      input: req.body,
+    }),
 })
 
 export const deleteCheckoutSession = defineOperation({
@@ -87,7 +98,12 @@ export const deleteCheckoutSession = defineOperation({
   },
   params: SESSION_ID,
   success: { status: 204, description: 'Deleted; no body.' },
-  handle: (u) => (req) => u.deleteCheckoutSession({ merchantAccountId: req.access.merchantAccount.id, id: req.params.session_id }),
+  handle: (u) => (req) =>
+    u.deleteCheckoutSession({
+      merchantAccountId: req.access.merchantAccount.id,
+      actor: keyActor(req.access.principal.key),
+      id: req.params.session_id,
+    }),
 })
 
 const fields = (method: 'PUT' | 'POST', operationId: string, summary: string) =>

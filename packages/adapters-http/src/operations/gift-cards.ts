@@ -8,6 +8,7 @@ import {
   GiftCardSummaries,
   MAX_BALANCE_ITEMS,
   pageOf,
+  keyActor,
 } from '@orka/domain'
 import { defineOperation, OperationRequest, ParameterDocs, Tag } from './operation'
 import { PAGE_QUERY } from './page'
@@ -50,6 +51,7 @@ const EMBED_READS =
 /** What activating and storing a card take from the request. */
 const cardWrite = <B>(req: OperationRequest<ParameterDocs, ParameterDocs, B>) => ({
   merchantAccountId: req.access.merchantAccount.id,
+  actor: keyActor(req.access.principal.key),
   input: req.body,
   idempotencyKey: req.idempotencyKey,
   reach: cardReach(req.access, 'gift-cards.write'),
@@ -149,6 +151,7 @@ export const deleteGiftCard = defineOperation({
   handle: (u) => (req) =>
     u.deleteGiftCard({
       merchantAccountId: req.access.merchantAccount.id,
+      actor: keyActor(req.access.principal.key),
       id: req.params.gift_card_id,
       reach: cardReach(req.access, 'gift-cards.write'),
     }),

@@ -1,3 +1,4 @@
+import { AUDIT_LOG_OPERATIONS } from './audit-logs'
 import { BUYER_OPERATIONS } from './buyers'
 import { CHECKOUT_SESSION_OPERATIONS } from './checkout-sessions'
 import { GIFT_CARD_OPERATIONS } from './gift-cards'
@@ -27,6 +28,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...TRANSACTION_READ_OPERATIONS,
   ...TRANSACTION_EXTRA_OPERATIONS,
   ...CHECKOUT_SESSION_OPERATIONS,
+  ...AUDIT_LOG_OPERATIONS,
   ...UNSERVED_OPERATIONS,
 ]
 

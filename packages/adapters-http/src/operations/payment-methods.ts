@@ -16,6 +16,7 @@ import {
   PaymentMethodStatus,
   PaymentMethodSummaries,
   PaymentMethodUpdate,
+  keyActor,
 } from '@orka/domain'
 import { listParam } from '../decode/decode'
 import { BUYERS } from './buyers'
@@ -75,6 +76,7 @@ export const createPaymentMethod = defineOperation({
   handle: (u) => (req) =>
     u.storePaymentMethod({
       merchantAccountId: req.access.merchantAccount.id,
+      actor: keyActor(req.access.principal.key),
       input: req.body,
       idempotencyKey: req.idempotencyKey,
       reach: cardReach(req.access, 'payment-methods.write'),
@@ -167,6 +169,7 @@ export const updatePaymentMethod = defineOperation({
   handle: (u) => (req) =>
     u.updatePaymentMethod({
       merchantAccountId: req.access.merchantAccount.id,
+      actor: keyActor(req.access.principal.key),
       id: req.params.payment_method_id,
       input: req.body,
       reach: cardReach(req.access, 'payment-methods.write'),
@@ -192,6 +195,7 @@ export const deletePaymentMethod = defineOperation({
   handle: (u) => (req) =>
     u.deletePaymentMethod({
       merchantAccountId: req.access.merchantAccount.id,
+      actor: keyActor(req.access.principal.key),
       id: req.params.payment_method_id,
       reach: cardReach(req.access, 'payment-methods.write'),
     }),

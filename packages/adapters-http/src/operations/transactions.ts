@@ -26,6 +26,7 @@ import {
   DomainError,
   rfc3339DateTime,
   unavailable,
+  keyActor,
 } from '@orka/domain'
 import { defineOperation, OperationRequest, ParameterDocs, Tag } from './operation'
 import { PAGE_QUERY } from './page'
@@ -91,6 +92,7 @@ export const createTransaction = defineOperation({
   handle: (u) => (req) =>
     u.createTransaction({
       merchantAccountId: req.access.merchantAccount.id,
+      actor: keyActor(req.access.principal.key),
       input: req.body,
       idempotencyKey: req.idempotencyKey,
       embed:
@@ -205,7 +207,7 @@ export const updateTransaction = defineOperation({
   params: TRANSACTION_ID,
   body: TransactionUpdate,
   success: { status: 200, codec: Transaction, description: 'The transaction as updated.' },
-  handle: (u) => (req) => u.updateTransaction({ ...one(req), input: req.body }),
+  handle: (u) => (req) => u.updateTransaction({ ...one(req), actor: keyActor(req.access.principal.key), input: req.body }),
 })
 
 const PREFER =
@@ -265,7 +267,7 @@ export const captureTransaction = defineOperation({
   success: { status: 200, codec: t.union([Transaction, TransactionCapture]), description: 'The captured transaction.' },
   handle: (u) => (req) =>
     TE.map((r: { value: OperationDone; replayed: boolean }) => ({ value: captureView(r.value, req.prefer), replayed: r.replayed }))(
-      u.captureTransaction({ ...one(req), input: req.body, idempotencyKey: req.idempotencyKey }),
+      u.captureTransaction({ ...one(req), actor: keyActor(req.access.principal.key), input: req.body, idempotencyKey: req.idempotencyKey }),
     ),
 })
 
@@ -286,7 +288,7 @@ export const voidTransaction = defineOperation({
   success: { status: 200, codec: t.union([Transaction, TransactionVoid]), description: 'The voided transaction.' },
   handle: (u) => (req) =>
     TE.map((r: { value: OperationDone; replayed: boolean }) => ({ value: voidView(r.value, req.prefer), replayed: r.replayed }))(
-      u.voidTransaction({ ...one(req), input: null, idempotencyKey: req.idempotencyKey }),
+      u.voidTransaction({ ...one(req), actor: keyActor(req.access.principal.key), input: null, idempotencyKey: req.idempotencyKey }),
     ),
 })
 
@@ -311,7 +313,7 @@ export const createTransactionRefund = defineOperation({
   success: { status: 201, codec: Refund, description: 'The refund.' },
   handle: (u) => (req) =>
     TE.flatMap((r: { value: OperationDone; replayed: boolean }) => firstRefund(r))(
-      u.refundTransaction({ ...one(req), input: req.body, idempotencyKey: req.idempotencyKey }),
+      u.refundTransaction({ ...one(req), actor: keyActor(req.access.principal.key), input: req.body, idempotencyKey: req.idempotencyKey }),
     ),
 })
 
@@ -329,7 +331,12 @@ export const createFullTransactionRefund = defineOperation({
   success: { status: 201, codec: Refunds, description: 'The refunds made.' },
   handle: (u) => (req) =>
     TE.map((r: { value: OperationDone; replayed: boolean }) => ({ value: { items: r.value.refunds }, replayed: r.replayed }))(
-      u.refundAllTransaction({ ...one(req), input: req.body, idempotencyKey: req.idempotencyKey }),
+      u.refundAllTransaction({
+        ...one(req),
+        actor: keyActor(req.access.principal.key),
+        input: req.body,
+        idempotencyKey: req.idempotencyKey,
+      }),
     ),
 })
 

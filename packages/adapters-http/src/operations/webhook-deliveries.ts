@@ -1,4 +1,4 @@
-import { canonicalUuid, pageOf, WebhookDelivery, WebhookDeliveryStatus } from '@orka/domain'
+import { canonicalUuid, pageOf, WebhookDelivery, WebhookDeliveryStatus, keyActor } from '@orka/domain'
 import { defineOperation } from './operation'
 import { PAGE_QUERY } from './page'
 import { scopeOf, SUBSCRIPTION_ID, WEBHOOK_SUBSCRIPTIONS } from './webhook-subscriptions'
@@ -48,6 +48,7 @@ export const redeliverWebhookDelivery = defineOperation({
   handle: (u) => (req) =>
     u.redeliverWebhookDelivery({
       scope: scopeOf(req.access),
+      actor: keyActor(req.access.principal.key),
       subscriptionId: req.params.subscription_id,
       deliveryId: req.params.delivery_id,
     }),

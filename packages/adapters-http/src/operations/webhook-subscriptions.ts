@@ -7,6 +7,7 @@ import {
   WebhookSubscription,
   WebhookSubscriptionCreate,
   WebhookSubscriptionUpdate,
+  keyActor,
 } from '@orka/domain'
 import { defineOperation, Tag } from './operation'
 import { PAGE_QUERY } from './page'
@@ -36,7 +37,12 @@ export const createWebhookSubscription = defineOperation({
   },
   body: WebhookSubscriptionCreate,
   success: { status: 201, codec: WebhookSubscription, description: 'The new subscription.' },
-  handle: (u) => (req) => u.createWebhookSubscription({ merchantAccountId: req.access.merchantAccount.id, input: req.body }),
+  handle: (u) => (req) =>
+    u.createWebhookSubscription({
+      merchantAccountId: req.access.merchantAccount.id,
+      actor: keyActor(req.access.principal.key),
+      input: req.body,
+    }),
 })
 
 export const listWebhookSubscriptions = defineOperation({
@@ -85,7 +91,8 @@ export const deleteWebhookSubscription = defineOperation({
   },
   params: SUBSCRIPTION_ID,
   success: { status: 204, description: 'Deleted; no body.' },
-  handle: (u) => (req) => u.deleteWebhookSubscription({ scope: scopeOf(req.access), id: req.params.subscription_id }),
+  handle: (u) => (req) =>
+    u.deleteWebhookSubscription({ scope: scopeOf(req.access), actor: keyActor(req.access.principal.key), id: req.params.subscription_id }),
 })
 
 /** The original API's update; `active: false` also cancels what was queued for it. */
@@ -105,7 +112,13 @@ export const updateWebhookSubscription = defineOperation({
   params: SUBSCRIPTION_ID,
   body: WebhookSubscriptionUpdate,
   success: { status: 200, codec: WebhookSubscription, description: 'The updated subscription.' },
-  handle: (u) => (req) => u.updateWebhookSubscription({ scope: scopeOf(req.access), id: req.params.subscription_id, input: req.body }),
+  handle: (u) => (req) =>
+    u.updateWebhookSubscription({
+      scope: scopeOf(req.access),
+      actor: keyActor(req.access.principal.key),
+      id: req.params.subscription_id,
+      input: req.body,
+    }),
 })
 
 export const rotateWebhookSecret = defineOperation({
@@ -125,7 +138,13 @@ export const rotateWebhookSecret = defineOperation({
   body: WebhookSecretRotation,
   optionalBody: true,
   success: { status: 200, codec: WebhookSubscription, description: 'The subscription with its new secret.' },
-  handle: (u) => (req) => u.rotateWebhookSecret({ scope: scopeOf(req.access), id: req.params.subscription_id, input: req.body }),
+  handle: (u) => (req) =>
+    u.rotateWebhookSecret({
+      scope: scopeOf(req.access),
+      actor: keyActor(req.access.principal.key),
+      id: req.params.subscription_id,
+      input: req.body,
+    }),
 })
 
 export const WEBHOOK_SUBSCRIPTION_OPERATIONS = [

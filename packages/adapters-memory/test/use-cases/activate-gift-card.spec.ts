@@ -16,7 +16,7 @@ import {
   serviceTimeout,
 } from '@orka/domain'
 import { aBuyer, aGiftCardServiceRecord, MERCHANT_A, MERCHANT_B, right } from '@orka/domain/testing'
-import { activationWorld, expectedCard as sharedExpectedCard, NUMBER } from './support'
+import { activationWorld, expectedCard as sharedExpectedCard, NUMBER, ACTOR } from './support'
 
 const PIN = '73915286'
 const KEY = 'c0d7a3e4-5b6f-4a1e-9c8d-7e6f5a4b3c2d'
@@ -34,7 +34,7 @@ describe('makeActivateGiftCard', () => {
     const service = aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A })
     const activate = makeActivateGiftCard(w)
     const run = (body: Record<string, unknown>, idempotencyKey: string | null = null, merchantAccountId = MERCHANT_A) =>
-      activate({ merchantAccountId, input: input(body), idempotencyKey, reach: ACCOUNT_REACH })()
+      activate({ merchantAccountId, actor: ACTOR, input: input(body), idempotencyKey, reach: ACCOUNT_REACH })()
     return { ...w, service, activate, run, ready: () => (o.primary === false ? Promise.resolve() : right(w.services.upsert(service))) }
   }
 

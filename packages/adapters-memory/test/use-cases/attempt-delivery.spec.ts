@@ -9,10 +9,11 @@ import {
   WebhookDeliveryRecord,
   WebhookResponse,
   WebhookSubscriptionCreate,
+  makeRecordAudited,
 } from '@orka/domain'
 import { ManualClock, MERCHANT_A, right, SequentialIds, uuidFor } from '@orka/domain/testing'
-import { MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository } from '../../src'
-import { fixedRandom, ours, ScriptedSender, START, testBox } from './support'
+import { MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository, MemoryAuditLog } from '../../src'
+import { fixedRandom, ours, ScriptedSender, START, testBox, ACTOR, testMac } from './support'
 
 const at = (ms: number) => new Date(START.getTime() + ms).toISOString()
 const MINUTE = 60_000
@@ -49,15 +50,18 @@ describe('makeAttemptDelivery', () => {
     const webhooks = new MemoryWebhookSubscriptionRepository()
     const deliveries = new MemoryWebhookDeliveryStore()
     const sender = new ScriptedSender(o.script ?? [], clock)
+    const ids = new SequentialIds()
     const deps = {
       webhooks,
       deliveries,
       box,
       clock,
-      ids: new SequentialIds(),
+      ids,
+      mac: testMac(),
+      audited: makeRecordAudited({ audit: new MemoryAuditLog(), ids, clock }),
       policy: { requireHttps: false, allowPrivateAddresses: false },
     }
-    const sub = await right(makeCreateWebhookSubscription(deps)({ merchantAccountId: MERCHANT_A, input: o.input ?? basic }))
+    const sub = await right(makeCreateWebhookSubscription(deps)({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: o.input ?? basic }))
     const delivery: WebhookDeliveryRecord = {
       id: uuidFor(0xd01),
       subscription_id: sub.id,
@@ -93,7 +97,7 @@ describe('makeAttemptDelivery', () => {
       attempt: async (c: Awaited<ReturnType<typeof claim>>) => right(attempt(c)),
       run: async () => right(attempt(await claim())),
       rotate: (delta?: number) =>
-        right(makeRotateWebhookSecret(deps)({ scope: ours, id: sub.id, input: delta === undefined ? {} : { delta } })),
+        right(makeRotateWebhookSecret(deps)({ scope: ours, actor: ACTOR, id: sub.id, input: delta === undefined ? {} : { delta } })),
       update: makeUpdateWebhookSubscription(deps),
     }
   }
@@ -142,7 +146,7 @@ describe('makeAttemptDelivery', () => {
 
     it('goes to the subscription as it is now: a URL changed since the event was queued', async () => {
       const s = await setup({ script: [ok()] })
-      await right(s.update({ scope: ours, id: s.sub.id, input: { url: 'https://hooks.acme-retail.example/orka/v2' } }))
+      await right(s.update({ scope: ours, actor: ACTOR, id: s.sub.id, input: { url: 'https://hooks.acme-retail.example/orka/v2' } }))
       await s.run()
       expect(s.sender.requests.map((r) => r.url)).to.deep.equal(['https://hooks.acme-retail.example/orka/v2'])
     })
@@ -320,7 +324,7 @@ describe('makeAttemptDelivery', () => {
     it('deactivated through the use case while claimed: still nothing is sent', async () => {
       const s = await setup()
       const claim = await s.claim()
-      await right(s.update({ scope: ours, id: s.sub.id, input: { active: false } }))
+      await right(s.update({ scope: ours, actor: ACTOR, id: s.sub.id, input: { active: false } }))
       expect(await s.attempt(claim)).to.equal('cancelled')
       expect(s.sender.requests).to.deep.equal([])
       expect(await s.stored()).to.deep.equal({ ...s.delivery, status: 'cancelled', next_attempt_at: null })

@@ -16,7 +16,7 @@ import {
   unavailable,
 } from '@orka/domain'
 import { aVaultedCard, aWebhookRecord, left, MERCHANT_A, MERCHANT_B, right, uuidFor } from '@orka/domain/testing'
-import { activationWorld, deliveriesTo, outboxEntries } from './support'
+import { activationWorld, deliveriesTo, outboxEntries, ACTOR } from './support'
 
 const SUB = uuidFor(0xb01)
 const UNKNOWN = uuidFor(0xbff)
@@ -27,10 +27,16 @@ describe('buyer use cases', () => {
     await right(w.webhooks.create(aWebhookRecord({ id: SUB, merchant_account_id: MERCHANT_A })))
     const create = makeCreateBuyer(w)
     const ada = await right(
-      create({ merchantAccountId: MERCHANT_A, input: { display_name: 'Ada', external_identifier: 'crm-ada', account_number: 'A-1' } }),
+      create({
+        merchantAccountId: MERCHANT_A,
+        actor: ACTOR,
+        input: { display_name: 'Ada', external_identifier: 'crm-ada', account_number: 'A-1' },
+      }),
     )
-    const grace = await right(create({ merchantAccountId: MERCHANT_A, input: { display_name: 'Grace', external_identifier: 'crm-grace' } }))
-    const theirs = await right(create({ merchantAccountId: MERCHANT_B, input: { external_identifier: 'crm-ada' } }))
+    const grace = await right(
+      create({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: { display_name: 'Grace', external_identifier: 'crm-grace' } }),
+    )
+    const theirs = await right(create({ merchantAccountId: MERCHANT_B, actor: ACTOR, input: { external_identifier: 'crm-ada' } }))
     // The creations' events are not what these tests look at.
     w.dispatch.published.length = 0
     for (const e of await outboxEntries(w.outbox)) await right(w.outbox.remove(e.event_id))
@@ -61,7 +67,7 @@ describe('buyer use cases', () => {
       const s = await setup()
       s.clock.advance(5000)
       const updated = await right(
-        s.update({ merchantAccountId: MERCHANT_A, id: s.ada.id, input: { display_name: 'Ada King', account_number: null } }),
+        s.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: s.ada.id, input: { display_name: 'Ada King', account_number: null } }),
       )
       const expected: Buyer = { ...s.ada, display_name: 'Ada King', account_number: null, updated_at: s.clock.now().toISOString() }
       expect(updated).to.deep.equal(expected)
@@ -74,17 +80,17 @@ describe('buyer use cases', () => {
 
     it('moves the external identifier, freeing the old one', async () => {
       const s = await setup()
-      await right(s.update({ merchantAccountId: MERCHANT_A, id: s.ada.id, input: { external_identifier: 'crm-ada-2' } }))
+      await right(s.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: s.ada.id, input: { external_identifier: 'crm-ada-2' } }))
       expect(O.map((b: Buyer) => b.id)(await right(s.buyers.findByExternalIdentifier(MERCHANT_A, 'crm-ada-2')))).to.deep.equal(
         O.some(s.ada.id),
       )
-      await right(s.update({ merchantAccountId: MERCHANT_A, id: s.grace.id, input: { external_identifier: 'crm-ada' } }))
+      await right(s.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: s.grace.id, input: { external_identifier: 'crm-ada' } }))
     })
 
     it("refuses another buyer's external identifier as Duplicate naming it; nothing changes and no event is left", async () => {
       const s = await setup()
       expect(
-        await left(s.update({ merchantAccountId: MERCHANT_A, id: s.ada.id, input: { external_identifier: 'crm-grace' } })),
+        await left(s.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: s.ada.id, input: { external_identifier: 'crm-grace' } })),
       ).to.deep.equal(duplicate('Buyer', s.grace.id))
       expect(await right(s.buyers.findById(MERCHANT_A, s.ada.id))).to.deep.equal(O.some(s.ada))
       expect(await outboxEntries(s.outbox)).to.have.length(0)
@@ -93,10 +99,12 @@ describe('buyer use cases', () => {
 
     it("is NotFound for an unknown buyer or another account's", async () => {
       const s = await setup()
-      expect(await left(s.update({ merchantAccountId: MERCHANT_A, id: UNKNOWN, input: {} }))).to.deep.equal(notFound('Buyer', UNKNOWN))
-      expect(await left(s.update({ merchantAccountId: MERCHANT_A, id: s.theirs.id, input: { display_name: 'x' } }))).to.deep.equal(
-        notFound('Buyer', s.theirs.id),
+      expect(await left(s.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: UNKNOWN, input: {} }))).to.deep.equal(
+        notFound('Buyer', UNKNOWN),
       )
+      expect(
+        await left(s.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: s.theirs.id, input: { display_name: 'x' } })),
+      ).to.deep.equal(notFound('Buyer', s.theirs.id))
       expect(await right(s.buyers.findById(MERCHANT_B, s.theirs.id))).to.deep.equal(O.some(s.theirs))
     })
   })
@@ -104,29 +112,31 @@ describe('buyer use cases', () => {
   describe('makeDeleteBuyer', () => {
     it('deletes the buyer, raising buyer.deleted with it as it was; the second time is NotFound', async () => {
       const s = await setup()
-      await right(s.remove({ merchantAccountId: MERCHANT_A, id: s.ada.id }))
+      await right(s.remove({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: s.ada.id }))
       expect(await right(s.buyers.findById(MERCHANT_A, s.ada.id))).to.deep.equal(O.none)
       expect(s.dispatch.published.map((e) => [payloadOf(e).name, payloadOf(e).target])).to.deep.equal([['buyer.deleted', s.ada]])
-      expect(await left(s.remove({ merchantAccountId: MERCHANT_A, id: s.ada.id }))).to.deep.equal(notFound('Buyer', s.ada.id))
-      expect(await left(s.remove({ merchantAccountId: MERCHANT_A, id: s.theirs.id }))).to.deep.equal(notFound('Buyer', s.theirs.id))
+      expect(await left(s.remove({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: s.ada.id }))).to.deep.equal(notFound('Buyer', s.ada.id))
+      expect(await left(s.remove({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: s.theirs.id }))).to.deep.equal(
+        notFound('Buyer', s.theirs.id),
+      )
       expect(s.dispatch.published).to.have.length(1)
     })
 
     it('frees the external identifier', async () => {
       const s = await setup()
-      await right(s.remove({ merchantAccountId: MERCHANT_A, id: s.ada.id }))
-      await right(s.update({ merchantAccountId: MERCHANT_A, id: s.grace.id, input: { external_identifier: 'crm-ada' } }))
+      await right(s.remove({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: s.ada.id }))
+      await right(s.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: s.grace.id, input: { external_identifier: 'crm-ada' } }))
     })
 
     it('runs each cascade step, in order, before the buyer is deleted; a failing step leaves the buyer', async () => {
       const seen: string[] = []
       const ok: BuyerCascade = (b) => TE.fromIO(() => void seen.push(`ok ${b.id}`))
       const s = await setup([ok, ok])
-      await right(s.remove({ merchantAccountId: MERCHANT_A, id: s.ada.id }))
+      await right(s.remove({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: s.ada.id }))
       expect(seen).to.deep.equal([`ok ${s.ada.id}`, `ok ${s.ada.id}`])
 
       const failing = await setup([() => TE.left(unavailable(new Error('cards down')))])
-      expect((await left(failing.remove({ merchantAccountId: MERCHANT_A, id: failing.ada.id })))._tag).to.equal('Unavailable')
+      expect((await left(failing.remove({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: failing.ada.id })))._tag).to.equal('Unavailable')
       expect(await right(failing.buyers.findById(MERCHANT_A, failing.ada.id))).to.deep.equal(O.some(failing.ada))
       expect(failing.dispatch.published).to.deep.equal([])
     })
@@ -139,7 +149,7 @@ describe('buyer use cases', () => {
       const graces = aVaultedCard({ card: { merchant_account_id: MERCHANT_A, buyer: s.grace } })
       for (const v of [adas, graces]) await right(s.vault.insert(v))
       const remove = makeDeleteBuyer({ ...s, cascade: [deleteBuyersGiftCards(s.vault)] })
-      await right(remove({ merchantAccountId: MERCHANT_A, id: s.ada.id }))
+      await right(remove({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: s.ada.id }))
       expect(await right(s.vault.findById(MERCHANT_A, adas.card.id))).to.deep.equal(O.none)
       expect(await right(s.vault.findById(MERCHANT_A, graces.card.id))).to.deep.equal(O.some(graces))
     })

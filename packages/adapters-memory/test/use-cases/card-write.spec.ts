@@ -17,7 +17,7 @@ import {
 } from '@orka/domain'
 import { aBuyer, aGiftCardServiceRecord, MERCHANT_A, right } from '@orka/domain/testing'
 import * as t from 'io-ts'
-import { activationWorld, NUMBER } from './support'
+import { activationWorld, NUMBER, ACTOR } from './support'
 
 const PIN = '73915286'
 const KEY = 'c0d7a3e4-5b6f-4a1e-9c8d-7e6f5a4b3c2d'
@@ -76,7 +76,7 @@ for (const route of ROUTES)
       const write = route.write({ ...w, idempotency })
       /** The request buyer A's token first made: A's card, under KEY unless told. */
       const run = (reach: CardReach, idempotencyKey = KEY) =>
-        write({ merchantAccountId: MERCHANT_A, input: { ...route.body, buyer_id: a.id }, idempotencyKey, reach })
+        write({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: { ...route.body, buyer_id: a.id }, idempotencyKey, reach })
       return { ...w, touches, a, b, run, providerCalls: () => route.providerCalls(w) }
     }
 

@@ -25,6 +25,7 @@ import {
   ScriptedCardConnector,
 } from '@orka/domain/testing'
 import { invariants, payment, record, transactionWorld, TransactionWorld } from './transaction-world'
+import { ACTOR } from './support'
 
 const NUMBER = '4111111111111111'
 const CVV = '987'
@@ -146,7 +147,13 @@ describe('cards on file: store: true and paying with a stored method', () => {
     const id = (await right(w.create(stored({ buyer_id: ada.id })))).value.payment_method?.id ?? ''
     await right(w.services.upsert(aPaymentServiceRecord({ merchant_account_id: MERCHANT_B, payment_service_definition_id: 'card-1' })))
     const calls = service.calls.length
-    const foreign = await makeCreateTransaction(w)({ merchantAccountId: MERCHANT_B, input: byId(id), idempotencyKey: null, embed: null })()
+    const foreign = await makeCreateTransaction(w)({
+      merchantAccountId: MERCHANT_B,
+      actor: ACTOR,
+      input: byId(id),
+      idempotencyKey: null,
+      embed: null,
+    })()
     expect(foreign._tag).to.equal('Left')
     expect(problemsOf((foreign as { left: unknown }).left)).to.deep.equal([['payment_method.id', 'unknown_payment_method']])
     await right(w.paymentMethods.delete(MERCHANT_A, id))
@@ -167,6 +174,7 @@ describe('cards on file: store: true and paying with a stored method', () => {
     const asEmbed = (b: Buyer, input: TransactionCreate) =>
       makeCreateTransaction(w)({
         merchantAccountId: MERCHANT_A,
+        actor: ACTOR,
         input,
         idempotencyKey: null,
         embed: { buyer: { id: b.id, externalIdentifier: null }, pins: {} },
@@ -182,6 +190,7 @@ describe('cards on file: store: true and paying with a stored method', () => {
     const asEmbed = (buyer: Buyer | null) =>
       makeCreateTransaction(w)({
         merchantAccountId: MERCHANT_A,
+        actor: ACTOR,
         input: stored({ buyer_id: ada.id }),
         idempotencyKey: null,
         embed: { buyer: buyer === null ? null : { id: buyer.id, externalIdentifier: null }, pins: {} },
@@ -240,6 +249,7 @@ describe('cards on file: store: true and paying with a stored method', () => {
     }
     void makeCreateTransaction({ ...w, connectors: cardConnectorsOf({ 'card-1': hanging }) })({
       merchantAccountId: MERCHANT_A,
+      actor: ACTOR,
       input: stored({ buyer_id: ada.id }),
       idempotencyKey: 'key-1',
       embed: null,

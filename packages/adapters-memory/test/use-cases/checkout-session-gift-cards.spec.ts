@@ -10,10 +10,11 @@ import {
   notFound,
   openSessionCard,
   problem,
+  makeRecordAudited,
 } from '@orka/domain'
 import { left, ManualClock, MERCHANT_A, MERCHANT_B, right, SequentialIds, uuidFor } from '@orka/domain/testing'
-import { MemoryCheckoutSessionStore, MemoryPaymentMethodVault } from '../../src'
-import { START, testBox, testMac } from './support'
+import { MemoryCheckoutSessionStore, MemoryPaymentMethodVault, MemoryAuditLog } from '../../src'
+import { START, testBox, testMac, ACTOR } from './support'
 
 const VISA = '4111111111111111'
 const GIFT = '7200000000002001'
@@ -28,19 +29,22 @@ const rule = (path: string[], message: string, type: string) => invalidRequest(p
 describe('checkout session use cases: gift cards from Secure Fields', () => {
   const setup = () => {
     const clock = new ManualClock(START)
+    const ids = new SequentialIds()
     const w = {
       sessions: new MemoryCheckoutSessionStore(),
       paymentMethods: new MemoryPaymentMethodVault(),
       clock,
-      ids: new SequentialIds(),
+      ids,
       box: testBox(),
       mac: testMac(),
+      audited: makeRecordAudited({ audit: new MemoryAuditLog(), ids, clock }),
     }
     const create = makeCreateCheckoutSession(w)
     const get = makeGetCheckoutSession(w)
     return {
       ...w,
-      session: (input: CheckoutSessionCreate = {}, merchantAccountId = MERCHANT_A) => right(create({ merchantAccountId, input })),
+      session: (input: CheckoutSessionCreate = {}, merchantAccountId = MERCHANT_A) =>
+        right(create({ merchantAccountId, actor: ACTOR, input })),
       read: (id: string, merchantAccountId = MERCHANT_A) => right(get({ merchantAccountId, id })),
       put: makePutCheckoutSessionFields(w),
     }

@@ -14,10 +14,11 @@ import {
   openSessionCard,
   problem,
   UNSET_SESSION_FIELDS,
+  makeRecordAudited,
 } from '@orka/domain'
 import { left, ManualClock, MERCHANT_A, MERCHANT_B, right, SequentialIds, uuidFor } from '@orka/domain/testing'
-import { MemoryCheckoutSessionStore, MemoryPaymentMethodVault } from '../../src'
-import { START, testBox, testMac } from './support'
+import { MemoryCheckoutSessionStore, MemoryPaymentMethodVault, MemoryAuditLog } from '../../src'
+import { START, testBox, testMac, ACTOR } from './support'
 
 const VISA = '4111111111111111'
 const UNKNOWN = uuidFor(0xcff)
@@ -32,13 +33,15 @@ const notSupported = (...path: string[]) => problem('input', path, `\`${path.joi
 describe('checkout session use cases', () => {
   const setup = () => {
     const clock = new ManualClock(START)
+    const ids = new SequentialIds()
     const w = {
       sessions: new MemoryCheckoutSessionStore(),
       paymentMethods: new MemoryPaymentMethodVault(),
       clock,
-      ids: new SequentialIds(),
+      ids,
       box: testBox(),
       mac: testMac(),
+      audited: makeRecordAudited({ audit: new MemoryAuditLog(), ids, clock }),
     }
     return {
       ...w,
@@ -52,7 +55,7 @@ describe('checkout session use cases', () => {
   }
   type World = ReturnType<typeof setup>
   const created = (s: World, input: Parameters<World['create']>[0]['input'] = {}) =>
-    right(s.create({ merchantAccountId: MERCHANT_A, input }))
+    right(s.create({ merchantAccountId: MERCHANT_A, actor: ACTOR, input }))
   const read = (s: World, id: string) => right(s.get({ merchantAccountId: MERCHANT_A, id }))
 
   describe('create and get', () => {
@@ -83,7 +86,7 @@ describe('checkout session use cases', () => {
     it('refuses a buyer with shipping details and airline data with a 400 naming each, and stores nothing', async () => {
       const s = setup()
       const input = { buyer: { display_name: 'Ada', shipping_details: { first_name: 'Ada' } }, airline: { pnr: 'X' } }
-      expect(await left(s.create({ merchantAccountId: MERCHANT_A, input }))).to.deep.equal(
+      expect(await left(s.create({ merchantAccountId: MERCHANT_A, actor: ACTOR, input }))).to.deep.equal(
         invalidRequest(notSupported('airline'), notSupported('buyer', 'shipping_details')),
       )
       // null is "not used": accepted
@@ -113,10 +116,10 @@ describe('checkout session use cases', () => {
       })
       s.clock.advance(10 * MINUTE)
       const merged = await right(
-        s.update({ merchantAccountId: MERCHANT_A, id: session.id, input: { metadata: { a: '2' }, currency: null } }),
+        s.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: session.id, input: { metadata: { a: '2' }, currency: null } }),
       )
       expect(merged).to.deep.equal({ ...session, metadata: { a: '2' }, currency: null })
-      const moved = await right(s.update({ merchantAccountId: MERCHANT_A, id: session.id, input: { expires_in: 7200 } }))
+      const moved = await right(s.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: session.id, input: { expires_in: 7200 } }))
       expect(moved).to.deep.equal({ ...merged, expires_at: iso(10 * MINUTE + 2 * HOUR) })
       expect(await read(s, session.id)).to.deep.equal(moved)
     })
@@ -124,14 +127,14 @@ describe('checkout session use cases', () => {
     it('refuses unsupported fields before reading, and is NotFound for a gone session', async () => {
       const s = setup()
       const session = await created(s)
-      expect(await left(s.update({ merchantAccountId: MERCHANT_A, id: UNKNOWN, input: { airline: {} } }))).to.deep.equal(
+      expect(await left(s.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: UNKNOWN, input: { airline: {} } }))).to.deep.equal(
         invalidRequest(notSupported('airline')),
       )
-      expect(await left(s.update({ merchantAccountId: MERCHANT_B, id: session.id, input: {} }))).to.deep.equal(
+      expect(await left(s.update({ merchantAccountId: MERCHANT_B, actor: ACTOR, id: session.id, input: {} }))).to.deep.equal(
         notFound('CheckoutSession', session.id),
       )
-      await right(s.remove({ merchantAccountId: MERCHANT_A, id: session.id }))
-      expect(await left(s.update({ merchantAccountId: MERCHANT_A, id: session.id, input: { amount: 1 } }))).to.deep.equal(
+      await right(s.remove({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: session.id }))
+      expect(await left(s.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: session.id, input: { amount: 1 } }))).to.deep.equal(
         notFound('CheckoutSession', session.id),
       )
     })
@@ -141,7 +144,9 @@ describe('checkout session use cases', () => {
       const session = await created(s)
       await right(s.putFields({ id: session.id, input: card() }))
       const withCard = await read(s, session.id)
-      const updated = await right(s.update({ merchantAccountId: MERCHANT_A, id: session.id, input: { amount: 5, expires_in: 3600 } }))
+      const updated = await right(
+        s.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: session.id, input: { amount: 5, expires_in: 3600 } }),
+      )
       expect(updated).to.deep.equal({ ...withCard, amount: 5, expires_at: iso(5 * MINUTE) })
     })
   })
@@ -151,8 +156,10 @@ describe('checkout session use cases', () => {
       const s = setup()
       const session = await created(s)
       await right(s.putFields({ id: session.id, input: card() }))
-      await right(s.remove({ merchantAccountId: MERCHANT_A, id: session.id }))
-      expect(await left(s.remove({ merchantAccountId: MERCHANT_A, id: session.id }))).to.deep.equal(notFound('CheckoutSession', session.id))
+      await right(s.remove({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: session.id }))
+      expect(await left(s.remove({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: session.id }))).to.deep.equal(
+        notFound('CheckoutSession', session.id),
+      )
       expect(await right(s.sessions.takeCard(MERCHANT_A, session.id, s.clock.now()))).to.deep.equal(O.none)
       expect(await left(s.putFields({ id: session.id, input: card() }))).to.deep.equal(notFound('CheckoutSession', session.id))
     })
@@ -160,7 +167,9 @@ describe('checkout session use cases', () => {
     it("is NotFound for another account's session, which stays", async () => {
       const s = setup()
       const session = await created(s)
-      expect(await left(s.remove({ merchantAccountId: MERCHANT_B, id: session.id }))).to.deep.equal(notFound('CheckoutSession', session.id))
+      expect(await left(s.remove({ merchantAccountId: MERCHANT_B, actor: ACTOR, id: session.id }))).to.deep.equal(
+        notFound('CheckoutSession', session.id),
+      )
       expect(await read(s, session.id)).to.deep.equal(session)
     })
   })
@@ -194,7 +203,7 @@ describe('checkout session use cases', () => {
 
     it('takes no account: the session id alone names the session', async () => {
       const s = setup()
-      const theirs = await right(s.create({ merchantAccountId: MERCHANT_B, input: {} }))
+      const theirs = await right(s.create({ merchantAccountId: MERCHANT_B, actor: ACTOR, input: {} }))
       await right(s.putFields({ id: theirs.id, input: card({ security_code: null }) }))
       const taken = await right(s.sessions.takeCard(MERCHANT_B, theirs.id, s.clock.now()))
       if (O.isNone(taken) || taken.value.card === null) return expect.fail('the card was not on the session')

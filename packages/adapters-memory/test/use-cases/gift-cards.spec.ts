@@ -19,7 +19,7 @@ import {
   serviceTimeout,
 } from '@orka/domain'
 import { aBuyer, aGiftCardServiceRecord, aWebhookRecord, MERCHANT_A, MERCHANT_B, right } from '@orka/domain/testing'
-import { activationWorld, expectedCard as sharedExpectedCard, NUMBER, outboxEntries } from './support'
+import { activationWorld, expectedCard as sharedExpectedCard, NUMBER, outboxEntries, ACTOR } from './support'
 
 const PIN = '73915286'
 const KEY = 'c0d7a3e4-5b6f-4a1e-9c8d-7e6f5a4b3c2d'
@@ -41,7 +41,7 @@ const setup = (o: { timeoutMs?: number; primary?: boolean } = {}) => {
   const service = aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A })
   const store = makeStoreGiftCard(w)
   const run = (body: Record<string, unknown>, idempotencyKey: string | null = null, merchantAccountId = MERCHANT_A) =>
-    store({ merchantAccountId, input: input(body), idempotencyKey, reach: ACCOUNT_REACH })()
+    store({ merchantAccountId, actor: ACTOR, input: input(body), idempotencyKey, reach: ACCOUNT_REACH })()
   const ready = () => (o.primary === false ? Promise.resolve() : right(w.services.upsert(service)))
   return {
     ...w,
@@ -204,7 +204,7 @@ describe('storing for a buyer with an embed token', () => {
     for (const b of [buyer, other]) await right(s.buyers.create(b))
     const store = makeStoreGiftCard(s)
     const run = (body: Record<string, unknown>, reach: CardReach) =>
-      store({ merchantAccountId: MERCHANT_A, input: input({ pin: PIN, ...body }), idempotencyKey: null, reach })()
+      store({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: input({ pin: PIN, ...body }), idempotencyKey: null, reach })()
     const claim: CardReach = { kind: 'buyer', buyer: { id: null, externalIdentifier: 'crm-1' } }
     const ok = await run({ number: '6036281234567101', buyer_id: buyer.id }, claim)
     expect(E.isRight(ok) && ok.right.value.buyer?.id).to.equal(buyer.id)
@@ -285,11 +285,11 @@ describe('makeListGiftCards, makeGetGiftCard, makeDeleteGiftCard', () => {
     const { cards } = await storeThree(s)
     const c = cards[0]!
     await right(s.webhooks.create(aWebhookRecord({ merchant_account_id: MERCHANT_A })))
-    expect(await s.del({ merchantAccountId: MERCHANT_B, id: c.id })()).to.deep.equal(E.left(notFound('GiftCard', c.id)))
-    expect(await s.del({ merchantAccountId: MERCHANT_A, id: c.id })()).to.deep.equal(E.right(undefined))
+    expect(await s.del({ merchantAccountId: MERCHANT_B, actor: ACTOR, id: c.id })()).to.deep.equal(E.left(notFound('GiftCard', c.id)))
+    expect(await s.del({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: c.id })()).to.deep.equal(E.right(undefined))
     expect(await right(s.vault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', '6036281234567890')))).to.deep.equal(O.none)
     expect(await s.get({ merchantAccountId: MERCHANT_A, id: c.id })()).to.deep.equal(E.left(notFound('GiftCard', c.id)))
-    expect(await s.del({ merchantAccountId: MERCHANT_A, id: c.id })()).to.deep.equal(E.left(notFound('GiftCard', c.id)))
+    expect(await s.del({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: c.id })()).to.deep.equal(E.left(notFound('GiftCard', c.id)))
     expect(s.dispatch.published.map((e) => [e.event_name, e.target_id])).to.deep.equal([['gift-card.deleted', c.id]])
     expect(JSON.parse(s.dispatch.published[0]?.body ?? '{}')).to.deep.include({ name: 'gift-card.deleted', target: c })
     // In the outbox until the relay sees the card gone, then handed over (again: receivers drop duplicates by id).
@@ -310,7 +310,7 @@ describe('makeListGiftCards, makeGetGiftCard, makeDeleteGiftCard', () => {
         },
       }),
     })
-    expect(await racing({ merchantAccountId: MERCHANT_A, id: c.id, reach: ACCOUNT_REACH })()).to.deep.equal(
+    expect(await racing({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: c.id, reach: ACCOUNT_REACH })()).to.deep.equal(
       E.left(notFound('GiftCard', c.id)),
     )
     expect(await outboxEntries(s.outbox)).to.deep.equal([])

@@ -18,7 +18,7 @@ import {
 } from '@orka/domain'
 import { aGiftCardServiceRecord, passThrough, aWebhookRecord, dateAt, isoAt, MERCHANT_A, right } from '@orka/domain/testing'
 import { MemoryGiftCardVault, MemoryIdempotencyStore, MemoryWebhookOutbox } from '../../src'
-import { activationWorld, outboxEntries } from './support'
+import { activationWorld, outboxEntries, ACTOR } from './support'
 
 const NUMBER = '6036281234567890'
 const PIN = '73915286'
@@ -57,7 +57,7 @@ const world = async (point: CrashPoint) => {
   await right(w.webhooks.create(aWebhookRecord({ merchant_account_id: MERCHANT_A })))
   const activate = makeActivateGiftCard(w)
   const run = (body: Record<string, unknown>, idempotencyKey: string | null) =>
-    activate({ merchantAccountId: MERCHANT_A, input: input(body), idempotencyKey, reach: ACCOUNT_REACH })()
+    activate({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: input(body), idempotencyKey, reach: ACCOUNT_REACH })()
 
   const dying: { -readonly [K in keyof ActivateDeps]?: ActivateDeps[K] } = {}
   if (point === 'after the claim') dying.services = { findPrimary: () => dies, upsert: (r) => w.services.upsert(r) }
@@ -87,7 +87,7 @@ const world = async (point: CrashPoint) => {
   }
   const firstAttempt = makeActivateGiftCard({ ...w, ...dying })
   const startDying = (body: Record<string, unknown>) => {
-    void firstAttempt({ merchantAccountId: MERCHANT_A, input: input(body), idempotencyKey: KEY, reach: ACCOUNT_REACH })()
+    void firstAttempt({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: input(body), idempotencyKey: KEY, reach: ACCOUNT_REACH })()
   }
   const vaulted = async () =>
     O.map((v: { card: GiftCard }) => v.card)(await right(w.vault.findByFingerprint(MERCHANT_A, w.mac.mac('card-fingerprint', NUMBER))))
@@ -158,7 +158,8 @@ describe('an activation an earlier version ran under its former operation name',
     const earlier = new MemoryIdempotencyStore()
     await right(earlier.claim({ ...record.value, key: `POST /gift-cards/activations\u0000${KEY}`, ...then(card.value) }, dateAt(0)))
     const activate = makeActivateGiftCard({ ...w, idempotency: earlier })
-    const run = () => activate({ merchantAccountId: MERCHANT_A, input: input(body), idempotencyKey: KEY, reach: ACCOUNT_REACH })()
+    const run = () =>
+      activate({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: input(body), idempotencyKey: KEY, reach: ACCOUNT_REACH })()
     return { ...w, run, card: card.value }
   }
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/Option'
-import { Buyer, invalidRequest, makeCreateBuyer, makeListBuyers, problem, reconciliationId } from '@orka/domain'
+import { Buyer, invalidRequest, makeCreateBuyer, makeListBuyers, problem, reconciliationId, makeRecordAudited } from '@orka/domain'
 import { left, ManualClock, MERCHANT_A, MERCHANT_B, noWebhookEvents, right, SequentialIds, uuidFor } from '@orka/domain/testing'
-import { MemoryBuyerRepository } from '../../src'
-import { START, testMac } from './support'
+import { MemoryBuyerRepository, MemoryAuditLog } from '../../src'
+import { START, testMac, ACTOR } from './support'
 
 const badCursor = invalidRequest(
   problem('cursor', [], 'The cursor is not valid for this list; use a cursor from the previous response', 'invalid_cursor'),
@@ -13,14 +13,20 @@ describe('makeListBuyers', () => {
   const setup = async () => {
     const clock = new ManualClock(START)
     const buyers = new MemoryBuyerRepository()
-    const create = makeCreateBuyer({ buyers, clock, ids: new SequentialIds(), events: noWebhookEvents })
+    const ids = new SequentialIds()
+    const audited = makeRecordAudited({ audit: new MemoryAuditLog(), ids, clock })
+    const create = makeCreateBuyer({ buyers, clock, ids, events: noWebhookEvents, audited })
     const made: Buyer[] = []
     // Seven buyers a minute apart, except buyers 2, 3 and 4, created in the same millisecond.
     for (const [i, ext] of ['crm-1', 'crm-2', 'vip-3', 'vip-4', 'vip-5', 'crm-6', null].entries()) {
       if (i !== 3 && i !== 4) clock.advance(60_000)
-      made.push(await right(create({ merchantAccountId: MERCHANT_A, input: { display_name: `Buyer ${i}`, external_identifier: ext } })))
+      made.push(
+        await right(
+          create({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: { display_name: `Buyer ${i}`, external_identifier: ext } }),
+        ),
+      )
     }
-    await right(create({ merchantAccountId: MERCHANT_B, input: { external_identifier: 'crm-1' } }))
+    await right(create({ merchantAccountId: MERCHANT_B, actor: ACTOR, input: { external_identifier: 'crm-1' } }))
     return { list: makeListBuyers({ buyers, mac: testMac() }), made }
   }
 
@@ -79,7 +85,10 @@ describe('makeListBuyers', () => {
 describe('makeCreateBuyer', () => {
   it('builds the buyer from the input, the clock and a fresh id, with its reconciliation id, and stores it', async () => {
     const buyers = new MemoryBuyerRepository()
-    const create = makeCreateBuyer({ buyers, clock: new ManualClock(START), ids: new SequentialIds(), events: noWebhookEvents })
+    const clock = new ManualClock(START)
+    const ids = new SequentialIds()
+    const audited = makeRecordAudited({ audit: new MemoryAuditLog(), ids, clock })
+    const create = makeCreateBuyer({ buyers, clock, ids, events: noWebhookEvents, audited })
     const expected: Buyer = {
       type: 'buyer',
       id: uuidFor(1),
@@ -92,7 +101,7 @@ describe('makeCreateBuyer', () => {
       created_at: START.toISOString(),
       updated_at: START.toISOString(),
     }
-    expect(await right(create({ merchantAccountId: MERCHANT_A, input: { display_name: 'Jane' } }))).to.deep.equal(expected)
+    expect(await right(create({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: { display_name: 'Jane' } }))).to.deep.equal(expected)
     expect(await right(buyers.findById(MERCHANT_A, uuidFor(1)))).to.deep.equal(O.some(expected))
   })
 })

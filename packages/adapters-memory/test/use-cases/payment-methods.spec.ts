@@ -23,7 +23,7 @@ import {
 } from '@orka/domain'
 import { aBuyer, aCheckoutSessionRecord, aWebhookRecord, left, MERCHANT_A, MERCHANT_B, right } from '@orka/domain/testing'
 import { MemoryWebhookDeliveryStore } from '../../src'
-import { outboxEntries } from './support'
+import { outboxEntries, ACTOR } from './support'
 import { transactionWorld } from './transaction-world'
 
 const NUMBER = '4111111111111111'
@@ -52,7 +52,13 @@ const world = async () => {
     bob,
     embedOf,
     store: (body: PaymentMethodCreate, o: { key?: string | null; reach?: CardReach; account?: string } = {}) =>
-      store({ merchantAccountId: o.account ?? MERCHANT_A, input: body, idempotencyKey: o.key ?? null, reach: o.reach ?? ACCOUNT_REACH }),
+      store({
+        merchantAccountId: o.account ?? MERCHANT_A,
+        actor: ACTOR,
+        input: body,
+        idempotencyKey: o.key ?? null,
+        reach: o.reach ?? ACCOUNT_REACH,
+      }),
     list: makeListPaymentMethods(w),
     get: makeGetPaymentMethod({ ...w }),
     update: makeUpdatePaymentMethod(w),
@@ -179,6 +185,7 @@ describe('payment methods: storing cards and managing them', () => {
     }
     void makeStorePaymentMethod({ ...w, paymentMethods: dying })({
       merchantAccountId: MERCHANT_A,
+      actor: ACTOR,
       input: card({ buyer_id: w.bob.id }),
       idempotencyKey: 'k-2',
       reach: ACCOUNT_REACH,
@@ -201,7 +208,9 @@ describe('payment methods: storing cards and managing them', () => {
     expect(page.items.map((m) => m.id)).to.deep.equal([own.id])
     expect(await right(w.get({ merchantAccountId: MERCHANT_A, id: own.id, reach }))).to.deep.equal(own)
     expect(await left(w.get({ merchantAccountId: MERCHANT_A, id: bobs.id, reach }))).to.deep.equal(notFound('PaymentMethod', bobs.id))
-    expect(await left(w.remove({ merchantAccountId: MERCHANT_A, id: bobs.id, reach }))).to.deep.equal(notFound('PaymentMethod', bobs.id))
+    expect(await left(w.remove({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: bobs.id, reach }))).to.deep.equal(
+      notFound('PaymentMethod', bobs.id),
+    )
     expect(await left(w.list({ merchantAccountId: MERCHANT_A, filter: {}, reach: { kind: 'none' } }))).to.deep.equal(
       forbidden('embed_buyer'),
     )
@@ -244,6 +253,7 @@ describe('payment methods: storing cards and managing them', () => {
     const updated = await right(
       w.update({
         merchantAccountId: MERCHANT_A,
+        actor: ACTOR,
         id: m.id,
         input: { expiration_date: '10/31', external_identifier: null, scheme_transaction_id: 'stid-1' },
         reach: ACCOUNT_REACH,
@@ -256,7 +266,7 @@ describe('payment methods: storing cards and managing them', () => {
       scheme_transaction_id: 'stid-1',
       updated_at: w.clock.now().toISOString(),
     })
-    expect(await left(w.update({ merchantAccountId: MERCHANT_B, id: m.id, input: {}, reach: ACCOUNT_REACH }))).to.deep.equal(
+    expect(await left(w.update({ merchantAccountId: MERCHANT_B, actor: ACTOR, id: m.id, input: {}, reach: ACCOUNT_REACH }))).to.deep.equal(
       notFound('PaymentMethod', m.id),
     )
   })
@@ -264,12 +274,12 @@ describe('payment methods: storing cards and managing them', () => {
   it('deletes once, destroying the number, with payment-method.deleted; the relay hands it over only once the method is gone', async () => {
     const w = await world()
     const m = await stored(w, card())
-    expect(await left(w.remove({ merchantAccountId: MERCHANT_B, id: m.id, reach: ACCOUNT_REACH }))).to.deep.equal(
+    expect(await left(w.remove({ merchantAccountId: MERCHANT_B, actor: ACTOR, id: m.id, reach: ACCOUNT_REACH }))).to.deep.equal(
       notFound('PaymentMethod', m.id),
     )
-    await right(w.remove({ merchantAccountId: MERCHANT_A, id: m.id, reach: ACCOUNT_REACH }))
+    await right(w.remove({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: m.id, reach: ACCOUNT_REACH }))
     expect(await right(w.paymentMethods.findById(MERCHANT_A, m.id))).to.deep.equal(O.none)
-    expect(await left(w.remove({ merchantAccountId: MERCHANT_A, id: m.id, reach: ACCOUNT_REACH }))).to.deep.equal(
+    expect(await left(w.remove({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: m.id, reach: ACCOUNT_REACH }))).to.deep.equal(
       notFound('PaymentMethod', m.id),
     )
     const entries = await outboxEntries(w.outbox)
@@ -291,7 +301,11 @@ describe('payment methods: storing cards and managing them', () => {
     await stored(w, card({ buyer_id: w.ada.id }))
     const bobs = await stored(w, card({ buyer_id: w.bob.id }))
     await right(
-      makeDeleteBuyer({ ...w, cascade: [deleteBuyersPaymentMethods(w.paymentMethods)] })({ merchantAccountId: MERCHANT_A, id: w.ada.id }),
+      makeDeleteBuyer({ ...w, cascade: [deleteBuyersPaymentMethods(w.paymentMethods)] })({
+        merchantAccountId: MERCHANT_A,
+        actor: ACTOR,
+        id: w.ada.id,
+      }),
     )
     const kept = await right(w.paymentMethods.list(MERCHANT_A, {}, { direction: 'forward', from: O.none, limit: 10 }))
     expect(kept.map((m) => m.id)).to.deep.equal([bobs.id])

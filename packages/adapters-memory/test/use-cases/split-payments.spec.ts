@@ -25,7 +25,7 @@ import {
 } from '@orka/domain/testing'
 import { MOCK_BALANCE } from '@orka/adapters-node'
 import { invariants, payment, record, transactionWorld, TransactionWorld } from './transaction-world'
-import { testBox } from './support'
+import { testBox, ACTOR } from './support'
 
 const GIFT = '4123450000001111'
 const OTHER = '4123450000002222'
@@ -245,6 +245,7 @@ describe('split payments: gift cards and a card in one transaction', () => {
     const none = await right(
       makeCreateTransaction(w)({
         merchantAccountId: 'no-service',
+        actor: ACTOR,
         input: giftOnly({ gift_cards: [gift(GIFT, 10_000)] }),
         idempotencyKey: null,
         embed: null,
@@ -295,6 +296,7 @@ describe('split payments: gift cards and a card in one transaction', () => {
     const create = makeCreateTransaction({ ...w, giftCards: { ...w.giftCards, connectors: { forDefinition: () => O.some(stopped) } } })
     void create({
       merchantAccountId: MERCHANT_A,
+      actor: ACTOR,
       input: split({ gift_cards: [gift(GIFT, 3000), gift(OTHER, 2000)] }),
       idempotencyKey: null,
       embed: null,
@@ -331,7 +333,7 @@ describe('split payments: gift cards and a card in one transaction', () => {
       },
     })
     const input = split({ gift_cards: [gift(GIFT, 3000)] })
-    void stop({ merchantAccountId: MERCHANT_A, input, idempotencyKey: 'k1', embed: null })()
+    void stop({ merchantAccountId: MERCHANT_A, actor: ACTOR, input, idempotencyKey: 'k1', embed: null })()
     for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r))
     w.clock.advance(31_000) // past the idempotency lease of the stopped request
     const retried = await right(w.create(input, 'k1'))
@@ -370,6 +372,7 @@ describe('split payments: gift cards and a card in one transaction', () => {
     const outcome = async (merchantAccountId: string, embedBuyer: string | null | undefined) => {
       const out = await create({
         merchantAccountId,
+        actor: ACTOR,
         input: embedBuyer == null ? input : { ...input, buyer_id: embedBuyer },
         idempotencyKey: null,
         embed:
@@ -381,7 +384,7 @@ describe('split payments: gift cards and a card in one transaction', () => {
     expect(await outcome(MERCHANT_A, other.id)).to.equal('NotFound')
     expect(await outcome(MERCHANT_A, null)).to.equal('Forbidden')
     const unknown = giftOnly({ amount: 1200, gift_cards: [{ id: aVaultedCard().card.id, amount: 1200 }] })
-    const missing = await create({ merchantAccountId: MERCHANT_A, input: unknown, idempotencyKey: null, embed: null })()
+    const missing = await create({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: unknown, idempotencyKey: null, embed: null })()
     expect(E.isLeft(missing) && missing.left).to.deep.include({ _tag: 'NotFound' })
     expect(await balanceOf(w, OTHER)).to.equal(MOCK_BALANCE)
     expect(await outcome(MERCHANT_A, buyer.id)).to.equal('paid')
@@ -435,7 +438,7 @@ describe('split payments: gift cards and a card in one transaction', () => {
     const t = (await right(w.create(split({ intent: 'capture', gift_cards: [gift(GIFT, 3000), gift(OTHER, 1000)] })))).value
     const [a, b] = t.gift_card_redemptions.map((x) => x.id)
     const refund = (input: Record<string, unknown>, key: string | null = null) =>
-      makeRefundTransaction(w)({ merchantAccountId: MERCHANT_A, transactionId: t.id, input, idempotencyKey: key })()
+      makeRefundTransaction(w)({ merchantAccountId: MERCHANT_A, actor: ACTOR, transactionId: t.id, input, idempotencyKey: key })()
     const part = await refund({ target_type: 'gift-card-redemption', target_id: a, amount: 1200 }, 'r1')
     const done = E.isRight(part) ? part.right.value : expect.fail(JSON.stringify(part))
     expect(done.refunds.map((x) => [x.target_type, x.target_id, x.amount, x.status])).to.deep.equal([
@@ -460,7 +463,7 @@ describe('split payments: gift cards and a card in one transaction', () => {
     expect(await balanceOf(w, GIFT)).to.equal(MOCK_BALANCE - 1800)
     // Everything that is left: the card part (6000), 1800 of the first gift card, 1000 of the second.
     const all = await right(
-      makeRefundAllTransaction(w)({ merchantAccountId: MERCHANT_A, transactionId: t.id, input: {}, idempotencyKey: 'all' }),
+      makeRefundAllTransaction(w)({ merchantAccountId: MERCHANT_A, actor: ACTOR, transactionId: t.id, input: {}, idempotencyKey: 'all' }),
     )
     expect(all.value.refunds.map((x) => [x.target_type, x.target_id, x.amount, x.status])).to.deep.equal([
       ['payment-method', null, 6000, 'succeeded'],
@@ -469,12 +472,27 @@ describe('split payments: gift cards and a card in one transaction', () => {
     ])
     expect(all.value.transaction.refunded_amount).to.equal(10_000)
     expect(
-      (await right(makeRefundAllTransaction(w)({ merchantAccountId: MERCHANT_A, transactionId: t.id, input: {}, idempotencyKey: 'all' })))
-        .value,
+      (
+        await right(
+          makeRefundAllTransaction(w)({
+            merchantAccountId: MERCHANT_A,
+            actor: ACTOR,
+            transactionId: t.id,
+            input: {},
+            idempotencyKey: 'all',
+          }),
+        )
+      ).value,
     ).to.deep.equal(all.value)
     expect(
       E.isLeft(
-        await makeRefundAllTransaction(w)({ merchantAccountId: MERCHANT_A, transactionId: t.id, input: {}, idempotencyKey: null })(),
+        await makeRefundAllTransaction(w)({
+          merchantAccountId: MERCHANT_A,
+          actor: ACTOR,
+          transactionId: t.id,
+          input: {},
+          idempotencyKey: null,
+        })(),
       ),
     ).to.equal(true)
     expect([await balanceOf(w, GIFT), await balanceOf(w, OTHER)]).to.deep.equal([MOCK_BALANCE, MOCK_BALANCE])

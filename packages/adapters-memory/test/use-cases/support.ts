@@ -1,5 +1,7 @@
 import * as O from 'fp-ts/Option'
 import {
+  AuditActor,
+  makeRecordAudited,
   ActivationRequest,
   BalanceRequest,
   GiftCard,
@@ -30,6 +32,7 @@ import {
 } from '@orka/domain/testing'
 import { AesGcmSecretBox, HmacMac, MockGiftCardConnectors } from '@orka/adapters-node'
 import {
+  MemoryAuditLog,
   MemoryBuyerRepository,
   MemoryGiftCardLedger,
   MemoryGiftCardServiceRepository,
@@ -91,15 +94,19 @@ export class CountingConnectors implements GiftCardConnectors {
   }
 }
 
-/** The event side of a world: subscriptions, outbox and deliveries in memory, a dispatch that records. */
+/** The event side of a world: subscriptions, outbox and deliveries in memory, a dispatch that records; the audit log. */
 export const eventWorld = (clock: ManualClock, ids: SequentialIds) => {
   const webhooks = new MemoryWebhookSubscriptionRepository()
   const outbox = new MemoryWebhookOutbox()
   const deliveries = new MemoryWebhookDeliveryStore()
   const dispatch = new RecordingDispatch()
   const events = makeWebhookEvents({ webhooks, outbox, dispatch, ids, clock, environment: 'sandbox' })
-  return { webhooks, outbox, deliveries, dispatch, events }
+  const audit = new MemoryAuditLog()
+  return { webhooks, outbox, deliveries, dispatch, events, audit, audited: makeRecordAudited({ audit, ids, clock }) }
 }
+
+/** The user the use-case specs act as: an API key pair. */
+export const ACTOR: AuditActor = { id: '0f9b9a4e-6d1c-4c53-9a57-3c1d2e4f5a60', name: 'API key 4d2c19aa' }
 
 /** Everything activation needs, in memory, on a manual clock. */
 export const activationWorld = (o: { timeoutMs?: number; slowMs?: number } = {}) => {

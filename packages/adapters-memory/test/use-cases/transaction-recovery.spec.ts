@@ -3,6 +3,7 @@ import * as O from 'fp-ts/Option'
 import { CardConnector, makeCreateTransaction, serviceTimeout } from '@orka/domain'
 import { cardConnectorsOf, MERCHANT_A, right, ScriptedCardConnector, SUCCEEDED } from '@orka/domain/testing'
 import { invariants, payment, record, transactionWorld, TransactionWorld } from './transaction-world'
+import { ACTOR } from './support'
 
 /** `n` payments whose process stopped during the authorization: version 0 recorded, the call never answered. */
 const abandoned = async (w: TransactionWorld, service: ScriptedCardConnector, n: number): Promise<string[]> => {
@@ -13,7 +14,8 @@ const abandoned = async (w: TransactionWorld, service: ScriptedCardConnector, n:
     refund: (r) => service.refund(r),
   }
   const create = makeCreateTransaction({ ...w, connectors: cardConnectorsOf({ 'card-1': hanging }) })
-  for (let i = 0; i < n; i++) void create({ merchantAccountId: MERCHANT_A, input: payment(), idempotencyKey: null, embed: null })()
+  for (let i = 0; i < n; i++)
+    void create({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: payment(), idempotencyKey: null, embed: null })()
   await new Promise((r) => setImmediate(r))
   const listed = await right(w.transactions.list(MERCHANT_A, {}, { direction: 'forward', from: O.none, limit: 100 }))
   return listed.map((r) => r.id).sort()

@@ -38,7 +38,7 @@ import {
   MemoryPaymentServiceRepository,
   MemoryTransactionStore,
 } from '../../src'
-import { eventWorld, START, testBox, testMac } from './support'
+import { eventWorld, START, testBox, testMac, ACTOR } from './support'
 
 /** A card payment's input: the approving card, a next-year expiry. */
 export const payment = (o: Record<string, unknown> = {}): TransactionCreate => {
@@ -115,15 +115,15 @@ export const transactionWorld = async (
     giftCardMock: mock,
     giftCardService: giftCardService.service,
     create: (input: TransactionCreate = payment(), idempotencyKey: string | null = null) =>
-      makeCreateTransaction(deps)({ merchantAccountId: MERCHANT_A, input, idempotencyKey, embed: null }),
+      makeCreateTransaction(deps)({ merchantAccountId: MERCHANT_A, actor: ACTOR, input, idempotencyKey, embed: null }),
     capture: (id: string, input: { amount?: number } = {}, key: string | null = null) =>
-      makeCaptureTransaction(deps)({ ...op(id, key), input }),
-    void: (id: string, key: string | null = null) => makeVoidTransaction(deps)({ ...op(id, key), input: null }),
+      makeCaptureTransaction(deps)({ ...op(id, key), actor: ACTOR, input }),
+    void: (id: string, key: string | null = null) => makeVoidTransaction(deps)({ ...op(id, key), actor: ACTOR, input: null }),
     refund: (id: string, input: { amount?: number } = {}, key: string | null = null) =>
-      makeRefundTransaction(deps)({ ...op(id, key), input }),
-    refundAll: (id: string, key: string | null = null) => makeRefundAllTransaction(deps)({ ...op(id, key), input: {} }),
+      makeRefundTransaction(deps)({ ...op(id, key), actor: ACTOR, input }),
+    refundAll: (id: string, key: string | null = null) => makeRefundAllTransaction(deps)({ ...op(id, key), actor: ACTOR, input: {} }),
     update: (id: string, input: { external_identifier?: string | null; metadata?: Record<string, string> | null }) =>
-      makeUpdateTransaction(deps)({ merchantAccountId: MERCHANT_A, transactionId: id, input }),
+      makeUpdateTransaction(deps)({ merchantAccountId: MERCHANT_A, actor: ACTOR, transactionId: id, input }),
     recover: (staleAfterMs = 60_000, batch = 100) => makeRecoverTransactions({ ...deps, recovery: { staleAfterMs, batch } })(),
   }
 }

@@ -14,6 +14,7 @@ import {
   AUTHORIZED,
 } from '@orka/domain/testing'
 import { invariants, payment, record, transactionWorld } from './transaction-world'
+import { ACTOR } from './support'
 
 describe('creating a transaction', () => {
   it('records the attempt, authorizes through the first service and answers the transaction, card data never kept', async () => {
@@ -193,6 +194,7 @@ describe('creating a transaction', () => {
     const w = await transactionWorld([service])
     void makeCreateTransaction({ ...w, connectors: cardConnectorsOf({ 'card-1': hanging }) })({
       merchantAccountId: MERCHANT_A,
+      actor: ACTOR,
       input: payment(),
       idempotencyKey: 'key-2',
       embed: null,

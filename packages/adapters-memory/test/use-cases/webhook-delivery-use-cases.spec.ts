@@ -14,6 +14,7 @@ import {
   WebhookDelivery,
   WebhookDeliveryRecord,
   WebhookScope,
+  makeRecordAudited,
 } from '@orka/domain'
 import {
   aDelivery,
@@ -25,9 +26,10 @@ import {
   RecordingDispatch,
   right,
   uuidFor,
+  SequentialIds,
 } from '@orka/domain/testing'
-import { MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository } from '../../src'
-import { fixedRandom, ours, oursAndInstance, ScriptedSender, START, testBox, testMac } from './support'
+import { MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository, MemoryAuditLog } from '../../src'
+import { fixedRandom, ours, oursAndInstance, ScriptedSender, START, testBox, testMac, ACTOR } from './support'
 
 const at = (ms: number) => new Date(START.getTime() + ms).toISOString()
 
@@ -95,13 +97,14 @@ describe('webhook delivery use cases', () => {
     await right(webhooks.create(aWebhookRecord({ id: FOREIGN, merchant_account_id: MERCHANT_B })))
     await right(webhooks.create(aWebhookRecord({ id: INSTANCE_WIDE, merchant_account_id: null })))
     await right(webhooks.create(aWebhookRecord({ id: EMPTY, merchant_account_id: MERCHANT_A })))
-    const deps = { webhooks, deliveries, dispatch, clock, box, mac: testMac(), schedule: SCHEDULE }
+    const audited = makeRecordAudited({ audit: new MemoryAuditLog(), ids: new SequentialIds(), clock })
+    const deps = { webhooks, deliveries, dispatch, clock, box, mac: testMac(), audited, schedule: SCHEDULE }
     return {
       ...deps,
       list: (q: ListQuery) => makeListWebhookDeliveries(deps)({ scope: ours, filter: {}, ...q })(),
       page: (q: ListQuery) => right(makeListWebhookDeliveries(deps)({ scope: ours, filter: {}, ...q })),
       redeliver: (subscriptionId: string, deliveryId: string, scope: WebhookScope = ours) =>
-        makeRedeliverWebhookDelivery(deps)({ scope, subscriptionId, deliveryId })(),
+        makeRedeliverWebhookDelivery(deps)({ scope, actor: ACTOR, subscriptionId, deliveryId })(),
       stored: async (subscriptionId: string, deliveryId: string) =>
         O.toNullable(await right(deliveries.findById(subscriptionId, deliveryId))),
     }

@@ -18,6 +18,7 @@ import {
   OutboxEntry,
   reconciliationId,
   unavailable,
+  makeRecordAudited,
 } from '@orka/domain'
 import {
   aGiftCardServiceRecord,
@@ -28,9 +29,10 @@ import {
   MERCHANT_B,
   right,
   uuidFor,
+  SequentialIds,
 } from '@orka/domain/testing'
 import { MemoryBuyerRepository, MemoryGiftCardVault, MemoryWebhookOutbox } from '../../src'
-import { activationWorld, expectedCard, outboxEntries, START } from './support'
+import { activationWorld, expectedCard, outboxEntries, START, ACTOR } from './support'
 
 const id = uuidFor
 
@@ -65,7 +67,9 @@ class WatchedBuyers extends MemoryBuyerRepository {
 const world = () => {
   const w = activationWorld()
   const buyers = new WatchedBuyers(w.outbox, w.dispatch.published)
-  return { ...w, buyers }
+  // Audit entries draw their ids elsewhere: the event and delivery ids these tests expect come from `w.ids` alone.
+  const audited = makeRecordAudited({ audit: w.audit, ids: new SequentialIds(), clock: w.clock })
+  return { ...w, buyers, audited }
 }
 type World = ReturnType<typeof world>
 
@@ -93,7 +97,7 @@ describe('webhook events raised by use cases', () => {
       w: World,
       input: BuyerCreate = { display_name: 'Ada Lovelace', external_identifier: 'crm-000417' },
       merchantAccountId = MERCHANT_A,
-    ) => makeCreateBuyer(w)({ merchantAccountId, input })()
+    ) => makeCreateBuyer(w)({ merchantAccountId, actor: ACTOR, input })()
 
     it('with no subscriptions, stores no outbox entry and publishes nothing', async () => {
       const w = world()
@@ -118,7 +122,11 @@ describe('webhook events raised by use cases', () => {
       const w = world()
       await subscribeEveryKind(w)
       const buyer = await right(
-        makeCreateBuyer(w)({ merchantAccountId: MERCHANT_A, input: { display_name: 'Ada Lovelace', external_identifier: 'crm-000417' } }),
+        makeCreateBuyer(w)({
+          merchantAccountId: MERCHANT_A,
+          actor: ACTOR,
+          input: { display_name: 'Ada Lovelace', external_identifier: 'crm-000417' },
+        }),
       )
 
       expect(buyer).to.deep.equal({
@@ -162,14 +170,14 @@ describe('webhook events raised by use cases', () => {
     it('stores the entry before the write and publishes only after it', async () => {
       const w = world()
       await subscribeEveryKind(w)
-      await right(makeCreateBuyer(w)({ merchantAccountId: MERCHANT_A, input: {} }))
+      await right(makeCreateBuyer(w)({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: {} }))
       expect(w.buyers.seenAtWrite).to.deep.equal([{ outbox: [w.dispatch.published[0]], published: 0 }])
     })
 
     it('raises a buyer.created of another account only for its own and the instance-wide subscriptions', async () => {
       const w = world()
       await subscribeEveryKind(w)
-      const buyer = await right(makeCreateBuyer(w)({ merchantAccountId: MERCHANT_B, input: {} }))
+      const buyer = await right(makeCreateBuyer(w)({ merchantAccountId: MERCHANT_B, actor: ACTOR, input: {} }))
       const [entry] = w.dispatch.published
       expect(recipientsOf(entry!)).to.deep.equal([INSTANCE_WIDE, FOREIGN].sort())
       expect(readable(entry!).body).to.deep.equal({
@@ -186,7 +194,9 @@ describe('webhook events raised by use cases', () => {
     it('removes the entry of a write that fails (duplicate external identifier) and publishes nothing', async () => {
       const w = world()
       await subscribeEveryKind(w)
-      const first = await right(makeCreateBuyer(w)({ merchantAccountId: MERCHANT_A, input: { external_identifier: 'crm-000417' } }))
+      const first = await right(
+        makeCreateBuyer(w)({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: { external_identifier: 'crm-000417' } }),
+      )
       const firstEntry = w.dispatch.published[0]!
 
       const again = await create(w, { external_identifier: 'crm-000417' })
@@ -215,7 +225,7 @@ describe('webhook events raised by use cases', () => {
         clock: w.clock,
         environment: 'sandbox',
       })
-      expect(await makeCreateBuyer({ ...w, events })({ merchantAccountId: MERCHANT_A, input: {} })()).to.deep.equal(
+      expect(await makeCreateBuyer({ ...w, events })({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: {} })()).to.deep.equal(
         E.left(unavailable(cause)),
       )
       expect(w.buyers.seenAtWrite).to.deep.equal([])
@@ -239,6 +249,7 @@ describe('webhook events raised by use cases', () => {
         if (E.isLeft(decoded)) throw new Error(`test body does not decode: ${JSON.stringify(body)}`)
         return makeActivateGiftCard({ ...w, ...replaced })({
           merchantAccountId: MERCHANT_A,
+          actor: ACTOR,
           input: decoded.right,
           idempotencyKey,
           reach: ACCOUNT_REACH,

@@ -16,10 +16,11 @@ import {
   WebhookSubscription,
   WebhookSubscriptionUpdate,
   WebhookUrlPolicy,
+  makeRecordAudited,
 } from '@orka/domain'
 import { aDelivery, anAttempt, aWebhookRecord, ManualClock, MERCHANT_A, right, SequentialIds, uuidFor } from '@orka/domain/testing'
-import { MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository } from '../../src'
-import { deliveriesTo, ours, oursAndInstance, secretFrom, START, testBox, theirs } from './support'
+import { MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository, MemoryAuditLog } from '../../src'
+import { deliveriesTo, ours, oursAndInstance, secretFrom, START, testBox, theirs, ACTOR, testMac } from './support'
 
 const id = uuidFor
 const at = (ms: number) => new Date(START.getTime() + ms).toISOString()
@@ -62,8 +63,12 @@ describe('changing and deleting webhook subscriptions', () => {
     const box = testBox()
     const webhooks = new MemoryWebhookSubscriptionRepository()
     const deliveries = new MemoryWebhookDeliveryStore()
-    const deps = { webhooks, deliveries, box, clock, ids: new SequentialIds(), policy }
-    await right(makeCreateWebhookSubscription(deps)({ merchantAccountId: MERCHANT_A, input: { url: URL, authentication: BASIC } }))
+    // Audit entries draw their ids elsewhere: the ids and secrets these tests expect come from `ids` alone.
+    const audited = makeRecordAudited({ audit: new MemoryAuditLog(), ids: new SequentialIds(), clock })
+    const deps = { webhooks, deliveries, box, clock, ids: new SequentialIds(), mac: testMac(), audited, policy }
+    await right(
+      makeCreateWebhookSubscription(deps)({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: { url: URL, authentication: BASIC } }),
+    )
     const record = async (scope: WebhookScope = ours, subId = SUB) => O.toNullable(await right(webhooks.findById(scope, subId)))
     return {
       clock,
@@ -72,9 +77,10 @@ describe('changing and deleting webhook subscriptions', () => {
       deliveries,
       record,
       update: (input: WebhookSubscriptionUpdate, scope: WebhookScope = ours, subId = SUB) =>
-        makeUpdateWebhookSubscription(deps)({ scope, id: subId, input })(),
-      rotate: (input: WebhookSecretRotation, scope: WebhookScope = ours) => makeRotateWebhookSecret(deps)({ scope, id: SUB, input })(),
-      del: (scope: WebhookScope = ours, subId = SUB) => makeDeleteWebhookSubscription(deps)({ scope, id: subId })(),
+        makeUpdateWebhookSubscription(deps)({ scope, actor: ACTOR, id: subId, input })(),
+      rotate: (input: WebhookSecretRotation, scope: WebhookScope = ours) =>
+        makeRotateWebhookSecret(deps)({ scope, actor: ACTOR, id: SUB, input })(),
+      del: (scope: WebhookScope = ours, subId = SUB) => makeDeleteWebhookSubscription(deps)({ scope, actor: ACTOR, id: subId })(),
       get: (scope: WebhookScope = ours) => right(makeGetWebhookSubscription(deps)({ scope, id: SUB })),
       /** Queues deliveries to the subscription in every state, and a pending one to another subscription. */
       queue: async () => {

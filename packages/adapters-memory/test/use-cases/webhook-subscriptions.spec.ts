@@ -9,10 +9,11 @@ import {
   notFound,
   WebhookSubscription,
   WebhookSubscriptionCreate,
+  makeRecordAudited,
 } from '@orka/domain'
 import { aWebhookRecord, left, ManualClock, MERCHANT_A, MERCHANT_B, right, SequentialIds, uuidFor } from '@orka/domain/testing'
-import { MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository } from '../../src'
-import { ours, oursAndInstance, secretFrom, START, testBox, testMac, theirs } from './support'
+import { MemoryWebhookDeliveryStore, MemoryWebhookSubscriptionRepository, MemoryAuditLog } from '../../src'
+import { ours, oursAndInstance, secretFrom, START, testBox, testMac, theirs, ACTOR } from './support'
 
 const id = uuidFor
 
@@ -39,13 +40,15 @@ describe('webhook subscription use cases', () => {
     const box = testBox()
     const deliveries = new MemoryWebhookDeliveryStore()
     const policy = { requireHttps: false, allowPrivateAddresses: false }
-    const deps = { webhooks, deliveries, box, clock, ids: new SequentialIds(), mac: testMac(), policy }
+    // Audit entries draw their ids elsewhere: the ids and secrets these tests expect come from `ids` alone.
+    const audited = makeRecordAudited({ audit: new MemoryAuditLog(), ids: new SequentialIds(), clock })
+    const deps = { webhooks, deliveries, box, clock, ids: new SequentialIds(), mac: testMac(), audited, policy }
     return {
       clock,
       webhooks,
       box,
       create: (input: WebhookSubscriptionCreate, merchantAccountId = MERCHANT_A) =>
-        right(makeCreateWebhookSubscription(deps)({ merchantAccountId, input })),
+        right(makeCreateWebhookSubscription(deps)({ merchantAccountId, actor: ACTOR, input })),
       get: makeGetWebhookSubscription(deps),
       list: makeListWebhookSubscriptions(deps),
       del: makeDeleteWebhookSubscription(deps),
@@ -170,8 +173,8 @@ describe('webhook subscription use cases', () => {
   it('deletes for good: a second delete, and any read, answer NotFound', async () => {
     const s = setup()
     await s.create(basic)
-    expect(await s.del({ scope: ours, id: id(1) })()).to.deep.equal(E.right(undefined))
-    expect(await left(s.del({ scope: ours, id: id(1) }))).to.deep.equal(notFound('WebhookSubscription', id(1)))
+    expect(await s.del({ scope: ours, actor: ACTOR, id: id(1) })()).to.deep.equal(E.right(undefined))
+    expect(await left(s.del({ scope: ours, actor: ACTOR, id: id(1) }))).to.deep.equal(notFound('WebhookSubscription', id(1)))
     expect(await left(s.get({ scope: ours, id: id(1) }))).to.deep.equal(notFound('WebhookSubscription', id(1)))
     expect((await right(s.list({ scope: ours }))).items).to.deep.equal([])
   })
@@ -179,14 +182,14 @@ describe('webhook subscription use cases', () => {
   it("does not delete another account's subscription", async () => {
     const s = setup()
     await s.create(basic)
-    expect(await left(s.del({ scope: theirs, id: id(1) }))).to.deep.equal(notFound('WebhookSubscription', id(1)))
+    expect(await left(s.del({ scope: theirs, actor: ACTOR, id: id(1) }))).to.deep.equal(notFound('WebhookSubscription', id(1)))
     expect(await right(s.get({ scope: ours, id: id(1) }))).to.deep.equal(basicView)
   })
 
   it('deletes an instance-wide subscription only through a scope that includes it', async () => {
     const s = setup()
     await right(s.webhooks.ensure(aWebhookRecord({ id: id(50), merchant_account_id: null })))
-    expect(await left(s.del({ scope: ours, id: id(50) }))).to.deep.equal(notFound('WebhookSubscription', id(50)))
-    expect(await s.del({ scope: oursAndInstance, id: id(50) })()).to.deep.equal(E.right(undefined))
+    expect(await left(s.del({ scope: ours, actor: ACTOR, id: id(50) }))).to.deep.equal(notFound('WebhookSubscription', id(50)))
+    expect(await s.del({ scope: oursAndInstance, actor: ACTOR, id: id(50) })()).to.deep.equal(E.right(undefined))
   })
 })

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util'
 import { jwkThumbprint } from '@orka/adapters-http'
-import { ROLE_CATALOGUE } from '@orka/domain'
+import * as TE from 'fp-ts/TaskEither'
+import { AuditedChange, CLI_ACTOR, keyActor, makeRecordAudited, ROLE_CATALOGUE, StoragePorts, Unavailable } from '@orka/domain'
+import { RandomIds, SystemClock } from '@orka/adapters-node'
 import { generateKeyPair } from '../dev-key'
 import { apiKeyPairOf } from '../provision'
 import { runTask } from '../run-task'
@@ -21,6 +23,27 @@ revoke  Revokes a stored key pair: running servers refuse its tokens within LOOK
 
 const ROLES = new Set(ROLE_CATALOGUE.map((r) => r.slug))
 
+/**
+ * A key's creation or revocation with its audit entry, as every change through the API: pending
+ * first, so that a `kill -9` of the CLI leaves the entry to the servers' relay. A key bound to
+ * an account is that account's entry; one for every account is listed by none.
+ */
+const audited = <A>(
+  ports: StoragePorts,
+  key: { readonly id: string; readonly thumbprint: string; readonly merchant_account_id: string | null },
+  action: 'created' | 'revoked',
+  write: TE.TaskEither<Unavailable, A>,
+): TE.TaskEither<Unavailable, A> => {
+  const change: AuditedChange = {
+    merchantAccountId: key.merchant_account_id,
+    actor: CLI_ACTOR,
+    resource: { type: 'api-key-pair', id: key.id, name: keyActor(key).name },
+    action,
+    check: { probe: action === 'created' ? 'api-key-pair-present' : 'api-key-pair-revoked', id: key.id, witness: null },
+  }
+  return makeRecordAudited({ audit: ports.audit, ids: new RandomIds(), clock: new SystemClock() })(change, write)
+}
+
 const create = async (args: string[]) => {
   const { values } = parseArgs({ args, options: { 'merchant-account': { type: 'string' }, role: { type: 'string', multiple: true } } })
   const roles = values.role ?? ['administrator']
@@ -40,7 +63,7 @@ const create = async (args: string[]) => {
       if (found._tag === 'None') throw new CommandError(`keys create: no merchant account '${merchant}'`)
     }
     const key = apiKeyPairOf({ public_key_pem: pair.publicKeyPem, merchant_account_id: merchant, roles }, new Date().toISOString())
-    await runTask(s.ports.keys.upsert(key), 'storing the key')
+    await runTask(audited(s.ports, key, 'created', s.ports.keys.upsert(key)), 'storing the key')
     process.stdout.write(`${pair.privateKeyPem.trim()}\nid: ${key.id}\nkid: ${kid}\n`)
   })
 }
@@ -63,7 +86,9 @@ const revoke = (args: string[]) => {
   const id = args[0]
   if (id === undefined || args.length > 1) throw new UsageError('keys revoke: expected exactly one key id', KEYS_USAGE)
   return withStorage('keys revoke', async (s) => {
-    if (!(await runTask(s.ports.keys.revoke(id), 'revoking the key'))) throw new CommandError(`keys revoke: no API key pair '${id}'`)
+    const key = (await runTask(s.ports.keys.list(), 'reading the key')).find((k) => k.id === id)
+    if (key === undefined) throw new CommandError(`keys revoke: no API key pair '${id}'`)
+    await runTask(audited(s.ports, key, 'revoked', s.ports.keys.revoke(id)), 'revoking the key')
     process.stdout.write(`revoked ${id}\n`)
   })
 }

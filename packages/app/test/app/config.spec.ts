@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import { loadConfig } from '../../src/config'
+import { tracingRequested } from '../../src/tracing'
 
 describe('configuration', () => {
   it('has working defaults with an empty environment', () => {
@@ -72,6 +73,22 @@ describe('configuration', () => {
     for (const bad of ['1,,2', '0', '-1', 'ten', '90000', '1;2'])
       expect(E.isLeft(loadConfig({ WEBHOOK_RETRY_DELAYS_S: bad })), bad).to.equal(true)
     expect(E.isLeft(loadConfig({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'yes' }))).to.equal(true)
+  })
+
+  it('leaves tracing off unless OTEL_TRACES_EXPORTER names an exporter; the service is `orka` unless named', () => {
+    const on = (env: Record<string, string>) => {
+      const c = loadConfig(env)
+      return E.isRight(c) && tracingRequested(c.right)
+    }
+    const off: Record<string, string>[] = [{}, { OTEL_TRACES_EXPORTER: 'none' }, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }]
+    expect(off.map(on)).to.deep.equal([false, false, false])
+    const asked: Record<string, string>[] = [{ OTEL_TRACES_EXPORTER: 'otlp' }, { OTEL_TRACES_EXPORTER: 'console, otlp' }]
+    expect(asked.map(on)).to.deep.equal([true, true])
+    const c = loadConfig({})
+    expect(E.isRight(c) && c.right.otelServiceName).to.equal('orka')
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).to.deep.equal(
+      E.left(["OTEL_EXPORTER_OTLP_ENDPOINT: expected an http:// or https:// URL, got 'collector:4318'"]),
+    )
   })
 
   it('refuses a lease that does not outlast an attempt', () => {

@@ -972,6 +972,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit log entries
+         * @description Lists the merchant account's audit log entries, newest first: each change made through the API (buyers, gift cards, payment methods, webhook subscriptions and deliveries, checkout sessions, transactions and refunds) with the API key pair that made it. Entries are kept `AUDIT_RETENTION_DAYS` and cannot be changed or deleted. A cursor only serves the filters it was issued with.
+         *
+         *     **Scope:** `audit-logs.read` (`*.read` also grant it).
+         */
+        get: operations["list_audit_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -2488,6 +2510,52 @@ export interface components {
         CheckoutSessionFieldsUpdate: {
             payment_method?: components["schemas"]["CheckoutSessionFieldsPaymentMethod"] | null;
             gift_cards?: components["schemas"]["CheckoutSessionGiftCardFields"][] | null;
+        };
+        /**
+         * AuditLogAction
+         * @enum {string}
+         */
+        AuditLogAction: "created" | "updated" | "deleted" | "voided" | "canceled" | "captured" | "revoked";
+        /**
+         * AuditedResource
+         * @enum {string}
+         */
+        AuditedResource: "buyer" | "gift-card" | "payment-method" | "webhook-subscription" | "webhook-delivery" | "checkout-session" | "transaction" | "refund" | "api-key-pair";
+        /** AuditLogEntryResource */
+        AuditLogEntryResource: {
+            type: components["schemas"]["AuditedResource"];
+            id: string;
+            name: string;
+        };
+        /** AuditLogEntryUser */
+        AuditLogEntryUser: {
+            /** @constant */
+            type: "user";
+            id: string | null;
+            name: string;
+            email_address: string | null;
+            is_staff: boolean;
+            /** @constant */
+            status: "active";
+        };
+        /** AuditLogEntry */
+        AuditLogEntry: {
+            /** @constant */
+            type: "audit-log";
+            id: string;
+            merchant_account_id: string | null;
+            resource: components["schemas"]["AuditLogEntryResource"];
+            action: components["schemas"]["AuditLogAction"];
+            user: components["schemas"]["AuditLogEntryUser"];
+            /** Format: date-time */
+            timestamp: string;
+        };
+        /** AuditLogEntries */
+        AuditLogEntries: {
+            items: components["schemas"]["AuditLogEntry"][];
+            limit: number;
+            next_cursor: string | null;
+            previous_cursor: string | null;
         };
         /** Alive */
         Alive: {
@@ -11797,6 +11865,169 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    list_audit_logs: {
+        parameters: {
+            query?: {
+                /** @description The maximum number of items to return. */
+                limit?: number;
+                /** @description The page to return: a `next_cursor` or `previous_cursor` of an earlier page of the same list, filter and merchant account. */
+                cursor?: string;
+                /** @description Only the entries of this action. */
+                action?: components["schemas"]["AuditLogAction"];
+                /** @description Only the entries of the API key pair with this ID. */
+                user_id?: string;
+                /** @description Only the entries about resources of this type. */
+                resource_type?: components["schemas"]["AuditedResource"];
+            };
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit log entries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogEntries"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -3,8 +3,12 @@ import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import { Clock } from '../shared/clock.ports'
 import { Duplicate, NotFound, notFound, Unavailable } from '../shared/errors'
+import { AuditActor } from '../audit/audit-entry'
+import { buyerWitness } from '../audit/change-witness'
+import { changeOf, RecordAudited } from '../audit/record-audited'
+import { Mac } from '../shared/crypto.ports'
 import { WebhookEvents } from '../webhooks/webhook-events.ports'
-import { applyBuyerUpdate, Buyer, BuyerUpdate } from './buyer'
+import { applyBuyerUpdate, Buyer, buyerResource, BuyerUpdate } from './buyer'
 import { BuyerRepository } from './buyers.ports'
 
 const found = (id: string) =>
@@ -29,8 +33,13 @@ export const makeGetBuyer =
  * stored. Two updates of one buyer at once: the last write wins, field by field of its input.
  */
 export const makeUpdateBuyer =
-  (deps: { buyers: BuyerRepository; clock: Clock; events: WebhookEvents }) =>
-  (cmd: { merchantAccountId: string; id: string; input: BuyerUpdate }): TE.TaskEither<NotFound | Duplicate | Unavailable, Buyer> =>
+  (deps: { buyers: BuyerRepository; clock: Clock; events: WebhookEvents; audited: RecordAudited; mac: Mac }) =>
+  (cmd: {
+    merchantAccountId: string
+    actor: AuditActor
+    id: string
+    input: BuyerUpdate
+  }): TE.TaskEither<NotFound | Duplicate | Unavailable, Buyer> =>
     pipe(
       deps.buyers.findById(cmd.merchantAccountId, cmd.id),
       TE.flatMap(found(cmd.id)),
@@ -38,7 +47,12 @@ export const makeUpdateBuyer =
       TE.tap((next) =>
         pipe(
           deps.events.raise('buyer.updated', cmd.merchantAccountId, next),
-          TE.flatMap((event) => deps.events.record(event, pipe(deps.buyers.update(next), TE.flatMap(stored(next.id))))),
+          TE.flatMap((event) =>
+            deps.audited(
+              changeOf(cmd, buyerResource(next), 'updated', 'buyer-state', buyerWitness(deps.mac, next)),
+              deps.events.record(event, pipe(deps.buyers.update(next), TE.flatMap(stored(next.id)))),
+            ),
+          ),
         ),
       ),
     )
@@ -54,8 +68,8 @@ export type BuyerCascade = (buyer: Buyer) => TE.TaskEither<Unavailable, void>
  * as it was. Its `external_identifier` is free again at once. A second delete is a 404.
  */
 export const makeDeleteBuyer =
-  (deps: { buyers: BuyerRepository; events: WebhookEvents; cascade: readonly BuyerCascade[] }) =>
-  (cmd: { merchantAccountId: string; id: string }): TE.TaskEither<NotFound | Unavailable, void> =>
+  (deps: { buyers: BuyerRepository; events: WebhookEvents; audited: RecordAudited; cascade: readonly BuyerCascade[] }) =>
+  (cmd: { merchantAccountId: string; actor: AuditActor; id: string }): TE.TaskEither<NotFound | Unavailable, void> =>
     pipe(
       deps.buyers.findById(cmd.merchantAccountId, cmd.id),
       TE.flatMap(found(cmd.id)),
@@ -64,7 +78,10 @@ export const makeDeleteBuyer =
         pipe(
           deps.events.raise('buyer.deleted', cmd.merchantAccountId, buyer),
           TE.flatMap((event) =>
-            deps.events.record(event, pipe(deps.buyers.delete(cmd.merchantAccountId, cmd.id), TE.flatMap(stored(cmd.id)))),
+            deps.audited(
+              changeOf(cmd, buyerResource(buyer), 'deleted', 'buyer-absent'),
+              deps.events.record(event, pipe(deps.buyers.delete(cmd.merchantAccountId, cmd.id), TE.flatMap(stored(cmd.id)))),
+            ),
           ),
         ),
       ),

@@ -75,3 +75,6 @@ export const reconciliationId = (id: string): string => {
   } while (n > 0n)
   return out
 }
+
+/** The buyer as its audit entries name it: by display name, else external identifier. */
+export const buyerResource = (b: Buyer) => ({ type: 'buyer' as const, id: b.id, name: b.display_name ?? b.external_identifier ?? 'Buyer' })

@@ -2,7 +2,11 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
+import { AuditActor } from '../audit/audit-entry'
+import { sessionWitness } from '../audit/change-witness'
+import { changeOf, RecordAudited } from '../audit/record-audited'
 import { Clock, IdGenerator } from '../shared/clock.ports'
+import { Mac } from '../shared/crypto.ports'
 import { InvalidRequest, invalidRequest, NotFound, notFound, problem, Unavailable } from '../shared/errors'
 import { unsupportedFields } from '../transactions/transaction-requests.codecs'
 import {
@@ -20,6 +24,8 @@ interface Deps {
   sessions: CheckoutSessionStore
   clock: Clock
 }
+
+const sessionResource = (id: string) => ({ type: 'checkout-session' as const, id, name: 'Checkout session' })
 
 const ENTITY = 'CheckoutSession'
 
@@ -52,8 +58,12 @@ const given = (input: CheckoutSessionUpdate): Partial<SessionFields> =>
 
 /** A new session: `expires_at` is now plus `expires_in` (default an hour). */
 export const makeCreateCheckoutSession =
-  (deps: Deps & { ids: IdGenerator }) =>
-  (cmd: { merchantAccountId: string; input: CheckoutSessionCreate }): TE.TaskEither<InvalidRequest | Unavailable, CheckoutSession> =>
+  (deps: Deps & { ids: IdGenerator; audited: RecordAudited }) =>
+  (cmd: {
+    merchantAccountId: string
+    actor: AuditActor
+    input: CheckoutSessionCreate
+  }): TE.TaskEither<InvalidRequest | Unavailable, CheckoutSession> =>
     pipe(
       TE.fromEither(refuseUnsupported(cmd.input)),
       TE.map((input): CheckoutSessionRecord => {
@@ -68,7 +78,9 @@ export const makeCreateCheckoutSession =
           ...given(input),
         }
       }),
-      TE.tap((record) => deps.sessions.create(record)),
+      TE.tap((record) =>
+        deps.audited(changeOf(cmd, sessionResource(record.id), 'created', 'checkout-session-present'), deps.sessions.create(record)),
+      ),
       TE.map(toCheckoutSession),
     )
 
@@ -83,9 +95,10 @@ export const makeGetCheckoutSession =
  * (`SESSION_CARD_TTL_MS` after receipt): an update does not keep a card longer.
  */
 export const makeUpdateCheckoutSession =
-  (deps: Deps) =>
+  (deps: Deps & { audited: RecordAudited; mac: Mac }) =>
   (cmd: {
     merchantAccountId: string
+    actor: AuditActor
     id: string
     input: CheckoutSessionUpdate
   }): TE.TaskEither<InvalidRequest | NotFound | Unavailable, CheckoutSession> =>
@@ -103,9 +116,12 @@ export const makeUpdateCheckoutSession =
         ),
       ),
       TE.tap((next) =>
-        pipe(
-          deps.sessions.update(next, deps.clock.now()),
-          TE.flatMap((done) => (done ? TE.right(undefined) : TE.left(notFound(ENTITY, next.id)))),
+        deps.audited(
+          changeOf(cmd, sessionResource(next.id), 'updated', 'checkout-session-state', sessionWitness(deps.mac, next)),
+          pipe(
+            deps.sessions.update(next, deps.clock.now()),
+            TE.flatMap((done) => (done ? TE.right(undefined) : TE.left(notFound(ENTITY, next.id)))),
+          ),
         ),
       ),
       TE.map(toCheckoutSession),
@@ -113,11 +129,14 @@ export const makeUpdateCheckoutSession =
 
 /** Removes the session and its card data for good; a second delete is a 404. */
 export const makeDeleteCheckoutSession =
-  (deps: Deps) =>
-  (cmd: { merchantAccountId: string; id: string }): TE.TaskEither<NotFound | Unavailable, void> =>
-    pipe(
-      deps.sessions.delete(cmd.merchantAccountId, cmd.id, deps.clock.now()),
-      TE.flatMap((done) => (done ? TE.right(undefined) : TE.left(notFound(ENTITY, cmd.id)))),
+  (deps: Deps & { audited: RecordAudited }) =>
+  (cmd: { merchantAccountId: string; actor: AuditActor; id: string }): TE.TaskEither<NotFound | Unavailable, void> =>
+    deps.audited(
+      changeOf(cmd, sessionResource(cmd.id), 'deleted', 'checkout-session-absent'),
+      pipe(
+        deps.sessions.delete(cmd.merchantAccountId, cmd.id, deps.clock.now()),
+        TE.flatMap((done) => (done ? TE.right(undefined) : TE.left(notFound(ENTITY, cmd.id)))),
+      ),
     )
 
 /**

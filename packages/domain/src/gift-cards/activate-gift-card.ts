@@ -131,7 +131,11 @@ const attempt =
     })
     if (!store) return ended(E.right(card), 'provider')
 
-    const vaulted = await vaultWithEvent(deps, reservation, card, { fingerprint, number: input.number, pin: input.pin ?? null })()
+    const vaulted = await vaultWithEvent(deps, reservation, cmd.actor, card, {
+      fingerprint,
+      number: input.number,
+      pin: input.pin ?? null,
+    })()
     return ended(vaulted.outcome, vaulted.by === 'earlier attempt' ? 'earlier attempt' : 'provider')
   }
 

@@ -30,10 +30,12 @@ import {
   Unavailable,
   unavailable,
 } from '../shared/errors'
+import { AuditActor } from '../audit/audit-entry'
+import { changeOf, RecordAudited } from '../audit/record-audited'
 import { WebhookEvents } from '../webhooks/webhook-events.ports'
 import { CardReach, mayWriteFor } from './card-reach'
 import { canonicalJson, splitNumber } from './gift-card'
-import { GiftCard, GiftCardService } from './gift-card.codecs'
+import { GiftCard, giftCardResource, GiftCardService } from './gift-card.codecs'
 import { GiftCardConnector, GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from './gift-card.ports'
 
 /*
@@ -53,12 +55,14 @@ export interface CardWriteDeps {
   readonly clock: Clock
   readonly ids: IdGenerator
   readonly events: WebhookEvents
+  readonly audited: RecordAudited
   readonly config: IdempotencyConfig
 }
 
 /** What a request that writes a card (activation, store) names. */
 export interface CardWriteCommand {
   readonly merchantAccountId: string
+  readonly actor: AuditActor
   readonly input: BuyerName
   readonly idempotencyKey: string | null
   /** Whose cards the caller may write (`cardReach(access, 'gift-cards.write')`): it bounds the buyer the card is stored for. */
@@ -215,8 +219,9 @@ export interface Vaulted {
  */
 export const vaultWithEvent =
   (
-    deps: Pick<CardWriteDeps, 'vault' | 'events' | 'box'>,
+    deps: Pick<CardWriteDeps, 'vault' | 'events' | 'box' | 'audited'>,
     reservation: Reservation | null,
+    actor: AuditActor,
     card: GiftCard,
     secrets: { readonly fingerprint: string; readonly number: string; readonly pin: string | null },
   ) =>
@@ -224,14 +229,17 @@ export const vaultWithEvent =
     const kept = await pipe(
       deps.events.raise('gift-card.created', card.merchant_account_id, card),
       TE.flatMap((event) =>
-        deps.events.record(
-          event,
-          deps.vault.insert({
-            card,
-            fingerprint: secrets.fingerprint,
-            sealed_number: deps.box.seal(secrets.number),
-            sealed_pin: secrets.pin === null ? null : deps.box.seal(secrets.pin),
-          }),
+        deps.audited(
+          changeOf({ merchantAccountId: card.merchant_account_id, actor }, giftCardResource(card), 'created', 'gift-card-present'),
+          deps.events.record(
+            event,
+            deps.vault.insert({
+              card,
+              fingerprint: secrets.fingerprint,
+              sealed_number: deps.box.seal(secrets.number),
+              sealed_pin: secrets.pin === null ? null : deps.box.seal(secrets.pin),
+            }),
+          ),
         ),
       ),
     )()

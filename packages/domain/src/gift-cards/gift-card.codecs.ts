@@ -209,3 +209,6 @@ export const GiftCardBalanceRequest = closed('GiftCardBalanceRequest', {
   items: boundedList(new ByKey('GiftCardBalanceItem', GiftCardRequest, 'id', GiftCardStoredRequest), MAX_BALANCE_ITEMS),
 })
 export type GiftCardBalanceRequest = t.TypeOf<typeof GiftCardBalanceRequest>
+
+/** The card as its audit entries name it: by the last four digits its responses show. */
+export const giftCardResource = (c: GiftCard) => ({ type: 'gift-card' as const, id: c.id, name: `Gift card ending ${c.last4}` })

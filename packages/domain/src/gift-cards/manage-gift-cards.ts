@@ -9,9 +9,11 @@ import { paginate, PageQuery } from '../pagination/paginate'
 import { Mac } from '../shared/crypto.ports'
 import { Forbidden, InvalidRequest, NotFound, notFound, Unavailable } from '../shared/errors'
 import { Audience, audienceOf, CardReach, sees } from './card-reach'
+import { AuditActor } from '../audit/audit-entry'
+import { changeOf, RecordAudited, recordedDelete } from '../audit/record-audited'
 import { WebhookEvents } from '../webhooks/webhook-events.ports'
 import { giftCardSortKey } from './gift-card'
-import { GiftCard } from './gift-card.codecs'
+import { GiftCard, giftCardResource } from './gift-card.codecs'
 import { GiftCardVault } from './gift-card.ports'
 
 /** The filters of `GET /gift-cards`, as sent. */
@@ -101,22 +103,25 @@ export const makeGetGiftCard =
  * meanwhile (a racing delete) is a 404 and takes its entry back.
  */
 export const makeDeleteGiftCard =
-  (deps: { vault: GiftCardVault; buyers: BuyerRepository; events: WebhookEvents }) =>
-  (q: { merchantAccountId: string; id: string; reach: CardReach }): TE.TaskEither<Forbidden | NotFound | Unavailable, void> =>
+  (deps: { vault: GiftCardVault; buyers: BuyerRepository; events: WebhookEvents; audited: RecordAudited }) =>
+  (q: {
+    merchantAccountId: string
+    actor: AuditActor
+    id: string
+    reach: CardReach
+  }): TE.TaskEither<Forbidden | NotFound | Unavailable, void> =>
     pipe(
       makeGetGiftCard(deps)(q),
       TE.flatMap((card) =>
         pipe(
           deps.events.raise('gift-card.deleted', q.merchantAccountId, card),
           TE.flatMap((event) =>
-            deps.events.record(
+            recordedDelete(
+              { audited: deps.audited, record: deps.events.record },
               event,
-              pipe(
-                deps.vault.delete(q.merchantAccountId, q.id),
-                TE.flatMap((removed): TE.TaskEither<Forbidden | NotFound | Unavailable, void> =>
-                  removed ? TE.right(undefined) : TE.left(notFound('GiftCard', q.id)),
-                ),
-              ),
+              changeOf(q, giftCardResource(card), 'deleted', 'gift-card-absent'),
+              deps.vault.delete(q.merchantAccountId, q.id),
+              notFound('GiftCard', q.id),
             ),
           ),
         ),

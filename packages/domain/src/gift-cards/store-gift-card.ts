@@ -105,7 +105,7 @@ const attempt =
       buyer: buyer.right,
     })
 
-    const vaulted = await vaultWithEvent(deps, reservation, card, { fingerprint, number: input.number, pin: input.pin })()
+    const vaulted = await vaultWithEvent(deps, reservation, cmd.actor, card, { fingerprint, number: input.number, pin: input.pin })()
     return ended(vaulted.outcome)
   }
 

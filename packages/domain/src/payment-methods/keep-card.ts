@@ -6,8 +6,10 @@ import { Clock, IdGenerator } from '../shared/clock.ports'
 import { Mac, SecretBox } from '../shared/crypto.ports'
 import { Unavailable, unavailable } from '../shared/errors'
 import { cardSummary, expiryMonth } from '../transactions/card-data'
+import { AuditActor } from '../audit/audit-entry'
+import { changeOf, RecordAudited } from '../audit/record-audited'
 import { WebhookEvents } from '../webhooks/webhook-events.ports'
-import { PaymentMethod } from './payment-method.codecs'
+import { PaymentMethod, paymentMethodResource } from './payment-method.codecs'
 import { PaymentMethodVault } from './payment-method.ports'
 
 /** What keeping a card in the vault needs. */
@@ -18,11 +20,13 @@ export interface KeepCardDeps {
   readonly clock: Clock
   readonly ids: IdGenerator
   readonly events: WebhookEvents
+  readonly audited: RecordAudited
 }
 
 /** A card to keep: never its security code, which lives only for the authorization it came with. */
 export interface CardToKeep {
   readonly merchantAccountId: string
+  readonly actor: AuditActor
   readonly buyer: Buyer | null
   readonly number: string
   readonly expirationDate: string
@@ -104,7 +108,10 @@ export const keepCard = (deps: KeepCardDeps, c: CardToKeep) => async (): Promise
     const method = newMethod(deps, c, fingerprint)
     const kept = await deps.events.raise('payment-method.created', c.merchantAccountId, method)()
     if (E.isLeft(kept)) return kept
-    const inserted = await deps.events.record(kept.right, deps.paymentMethods.insert({ method, sealed_number: deps.box.seal(c.number) }))()
+    const inserted = await deps.audited(
+      changeOf(c, paymentMethodResource(method), 'created', 'payment-method-present'),
+      deps.events.record(kept.right, deps.paymentMethods.insert({ method, sealed_number: deps.box.seal(c.number) })),
+    )()
     if (E.isRight(inserted)) return E.right(method)
     if (inserted.left._tag !== 'Duplicate') return E.left(inserted.left)
     // A racing request stored the card first: its method is the answer.

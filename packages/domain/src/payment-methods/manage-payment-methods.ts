@@ -10,8 +10,17 @@ import { paginate, PageQuery } from '../pagination/paginate'
 import { Clock } from '../shared/clock.ports'
 import { Mac } from '../shared/crypto.ports'
 import { Forbidden, InvalidRequest, NotFound, notFound, Unavailable } from '../shared/errors'
+import { AuditActor } from '../audit/audit-entry'
+import { paymentMethodWitness } from '../audit/change-witness'
+import { changeOf, RecordAudited, recordedDelete } from '../audit/record-audited'
 import { WebhookEvents } from '../webhooks/webhook-events.ports'
-import { PaymentMethod, paymentMethodSortKey, PaymentMethodStatus, PaymentMethodUpdate } from './payment-method.codecs'
+import {
+  PaymentMethod,
+  paymentMethodResource,
+  paymentMethodSortKey,
+  PaymentMethodStatus,
+  PaymentMethodUpdate,
+} from './payment-method.codecs'
 import { PaymentMethodVault } from './payment-method.ports'
 
 /** The filters of `GET /payment-methods`, as sent. */
@@ -82,17 +91,26 @@ export const makeGetPaymentMethod =
  * The expiry is checked for its form only: a card past it is kept, and refused when it pays.
  */
 export const makeUpdatePaymentMethod =
-  (deps: ReadDeps & { clock: Clock }) =>
+  (deps: ReadDeps & { clock: Clock; mac: Mac; audited: RecordAudited }) =>
   (q: {
     merchantAccountId: string
+    actor: AuditActor
     id: string
     input: PaymentMethodUpdate
     reach: CardReach
   }): TE.TaskEither<Forbidden | NotFound | Unavailable, PaymentMethod> =>
     pipe(
       makeGetPaymentMethod(deps)(q),
-      TE.flatMap(() => deps.paymentMethods.update(q.merchantAccountId, q.id, q.input, deps.clock.now().toISOString())),
-      TE.flatMap(TE.fromOption((): Forbidden | NotFound | Unavailable => notFound('PaymentMethod', q.id))),
+      TE.flatMap((method) => {
+        const at = deps.clock.now().toISOString()
+        return deps.audited(
+          changeOf(q, paymentMethodResource(method), 'updated', 'payment-method-state', paymentMethodWitness(deps.mac, { updated_at: at })),
+          pipe(
+            deps.paymentMethods.update(q.merchantAccountId, q.id, q.input, at),
+            TE.flatMap(TE.fromOption((): Forbidden | NotFound | Unavailable => notFound('PaymentMethod', q.id))),
+          ),
+        )
+      }),
     )
 
 /**
@@ -101,22 +119,25 @@ export const makeUpdatePaymentMethod =
  * finds the method gone meanwhile (a racing delete) is a 404 and takes its entry back.
  */
 export const makeDeletePaymentMethod =
-  (deps: ReadDeps & { events: WebhookEvents }) =>
-  (q: { merchantAccountId: string; id: string; reach: CardReach }): TE.TaskEither<Forbidden | NotFound | Unavailable, void> =>
+  (deps: ReadDeps & { events: WebhookEvents; audited: RecordAudited }) =>
+  (q: {
+    merchantAccountId: string
+    actor: AuditActor
+    id: string
+    reach: CardReach
+  }): TE.TaskEither<Forbidden | NotFound | Unavailable, void> =>
     pipe(
       makeGetPaymentMethod(deps)(q),
       TE.flatMap((method) =>
         pipe(
           deps.events.raise('payment-method.deleted', q.merchantAccountId, method),
           TE.flatMap((event) =>
-            deps.events.record(
+            recordedDelete(
+              { audited: deps.audited, record: deps.events.record },
               event,
-              pipe(
-                deps.paymentMethods.delete(q.merchantAccountId, q.id),
-                TE.flatMap((removed): TE.TaskEither<Forbidden | NotFound | Unavailable, void> =>
-                  removed ? TE.right(undefined) : TE.left(notFound('PaymentMethod', q.id)),
-                ),
-              ),
+              changeOf(q, paymentMethodResource(method), 'deleted', 'payment-method-absent'),
+              deps.paymentMethods.delete(q.merchantAccountId, q.id),
+              notFound('PaymentMethod', q.id),
             ),
           ),
         ),

@@ -133,3 +133,10 @@ export type PaymentMethodUpdate = t.TypeOf<typeof PaymentMethodUpdate>
 
 /** The position of a method in the vault's lists: newest first, the id breaking ties. */
 export const paymentMethodSortKey = (m: Pick<PaymentMethod, 'created_at' | 'id'>): SortKey => [m.created_at, m.id]
+
+/** The method as its audit entries name it: by the last four digits its responses show (`label`). */
+export const paymentMethodResource = (m: PaymentMethod) => ({
+  type: 'payment-method' as const,
+  id: m.id,
+  name: `Card ending ${m.label ?? ''}`,
+})

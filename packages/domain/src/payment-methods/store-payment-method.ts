@@ -87,6 +87,7 @@ const attempt =
     const kept = await keepCard(deps, {
       ...card.right,
       merchantAccountId,
+      actor: cmd.actor,
       buyer: buyer.right,
       externalIdentifier: input.external_identifier ?? null,
       status: 'succeeded',

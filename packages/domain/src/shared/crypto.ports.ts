@@ -15,6 +15,7 @@ export type MacPurpose =
   | 'idempotency-fingerprint'
   | 'token-hash'
   | 'checkout-session-transaction'
+  | 'audit-witness'
 export const Mac = token<Mac>('Mac')
 
 /** Authenticated encryption of secrets at rest (AES-256-GCM). Sealed values are opaque strings. */

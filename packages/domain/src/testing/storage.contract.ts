@@ -1,5 +1,6 @@
 import { STORAGE_PORT_NAMES, StoragePorts } from '../storage.ports'
 import { apiKeyPairRepositoryContract } from './api-key-pair-repository.contract'
+import { auditLogContract } from './audit-log.contract'
 import { buyerRepositoryContract } from './buyer-repository.contract'
 import { checkoutSessionStoreContract } from './checkout-session-store.contract'
 import { giftCardLedgerContract } from './gift-card-ledger.contract'
@@ -44,6 +45,7 @@ const CONTRACTS: { readonly [K in keyof StoragePorts]: Contract<StoragePorts[K]>
   checkoutSessions: checkoutSessionStoreContract,
   giftCardLedger: giftCardLedgerContract,
   paymentMethods: paymentMethodVaultContract,
+  audit: auditLogContract,
 }
 
 /** Runs every storage port's contract suite against one adapter set. */

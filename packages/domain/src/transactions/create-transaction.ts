@@ -3,6 +3,8 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { pipe } from 'fp-ts/function'
+import { AuditActor } from '../audit/audit-entry'
+import { auditedWhen, changeOf } from '../audit/record-audited'
 import { EmbedBuyer, EmbedPins } from '../auth/authorize'
 import { Buyer, reconciliationId } from '../buyers/buyer'
 import { namesABuyer, resolveNamedBuyer } from '../buyers/named-buyer'
@@ -17,7 +19,7 @@ import { cardFromRequest, CardToCharge } from './card-to-charge'
 import { attemptReference, route } from './authorize-transaction'
 import { makeSettleTransaction } from './settle-transaction'
 import { Transaction, TransactionBuyer } from './transaction.codecs'
-import { toTransaction, TransactionRecord } from './transaction'
+import { toTransaction, transactionResource, TransactionRecord } from './transaction'
 import { TransactionCreate, unsupportedFields, UNSUPPORTED_TRANSACTION_FIELDS } from './transaction-requests.codecs'
 import { noPaymentService, notOffered, refusedInput, serviceView, stepContext, TransactionDeps } from './transaction-deps'
 import { heldBy, sessionTender, SessionTender, sessionTenderFault, takeSessionCard, usedSession } from './session-tender'
@@ -32,6 +34,7 @@ export type CreateTransactionError = InvalidRequest | Forbidden | NotFound | Con
 
 export interface CreateTransactionCommand {
   readonly merchantAccountId: string
+  readonly actor: AuditActor
   readonly input: TransactionCreate
   readonly idempotencyKey: string | null
   /** For an `embed` token: the buyer and the values its claim pins; a server's command has neither. */
@@ -186,7 +189,12 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
         sessionId: pm?.method === 'checkout-session' ? pm.id : null,
         redemptions: redemptions.right,
       })
-      const put = await deps.transactions.put(start)()
+      const put = await auditedWhen(
+        deps.audited,
+        changeOf(cmd, transactionResource(start), 'created', 'transaction-present'),
+        deps.transactions.put(start),
+        (stored) => stored,
+      )()
       if (E.isLeft(put)) return checked(put)
       if (!put.right) return checked(E.left(usedSession))
       const routed =
@@ -303,6 +311,7 @@ const kept = async (
   if (cmd.input.store !== true || card === null || isStored(card)) return E.right(card)
   const method = await keepCard(deps, {
     merchantAccountId: cmd.merchantAccountId,
+    actor: cmd.actor,
     buyer,
     number: card.card.number,
     expirationDate: card.card.expirationDate,

@@ -1,3 +1,6 @@
+import { AuditActor } from '../audit/audit-entry'
+import { versionWitness } from '../audit/change-witness'
+import { auditedWhen, changeOf } from '../audit/record-audited'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
@@ -9,7 +12,15 @@ import { Mac } from '../shared/crypto.ports'
 import { Conflict, InvalidRequest, NotFound, notFound, Unavailable } from '../shared/errors'
 import { advance } from './authorize-transaction'
 import { Capture, Refund, Transaction, TransactionEvent, TransactionSummary } from './transaction.codecs'
-import { toCapture, toRefund, toTransaction, toTransactionSummary, transactionSortKey, TransactionRecord } from './transaction'
+import {
+  toCapture,
+  toRefund,
+  toTransaction,
+  toTransactionSummary,
+  transactionResource,
+  transactionSortKey,
+  TransactionRecord,
+} from './transaction'
 import { TransactionFilter, TransactionStore } from './transaction.ports'
 import { TransactionUpdate } from './transaction-requests.codecs'
 import { refusedInput, statusWords, stepContext, TransactionDeps, wrongState } from './transaction-deps'
@@ -59,7 +70,9 @@ export const makeListTransactions =
  */
 export const makeUpdateTransaction =
   (deps: TransactionDeps) =>
-  (q: One & { input: TransactionUpdate }): TE.TaskEither<NotFound | Conflict | InvalidRequest | Unavailable, Transaction> =>
+  (
+    q: One & { actor: AuditActor; input: TransactionUpdate },
+  ): TE.TaskEither<NotFound | Conflict | InvalidRequest | Unavailable, Transaction> =>
   async () => {
     if (q.input.connection_options != null)
       return E.left(refusedInput(['connection_options'], '`connection_options` is not supported', 'unsupported'))
@@ -80,7 +93,12 @@ export const makeUpdateTransaction =
       const updated = next(r.right, stepContext(deps), change, [
         { name: 'transaction-modified-event', context: { fields: Object.keys(change) } },
       ])
-      const written = await advance(deps)(updated)()
+      const written = await auditedWhen(
+        deps.audited,
+        changeOf(q, transactionResource(updated), 'updated', 'transaction-version', versionWitness(updated)),
+        advance(deps)(updated),
+        O.isSome,
+      )()
       if (E.isLeft(written)) return written
       if (O.isSome(written.right)) return E.right(toTransaction(written.right.value))
     }

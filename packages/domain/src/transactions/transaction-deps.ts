@@ -1,3 +1,4 @@
+import { RecordAudited } from '../audit/record-audited'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
@@ -32,6 +33,7 @@ export interface TransactionDeps {
   readonly clock: Clock
   readonly ids: IdGenerator
   readonly events: WebhookEvents
+  readonly audited: RecordAudited
   readonly config: IdempotencyConfig
   /** Stored cards: what `{method: "id"}` pays with and `store: true` keeps. */
   readonly paymentMethods: PaymentMethodVault

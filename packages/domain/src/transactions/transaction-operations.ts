@@ -2,6 +2,9 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
+import { AuditActor } from '../audit/audit-entry'
+import { versionWitness } from '../audit/change-witness'
+import { AuditedChange, auditedWhen, changeOf } from '../audit/record-audited'
 import { canonicalJson } from '../gift-cards/gift-card'
 import { Answered, Attempted, IdempotencyRefusal, makeRunIdempotently, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
 import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
@@ -30,6 +33,7 @@ import {
   toCapture,
   toRefund,
   toTransaction,
+  transactionResource,
   TransactionRecord,
 } from './transaction'
 import { RedemptionRecord } from './gift-card-redemption'
@@ -55,6 +59,7 @@ export type OperationDone = t.TypeOf<typeof OperationDone>
 
 export interface OperationCommand<I> {
   readonly merchantAccountId: string
+  readonly actor: AuditActor
   readonly transactionId: string
   readonly input: I
   readonly idempotencyKey: string | null
@@ -108,6 +113,7 @@ const makeOperation =
     verb: string,
     mine: Mine,
     plan: (r: TransactionRecord, cmd: OperationCommand<I>, ids: readonly string[]) => E.Either<OperationError, Plan>,
+    audit: (requested: TransactionRecord, before: TransactionRecord, cmd: OperationCommand<I>) => readonly AuditedChange[],
   ) =>
   (cmd: OperationCommand<I>): TE.TaskEither<OperationError, Answered<OperationDone>> => {
     const settle = makeSettleTransaction(deps)
@@ -131,7 +137,10 @@ const makeOperation =
         if (r.pending) return unrecorded(wrongState(r, 'Another operation on this transaction is in progress'))
         const p = plan(r, cmd, ids)
         if (E.isLeft(p)) return unrecorded(p.left)
-        const requested = await put(p.right.requested)()
+        const requested = await audit(p.right.requested, r, cmd).reduce(
+          (write, change) => auditedWhen(deps.audited, change, write, O.isSome),
+          put(p.right.requested),
+        )()
         if (E.isLeft(requested)) return unrecorded(requested.left)
         if (O.isNone(requested.right)) continue
         if ('settled' in p.right) {
@@ -169,6 +178,22 @@ const makeOperation =
       codec,
     )
   }
+
+/** A capture's or void's entry: found after a crash by the version that records the request. */
+const versionChange = (cmd: OperationCommand<unknown>, requested: TransactionRecord, action: 'captured' | 'voided'): AuditedChange =>
+  changeOf(cmd, transactionResource(requested), action, 'transaction-version', versionWitness(requested))
+
+/** One entry per refund the request adds, each found after a crash among the transaction's versions. */
+const refundChanges = (requested: TransactionRecord, before: TransactionRecord, cmd: OperationCommand<unknown>): readonly AuditedChange[] =>
+  requested.refunds
+    .filter((x) => !before.refunds.some((y) => y.id === x.id))
+    .map((x) => ({
+      merchantAccountId: cmd.merchantAccountId,
+      actor: cmd.actor,
+      resource: { type: 'refund', id: x.id, name: `${String(x.amount)} ${requested.currency}` },
+      action: 'created',
+      check: { probe: 'refund-present', id: requested.id, witness: x.id },
+    }))
 
 /** Captures an authorization, all of it or part (`final`: what is not captured is released). */
 export const makeCaptureTransaction = (deps: TransactionDeps) =>
@@ -215,6 +240,7 @@ export const makeCaptureTransaction = (deps: TransactionDeps) =>
         answered: (x, a) => captureAnswered(x, stepContext(deps), a),
       })
     },
+    (requested, _, cmd) => [versionChange(cmd, requested, 'captured')],
   )
 
 /** Voids an authorization that was not captured. */
@@ -238,6 +264,7 @@ export const makeVoidTransaction = (deps: TransactionDeps) =>
         answered: (x, a) => voidAnswered(x, stepContext(deps), a),
       })
     },
+    (requested, _, cmd) => [versionChange(cmd, requested, 'voided')],
   )
 
 /** A refund record, `processing` until its service answers. */
@@ -313,25 +340,38 @@ const targetOf = (r: TransactionRecord, input: TransactionRefundCreate): E.Eithe
 
 /** Refunds all or part of what was captured and is not refunded yet: of the card part, or of one gift card. */
 export const makeRefundTransaction = (deps: TransactionDeps) =>
-  makeOperation<TransactionRefundCreate>(deps, 'transaction-refund', 'refunded', mineRefund, (r, cmd, ids) =>
-    E.flatMap((target: RedemptionRecord | null) => refundPlan(deps, r, ids, cmd.input.amount ?? null, cmd.input, target))(
-      targetOf(r, cmd.input),
-    ),
+  makeOperation<TransactionRefundCreate>(
+    deps,
+    'transaction-refund',
+    'refunded',
+    mineRefund,
+    (r, cmd, ids) =>
+      E.flatMap((target: RedemptionRecord | null) => refundPlan(deps, r, ids, cmd.input.amount ?? null, cmd.input, target))(
+        targetOf(r, cmd.input),
+      ),
+    refundChanges,
   )
 
 /** Refunds everything that is left: one refund for the card part and one per gift card, each settled in turn. */
 export const makeRefundAllTransaction = (deps: TransactionDeps) =>
-  makeOperation<TransactionRefundAllCreate>(deps, 'transaction-refund-all', 'refunded', mineRefund, (r, cmd, ids) => {
-    if (r.status !== 'capture_succeeded') return E.left(notCaptured(r))
-    const ctx = stepContext(deps)
-    const batch = ids[0] ?? ctx.newId()
-    const card = refundable(r)
-    const refunds = [
-      ...(card > 0 ? [refundOf(r, ctx, batch, card, cmd.input, { batch })] : []),
-      ...redemptionsOf(r)
-        .filter((x) => redemptionRefundable(r, x) > 0)
-        .map((x) => refundOf(r, ctx, ctx.newId(), redemptionRefundable(r, x), cmd.input, { redemption_id: x.id, batch })),
-    ]
-    if (refunds.length === 0) return E.left(wrongState(r, 'Nothing is left to refund on this transaction'))
-    return E.right({ requested: refundRequested(r, ctx, refunds), settled: true })
-  })
+  makeOperation<TransactionRefundAllCreate>(
+    deps,
+    'transaction-refund-all',
+    'refunded',
+    mineRefund,
+    (r, cmd, ids) => {
+      if (r.status !== 'capture_succeeded') return E.left(notCaptured(r))
+      const ctx = stepContext(deps)
+      const batch = ids[0] ?? ctx.newId()
+      const card = refundable(r)
+      const refunds = [
+        ...(card > 0 ? [refundOf(r, ctx, batch, card, cmd.input, { batch })] : []),
+        ...redemptionsOf(r)
+          .filter((x) => redemptionRefundable(r, x) > 0)
+          .map((x) => refundOf(r, ctx, ctx.newId(), redemptionRefundable(r, x), cmd.input, { redemption_id: x.id, batch })),
+      ]
+      if (refunds.length === 0) return E.left(wrongState(r, 'Nothing is left to refund on this transaction'))
+      return E.right({ requested: refundRequested(r, ctx, refunds), settled: true })
+    },
+    refundChanges,
+  )

@@ -299,3 +299,10 @@ export const toRefund = (r: TransactionRecord, x: RefundRecord): Refund => ({
   raw_response_description: x.raw_response_description,
   settled_currency: null,
 })
+
+/** The transaction as its audit entries name it: by what it is for. */
+export const transactionResource = (r: Pick<TransactionRecord, 'id' | 'amount' | 'currency'>) => ({
+  type: 'transaction' as const,
+  id: r.id,
+  name: `${r.amount} ${r.currency}`,
+})

@@ -1,3 +1,5 @@
+import { AuditActor } from '../audit/audit-entry'
+import { auditedWhen, RecordAudited } from '../audit/record-audited'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
@@ -76,9 +78,11 @@ export const makeRedeliverWebhookDelivery =
     dispatch: WebhookDispatch
     clock: Clock
     schedule: RetrySchedule
+    audited: RecordAudited
   }) =>
   (q: {
     scope: WebhookScope
+    actor: AuditActor
     subscriptionId: string
     deliveryId: string
   }): TE.TaskEither<NotFound | Conflict | Unavailable, WebhookDelivery> => {
@@ -92,6 +96,22 @@ export const makeRedeliverWebhookDelivery =
           ),
         ),
       )
+    // A redelivery changes the delivery (pending again): audited, found after a crash by its time.
+    const redeliver = (id: string) => {
+      const now = deps.clock.now()
+      return auditedWhen(
+        deps.audited,
+        {
+          merchantAccountId: q.scope.merchantAccountId,
+          actor: q.actor,
+          resource: { type: 'webhook-delivery', id, name: 'Webhook delivery' },
+          action: 'updated',
+          check: { probe: 'webhook-delivery-redelivered', id, witness: `${q.subscriptionId} ${now.toISOString()}` },
+        },
+        deps.deliveries.redeliver(q.subscriptionId, id, now, deps.schedule.delaysS.length),
+        (rescheduled) => rescheduled,
+      )
+    }
     return pipe(
       visible(deps.webhooks, q.scope, q.subscriptionId),
       TE.flatMap((sub) =>
@@ -99,9 +119,7 @@ export const makeRedeliverWebhookDelivery =
           read(),
           TE.flatMap((d) => {
             const why = refused(d, sub)
-            return why
-              ? TE.left<NotFound | Conflict | Unavailable, boolean>(why)
-              : deps.deliveries.redeliver(q.subscriptionId, d.id, deps.clock.now(), deps.schedule.delaysS.length)
+            return why ? TE.left<NotFound | Conflict | Unavailable, boolean>(why) : redeliver(d.id)
           }),
           // Not rescheduled: another request changed it meanwhile (a redelivery of its own), so say what it is now.
           TE.flatMap((rescheduled) =>

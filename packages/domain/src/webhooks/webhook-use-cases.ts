@@ -7,6 +7,9 @@ import { Page } from '../pagination/page'
 import { Clock, IdGenerator } from '../shared/clock.ports'
 import { Mac, SecretBox } from '../shared/crypto.ports'
 import { InvalidInput, invalidInput, InvalidRequest, NotFound, notFound, Unavailable } from '../shared/errors'
+import { AuditActor } from '../audit/audit-entry'
+import { subscriptionWitness } from '../audit/change-witness'
+import { AuditedChange, RecordAudited } from '../audit/record-audited'
 import { WebhookDeliveryStore } from './webhook-delivery.ports'
 import {
   presentWebhookSubscription,
@@ -44,20 +47,47 @@ const found = (id: string) =>
     (r: WebhookSubscriptionRecord) => TE.right(r),
   )
 
-/** Stores the changed subscription; gone meanwhile (deleted by another request) is a 404. */
+/** What an audited change of a subscription needs. */
+interface Audit {
+  audited: RecordAudited
+  mac: Mac
+}
+
+/** A subscription's entry, in the account that made the change (an instance-wide subscription's too). */
+const subscriptionChange = (
+  q: { scope: WebhookScope; actor: AuditActor },
+  id: string,
+  action: 'created' | 'updated' | 'deleted',
+  check: Pick<AuditedChange['check'], 'probe' | 'witness'>,
+): AuditedChange => ({
+  merchantAccountId: q.scope.merchantAccountId,
+  actor: q.actor,
+  resource: { type: 'webhook-subscription', id, name: 'Webhook subscription' },
+  action,
+  check: { id, ...check },
+})
+
+/** Stores the changed subscription, audited; gone meanwhile (deleted by another request) is a 404. */
 const saved = (
-  deps: Deps,
-  scope: WebhookScope,
+  deps: Deps & Audit,
+  q: { scope: WebhookScope; actor: AuditActor },
   next: WebhookSubscriptionRecord,
 ): TE.TaskEither<NotFound | Unavailable, WebhookSubscriptionRecord> =>
-  pipe(
-    deps.webhooks.update(scope, next),
-    TE.flatMap((updated) => (updated ? TE.right(next) : TE.left(notFound('WebhookSubscription', next.id)))),
+  deps.audited(
+    subscriptionChange(q, next.id, 'updated', { probe: 'webhook-subscription-state', witness: subscriptionWitness(deps.mac, next) }),
+    pipe(
+      deps.webhooks.update(q.scope, next),
+      TE.flatMap((updated) => (updated ? TE.right(next) : TE.left(notFound('WebhookSubscription', next.id)))),
+    ),
   )
 
 export const makeCreateWebhookSubscription =
-  (deps: Deps & { ids: IdGenerator; policy: WebhookUrlPolicy }) =>
-  (cmd: { merchantAccountId: string; input: WebhookSubscriptionCreate }): TE.TaskEither<InvalidInput | Unavailable, WebhookSubscription> =>
+  (deps: Deps & Audit & { ids: IdGenerator; policy: WebhookUrlPolicy }) =>
+  (cmd: {
+    merchantAccountId: string
+    actor: AuditActor
+    input: WebhookSubscriptionCreate
+  }): TE.TaskEither<InvalidInput | Unavailable, WebhookSubscription> =>
     pipe(
       TE.fromEither(allowed(cmd.input, deps.policy)),
       TE.flatMap((input) => {
@@ -72,8 +102,17 @@ export const makeCreateWebhookSubscription =
           previous_secret_expires_at: null,
           created_at: deps.clock.now().toISOString(),
         }
+        const change = subscriptionChange(
+          { scope: { merchantAccountId: cmd.merchantAccountId, includeInstanceWide: false }, actor: cmd.actor },
+          record.id,
+          'created',
+          {
+            probe: 'webhook-subscription-present',
+            witness: null,
+          },
+        )
         return pipe(
-          deps.webhooks.create(record),
+          deps.audited(change, deps.webhooks.create(record)),
           TE.map(() => present(deps)(record)),
         )
       }),
@@ -103,9 +142,10 @@ export const makeListWebhookSubscriptions =
  * subscription before every attempt, starts none for it from then on.
  */
 export const makeUpdateWebhookSubscription =
-  (deps: Deps & { deliveries: WebhookDeliveryStore; policy: WebhookUrlPolicy }) =>
+  (deps: Deps & Audit & { deliveries: WebhookDeliveryStore; policy: WebhookUrlPolicy }) =>
   (q: {
     scope: WebhookScope
+    actor: AuditActor
     id: string
     input: WebhookSubscriptionUpdate
   }): TE.TaskEither<InvalidInput | NotFound | Unavailable, WebhookSubscription> =>
@@ -116,7 +156,7 @@ export const makeUpdateWebhookSubscription =
           deps.webhooks.findById(q.scope, q.id),
           TE.flatMap(found(q.id)),
           TE.flatMap((r) =>
-            saved(deps, q.scope, {
+            saved(deps, q, {
               ...r,
               url: input.url ?? r.url,
               active: input.active ?? r.active,
@@ -140,14 +180,19 @@ export const makeUpdateWebhookSubscription =
  * without, it stops at once. A rotation during a rotation keeps only the latest previous secret.
  */
 export const makeRotateWebhookSecret =
-  (deps: Deps & { ids: IdGenerator }) =>
-  (q: { scope: WebhookScope; id: string; input: WebhookSecretRotation }): TE.TaskEither<NotFound | Unavailable, WebhookSubscription> => {
+  (deps: Deps & Audit & { ids: IdGenerator }) =>
+  (q: {
+    scope: WebhookScope
+    actor: AuditActor
+    id: string
+    input: WebhookSecretRotation
+  }): TE.TaskEither<NotFound | Unavailable, WebhookSubscription> => {
     const deltaMs = (q.input.delta ?? 0) * 60_000
     return pipe(
       deps.webhooks.findById(q.scope, q.id),
       TE.flatMap(found(q.id)),
       TE.flatMap((r) =>
-        saved(deps, q.scope, {
+        saved(deps, q, {
           ...r,
           sealed_secret: deps.box.seal(newSecret(deps.ids)),
           previous_sealed_secret: deltaMs > 0 ? r.sealed_secret : null,
@@ -164,11 +209,16 @@ export const makeRotateWebhookSecret =
  * attempt already under way may finish.
  */
 export const makeDeleteWebhookSubscription =
-  (deps: { webhooks: WebhookSubscriptionRepository; deliveries: WebhookDeliveryStore; clock: Clock }) =>
-  (q: { scope: WebhookScope; id: string }): TE.TaskEither<NotFound | Unavailable, void> =>
+  (deps: { webhooks: WebhookSubscriptionRepository; deliveries: WebhookDeliveryStore; clock: Clock; audited: RecordAudited }) =>
+  (q: { scope: WebhookScope; actor: AuditActor; id: string }): TE.TaskEither<NotFound | Unavailable, void> =>
     pipe(
-      deps.webhooks.delete(q.scope, q.id),
-      TE.flatMap((deleted) => (deleted ? TE.right(undefined) : TE.left(notFound('WebhookSubscription', q.id)))),
+      deps.audited(
+        subscriptionChange(q, q.id, 'deleted', { probe: 'webhook-subscription-absent', witness: null }),
+        pipe(
+          deps.webhooks.delete(q.scope, q.id),
+          TE.flatMap((deleted) => (deleted ? TE.right(undefined) : TE.left(notFound('WebhookSubscription', q.id)))),
+        ),
+      ),
       TE.flatMap(() => deps.deliveries.cancelPending(q.id, deps.clock.now())),
       TE.map(() => undefined),
     )

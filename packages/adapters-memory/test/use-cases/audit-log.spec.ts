@@ -1,0 +1,289 @@
+import { expect } from 'chai'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import { pipe } from 'fp-ts/function'
+import {
+  AuditFilter,
+  AuditRecord,
+  Buyer,
+  BuyerRepository,
+  duplicate,
+  makeCreateBuyer,
+  makeCreateWebhookSubscription,
+  makeDeleteBuyer,
+  makeListAuditLogs,
+  makeRotateWebhookSecret,
+  makeSettleAudit,
+  makeUpdateBuyer,
+  notFound,
+  unavailable,
+} from '@orka/domain'
+import { left, ManualClock, MERCHANT_A, right, SequentialIds, uuidFor } from '@orka/domain/testing'
+import {
+  MemoryApiKeyPairRepository,
+  MemoryBuyerRepository,
+  MemoryCheckoutSessionStore,
+  MemoryGiftCardVault,
+  MemoryPaymentMethodVault,
+  MemoryTransactionStore,
+} from '../../src'
+import { ACTOR, eventWorld, ours, START, testBox, testMac } from './support'
+import { transactionWorld } from './transaction-world'
+
+const GRACE_MS = 60_000
+const FAR_FUTURE = new Date('9999-12-31T23:59:59.999Z')
+const UNKNOWN = uuidFor(0xbff)
+
+/** Buyers whose create is stored but answers `Unavailable` (a timeout after the write), and whose update fails without writing. */
+class FlakyBuyers extends MemoryBuyerRepository {
+  override create(buyer: Buyer) {
+    return pipe(
+      super.create(buyer),
+      TE.flatMap(() => TE.left(unavailable(new Error('timed out after storing')))),
+    )
+  }
+  override update() {
+    return TE.left(unavailable(new Error('timed out before storing')))
+  }
+}
+
+/** Buyers, their events and the audit log in memory, on a manual clock; with the relay that settles what is left pending. */
+const world = (buyers: BuyerRepository = new MemoryBuyerRepository()) => {
+  const clock = new ManualClock(START)
+  const ids = new SequentialIds()
+  const w = { clock, ids, buyers, mac: testMac(), ...eventWorld(clock, ids) }
+  const settle = makeSettleAudit({
+    ...w,
+    vault: new MemoryGiftCardVault(),
+    paymentMethods: new MemoryPaymentMethodVault(),
+    checkoutSessions: new MemoryCheckoutSessionStore(),
+    transactions: new MemoryTransactionStore(),
+    keys: new MemoryApiKeyPairRepository(),
+    config: { graceMs: GRACE_MS, batch: 10 },
+  })
+  return {
+    ...w,
+    create: makeCreateBuyer(w),
+    update: makeUpdateBuyer(w),
+    remove: makeDeleteBuyer({ ...w, cascade: [] }),
+    settle: () => right(settle()),
+    listAuditLogs: makeListAuditLogs(w),
+  }
+}
+type World = ReturnType<typeof world>
+
+/** The account's committed entries, newest first, as stored. */
+const listed = (w: Pick<World, 'audit'>, filter: AuditFilter = {}) =>
+  right(w.audit.list(MERCHANT_A, filter, { direction: 'forward', from: O.none, limit: 100 }))
+/** Every entry still pending, however young. */
+const pending = (w: Pick<World, 'audit'>) => right(w.audit.pendingBefore(FAR_FUTURE, 100))
+
+/** A pending entry as a process that stopped after (or before) its write leaves it. */
+const leftBehind = (w: World, buyerId: string): AuditRecord => ({
+  id: w.ids.uuid(),
+  merchant_account_id: MERCHANT_A,
+  resource: { type: 'buyer', id: buyerId, name: 'Ada' },
+  action: 'created',
+  user: { id: ACTOR.id, name: ACTOR.name },
+  timestamp: w.clock.now().toISOString(),
+  committed: false,
+  check: { probe: 'buyer-present', id: buyerId, witness: null },
+})
+
+describe('the audit log, written by the use cases', () => {
+  describe('a change that is stored', () => {
+    it('writes one committed entry per create, update and delete: the resource, the action, the key that acted, the time', async () => {
+      const w = world()
+      const ada = await right(
+        w.create({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: { display_name: 'Ada', external_identifier: 'crm-ada' } }),
+      )
+      w.clock.advance(1000)
+      await right(w.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: ada.id, input: { display_name: 'Ada King' } }))
+      w.clock.advance(1000)
+      await right(w.remove({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: ada.id }))
+
+      const at = (ms: number) => new Date(START.getTime() + ms).toISOString()
+      // Entry ids aside: each is fresh, checked apart below.
+      const entry = (name: string, action: string, timestamp: string): AuditRecord => ({
+        id: '',
+        merchant_account_id: MERCHANT_A,
+        resource: { type: 'buyer', id: ada.id, name },
+        action,
+        user: { id: ACTOR.id, name: ACTOR.name },
+        timestamp,
+        committed: true,
+        check: null,
+      })
+      const entries = await listed(w)
+      expect(entries.map((e) => ({ ...e, id: '' }))).to.deep.equal([
+        entry('Ada King', 'deleted', at(2000)),
+        entry('Ada King', 'updated', at(1000)),
+        entry('Ada', 'created', at(0)),
+      ])
+      expect(new Set(entries.map((e) => e.id)).size).to.equal(3)
+      expect(await pending(w)).to.deep.equal([])
+
+      // As the API lists them.
+      const page = await right(w.listAuditLogs({ merchantAccountId: MERCHANT_A, filter: { resource_type: 'buyer' } }))
+      expect(page.items.map((e) => [e.action, e.resource, e.user, e.timestamp])).to.deep.equal([
+        [
+          'deleted',
+          { type: 'buyer', id: ada.id, name: 'Ada King' },
+          { type: 'user', ...ACTOR, email_address: null, is_staff: false, status: 'active' },
+          at(2000),
+        ],
+        [
+          'updated',
+          { type: 'buyer', id: ada.id, name: 'Ada King' },
+          { type: 'user', ...ACTOR, email_address: null, is_staff: false, status: 'active' },
+          at(1000),
+        ],
+        [
+          'created',
+          { type: 'buyer', id: ada.id, name: 'Ada' },
+          { type: 'user', ...ACTOR, email_address: null, is_staff: false, status: 'active' },
+          at(0),
+        ],
+      ])
+    })
+  })
+
+  describe('a change that is refused', () => {
+    it('leaves no entry, pending or committed: unknown buyer, duplicate external identifier on create and on update', async () => {
+      const w = world()
+      const ada = await right(w.create({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: { external_identifier: 'crm-ada' } }))
+      const grace = await right(w.create({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: { external_identifier: 'crm-grace' } }))
+      const before = await listed(w)
+      expect(before).to.have.length(2)
+
+      expect(await left(w.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: UNKNOWN, input: {} }))).to.deep.equal(
+        notFound('Buyer', UNKNOWN),
+      )
+      expect(await left(w.remove({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: UNKNOWN }))).to.deep.equal(notFound('Buyer', UNKNOWN))
+      expect(
+        await left(w.create({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: { external_identifier: 'crm-ada' } })),
+      ).to.deep.equal(duplicate('Buyer', ada.id))
+      expect(
+        await left(w.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: grace.id, input: { external_identifier: 'crm-ada' } })),
+      ).to.deep.equal(duplicate('Buyer', ada.id))
+
+      expect(await listed(w)).to.deep.equal(before)
+      expect(await pending(w)).to.deep.equal([])
+    })
+  })
+
+  describe('a write that ends Unavailable', () => {
+    it('leaves its entry pending; the relay, past the grace period, commits the one whose change was stored and drops the other', async () => {
+      const w = world(new FlakyBuyers())
+      expect((await left(w.create({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: { display_name: 'Ada' } })))._tag).to.equal(
+        'Unavailable',
+      )
+      const [stored] = await right(w.buyers.list(MERCHANT_A, {}, { direction: 'forward', from: O.none, limit: 10 }))
+      if (stored === undefined) throw new Error('the create was not stored')
+      w.clock.advance(1000)
+      expect(
+        (await left(w.update({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: stored.id, input: { display_name: 'Ada King' } })))._tag,
+      ).to.equal('Unavailable')
+
+      expect((await pending(w)).map((r) => r.action)).to.deep.equal(['created', 'updated'])
+      expect(await listed(w)).to.deep.equal([])
+
+      // Within the grace period the writes may still be under way: the relay leaves them alone.
+      w.clock.advance(GRACE_MS - 1000)
+      expect(await w.settle()).to.deep.equal({ committed: 0, dropped: 0 })
+
+      w.clock.advance(GRACE_MS)
+      expect(await w.settle()).to.deep.equal({ committed: 1, dropped: 1 })
+      const entries = await listed(w)
+      expect(entries.map((e) => [e.action, e.resource, e.timestamp, e.committed])).to.deep.equal([
+        ['created', { type: 'buyer', id: stored.id, name: 'Ada' }, START.toISOString(), true],
+      ])
+      expect(await pending(w)).to.deep.equal([])
+    })
+  })
+
+  describe('an entry left pending by a process that stopped', () => {
+    it('is committed when its change is found, dropped when not, and left alone while younger than the grace period', async () => {
+      const w = world()
+      const ada = await right(w.create({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: { display_name: 'Ada' } }))
+      const found = leftBehind(w, ada.id)
+      const lost = leftBehind(w, UNKNOWN)
+      await right(w.audit.add(found))
+      await right(w.audit.add(lost))
+      w.clock.advance(GRACE_MS)
+      const young = leftBehind(w, ada.id)
+      await right(w.audit.add(young))
+
+      w.clock.advance(1)
+      expect(await w.settle()).to.deep.equal({ committed: 1, dropped: 1 })
+      expect((await listed(w)).map((e) => e.id))
+        .to.include(found.id)
+        .and.not.include(lost.id)
+      expect(await pending(w)).to.deep.equal([young])
+
+      w.clock.advance(GRACE_MS)
+      expect(await w.settle()).to.deep.equal({ committed: 1, dropped: 0 })
+      expect(await pending(w)).to.deep.equal([])
+    })
+  })
+
+  describe('other resources', () => {
+    it('a capture and a void each write one entry, captured and voided, on the transaction', async () => {
+      const w = await transactionWorld()
+      const { value: captured } = await right(w.create())
+      await right(w.capture(captured.id))
+      const { value: voided } = await right(w.create())
+      await right(w.void(voided.id))
+
+      const resource = (id: string) => ({ type: 'transaction', id, name: '1299 USD' })
+      expect((await listed(w, { action: 'captured' })).map((e) => [e.resource, e.user, e.committed])).to.deep.equal([
+        [resource(captured.id), { id: ACTOR.id, name: ACTOR.name }, true],
+      ])
+      expect((await listed(w, { action: 'voided' })).map((e) => [e.resource, e.user, e.committed])).to.deep.equal([
+        [resource(voided.id), { id: ACTOR.id, name: ACTOR.name }, true],
+      ])
+      expect(await pending(w)).to.deep.equal([])
+    })
+
+    it('a secret rotation writes an updated entry on the webhook subscription', async () => {
+      const clock = new ManualClock(START)
+      const ids = new SequentialIds()
+      const { webhooks, deliveries, audit, audited } = eventWorld(clock, ids)
+      const deps = {
+        webhooks,
+        deliveries,
+        box: testBox(),
+        mac: testMac(),
+        clock,
+        ids,
+        audited,
+        policy: { requireHttps: false, allowPrivateAddresses: false },
+      }
+      const sub = await right(
+        makeCreateWebhookSubscription(deps)({
+          merchantAccountId: MERCHANT_A,
+          actor: ACTOR,
+          input: { url: 'https://hooks.acme-retail.example/orka' },
+        }),
+      )
+      clock.advance(1000)
+      await right(makeRotateWebhookSecret(deps)({ scope: ours, actor: ACTOR, id: sub.id, input: {} }))
+
+      const entries = await listed({ audit }, { resource_type: 'webhook-subscription' })
+      expect(entries.map((e) => [e.action, e.resource, e.user, e.timestamp])).to.deep.equal([
+        [
+          'updated',
+          { type: 'webhook-subscription', id: sub.id, name: 'Webhook subscription' },
+          { id: ACTOR.id, name: ACTOR.name },
+          new Date(START.getTime() + 1000).toISOString(),
+        ],
+        [
+          'created',
+          { type: 'webhook-subscription', id: sub.id, name: 'Webhook subscription' },
+          { id: ACTOR.id, name: ACTOR.name },
+          START.toISOString(),
+        ],
+      ])
+    })
+  })
+})

@@ -1,0 +1,81 @@
+import { expect } from 'chai'
+import { MongoClient } from 'mongodb'
+import { COLLECTIONS } from '@orka/adapters-mongo'
+import { makeFixture } from '../support/harness'
+import { eventually } from '../support/receiver'
+import { caller, crashTestSetup, freshDatabase, mongoUri, startOrkaProcess } from './support'
+
+interface StoredEntry {
+  readonly _id: string
+  readonly committed: boolean
+  readonly action: string
+  readonly resource: { readonly type: string; readonly id: string }
+}
+
+/**
+ * The audit log's guarantee through a `kill -9`: changes are under way when the process dies;
+ * once another instance's relay has settled what it left pending, every buyer stored has exactly
+ * one `created` entry, every entry names a buyer that was stored, and every `201` a client got
+ * is among them. The relay waits out its grace (60 s) before it settles an entry.
+ */
+describe('audit log entries through a kill -9 (MongoDB)', function () {
+  this.timeout(180_000)
+  const db = freshDatabase()
+  after(() => db.drop())
+
+  it('is neither lost for a change that was stored nor kept for one that was not', async () => {
+    const fixture = makeFixture()
+    const { env, headers } = crashTestSetup(db.env, fixture)
+    const call = caller({ ...headers, 'x-orka-merchant-account-id': 'acme' })
+    const first = await startOrkaProcess(env)
+    const acknowledged: string[] = []
+    let killed = false
+    const requests = Array.from({ length: 120 }, async (_, i) => {
+      const r = await call(first.url, 'POST', '/buyers', { external_identifier: `crash-${String(i)}` }).catch(() => undefined)
+      if (r?.status === 201) acknowledged.push((JSON.parse(r.text) as { id: string }).id)
+      // Killed while the other requests are in flight: somewhere between their entries and their writes.
+      if (!killed && acknowledged.length >= 10) {
+        killed = true
+        first.child.kill('SIGKILL')
+      }
+    })
+    await Promise.all(requests)
+    expect(killed, 'the process was killed mid-run').to.equal(true)
+
+    const second = await startOrkaProcess(env)
+    const client = new MongoClient(mongoUri())
+    try {
+      await client.connect()
+      const database = client.db(db.env.MONGODB_DATABASE)
+      const entries = database.collection<StoredEntry>(COLLECTIONS.auditLog)
+      // The relay runs every 5 s on entries older than 60 s: all settled within 90 s of the kill.
+      await eventually(
+        async () => ((await entries.countDocuments({ committed: false })) === 0 ? true : undefined),
+        'no pending entry',
+        100_000,
+      )
+      // The burst's buyers (the seed file's have no entry: provisioning is not a change through the API).
+      const burst = { merchant_account_id: 'acme', external_identifier: { $regex: '^crash-' } }
+      const stored = (await database.collection<{ _id: string }>(COLLECTIONS.buyers).find(burst).toArray()).map((b) => b._id)
+      const created = (await entries.find({ committed: true, action: 'created', 'resource.type': 'buyer' }).toArray()).map(
+        (e) => e.resource.id,
+      )
+      expect([...created].sort(), 'one entry per stored buyer, none for a buyer never stored').to.deep.equal([...stored].sort())
+      expect(stored).to.include.members(acknowledged)
+
+      // The API lists the same: what the relay committed is visible.
+      const listed = await caller({ ...headers, 'x-orka-merchant-account-id': 'acme' })(
+        second.url,
+        'GET',
+        '/audit-logs?limit=100&resource_type=buyer',
+      )
+      expect(listed.status).to.equal(200)
+      const ids = (JSON.parse(listed.text) as { items: { resource: { id: string } }[] }).items.map((e) => e.resource.id)
+      expect(new Set(ids).size).to.equal(ids.length)
+      expect(created).to.include.members(ids)
+    } finally {
+      await client.close()
+      second.child.kill('SIGKILL')
+    }
+  })
+})

@@ -1,0 +1,20 @@
+import * as TE from 'fp-ts/TaskEither'
+import { Page } from '../pagination/page'
+import { paginate, PageQuery } from '../pagination/paginate'
+import { Mac } from '../shared/crypto.ports'
+import { InvalidRequest, Unavailable } from '../shared/errors'
+import { AuditLogEntry, auditSortKey, presentAuditEntry } from './audit-entry'
+import { AuditFilter, AuditLog } from './audit.ports'
+
+/** The account's committed entries, newest first; the filters are part of the cursor's scope. */
+export const makeListAuditLogs =
+  (deps: { audit: AuditLog; mac: Mac }) =>
+  (q: PageQuery & { merchantAccountId: string; filter: AuditFilter }): TE.TaskEither<InvalidRequest | Unavailable, Page<AuditLogEntry>> =>
+    TE.map((page: Page<Parameters<typeof presentAuditEntry>[0]>) => ({ ...page, items: page.items.map(presentAuditEntry) }))(
+      paginate(
+        deps,
+        `audit-logs\u0000${q.merchantAccountId}\u0000${JSON.stringify([q.filter.action ?? null, q.filter.user_id ?? null, q.filter.resource_type ?? null])}`,
+        auditSortKey,
+        (seek) => deps.audit.list(q.merchantAccountId, q.filter, seek),
+      )(q),
+    )

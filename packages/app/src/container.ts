@@ -113,7 +113,7 @@ import { Config } from './config'
 import { Storage } from './storage'
 import { PeriodicJob } from './periodic-job'
 import { DispatcherLog, WebhookDispatcher } from './webhook-dispatcher'
-import { countingTransactions, instrumentCardConnectors, instrumentGiftCardConnectors, Metrics, timedStoragePorts } from './metrics'
+import { countingTransactions, instrumentConnectors, Metrics, timedStoragePorts } from './metrics'
 
 export type UseCases = HttpDeps['useCases']
 export const UseCases = token<UseCases>('UseCases')
@@ -192,9 +192,9 @@ export const buildContainer = (
   const giftCardConnectors = new MockGiftCardConnectors({ clock, ledger: ports.giftCardLedger, mac, timeoutMs: config.connectorTimeoutMs })
   const cardConnectors = new MockCardConnectors({ timeoutMs: config.connectorTimeoutMs })
   c.register(GiftCardConnectors, {
-    useValue: metrics === undefined ? giftCardConnectors : instrumentGiftCardConnectors(giftCardConnectors, metrics),
+    useValue: metrics === undefined ? giftCardConnectors : instrumentConnectors(giftCardConnectors, metrics),
   })
-  c.register(CardConnectors, { useValue: metrics === undefined ? cardConnectors : instrumentCardConnectors(cardConnectors, metrics) })
+  c.register(CardConnectors, { useValue: metrics === undefined ? cardConnectors : instrumentConnectors(cardConnectors, metrics) })
   c.register(WebhookSender, {
     useValue: new NodeWebhookSender({
       headerPrefix: config.webhookHeaderPrefix,

@@ -203,25 +203,16 @@ const timed = <T extends object>(target: T, observerOf: (method: string) => Obse
   return timedObject as T
 }
 
-/** The card services' connectors, each call timed by definition id, operation and outcome. */
-export const instrumentCardConnectors = (connectors: CardConnectors, metrics: Metrics): CardConnectors => ({
-  forDefinition: (id) =>
-    O.map((c: object) =>
-      timed(c, (op) => (r, s) => {
-        metrics.connectorCall(id, op, r === undefined ? 'error' : outcomeOf(r), s)
-      }),
-    )(connectors.forDefinition(id)) as ReturnType<CardConnectors['forDefinition']>,
-})
-
-/** Likewise the gift card services'. */
-export const instrumentGiftCardConnectors = (connectors: GiftCardConnectors, metrics: Metrics): GiftCardConnectors => ({
-  forDefinition: (id) =>
-    O.map((c: object) =>
-      timed(c, (op) => (r, s) => {
-        metrics.connectorCall(id, op, r === undefined ? 'error' : outcomeOf(r), s)
-      }),
-    )(connectors.forDefinition(id)) as ReturnType<GiftCardConnectors['forDefinition']>,
-})
+/** The card or gift card services' connectors, each call timed by definition id, operation and outcome. */
+export const instrumentConnectors = <C extends CardConnectors | GiftCardConnectors>(connectors: C, metrics: Metrics): C =>
+  ({
+    forDefinition: (id: string) =>
+      O.map((c: object) =>
+        timed(c, (op) => (r, s) => {
+          metrics.connectorCall(id, op, r === undefined ? 'error' : outcomeOf(r), s)
+        }),
+      )(connectors.forDefinition(id)),
+  }) as C
 
 /** The embedded store's ports, each call timed as `<port>.<method>` (MongoDB has the driver's command monitoring instead). */
 export const timedStoragePorts = (ports: StoragePorts, metrics: Metrics): StoragePorts =>

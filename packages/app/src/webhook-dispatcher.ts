@@ -43,6 +43,9 @@ export interface DispatcherMetrics {
 
 const ATTEMPT_OUTCOME = { delivered: 'delivered', pending: 'retrying', failed: 'failed', cancelled: 'cancelled' } as const
 
+/** An attempt's outcome tag, for its metric and its span: `unrecorded` when storage could not record it. */
+const attemptOutcome = (r: E.Either<Unavailable, WebhookDeliveryStatus>) => (E.isLeft(r) ? 'unrecorded' : ATTEMPT_OUTCOME[r.right])
+
 export interface DispatcherDeps {
   readonly metrics?: DispatcherMetrics
   readonly deliveries: WebhookDeliveryStore
@@ -180,13 +183,9 @@ export class WebhookDispatcher implements WebhookDispatch {
         'orka.webhook.attempt': c.attempt,
       },
     })
-    const done = runInSpan(
-      span,
-      () => this.deps.attempt(c)(),
-      (r) => (E.isLeft(r) ? 'unrecorded' : ATTEMPT_OUTCOME[r.right]),
-    )
+    const done = runInSpan(span, () => this.deps.attempt(c)(), attemptOutcome)
       .then((r) => {
-        this.deps.metrics?.webhookAttempt(E.isLeft(r) ? 'unrecorded' : ATTEMPT_OUTCOME[r.right])
+        this.deps.metrics?.webhookAttempt(attemptOutcome(r))
         if (E.isLeft(r))
           log.error(
             { err: causeOf(r.left), deliveryId: d.id },

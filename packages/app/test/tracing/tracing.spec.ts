@@ -27,6 +27,9 @@ interface OtlpExport {
   }[]
 }
 
+/** How long exported spans and log lines may take to arrive: generous, for a loaded CI machine. */
+const WAIT_MS = 20_000
+
 const SERVER = 2
 const CLIENT = 3
 
@@ -124,18 +127,23 @@ const startTracedOrka = async (collector: Collector, env: Record<string, string>
           .map((l) => JSON.parse(l) as Record<string, unknown>)
           .find((l) => l.msg === 'request' && l.requestId === requestId),
       `the access-log line of ${requestId}`,
+      WAIT_MS,
     )
   return { server, token, send, accessLine }
 }
 
 /** The spans of the request with this id, once its server span and `n` spans of its trace have arrived. */
 const traceOf = async (collector: Collector, requestId: string, n: number) =>
-  eventually(() => {
-    const spans = collector.spans()
-    const root = spans.find((s) => s.kind === SERVER && attr(s, 'orka.request_id') === requestId)
-    const trace = root && spans.filter((s) => s.traceId === root.traceId)
-    return root && trace && trace.length >= n ? { root, trace } : undefined
-  }, `the spans of request ${requestId}`)
+  eventually(
+    () => {
+      const spans = collector.spans()
+      const root = spans.find((s) => s.kind === SERVER && attr(s, 'orka.request_id') === requestId)
+      const trace = root && spans.filter((s) => s.traceId === root.traceId)
+      return root && trace && trace.length >= n ? { root, trace } : undefined
+    },
+    `the spans of request ${requestId}`,
+    WAIT_MS,
+  )
 
 const childOf = (trace: readonly OtlpSpan[], parent: OtlpSpan, name: string | RegExp): OtlpSpan => {
   const found = trace.find((s) => s.parentSpanId === parent.spanId && (typeof name === 'string' ? s.name === name : name.test(s.name)))
@@ -238,6 +246,7 @@ describe('traces (OpenTelemetry, OTEL_TRACES_EXPORTER=otlp)', function () {
       const attempt = await eventually(
         () => collector.spans().find((s) => s.name === 'webhook attempt' && attr(s, 'orka.webhook.subscription_id') === id),
         'the webhook attempt span',
+        WAIT_MS,
       )
       expect(attempt.kind).to.equal(CLIENT)
       expect(attempt.parentSpanId ?? '').to.equal('')

@@ -9,7 +9,7 @@ import { Mac, SecretBox } from '../shared/crypto.ports'
 import { InvalidInput, invalidInput, InvalidRequest, NotFound, notFound, Unavailable } from '../shared/errors'
 import { AuditActor } from '../audit/audit-entry'
 import { subscriptionWitness } from '../audit/change-witness'
-import { AuditedChange, RecordAudited } from '../audit/record-audited'
+import { changeOf, RecordAudited } from '../audit/record-audited'
 import { WebhookDeliveryStore } from './webhook-delivery.ports'
 import {
   presentWebhookSubscription,
@@ -53,19 +53,10 @@ interface Audit {
   mac: Mac
 }
 
-/** A subscription's entry, in the account that made the change (an instance-wide subscription's too). */
-const subscriptionChange = (
-  q: { scope: WebhookScope; actor: AuditActor },
-  id: string,
-  action: 'created' | 'updated' | 'deleted',
-  check: Pick<AuditedChange['check'], 'probe' | 'witness'>,
-): AuditedChange => ({
-  merchantAccountId: q.scope.merchantAccountId,
-  actor: q.actor,
-  resource: { type: 'webhook-subscription', id, name: 'Webhook subscription' },
-  action,
-  check: { id, ...check },
-})
+const subscriptionResource = (id: string) => ({ type: 'webhook-subscription' as const, id, name: 'Webhook subscription' })
+
+/** Whose entry a change of a subscription is: the account that made it (an instance-wide subscription's too). */
+const madeBy = (q: { scope: WebhookScope; actor: AuditActor }) => ({ merchantAccountId: q.scope.merchantAccountId, actor: q.actor })
 
 /** Stores the changed subscription, audited; gone meanwhile (deleted by another request) is a 404. */
 const saved = (
@@ -74,7 +65,7 @@ const saved = (
   next: WebhookSubscriptionRecord,
 ): TE.TaskEither<NotFound | Unavailable, WebhookSubscriptionRecord> =>
   deps.audited(
-    subscriptionChange(q, next.id, 'updated', { probe: 'webhook-subscription-state', witness: subscriptionWitness(deps.mac, next) }),
+    changeOf(madeBy(q), subscriptionResource(next.id), 'updated', 'webhook-subscription-state', subscriptionWitness(deps.mac, next)),
     pipe(
       deps.webhooks.update(q.scope, next),
       TE.flatMap((updated) => (updated ? TE.right(next) : TE.left(notFound('WebhookSubscription', next.id)))),
@@ -102,15 +93,7 @@ export const makeCreateWebhookSubscription =
           previous_secret_expires_at: null,
           created_at: deps.clock.now().toISOString(),
         }
-        const change = subscriptionChange(
-          { scope: { merchantAccountId: cmd.merchantAccountId, includeInstanceWide: false }, actor: cmd.actor },
-          record.id,
-          'created',
-          {
-            probe: 'webhook-subscription-present',
-            witness: null,
-          },
-        )
+        const change = changeOf(cmd, subscriptionResource(record.id), 'created', 'webhook-subscription-present')
         return pipe(
           deps.audited(change, deps.webhooks.create(record)),
           TE.map(() => present(deps)(record)),
@@ -213,7 +196,7 @@ export const makeDeleteWebhookSubscription =
   (q: { scope: WebhookScope; actor: AuditActor; id: string }): TE.TaskEither<NotFound | Unavailable, void> =>
     pipe(
       deps.audited(
-        subscriptionChange(q, q.id, 'deleted', { probe: 'webhook-subscription-absent', witness: null }),
+        changeOf(madeBy(q), subscriptionResource(q.id), 'deleted', 'webhook-subscription-absent'),
         pipe(
           deps.webhooks.delete(q.scope, q.id),
           TE.flatMap((deleted) => (deleted ? TE.right(undefined) : TE.left(notFound('WebhookSubscription', q.id)))),

@@ -1,4 +1,5 @@
 import type { Config } from './config'
+import { logSafeIds } from './trace-ids'
 
 /** The name of Orka's tracer: every span it makes itself (the MongoDB ones are the instrumentation's). */
 export const TRACER_NAME = 'orka'
@@ -22,10 +23,11 @@ export const tracingRequested = (config: Pick<Config, 'otelTracesExporter'>): bo
  * Prometheus's and logs pino's. Resolves to the function that flushes and stops it.
  */
 export const startTracing = async (serviceName: string): Promise<() => Promise<void>> => {
-  const { NodeSDK } = await import('@opentelemetry/sdk-node')
+  const { NodeSDK, tracing } = await import('@opentelemetry/sdk-node')
   const { MongoDBInstrumentation } = await import('@opentelemetry/instrumentation-mongodb')
   const sdk = new NodeSDK({
     serviceName,
+    idGenerator: logSafeIds(new tracing.RandomIdGenerator()),
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [

@@ -126,10 +126,11 @@ const listen = async (
     useCases: get(c, UseCases),
     demoCheckout: demoCheckout(config, get(c, UseCases), get(c, Clock)),
   })
-  const dispatcher = get(c, Dispatcher)
-  const sweeper = get(c, SessionSweeper)
-  const recovery = get(c, TransactionRecovery)
-  const audit = [get(c, AuditSettler), get(c, AuditSweeper)]
+  // Background jobs: started once listening, stopped in this order before storage closes.
+  const jobs: { start(): void; stop(): Promise<void> }[] = [
+    get(c, Dispatcher),
+    ...[SessionSweeper, TransactionRecovery, AuditSettler, AuditSweeper].map((token) => get(c, token)),
+  ]
   const handle = app.callback()
   // Node checks the two request timeouts on this interval (30 s by default): often enough here
   // that a client cut at HEADERS_TIMEOUT_MS is cut within a second of it.
@@ -165,10 +166,7 @@ const listen = async (
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
   const url = `http://${host}:${port}`
   log.info({ url }, `Orka listening on ${url}`)
-  dispatcher.start()
-  sweeper.start()
-  recovery.start()
-  for (const job of audit) job.start()
+  for (const job of jobs) job.start()
   return {
     url,
     container: c,
@@ -184,10 +182,7 @@ const listen = async (
       await once(server, 'close')
       clearTimeout(cut)
       // Attempts in flight end (each within WEBHOOK_TIMEOUT_MS) and are recorded before storage closes.
-      await dispatcher.stop()
-      await sweeper.stop()
-      await recovery.stop()
-      for (const job of audit) await job.stop()
+      for (const job of jobs) await job.stop()
       await storage.close()
       await metricsListener?.close()
     },

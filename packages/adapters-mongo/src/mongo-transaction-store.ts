@@ -10,7 +10,7 @@ import { isDuplicateKey, keysetRead, storageCalls, StorageCalls, UndecodableDocu
 import { SupersededMarks } from './superseded-marks'
 import { TransactionVersionDocument, toTransactionVersionDocument, versionId } from './transaction-version.document'
 
-/** The document's filter for a list filter: every given field must hold. */
+/** The document's filter for a list filter: every given field must hold (of any version, marked or not). */
 const filterOf = (merchantAccountId: string, f: TransactionFilter): Filter<TransactionVersionDocument> => {
   const range = (gte: number | undefined, lte: number | undefined) => ({
     ...(gte === undefined ? {} : { $gte: gte }),
@@ -19,7 +19,6 @@ const filterOf = (merchantAccountId: string, f: TransactionFilter): Filter<Trans
   const ms = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso))
   return {
     merchant_account_id: merchantAccountId,
-    superseded: false,
     ...(f.status === undefined ? {} : { status: { $in: [...f.status] } }),
     ...(f.buyer_id === undefined ? {} : { buyer_id: f.buyer_id }),
     ...(f.buyer_external_identifier === undefined ? {} : { buyer_external_identifier: f.buyer_external_identifier }),
@@ -97,24 +96,29 @@ export class MongoTransactionStore implements TransactionStore {
    * Reads unmarked versions that match, in batches, and keeps each transaction's newest (a
    * version may be unmarked while a newer one exists). A batch that ends inside one
    * transaction's versions stops before it, so that the next batch reads all of them; the
-   * newest of a transaction, if it matches, is then in the same batch as its older versions.
+   * newest of a transaction, if it matched when the batch was read, is then in the same batch
+   * as its older versions. One written since (after the batch, before the check of which
+   * versions are newest) is read then, and kept if it matches: all versions of a transaction
+   * share its place in the order, so it is listed once, where the batch had it. Two reads a
+   * batch, a third only when a batch holds a version whose newest it does not.
    */
   list(merchantAccountId: string, filter: TransactionFilter, seek: Seek): TE.TaskEither<Unavailable, readonly TransactionRecord[]> {
     return this.#calls.attempt(async (signal) => {
       if (seek.limit < 1) return []
       const col = this.#col.within(signal)
+      const matching = filterOf(merchantAccountId, filter)
       const batch = seek.limit * 2 + 2
       const out: TransactionRecord[] = []
       for (let from = seek.from; ;) {
         const { filter: key, sort } = keysetRead('created_at', 'descending', { ...seek, from }, 'transaction_id')
-        const query = { ...filterOf(merchantAccountId, filter), ...key }
+        const query = { ...matching, superseded: false, ...key }
         const docs = await col.find(query).sort(sort).limit(batch).toArray()
         const more = docs.length === batch
         const cut = more ? docs.at(-1)?.transaction_id : undefined
         let whole = docs.filter((d) => d.transaction_id !== cut)
         // One transaction's versions fill the batch: read all of them.
         if (whole.length === 0 && cut !== undefined) whole = await col.find({ ...query, transaction_id: cut }).toArray()
-        out.push(...(await this.#newestOf(col, whole)).map(recordOf))
+        out.push(...(await this.#newestOf(col, whole, matching)).map(recordOf))
         const last = whole.at(-1)
         if (out.length >= seek.limit || !more || last === undefined) return out.slice(0, seek.limit)
         from = O.some([last.created_at, last.transaction_id])
@@ -123,12 +127,18 @@ export class MongoTransactionStore implements TransactionStore {
   }
 
   /**
-   * Those of `docs` that are their transaction's newest version, in one read of the unmarked
-   * versions of their transactions (the newest is never marked). The others are marked later.
+   * Each transaction of `docs` once, as its newest version: one read of the unmarked versions
+   * of their transactions (the newest is never marked) says which that is. The older ones are
+   * left out (and marked later). When the newest is not among `docs` (written since they were
+   * read, or not matching then), it is read by its `_id` and kept if it matches `matching`, in
+   * place of the older one. That is the version newest at the check, marked meanwhile or not:
+   * never an older one. Recovery gives no `matching`: there a newer version comes later in the
+   * order (`updated_at_ms`, `_id`), so it is read in turn, not out of order here.
    */
   async #newestOf(
     col: BoundedCollection<TransactionVersionDocument>,
     docs: readonly TransactionVersionDocument[],
+    matching?: Filter<TransactionVersionDocument>,
   ): Promise<TransactionVersionDocument[]> {
     if (docs.length === 0) return []
     const ids = [...new Set(docs.map((d) => d.transaction_id))]
@@ -137,11 +147,22 @@ export class MongoTransactionStore implements TransactionStore {
       .toArray()
     const newest = new Map<string, number>()
     for (const c of current) if ((newest.get(c.transaction_id) ?? -1) < c.version) newest.set(c.transaction_id, c.version)
-    return docs.filter((d) => {
-      const v = newest.get(d.transaction_id) ?? d.version
-      if (v > d.version) this.#marks.add(d.transaction_id, v)
-      return v === d.version
-    })
+    const isNewest = (d: TransactionVersionDocument) => (newest.get(d.transaction_id) ?? d.version) === d.version
+    for (const d of docs) if (!isNewest(d)) this.#marks.add(d.transaction_id, newest.get(d.transaction_id) ?? d.version)
+    const present = new Set(docs.filter(isNewest).map((d) => d.transaction_id))
+    const behind = [...newest].filter(([id]) => !present.has(id)).map(([id, version]) => versionId(id, version))
+    const since = matching === undefined || behind.length === 0 ? [] : await col.find({ ...matching, _id: { $in: behind } }).toArray()
+    const newer = new Map(since.map((d) => [d.transaction_id, d]))
+    const out: TransactionVersionDocument[] = []
+    for (const d of docs) {
+      const written = newer.get(d.transaction_id)
+      if (isNewest(d)) out.push(d)
+      else if (written !== undefined) {
+        out.push(written)
+        newer.delete(d.transaction_id)
+      }
+    }
+    return out
   }
 
   findByRefund(merchantAccountId: string, refundId: string): TE.TaskEither<Unavailable, O.Option<TransactionRecord>> {

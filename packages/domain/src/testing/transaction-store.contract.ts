@@ -4,11 +4,20 @@ import { Seek } from '../pagination/page'
 import { TransactionRecord } from '../transactions/transaction'
 import { TransactionStore } from '../transactions/transaction.ports'
 import { dateAt, isoAt, MERCHANT_A, MERCHANT_B, nextUuid, uuidFor } from './fixtures'
-import { Harness, right, teardownHarness } from './harness'
+import { at, Harness, present, right, sortedBy, teardownHarness } from './harness'
 import { aTransactionRecord } from './transaction-fixtures'
 
 const FIRST: Seek = { direction: 'forward', from: O.none, limit: 100 }
 const ids = (rs: readonly TransactionRecord[]) => rs.map((r) => r.id)
+const BUYER = {
+  type: 'buyer' as const,
+  id: uuidFor(900),
+  reconciliation_id: null,
+  display_name: null,
+  external_identifier: null,
+  billing_details: null,
+  account_number: null,
+}
 /** The next version of `r` with some changes. */
 const then = (r: TransactionRecord, o: Partial<TransactionRecord>): TransactionRecord => ({ ...r, version: r.version + 1, ...o })
 
@@ -104,15 +113,7 @@ export const transactionStoreContract = (name: string, setup: () => Promise<Harn
     })
 
     it('filters on every field of TransactionFilter, all given ones at once', async () => {
-      const buyer = {
-        type: 'buyer' as const,
-        id: uuidFor(900),
-        reconciliation_id: null,
-        display_name: null,
-        external_identifier: 'crm-7',
-        billing_details: null,
-        account_number: null,
-      }
+      const buyer = { ...BUYER, id: uuidFor(900), external_identifier: 'crm-7' }
       const a = aTransactionRecord({ amount: 500, currency: 'EUR', buyer, external_identifier: 'order-1', created_at: isoAt(5000) })
       const b = aTransactionRecord({ amount: 2000, status: 'authorization_declined', checkout_session_id: uuidFor(901) })
       for (const r of [a, b]) await put(r)
@@ -164,6 +165,47 @@ export const transactionStoreContract = (name: string, setup: () => Promise<Harn
         // Again once the older versions had time to be marked (where marks are written later).
         await new Promise((r) => setTimeout(r, 300))
       }
+    })
+
+    it('lists each transaction once, in a version no older than before the list, while versions are written', async () => {
+      const buyer = { ...BUYER, id: uuidFor(910) }
+      const rs = Array.from({ length: 12 }, (_, i) => aTransactionRecord({ id: uuidFor(80 + i), created_at: isoAt((i % 4) * 100), buyer }))
+      for (const r of rs) await put(r)
+      const written = new Map(rs.map((r) => [r.id, [r]]))
+      const newest = (id: string) => present(written.get(id)?.at(-1), `a version of ${id}`)
+      // Two writers, each over its own half, one version after another, 60 in all: enough to
+      // land between the reads of a list, few enough to keep lists quick.
+      const writer = async (half: number) => {
+        for (let i = 0; i < 30; i++) {
+          const r = newest(at(rs, 2 * (i % 6) + half).id)
+          const next = then(r, { status: r.status === 'capture_succeeded' ? 'authorization_succeeded' : 'capture_succeeded' })
+          expect(await put(next)).to.equal(true)
+          written.get(r.id)?.push(next)
+        }
+      }
+      let writing = true
+      const writers = Promise.all([writer(0), writer(1)]).finally(() => (writing = false))
+      // Lists the buyer's transactions while the writers write (twice at least), a page of `limit` after another.
+      const lister = async (limit: number) => {
+        for (let round = 0; writing || round < 2; round++) {
+          const before = new Map(rs.map((r) => [r.id, newest(r.id).version]))
+          const listed: TransactionRecord[] = []
+          for (let from: Seek['from'] = O.none; ;) {
+            const page = await right(h.port.list(MERCHANT_A, { buyer_id: buyer.id }, { direction: 'forward', from, limit }))
+            listed.push(...page)
+            const last = page.at(-1)
+            if (page.length < limit || last === undefined) break
+            from = O.some([last.created_at, last.id])
+          }
+          const sorted = sortedBy((id: string) => id)
+          expect(sorted(ids(listed)), `round ${round}, pages of ${limit}`).to.deep.equal(sorted(ids(rs)))
+          for (const r of listed) {
+            expect(r.version, `${r.id} listed older than it was`).to.be.at.least(before.get(r.id) ?? 0)
+            expect(r).to.deep.equal(written.get(r.id)?.[r.version])
+          }
+        }
+      }
+      await Promise.all([writers, lister(100), lister(5)])
     })
 
     it('finds the transaction of a refund, newest version', async () => {

@@ -348,6 +348,8 @@ describe('payment methods: storing cards and managing them', () => {
       currency: null,
       last_replaced_at: null,
       has_replacement: false,
+      scheme_transaction_id: null,
+      scheme_transaction_id_scheme: null,
       usage_count: 1,
       cit_usage_count: 1,
       last_used_at: '2025-01-15T10:00:01.000Z',

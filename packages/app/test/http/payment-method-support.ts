@@ -10,16 +10,7 @@ export const withCheckDigit = (body: string): string => {
 }
 
 /** The properties of a stored PaymentMethod that the list of a buyer's usable cards leaves out. */
-const NOT_SUMMARISED = [
-  'status',
-  'buyer',
-  'external_identifier',
-  'scheme_transaction_id',
-  'scheme_transaction_id_scheme',
-  'transaction_link_id',
-  'created_at',
-  'updated_at',
-]
+const NOT_SUMMARISED = ['status', 'buyer', 'external_identifier', 'transaction_link_id', 'created_at', 'updated_at']
 
 /** A PaymentMethod as `GET /buyers/payment-methods` shows it. */
 export const summaryOf = (m: object): Record<string, unknown> =>

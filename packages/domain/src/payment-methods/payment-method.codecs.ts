@@ -59,16 +59,14 @@ export type PaymentMethod = t.TypeOf<typeof PaymentMethod>
 const without = <P extends Record<string, t.Mixed>, K extends keyof P>(props: P, keys: readonly K[]): Omit<P, K> =>
   Object.fromEntries(Object.entries(props).filter(([k]) => !(keys as readonly string[]).includes(k))) as Omit<P, K>
 
-const summaryRequired = without(PaymentMethod.required, [
-  'status',
-  'scheme_transaction_id',
-  'scheme_transaction_id_scheme',
-  'created_at',
-  'updated_at',
-])
+// The vendor's SDK (2.4) requires `scheme_transaction_id` and `scheme_transaction_id_scheme` in a summary too (null when unset).
+const summaryRequired = without(PaymentMethod.required, ['status', 'created_at', 'updated_at'])
 const summaryOptional = without(PaymentMethod.optional, ['buyer', 'external_identifier', 'transaction_link_id'])
 
-/** One of a buyer's usable cards (`GET /buyers/payment-methods`): the PaymentMethod without its buyer, status, ids and timestamps. */
+/**
+ * One of a buyer's usable cards (`GET /buyers/payment-methods`): the PaymentMethod without its
+ * buyer, status, external identifier, transaction link id and timestamps.
+ */
 export const PaymentMethodSummary = closed('PaymentMethodSummary', summaryRequired, summaryOptional)
 export type PaymentMethodSummary = t.TypeOf<typeof PaymentMethodSummary>
 export const PaymentMethodSummaries = closed('PaymentMethodSummaries', { items: t.readonlyArray(PaymentMethodSummary) })

@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa'
-import { DomainError, IDEMPOTENCY_KEY_REUSED } from '@orka/domain'
+import { DomainError, IDEMPOTENCY_KEY_REUSED, ServiceKind } from '@orka/domain'
 import { errorBodyJson, ErrorResponse, toErrorResponse } from './error-response'
 import type { HttpLog } from './types'
 import type { OrkaState } from './context'
@@ -39,6 +39,8 @@ export const serializeError = (e: unknown): Record<string, unknown> =>
     ? redactLogFields({ type: e.name, message: e.message, stack: e.stack })
     : { type: typeof e, message: redactCardNumbers(String(e)) }
 
+const SERVICE_NAMES: Readonly<Record<ServiceKind, string>> = { card: 'card service', 'gift-card': 'gift card service' }
+
 /**
  * Says in the log what the response body must not (why a token or an access was refused, what
  * failed). Reasons may quote what a client or a gift card service sent: every string is redacted.
@@ -52,10 +54,10 @@ const logDomainError = (log: HttpLog, requestId: string, e: DomainError): void =
       log.info(redactLogFields({ requestId, reason: e.reason }), 'access denied')
       return
     case 'ServiceFailed':
-      log.warn(redactLogFields({ requestId, reason: e.reason }), 'gift card service failed')
+      log.warn(redactLogFields({ requestId, service: e.service, reason: e.reason }), `${SERVICE_NAMES[e.service]} failed`)
       return
     case 'ServiceTimeout':
-      log.warn(redactLogFields({ requestId }), 'gift card service timed out')
+      log.warn(redactLogFields({ requestId, service: e.service }), `${SERVICE_NAMES[e.service]} timed out`)
       return
     case 'Unavailable':
       log.error(redactLogFields({ requestId, err: serializeError(e.cause) }), 'dependency unavailable')

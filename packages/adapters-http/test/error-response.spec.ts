@@ -111,12 +111,12 @@ describe('toErrorResponse', () => {
     ],
     [
       'ServiceFailed is a 502 that does not say why',
-      serviceFailed('provider said 500'),
+      serviceFailed('provider said 500', 'gift-card'),
       { status: 502, body: body(502, 'bad_gateway', 'Request could not be processed'), headers: {} },
     ],
     [
       'ServiceTimeout is a 504',
-      serviceTimeout(),
+      serviceTimeout('card'),
       { status: 504, body: body(504, 'gateway_timeout', 'Request could not be processed'), headers: {} },
     ],
     [

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
 import * as TE from 'fp-ts/TaskEither'
-import { makeAuthorize, makeCheckRateLimit, serviceFailed, unavailable } from '@orka/domain'
+import { makeAuthorize, makeCheckRateLimit, serviceFailed, serviceTimeout, unavailable } from '@orka/domain'
 import { containsCardNumber, createHttpApp, HttpDeps, redactCardNumbers, redactJsonLine, redactLogFields } from '../src'
 import { requestIdFor } from '../src/context'
 import { serializeError } from '../src/respond'
@@ -24,6 +24,7 @@ import {
 } from './support'
 
 const PAN = '4123455566667777'
+const IDS_CAPTURED = '0b6f7c1e-3d2a-4f5b-9c8d-7e6f5a4b3c2d'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
 /**
@@ -239,7 +240,8 @@ describe('card numbers in logs', () => {
         useCases: useCasesWith(unexpected, {
           authorize: makeAuthorize({ merchantAccounts: fakeMerchantAccounts('default'), roles: catalogueRoles }),
           checkRateLimit: makeCheckRateLimit({ store: new AdmitAll(), clock, config: { limit: 100, windowS: 60 } }),
-          activateGiftCard: () => TE.left(serviceFailed('upstream refused 4123 4555 6666 7777')),
+          activateGiftCard: () => TE.left(serviceFailed('upstream refused 4123 4555 6666 7777', 'gift-card')),
+          captureTransaction: () => TE.left(serviceTimeout('card')),
           listRoles: () => {
             throw new Error(`no roles for card 4123-4555-6666-7777`)
           },
@@ -355,9 +357,18 @@ describe('card numbers in logs', () => {
         expect(r.status).to.equal(502)
         const line = log.lines.find((l) => l.msg === 'gift card service failed')!
         expect(line).to.deep.include({ level: 'warn' })
-        expect(line.o.reason).to.equal('upstream refused #### #### #### ####')
+        expect([line.o.service, line.o.reason]).to.deep.equal(['gift-card', 'upstream refused #### #### #### ####'])
         expect(leaks(dump())).to.equal(false)
         expect(leaks(dump(), '4123455541234561234')).to.equal(false)
+      })
+
+      it('a card service that did not answer: named as the card service, not a gift card service', async () => {
+        const r = await call('POST', `/transactions/${IDS_CAPTURED}/capture`, {
+          authorization: `Bearer ${token(['transactions.write'])}`,
+        })
+        expect(r.status).to.equal(504)
+        const lines = log.lines.filter((l) => l.level === 'warn').map((l) => [l.msg, l.o.service])
+        expect(lines).to.deep.equal([['card service timed out', 'card']])
       })
 
       it('an unavailable dependency: its cause', async () => {

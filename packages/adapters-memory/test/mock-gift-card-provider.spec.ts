@@ -41,13 +41,13 @@ describe('MockGiftCardConnector', () => {
 
   it('fails as a provider for a number ending 0502', async () => {
     expect(await connector().activate(request('6036280000000502'))()).to.deep.equal(
-      E.left(serviceFailed('The gift card service could not process the activation')),
+      E.left(serviceFailed('The gift card service could not process the activation', 'gift-card')),
     )
   })
 
   it('times out on a number ending 0504, after the timeout and not before', async () => {
     const started = Date.now()
-    expect(await connector({ timeoutMs: 60 }).activate(request('6036280000000504'))()).to.deep.equal(E.left(serviceTimeout()))
+    expect(await connector({ timeoutMs: 60 }).activate(request('6036280000000504'))()).to.deep.equal(E.left(serviceTimeout('gift-card')))
     expect(Date.now() - started).to.be.within(55, 1000)
   })
 
@@ -60,7 +60,9 @@ describe('MockGiftCardConnector', () => {
 
   it('times out a slow answer that takes longer than the timeout', async () => {
     const started = Date.now()
-    expect(await connector({ slowMs: 5000, timeoutMs: 50 }).activate(request('6036280000000009'))()).to.deep.equal(E.left(serviceTimeout()))
+    expect(await connector({ slowMs: 5000, timeoutMs: 50 }).activate(request('6036280000000009'))()).to.deep.equal(
+      E.left(serviceTimeout('gift-card')),
+    )
     expect(Date.now() - started).to.be.below(1000)
   })
 
@@ -110,13 +112,13 @@ describe('MockGiftCardConnector balances', () => {
 
   it('fails as a provider for a number ending 0502', async () => {
     expect(await connector().balance(check('6036280000000502'))()).to.deep.equal(
-      E.left(serviceFailed('The gift card service could not check the balance')),
+      E.left(serviceFailed('The gift card service could not check the balance', 'gift-card')),
     )
   })
 
   it('times out on a number ending 0504, after the timeout and not before', async () => {
     const started = Date.now()
-    expect(await connector({ timeoutMs: 60 }).balance(check('6036280000000504'))()).to.deep.equal(E.left(serviceTimeout()))
+    expect(await connector({ timeoutMs: 60 }).balance(check('6036280000000504'))()).to.deep.equal(E.left(serviceTimeout('gift-card')))
     expect(Date.now() - started).to.be.within(55, 1000)
   })
 })

@@ -18,6 +18,7 @@ export interface CheckoutSessionDocument extends Doc {
   metadata: { key: string; value: string }[] | null
   card: SessionCard | null
   card_nonce?: string
+  full_transaction_id?: true
 }
 
 /** One taking of one card: inserting it is what lets exactly one caller have the card. */
@@ -49,10 +50,11 @@ export const toCheckoutSessionDocument = (r: CheckoutSessionRecord): CheckoutSes
   created_at: r.created_at,
   ...sessionFieldsOf(r),
   card: r.card,
+  ...(r.full_transaction_id === undefined ? {} : { full_transaction_id: r.full_transaction_id }),
 })
 
 export const fromCheckoutSessionDocument = decoder(COLLECTIONS.checkoutSessions, CheckoutSessionRecord, (d) => {
-  const fields = pick(d, fieldsOf(CheckoutSessionRecord))
+  const fields = pick(d, CheckoutSessionRecord.types.flatMap(fieldsOf))
   // Object.fromEntries makes `__proto__` an own key, as JSON.parse did when the merchant sent it.
   const metadata = Pairs.is(d.metadata) ? Object.fromEntries(d.metadata.map((p) => [p.key, p.value])) : d.metadata
   return { ...fields, id: d._id, metadata }

@@ -127,12 +127,16 @@ export class MockCardConnector implements CardConnector {
 
   /** Within the timeout, after the service's `mode`: `down` fails at once, `timeout` never answers. */
   private bounded<A>(service: PaymentServiceRecord, work: (signal: AbortSignal) => Promise<A | typeof downResult>) {
-    return withTimeout<CardConnectorError, A | typeof downResult>(this.timeoutMs, serviceTimeout, async (signal) => {
-      const mode = fieldOf(service, 'mode')
-      if (mode === 'down') return E.right(downResult)
-      if (mode === 'timeout') await hang(signal)
-      return E.right(await work(signal))
-    })
+    return withTimeout<CardConnectorError, A | typeof downResult>(
+      this.timeoutMs,
+      () => serviceTimeout('card'),
+      async (signal) => {
+        const mode = fieldOf(service, 'mode')
+        if (mode === 'down') return E.right(downResult)
+        if (mode === 'timeout') await hang(signal)
+        return E.right(await work(signal))
+      },
+    )
   }
 }
 

@@ -100,7 +100,13 @@ export class MockGiftCardConnector implements GiftCardConnector {
       this.made++
       if (key !== null) this.remember(key, result)
       return result
-    })(withTimeout(this.timeoutMs, serviceTimeout, (signal) => this.answer(req.number, signal)))
+    })(
+      withTimeout(
+        this.timeoutMs,
+        () => serviceTimeout('gift-card'),
+        (signal) => this.answer(req.number, signal),
+      ),
+    )
   }
 
   private remembered(key: string): ActivationResult | undefined {
@@ -120,36 +126,44 @@ export class MockGiftCardConnector implements GiftCardConnector {
   }
 
   balance(req: BalanceRequest): TE.TaskEither<ServiceFailed | ServiceTimeout, BalanceResult> {
-    return withTimeout<ServiceFailed | ServiceTimeout, BalanceResult>(this.timeoutMs, serviceTimeout, async (signal) => {
-      const refused = await this.refusal(req.number, signal, 'check the balance')
-      if (refused !== undefined) return refused
-      const balance = await this.options.ledger.balance(this.cardKey(req), openingOf(req.number))()
-      return E.isLeft(balance)
-        ? E.left(serviceFailed('The gift card service could not read the balance'))
-        : E.right({
-            _tag: 'Balance',
-            balance: balance.right,
-            currency: MOCK_BALANCE_CURRENCY,
-            expirationDate: threeYearsAfter(this.options.clock.now()).toISOString(),
-          })
-    })
+    return withTimeout<ServiceFailed | ServiceTimeout, BalanceResult>(
+      this.timeoutMs,
+      () => serviceTimeout('gift-card'),
+      async (signal) => {
+        const refused = await this.refusal(req.number, signal, 'check the balance')
+        if (refused !== undefined) return refused
+        const balance = await this.options.ledger.balance(this.cardKey(req), openingOf(req.number))()
+        return E.isLeft(balance)
+          ? E.left(serviceFailed('The gift card service could not read the balance', 'gift-card'))
+          : E.right({
+              _tag: 'Balance',
+              balance: balance.right,
+              currency: MOCK_BALANCE_CURRENCY,
+              expirationDate: threeYearsAfter(this.options.clock.now()).toISOString(),
+            })
+      },
+    )
   }
 
   redeem(req: RedemptionRequest): TE.TaskEither<ConnectorError, RedemptionResult> {
-    return withTimeout<ConnectorError, RedemptionResult>(this.timeoutMs, serviceTimeout, async (signal) => {
-      const refused = await this.refusal(req.number, signal, 'redeem')
-      if (refused !== undefined) return refused
-      if (req.currency !== MOCK_BALANCE_CURRENCY) return E.right({ _tag: 'Refused', errorCode: 'incorrect_currency' })
-      const debit = await this.options.ledger.debit(this.movement(req))()
-      if (E.isLeft(debit)) return E.left(serviceFailed('The gift card service could not redeem'))
-      if (debit.right._tag === 'Insufficient') return E.right({ _tag: 'Refused', errorCode: 'insufficient_funds' })
-      // The reference's entry is not a debit: the redemption was reversed before it arrived, so it takes nothing.
-      return E.right(
-        debit.right.entry.amount < 0
-          ? { _tag: 'Redeemed', balance: debit.right.entry.balance }
-          : { _tag: 'Refused', errorCode: 'operation_canceled' },
-      )
-    })
+    return withTimeout<ConnectorError, RedemptionResult>(
+      this.timeoutMs,
+      () => serviceTimeout('gift-card'),
+      async (signal) => {
+        const refused = await this.refusal(req.number, signal, 'redeem')
+        if (refused !== undefined) return refused
+        if (req.currency !== MOCK_BALANCE_CURRENCY) return E.right({ _tag: 'Refused', errorCode: 'incorrect_currency' })
+        const debit = await this.options.ledger.debit(this.movement(req))()
+        if (E.isLeft(debit)) return E.left(serviceFailed('The gift card service could not redeem', 'gift-card'))
+        if (debit.right._tag === 'Insufficient') return E.right({ _tag: 'Refused', errorCode: 'insufficient_funds' })
+        // The reference's entry is not a debit: the redemption was reversed before it arrived, so it takes nothing.
+        return E.right(
+          debit.right.entry.amount < 0
+            ? { _tag: 'Redeemed', balance: debit.right.entry.balance }
+            : { _tag: 'Refused', errorCode: 'operation_canceled' },
+        )
+      },
+    )
   }
 
   /**
@@ -171,17 +185,21 @@ export class MockGiftCardConnector implements GiftCardConnector {
   }
 
   private credit(req: CreditRequest, amountOf: () => Promise<E.Either<unknown, number>>): TE.TaskEither<ConnectorError, CreditResult> {
-    const failed = () => serviceFailed('The gift card service could not give the amount back')
+    const failed = () => serviceFailed('The gift card service could not give the amount back', 'gift-card')
     // The test numbers' failures are the way in (checks, redemptions): giving back always answers, so a test payment never stays pending.
-    return withTimeout<ConnectorError, CreditResult>(this.timeoutMs, serviceTimeout, async () => {
-      const amount = await amountOf()
-      if (E.isLeft(amount)) return E.left(failed())
-      const credit =
-        amount.right === 0
-          ? await this.options.ledger.balance(this.cardKey(req), openingOf(req.number))()
-          : E.map((e: LedgerEntry) => e.balance)(await this.options.ledger.credit({ ...this.movement(req), amount: amount.right })())
-      return E.isLeft(credit) ? E.left(failed()) : E.right({ balance: credit.right })
-    })
+    return withTimeout<ConnectorError, CreditResult>(
+      this.timeoutMs,
+      () => serviceTimeout('gift-card'),
+      async () => {
+        const amount = await amountOf()
+        if (E.isLeft(amount)) return E.left(failed())
+        const credit =
+          amount.right === 0
+            ? await this.options.ledger.balance(this.cardKey(req), openingOf(req.number))()
+            : E.map((e: LedgerEntry) => e.balance)(await this.options.ledger.credit({ ...this.movement(req), amount: amount.right })())
+        return E.isLeft(credit) ? E.left(failed()) : E.right({ balance: credit.right })
+      },
+    )
   }
 
   private cardKey(req: { readonly service: { readonly id: string }; readonly number: string }): string {
@@ -200,7 +218,7 @@ export class MockGiftCardConnector implements GiftCardConnector {
   ): Promise<E.Either<ServiceFailed, { readonly _tag: 'Refused'; readonly errorCode: 'invalid_gift_card' | 'expired_card' }> | undefined> {
     if (number.endsWith('0002')) return E.right({ _tag: 'Refused', errorCode: 'invalid_gift_card' })
     if (number.endsWith('0003')) return E.right({ _tag: 'Refused', errorCode: 'expired_card' })
-    if (number.endsWith('0502')) return E.left(serviceFailed(`The gift card service could not ${what}`))
+    if (number.endsWith('0502')) return E.left(serviceFailed(`The gift card service could not ${what}`, 'gift-card'))
     await this.delayFor(number, signal)
     return undefined
   }
@@ -212,7 +230,7 @@ export class MockGiftCardConnector implements GiftCardConnector {
 
   private async answer(number: string, signal: AbortSignal): Promise<Outcome> {
     if (number.endsWith('0002')) return E.left(cardDeclined('The gift card was declined'))
-    if (number.endsWith('0502')) return E.left(serviceFailed('The gift card service could not process the activation'))
+    if (number.endsWith('0502')) return E.left(serviceFailed('The gift card service could not process the activation', 'gift-card'))
     if (number.endsWith('0504')) await hang(signal)
     if (number.endsWith('0009')) await delay(this.slowMs, signal)
     return E.right({ expirationDate: threeYearsAfter(this.options.clock.now()).toISOString() })

@@ -197,7 +197,7 @@ describe('MockCardConnector timing', () => {
       () => c.refund(money({ amount: UNANSWERED_AMOUNT })),
     ]) {
       const started = Date.now()
-      expect(await call()()).to.deep.equal(E.left({ _tag: 'ServiceTimeout' }))
+      expect(await call()()).to.deep.equal(E.left({ _tag: 'ServiceTimeout', service: 'card' }))
       expect(Date.now() - started).to.be.within(55, 1000)
     }
   })
@@ -208,7 +208,7 @@ describe('MockCardConnector timing', () => {
     expect(r._tag).to.equal('Authorized')
     expect(Date.now() - started).to.be.within(75, 1000)
     expect(await connector({ slowMs: 5000, timeoutMs: 50 }).authorize(authorization({ amount: SLOW_AMOUNT }))()).to.deep.equal(
-      E.left({ _tag: 'ServiceTimeout' }),
+      E.left({ _tag: 'ServiceTimeout', service: 'card' }),
     )
   })
 
@@ -238,9 +238,9 @@ describe('MockCardConnector modes (the service field `mode`)', () => {
   it('timeout: no authorization, capture or refund is answered, but a void is', async () => {
     const slow = withMode('timeout')
     const c = connector({ timeoutMs: 40 })
-    expect(await c.authorize(authorization({ service: slow }))()).to.deep.equal(E.left({ _tag: 'ServiceTimeout' }))
-    expect(await c.capture(money({ service: slow }))()).to.deep.equal(E.left({ _tag: 'ServiceTimeout' }))
-    expect(await c.refund(money({ service: slow }))()).to.deep.equal(E.left({ _tag: 'ServiceTimeout' }))
+    expect(await c.authorize(authorization({ service: slow }))()).to.deep.equal(E.left({ _tag: 'ServiceTimeout', service: 'card' }))
+    expect(await c.capture(money({ service: slow }))()).to.deep.equal(E.left({ _tag: 'ServiceTimeout', service: 'card' }))
+    expect(await c.refund(money({ service: slow }))()).to.deep.equal(E.left({ _tag: 'ServiceTimeout', service: 'card' }))
     expect((await right(c.void({ service: slow, reference: 'tx-1:void', authorization: 'tx-1:authorize' })))._tag).to.equal('Succeeded')
   })
 

@@ -228,7 +228,7 @@ const captureView = (done: OperationDone, prefer: string | null): Transaction | 
         raw_response_description: done.capture?.raw_response_description ?? null,
         transaction: done.transaction,
         capture_id: done.capture?.id ?? null,
-        payment_service_capture_id: null,
+        payment_service_capture_id: done.capture?.payment_service_capture_id ?? null,
       }
     : done.transaction
 

@@ -166,14 +166,14 @@ describe('makeActivateGiftCard', () => {
       const s = setup()
       await s.ready()
       expect(await s.run({ number: '6036280000000502' })).to.deep.equal(
-        E.left(serviceFailed('The gift card service could not process the activation')),
+        E.left(serviceFailed('The gift card service could not process the activation', 'gift-card')),
       )
     })
 
     it('reports a provider that does not answer within the timeout (504)', async () => {
       const s = setup({ timeoutMs: 30 })
       await s.ready()
-      expect(await s.run({ number: '6036280000000504' })).to.deep.equal(E.left(serviceTimeout()))
+      expect(await s.run({ number: '6036280000000504' })).to.deep.equal(E.left(serviceTimeout('gift-card')))
     })
 
     it('rejects an account without a primary gift card service, before reaching any provider', async () => {
@@ -257,7 +257,7 @@ describe('makeActivateGiftCard', () => {
     it('does not record a provider failure (502), so the retry reaches the provider', async () => {
       const s = setup()
       await s.ready()
-      const failed = E.left(serviceFailed('The gift card service could not process the activation'))
+      const failed = E.left(serviceFailed('The gift card service could not process the activation', 'gift-card'))
       expect(await s.run({ number: '6036280000000502' }, KEY)).to.deep.equal(failed)
       expect(await s.run({ number: '6036280000000502' }, KEY)).to.deep.equal(failed)
       expect(s.connectors.calls).to.have.length(2)

@@ -18,7 +18,17 @@ import {
   notFound,
   unavailable,
 } from '@orka/domain'
-import { left, ManualClock, MERCHANT_A, right, SequentialIds, uuidFor } from '@orka/domain/testing'
+import {
+  left,
+  ManualClock,
+  MERCHANT_A,
+  OPERATION_DECLINED,
+  right,
+  ScriptedCardConnector,
+  SequentialIds,
+  SUCCEEDED,
+  uuidFor,
+} from '@orka/domain/testing'
 import {
   MemoryApiKeyPairRepository,
   MemoryBuyerRepository,
@@ -243,6 +253,45 @@ describe('the audit log, written by the use cases', () => {
         [resource(voided.id), { id: ACTOR.id, name: ACTOR.name }, true],
       ])
       expect(await pending(w)).to.deep.equal([])
+    })
+
+    it('a declined capture or void writes no entry (no money moved); its attempt stays in the transaction', async () => {
+      const connector = new ScriptedCardConnector({ capture: () => OPERATION_DECLINED, void: () => OPERATION_DECLINED })
+      const w = await transactionWorld([connector])
+      const { value: t } = await right(w.create())
+      const captured = await right(w.capture(t.id))
+      const voided = await right(w.void(t.id))
+      expect([captured.value.capture?.status, voided.value.transaction.status]).to.deep.equal(['declined', 'authorization_succeeded'])
+      expect((await listed(w)).map((e) => [e.resource.id, e.action])).to.deep.equal([[t.id, 'created']])
+      expect(await pending(w)).to.deep.equal([])
+    })
+
+    it('a capture whose answer was lost waits pending, through the relay, until its outcome is known; then it is committed', async () => {
+      let lose = true
+      const connector = new ScriptedCardConnector({ capture: () => (lose ? { lost: SUCCEEDED } : SUCCEEDED) })
+      const w = await transactionWorld([connector])
+      const relay = makeSettleAudit({
+        ...w,
+        buyers: new MemoryBuyerRepository(),
+        vault: new MemoryGiftCardVault(),
+        checkoutSessions: new MemoryCheckoutSessionStore(),
+        webhooks: w.webhooks,
+        keys: new MemoryApiKeyPairRepository(),
+        config: { graceMs: GRACE_MS, batch: 10 },
+      })
+      const { value: t } = await right(w.create())
+      expect(await left(w.capture(t.id, {}, 'capture-1'))).to.deep.equal({ _tag: 'ServiceTimeout', service: 'card' })
+      const [waiting] = await pending(w)
+      expect([waiting?.action, waiting?.check?.probe]).to.deep.equal(['captured', 'capture-outcome'])
+      w.clock.advance(GRACE_MS + 1)
+      expect(await right(relay()), 'the capture has no outcome yet').to.deep.equal({ committed: 0, dropped: 0 })
+      lose = false
+      expect((await right(w.capture(t.id, {}, 'capture-1'))).value.capture?.status).to.equal('succeeded')
+      expect(await right(relay())).to.deep.equal({ committed: 1, dropped: 0 })
+      expect((await listed(w)).map((e) => [e.resource.id, e.action])).to.deep.equal([
+        [t.id, 'captured'],
+        [t.id, 'created'],
+      ])
     })
 
     it('a secret rotation writes an updated entry on the webhook subscription', async () => {

@@ -96,9 +96,9 @@ describe('makeStoreGiftCard', () => {
     const s = setup({ timeoutMs: 40 })
     await s.ready()
     expect(await s.run({ number: '6036280000000502', pin: PIN })).to.deep.equal(
-      E.left(serviceFailed('The gift card service could not check the balance')),
+      E.left(serviceFailed('The gift card service could not check the balance', 'gift-card')),
     )
-    expect(await s.run({ number: '6036280000000504', pin: PIN })).to.deep.equal(E.left(serviceTimeout()))
+    expect(await s.run({ number: '6036280000000504', pin: PIN })).to.deep.equal(E.left(serviceTimeout('gift-card')))
   })
 
   it('refuses a card already stored, naming it, without asking the service again', async () => {

@@ -197,7 +197,7 @@ describe('split payments: gift cards and a card in one transaction', () => {
   it('ends a gift-card-only payment declined when a card is refused, failed when a provider does not answer', async () => {
     const w = await transactionWorld([new ScriptedCardConnector()], (mock) => ({
       ...passThrough(mock),
-      redeem: (req) => (req.number === THIRD ? TE.left(serviceTimeout()) : mock.redeem(req)),
+      redeem: (req) => (req.number === THIRD ? TE.left(serviceTimeout('gift-card')) : mock.redeem(req)),
     }))
     const declined = (await right(w.create(giftOnly({ gift_cards: [gift(GIFT, 9000), gift(REFUSED, 1000)] })))).value
     expect([declined.status, declined.error_code, declined.intent_outcome]).to.deep.equal([
@@ -222,7 +222,7 @@ describe('split payments: gift cards and a card in one transaction', () => {
     // The provider applies the redemption, then the answer is lost on the way back.
     const w = await transactionWorld([new ScriptedCardConnector()], (mock) => ({
       ...passThrough(mock),
-      redeem: (req) => async () => (await mock.redeem(req)(), E.left(serviceTimeout())),
+      redeem: (req) => async () => (await mock.redeem(req)(), E.left(serviceTimeout('gift-card'))),
     }))
     const t = (await right(w.create(split({ gift_cards: [gift(GIFT, 3000)] })))).value
     expect([t.status, t.error_code]).to.deep.equal(['authorization_voided', 'service_network_error'])
@@ -259,7 +259,7 @@ describe('split payments: gift cards and a card in one transaction', () => {
     const card = new ScriptedCardConnector()
     const w = await transactionWorld([card], (mock) => ({
       ...passThrough(mock),
-      reverse: (req) => (down ? TE.left(serviceTimeout()) : mock.reverse(req)),
+      reverse: (req) => (down ? TE.left(serviceTimeout('gift-card')) : mock.reverse(req)),
     }))
     const t = (await right(w.create(split({ gift_cards: [gift(GIFT, 3000), gift(REFUSED, 1000)] })))).value
     expect([t.status, t.error_code]).to.deep.equal(['processing', 'invalid_gift_card'])
@@ -408,7 +408,7 @@ describe('split payments: gift cards and a card in one transaction', () => {
     const card = new ScriptedCardConnector()
     const w = await transactionWorld([card], (mock) => ({
       ...passThrough(mock),
-      reverse: (req) => (down && req.number === OTHER ? TE.left(serviceTimeout()) : mock.reverse(req)),
+      reverse: (req) => (down && req.number === OTHER ? TE.left(serviceTimeout('gift-card')) : mock.reverse(req)),
     }))
     const t = (await right(w.create(split({ gift_cards: [gift(GIFT, 2000), gift(OTHER, 1000)] })))).value
     expect(await balanceOf(w, GIFT)).to.equal(MOCK_BALANCE - 2000)

@@ -40,7 +40,7 @@ describe('recovery of pending transactions', () => {
   it('goes on past a batch of transactions its service leaves pending: they never hold the others back', async () => {
     const stuck = new Set<string>()
     const service = new ScriptedCardConnector({
-      void: (req) => (stuck.has(req.authorization.split(':')[0] ?? '') ? serviceTimeout() : SUCCEEDED),
+      void: (req) => (stuck.has(req.authorization.split(':')[0] ?? '') ? serviceTimeout('card') : SUCCEEDED),
     })
     const w = await transactionWorld([service])
     const ids = await abandoned(w, service, 5)

@@ -15,6 +15,7 @@ import {
   TransactionCreate,
   TransactionDeps,
   TransactionRecord,
+  TransactionRefundCreate,
 } from '@orka/domain'
 import {
   aGiftCardServiceRecord,
@@ -119,7 +120,7 @@ export const transactionWorld = async (
     capture: (id: string, input: { amount?: number } = {}, key: string | null = null) =>
       makeCaptureTransaction(deps)({ ...op(id, key), actor: ACTOR, input }),
     void: (id: string, key: string | null = null) => makeVoidTransaction(deps)({ ...op(id, key), actor: ACTOR, input: null }),
-    refund: (id: string, input: { amount?: number } = {}, key: string | null = null) =>
+    refund: (id: string, input: TransactionRefundCreate = {}, key: string | null = null) =>
       makeRefundTransaction(deps)({ ...op(id, key), actor: ACTOR, input }),
     refundAll: (id: string, key: string | null = null) => makeRefundAllTransaction(deps)({ ...op(id, key), actor: ACTOR, input: {} }),
     update: (id: string, input: { external_identifier?: string | null; metadata?: Record<string, string> | null }) =>

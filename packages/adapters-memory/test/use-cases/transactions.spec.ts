@@ -110,7 +110,7 @@ describe('creating a transaction', () => {
     const first = new ScriptedCardConnector({
       authorize: () => ({ lost: AUTHORIZED() }),
       void: () =>
-        voidWorks ? { _tag: 'Succeeded', serviceId: null, rawResponseCode: null, rawResponseDescription: null } : serviceTimeout(),
+        voidWorks ? { _tag: 'Succeeded', serviceId: null, rawResponseCode: null, rawResponseDescription: null } : serviceTimeout('card'),
     })
     const second = new ScriptedCardConnector()
     const w = await transactionWorld([first, second])
@@ -291,7 +291,7 @@ describe('capture, void and refunds', () => {
     })
     const { w, t } = await authorized(connector)
     await right(w.capture(t.id))
-    expect(await left(w.refund(t.id, { amount: 500 }, 'refund-1'))).to.deep.equal({ _tag: 'ServiceTimeout' })
+    expect(await left(w.refund(t.id, { amount: 500 }, 'refund-1'))).to.deep.equal({ _tag: 'ServiceTimeout', service: 'card' })
     lose = false
     const retried = await right(w.refund(t.id, { amount: 500 }, 'refund-1'))
     expect(retried.value.refunds.map((r) => [r.amount, r.status])).to.deep.equal([[500, 'succeeded']])

@@ -189,6 +189,25 @@ describe('GET /audit-logs: every change made through the API, newest first', fun
     ])
   })
 
+  it('writes no capture for a capture the card service declined: only the payment is listed', async () => {
+    const card = { method: 'card', number: CARD_NUMBER, expiration_date: '12/30', security_code: '123' }
+    const paid = await h.request<{ id: string }>('POST', '/transactions', {
+      body: { amount: 250000, currency: 'USD', payment_method: card },
+    })
+    expect(paid.status, paid.text).to.equal(201)
+    h.clock.advance(1000)
+    // The sandbox card service declines this amount (insufficient_funds).
+    const declined = await h.request<{ captured_amount: number; status: string }>('POST', `/transactions/${paid.body.id}/capture`, {
+      body: { amount: 200011 },
+    })
+    expect([declined.status, declined.body.captured_amount, declined.body.status]).to.deep.equal([200, 0, 'authorization_succeeded'])
+    const onIt = (await list('?limit=100&resource_type=transaction')).body.items.filter((e) => e.resource.id === paid.body.id)
+    expect(onIt.map((e) => e.action)).to.deep.equal(['created'])
+    expect((await h.request('POST', `/transactions/${paid.body.id}/capture`, { body: { amount: 1000 } })).status).to.equal(200)
+    const after = (await list('?limit=100&resource_type=transaction')).body.items.filter((e) => e.resource.id === paid.body.id)
+    expect(after.map((e) => e.action)).to.deep.equal(['captured', 'created'])
+  })
+
   it('writes nothing for a change that did not happen: refused, not found or failed validation', async () => {
     const before = (await list('?limit=100')).body.items
     expect((await h.request('PUT', `/buyers/${IDS.acmeBuyer}`, { body: { display_name: 'x' } })).status).to.equal(404)

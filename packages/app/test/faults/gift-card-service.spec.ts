@@ -79,7 +79,7 @@ describe('Faults: the gift card service slow, hanging, failing and answering gar
 
   it('answers 502 while the provider fails, records nothing, and completes the same request once it recovers', async () => {
     const number = aNumber()
-    provider.behaviour = () => TE.left(serviceFailed('upstream answered 503'))
+    provider.behaviour = () => TE.left(serviceFailed('upstream answered 503', 'gift-card'))
     const failed = await activate(number, 'fault-recovers')
     provider.behaviour = () => TE.right({ expirationDate: '2031-02-03T04:05:06.000Z' })
     const retried = await activate(number, 'fault-recovers')

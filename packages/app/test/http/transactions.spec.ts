@@ -98,6 +98,7 @@ describe('transactions over HTTP (embedded store, mock-card)', () => {
     const captures = await h.request<{ items: Json[] }>('GET', `/transactions/${t.id}/captures`)
     const [capture] = captures.body.items
     if (capture === undefined) throw new Error('no capture listed')
+    expect(capture.payment_service_capture_id, "the card service's id of the capture").to.match(UUID_RE)
     expect(capture).to.deep.equal({
       type: 'capture',
       id: capture.id,
@@ -115,6 +116,7 @@ describe('transactions over HTTP (embedded store, mock-card)', () => {
       raw_response_code: capture.raw_response_code,
       raw_response_description: capture.raw_response_description,
       transaction_external_identifier: null,
+      payment_service_capture_id: capture.payment_service_capture_id,
     })
     expect((await h.request('GET', `/transactions/${t.id}/captures/${String(capture.id)}`)).body).to.deep.equal(capture)
 
@@ -147,13 +149,14 @@ describe('transactions over HTTP (embedded store, mock-card)', () => {
   it('answers the capture and void wrappers when Prefer asks for them', async () => {
     const t = (await pay()).body
     const captured = await h.request<Json>('POST', `/transactions/${t.id}/capture`, { headers: { prefer: 'resource=transaction-capture' } })
-    expect(captured.body).to.deep.include({
-      type: 'transaction-capture',
-      status: 'succeeded',
-      code: null,
-      payment_service_capture_id: null,
-    })
+    expect(captured.body).to.deep.include({ type: 'transaction-capture', status: 'succeeded', code: null })
     expect((captured.body.transaction as Json).status).to.equal('capture_succeeded')
+    const [listed] = (await h.request<{ items: Json[] }>('GET', `/transactions/${t.id}/captures`)).body.items
+    expect(captured.body.payment_service_capture_id, "the card service's id of the capture").to.match(UUID_RE)
+    expect([captured.body.capture_id, captured.body.payment_service_capture_id]).to.deep.equal([
+      listed?.id,
+      listed?.payment_service_capture_id,
+    ])
     const other = (await pay()).body
     const voided = await h.request<Json>('POST', `/transactions/${other.id}/void`, { headers: { prefer: 'resource=transaction-void' } })
     expect(voided.body).to.deep.include({ type: 'transaction-void', status: 'succeeded', code: null })

@@ -2,9 +2,8 @@ import { expect } from 'chai'
 import { randomInt } from 'node:crypto'
 import { MongoClient } from 'mongodb'
 import { MOCK_BALANCE } from '@orka/adapters-node'
-import { ManualClock } from '@orka/domain/testing'
-import { Harness, makeFixture, startHarness } from '../support/harness'
-import { freshDatabase, mongoUri, storedTransactions } from './support'
+import { Harness } from '../support/harness'
+import { mongoUri, storedTransactions, TwoInstances, twoInstances } from './support'
 
 /** What these checks read of a stored redemption. */
 interface StoredRedemption {
@@ -45,20 +44,13 @@ describe('split payments racing for one gift card across two instances (MongoDB)
   this.timeout(120_000)
   let a: Harness
   let b: Harness
-  let db: ReturnType<typeof freshDatabase>
+  let both: TwoInstances
   beforeEach(async () => {
-    db = freshDatabase()
-    const fixture = makeFixture()
-    const clock = new ManualClock(new Date())
     // Long enough that no redemption waiting for its turn at the ledger times out (that would be an unknown outcome, not a refusal).
-    const env = { ...db.env, CONNECTOR_TIMEOUT_MS: '15000' }
-    a = await startHarness({ fixture, clock, env })
-    b = await startHarness({ fixture, clock, env })
+    both = await twoInstances({ CONNECTOR_TIMEOUT_MS: '15000' })
+    ;({ a, b } = both)
   })
-  afterEach(async () => {
-    await Promise.all([a.close(), b.close()])
-    await db.drop()
-  })
+  afterEach(() => both.close())
 
   it('lets 64 concurrent gift-card-only payments of one card take exactly what its balance covers; the balance matches the records', async () => {
     // A number fresh for this test, none of the provider's test endings.
@@ -102,7 +94,7 @@ describe('split payments racing for one gift card across two instances (MongoDB)
     const client = new MongoClient(mongoUri())
     try {
       await client.connect()
-      const records = [...(await storedTransactions<StoredTx>(client, db.env.MONGODB_DATABASE)).values()]
+      const records = [...(await storedTransactions<StoredTx>(client, both.database)).values()]
       expect(records.map((r) => r.id).sort(), 'one stored transaction per payment').to.deep.equal(replies.map((r) => r.body.id).sort())
       expect(
         records.filter((r) => r.pending || r.status === 'processing').map((r) => `${r.id} ${r.status}`),

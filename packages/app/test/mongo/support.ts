@@ -6,7 +6,8 @@ import { Readable } from 'node:stream'
 import { MongoClient } from 'mongodb'
 import { COLLECTIONS } from '@orka/adapters-mongo'
 import { mintToken } from '../../src/mint-token'
-import { Fixture } from '../support/harness'
+import { ManualClock } from '@orka/domain/testing'
+import { Fixture, Harness, makeFixture, startHarness } from '../support/harness'
 
 /** The server the README's test command started (scripts/mongo-test-server), or a given one. */
 export const mongoUri = (): string => {
@@ -28,6 +29,33 @@ export const freshDatabase = () => {
       } finally {
         await client.close()
       }
+    },
+  }
+}
+
+/** Two instances on one fresh database, with the same keys, seed and clock: what a race across instances runs on. */
+export interface TwoInstances {
+  readonly a: Harness
+  readonly b: Harness
+  readonly database: string
+  /** Stops both and drops the database. */
+  close(): Promise<void>
+}
+
+export const twoInstances = async (env: Record<string, string> = {}): Promise<TwoInstances> => {
+  const db = freshDatabase()
+  const fixture = makeFixture()
+  const clock = new ManualClock(new Date())
+  const both = { ...db.env, ...env }
+  const a = await startHarness({ fixture, clock, env: both })
+  const b = await startHarness({ fixture, clock, env: both })
+  return {
+    a,
+    b,
+    database: db.env.MONGODB_DATABASE,
+    close: async () => {
+      await Promise.all([a.close(), b.close()])
+      await db.drop()
     },
   }
 }

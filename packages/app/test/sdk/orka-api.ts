@@ -1634,6 +1634,8 @@ export interface components {
             usage_count: number;
             cit_usage_count: number;
             has_replacement: boolean;
+            scheme_transaction_id: string | null;
+            scheme_transaction_id_scheme: components["schemas"]["CardScheme"] | null;
             /** @constant */
             mode?: "card";
             label?: string | null;
@@ -2384,6 +2386,7 @@ export interface components {
             raw_response_code?: string | null;
             raw_response_description?: string | null;
             transaction_external_identifier?: string | null;
+            payment_service_capture_id?: string | null;
         };
         /** CaptureCollection */
         CaptureCollection: {

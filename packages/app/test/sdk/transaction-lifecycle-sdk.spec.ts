@@ -48,7 +48,7 @@ onBothStores("the original API SDK's transaction lifecycle against Orka", (world
   }
 
   /** A capture as Orka's `/captures` routes answer it (snake case: the SDK has no schema for it). */
-  const expectedCapture = (id: string, t: Transaction, amount: number, now: Date) => ({
+  const expectedCapture = (id: string, t: Transaction, amount: number, now: Date, serviceCaptureId: string) => ({
     type: 'capture',
     id,
     merchant_account_id: 'default',
@@ -65,9 +65,18 @@ onBothStores("the original API SDK's transaction lifecycle against Orka", (world
     raw_response_code: '00',
     raw_response_description: 'Approved',
     transaction_external_identifier: t.externalIdentifier,
+    payment_service_capture_id: serviceCaptureId,
   })
 
-  const capturesOf = (w: SdkWorld, t: Transaction) => w.withSdkToken<{ items: { id: string }[] }>('GET', `/transactions/${t.id}/captures`)
+  /** The card service's id of the one capture listed, a UUID from the mock. */
+  const serviceCaptureIdOf = (list: { body: { items: { payment_service_capture_id?: unknown }[] } }): string => {
+    const id = list.body.items[0]?.payment_service_capture_id
+    expect(id, "the card service's id of the capture").to.match(UUID_RE)
+    return id as string
+  }
+
+  const capturesOf = (w: SdkWorld, t: Transaction) =>
+    w.withSdkToken<{ items: { id: string; payment_service_capture_id?: unknown }[] }>('GET', `/transactions/${t.id}/captures`)
 
   it('authorize → capture (full) → refund (partial, then the rest) → both refunds through every refund accessor', async () => {
     const { sdk } = world()
@@ -127,9 +136,11 @@ onBothStores("the original API SDK's transaction lifecycle against Orka", (world
 
     const list = await capturesOf(w, t)
     const id = list.body.items[0]?.id ?? expect.fail('no capture listed')
-    expect([list.status, list.body]).to.deep.equal([200, { items: [expectedCapture(id, t, 4000, now)] }])
+    const serviceId = serviceCaptureIdOf(list)
+    expect(serviceId, 'the capture has its own id at the service').to.not.equal(t.paymentServiceTransactionId)
+    expect([list.status, list.body]).to.deep.equal([200, { items: [expectedCapture(id, t, 4000, now, serviceId)] }])
     const one = await w.withSdkToken('GET', `/transactions/${t.id}/captures/${id}`)
-    expect([one.status, one.body]).to.deep.equal([200, expectedCapture(id, t, 4000, now)])
+    expect([one.status, one.body]).to.deep.equal([200, expectedCapture(id, t, 4000, now, serviceId)])
     const missing = await w.withSdkToken('GET', `/transactions/${t.id}/captures/${t.id}`)
     expect([missing.status, missing.body]).to.deep.equal([404, errorBody(404)])
 
@@ -175,7 +186,9 @@ onBothStores("the original API SDK's transaction lifecycle against Orka", (world
     const t = await authorize(2500, 'capture')
     const list = await capturesOf(w, t)
     const id = list.body.items[0]?.id ?? expect.fail('no capture listed')
-    expect(list.body).to.deep.equal({ items: [expectedCapture(id, t, 2500, w.now())] })
+    // Captured with the authorization: the service's id of the capture is the authorization's.
+    expect(serviceCaptureIdOf(list)).to.equal(t.paymentServiceTransactionId)
+    expect(list.body).to.deep.equal({ items: [expectedCapture(id, t, 2500, w.now(), serviceCaptureIdOf(list))] })
   })
 
   it('answers the wrappers Prefer asks for: a TransactionCapture, a TransactionVoid', async () => {

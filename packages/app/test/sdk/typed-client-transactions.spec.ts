@@ -181,8 +181,9 @@ describe('transactions through the client typed from /openapi.json (openapi-fetc
       ...outcome,
       transaction: captured,
       capture_id: wrapper.capture_id,
-      payment_service_capture_id: null,
+      payment_service_capture_id: wrapper.payment_service_capture_id,
     }
+    expect(wrapper.payment_service_capture_id, "the card service's id of the capture").to.match(UUID_RE)
     expect(wrapper).to.deep.equal(answer)
 
     const captures = await api.GET('/transactions/{transaction_id}/captures', at(t))

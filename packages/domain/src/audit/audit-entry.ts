@@ -76,6 +76,8 @@ export const CHANGE_PROBES = [
   'checkout-session-state',
   'transaction-present',
   'transaction-version',
+  'capture-outcome',
+  'void-outcome',
   'refund-present',
   'api-key-pair-present',
   'api-key-pair-revoked',

@@ -59,7 +59,7 @@ export const makeRecordAudited =
       TE.flatMap((): TE.TaskEither<Err | Unavailable, A> =>
         pipe(
           write,
-          TE.orElseFirstTaskK((e) => (isUnavailable(e) ? T.of(undefined) : settle('drop'))),
+          TE.orElseFirstTaskK((e) => (isUnavailable(e) || e instanceof NotKnownYet ? T.of(undefined) : settle('drop'))),
         ),
       ),
       TE.tap(() => TE.fromTask(settle('commit'))),
@@ -71,6 +71,41 @@ class NothingChanged<A> {
   constructor(readonly answer: A) {}
 }
 
+/** A write's answer that says its outcome is not known yet: the entry stays pending, for the relay to settle. */
+class NotKnownYet<A> {
+  constructor(readonly answer: A) {}
+}
+
+/** What a write's answer says of the change its entry names. */
+export type ChangeOutcome = 'happened' | 'not-happened' | 'not-known'
+
+/**
+ * For a write whose answer says whether the change its entry names happened (a capture the
+ * service declined is no capture): committed when it did, dropped when it did not, left
+ * pending while it is not known (the relay settles it by its check once it is).
+ */
+export const auditedOutcome = <Err, A>(
+  audited: RecordAudited,
+  change: AuditedChange,
+  write: TE.TaskEither<Err, A>,
+  outcome: (answer: A) => ChangeOutcome,
+): TE.TaskEither<Err | Unavailable, A> =>
+  pipe(
+    audited(
+      change,
+      pipe(
+        write,
+        TE.flatMap((a): TE.TaskEither<Err | NothingChanged<A> | NotKnownYet<A>, A> => {
+          const o = outcome(a)
+          return o === 'happened' ? TE.right(a) : TE.left(o === 'not-happened' ? new NothingChanged(a) : new NotKnownYet(a))
+        }),
+      ),
+    ),
+    TE.orElse((e): TE.TaskEither<Err | Unavailable, A> =>
+      e instanceof NothingChanged || e instanceof NotKnownYet ? TE.right(e.answer) : TE.left(e),
+    ),
+  )
+
 /**
  * For a write whose answer can say it changed nothing (it lost a race, found nothing): its
  * entry is dropped then, and the answer goes through as it was.
@@ -80,17 +115,7 @@ export const auditedWhen = <Err, A>(
   change: AuditedChange,
   write: TE.TaskEither<Err, A>,
   changed: (answer: A) => boolean,
-): TE.TaskEither<Err | Unavailable, A> =>
-  pipe(
-    audited(
-      change,
-      pipe(
-        write,
-        TE.flatMap((a): TE.TaskEither<Err | NothingChanged<A>, A> => (changed(a) ? TE.right(a) : TE.left(new NothingChanged(a)))),
-      ),
-    ),
-    TE.orElse((e): TE.TaskEither<Err | Unavailable, A> => (e instanceof NothingChanged ? TE.right(e.answer) : TE.left(e))),
-  )
+): TE.TaskEither<Err | Unavailable, A> => auditedOutcome(audited, change, write, (a) => (changed(a) ? 'happened' : 'not-happened'))
 
 /** The usual change: a resource of the command's account, checked by the resource's own id. */
 export const changeOf = (

@@ -9,6 +9,7 @@ import { PaymentMethodVault } from '../payment-methods/payment-method.ports'
 import { Clock } from '../shared/clock.ports'
 import { Mac } from '../shared/crypto.ports'
 import { Unavailable } from '../shared/errors'
+import { TransactionRecord } from '../transactions/transaction'
 import { TransactionStore } from '../transactions/transaction.ports'
 import { WebhookDeliveryStore } from '../webhooks/webhook-delivery.ports'
 import { WebhookSubscriptionRepository } from '../webhooks/webhooks.ports'
@@ -29,7 +30,11 @@ interface Sources {
   readonly clock: Clock
 }
 
-type Probe = (s: Sources, account: string, id: string, witness: string | null) => TE.TaskEither<Unavailable, boolean>
+/** Whether the change happened; `not-known` while its outcome is not (a call still without an answer): the entry waits. */
+type Probe = (s: Sources, account: string, id: string, witness: string | null) => TE.TaskEither<Unavailable, boolean | 'not-known'>
+
+/** A capture or void by its outcome in the transaction's newest version: succeeded, still pending, or neither (declined, failed, never recorded). */
+const outcomeOf = (status: string | undefined): boolean | 'not-known' => (status === 'pending' ? 'not-known' : status === 'succeeded')
 
 const exists = <A>(found: TE.TaskEither<Unavailable, O.Option<A>>, is: (a: A) => boolean = () => true) => TE.map(O.exists(is))(found)
 const gone = <A>(found: TE.TaskEither<Unavailable, O.Option<A>>) => TE.map((f: O.Option<A>) => O.isNone(f))(found)
@@ -64,6 +69,21 @@ const PROBES: Readonly<Record<ChangeProbe, Probe>> = {
   'transaction-present': (s, a, id) => TE.map((v: readonly unknown[]) => v.length > 0)(s.transactions.history(a, id)),
   'transaction-version': (s, a, id, w) =>
     TE.map((v: readonly Parameters<typeof versionWitness>[0][]) => v.some((x) => versionWitness(x) === w))(s.transactions.history(a, id)),
+  // The check names the transaction, the witness the capture (its id) or the void (its reference).
+  'capture-outcome': (s, a, id, w) =>
+    TE.map(
+      O.match(
+        () => false,
+        (r: TransactionRecord) => outcomeOf(r.captures.find((c) => c.id === w)?.status),
+      ),
+    )(s.transactions.find(a, id)),
+  'void-outcome': (s, a, id, w) =>
+    TE.map(
+      O.match(
+        () => false,
+        (r: TransactionRecord) => outcomeOf(r.void?.reference === w ? r.void.status : undefined),
+      ),
+    )(s.transactions.find(a, id)),
   // The check names the transaction, the witness the refund.
   'refund-present': (s, a, id, w) =>
     TE.map((v: readonly { refunds: readonly { id: string }[] }[]) => v.some((x) => x.refunds.some((r) => r.id === w)))(
@@ -80,13 +100,15 @@ export interface SettleAuditConfig {
   readonly batch: number
 }
 
-const happened = (s: Sources, r: AuditRecord): TE.TaskEither<Unavailable, boolean> =>
+const happened = (s: Sources, r: AuditRecord): TE.TaskEither<Unavailable, boolean | 'not-known'> =>
   r.check === null ? TE.right(false) : PROBES[r.check.probe](s, r.merchant_account_id ?? '', r.check.id, r.check.witness)
 
 /**
  * Settles audit entries left pending by processes that stopped between a change and its
  * commit (or whose write ended `Unavailable`): committed when the change is found, dropped when
- * it is not. Returns how many of each.
+ * it is not, left for a later pass while a call it waits on has no outcome (a capture or void
+ * whose service has not answered: recovery gets the answer). Returns how many were committed
+ * and dropped.
  */
 export const makeSettleAudit =
   (deps: Sources & { audit: AuditLog; config: SettleAuditConfig }) =>
@@ -98,7 +120,11 @@ export const makeSettleAudit =
           pipe(
             happened(deps, r),
             TE.flatMap((yes) =>
-              yes ? TE.map(() => 'committed' as const)(deps.audit.commit(r.id)) : TE.map(() => 'dropped' as const)(deps.audit.drop(r.id)),
+              yes === 'not-known'
+                ? TE.right('waiting' as const)
+                : yes
+                  ? TE.map(() => 'committed' as const)(deps.audit.commit(r.id))
+                  : TE.map(() => 'dropped' as const)(deps.audit.drop(r.id)),
             ),
           ),
         ),

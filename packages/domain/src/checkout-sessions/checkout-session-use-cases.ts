@@ -76,6 +76,7 @@ export const makeCreateCheckoutSession =
           ...UNSET_SESSION_FIELDS,
           card: null,
           ...given(input),
+          full_transaction_id: true,
         }
       }),
       TE.tap((record) =>

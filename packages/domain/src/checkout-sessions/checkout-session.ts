@@ -182,19 +182,24 @@ export const SessionCard = t.intersection([
 ])
 export type SessionCard = t.TypeOf<typeof SessionCard>
 
-export const CheckoutSessionRecord = t.type({
-  id: uuid,
-  merchant_account_id: str,
-  created_at: str,
-  expires_at: str,
-  cart_items: nullable(CartItems),
-  metadata: nullable(Metadata),
-  buyer: nullable(GuestBuyer),
-  amount: nullable(Amount),
-  currency: nullable(Currency),
-  payment_service_id: nullable(uuid),
-  card: nullable(SessionCard),
-})
+export const CheckoutSessionRecord = t.intersection([
+  t.type({
+    id: uuid,
+    merchant_account_id: str,
+    created_at: str,
+    expires_at: str,
+    cart_items: nullable(CartItems),
+    metadata: nullable(Metadata),
+    buyer: nullable(GuestBuyer),
+    amount: nullable(Amount),
+    currency: nullable(Currency),
+    payment_service_id: nullable(uuid),
+    card: nullable(SessionCard),
+  }),
+  // Set on every session created since payments take ids of 122 random bits; one without it
+  // may have paid under the older id (`legacySessionTransactionId`), which a payment then reads.
+  t.partial({ full_transaction_id: t.literal(true) }),
+])
 export type CheckoutSessionRecord = t.TypeOf<typeof CheckoutSessionRecord>
 
 /** The card as sealed on a session: its data, or a stored payment method by id with the security code sent for it. */

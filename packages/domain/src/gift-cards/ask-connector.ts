@@ -24,11 +24,11 @@ export const askConnector =
     try {
       result = await call()()
     } catch {
-      return E.left(serviceFailed('the gift card connector threw'))
+      return E.left(serviceFailed('the gift card connector threw', 'gift-card'))
     }
     if (E.isLeft(result)) return E.left(knownError(result.left, secrets))
     const decoded = answer.decode(result.right)
-    return E.isRight(decoded) ? decoded : E.left(serviceFailed('the gift card service answered in an unexpected shape'))
+    return E.isRight(decoded) ? decoded : E.left(serviceFailed('the gift card service answered in an unexpected shape', 'gift-card'))
   }
 
 const knownError = (e: unknown, secrets: readonly string[]): ConnectorError => {
@@ -39,11 +39,11 @@ const knownError = (e: unknown, secrets: readonly string[]): ConnectorError => {
     case 'CardDeclined':
       return cardDeclined(safe('The gift card was declined'))
     case 'ServiceTimeout':
-      return serviceTimeout()
+      return serviceTimeout('gift-card')
     case 'ServiceFailed':
-      return serviceFailed(safe('the gift card service failed'))
+      return serviceFailed(safe('the gift card service failed'), 'gift-card')
     default:
-      return serviceFailed('the gift card connector answered an unknown error')
+      return serviceFailed('the gift card connector answered an unknown error', 'gift-card')
   }
 }
 

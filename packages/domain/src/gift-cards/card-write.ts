@@ -148,7 +148,7 @@ export const primaryProvider = (
       const { service } = primary.value
       const connector = deps.connectors.forDefinition(service.gift_card_service_definition_id)
       return O.isNone(connector)
-        ? TE.left(serviceFailed(`no connector for ${service.gift_card_service_definition_id}`))
+        ? TE.left(serviceFailed(`no connector for ${service.gift_card_service_definition_id}`, 'gift-card'))
         : TE.right({ service, connector: connector.value })
     }),
   )

@@ -88,12 +88,16 @@ export interface Replayed {
   readonly _tag: 'Replayed'
   readonly error: CardDeclined | Duplicate
 }
+/** Which kind of service Orka called: what a log line or a metric names when one fails. */
+export type ServiceKind = 'card' | 'gift-card'
 export interface ServiceFailed {
   readonly _tag: 'ServiceFailed'
+  readonly service: ServiceKind
   readonly reason: string
 }
 export interface ServiceTimeout {
   readonly _tag: 'ServiceTimeout'
+  readonly service: ServiceKind
 }
 /** Storage or another dependency of ours failed: a 500, with the cause kept for the log. */
 export interface Unavailable {
@@ -145,6 +149,6 @@ export const duplicate = (entity: string, existingId: string): Duplicate => ({ _
 export const inFlight = (retryAfterS: number): InFlight => ({ _tag: 'InFlight', retryAfterS })
 export const rateLimited = (retryAfterS: number, quota: Quota): RateLimited => ({ _tag: 'RateLimited', retryAfterS, quota })
 export const replayed = (error: CardDeclined | Duplicate): Replayed => ({ _tag: 'Replayed', error })
-export const serviceFailed = (reason: string): ServiceFailed => ({ _tag: 'ServiceFailed', reason })
-export const serviceTimeout = (): ServiceTimeout => ({ _tag: 'ServiceTimeout' })
+export const serviceFailed = (reason: string, service: ServiceKind): ServiceFailed => ({ _tag: 'ServiceFailed', service, reason })
+export const serviceTimeout = (service: ServiceKind): ServiceTimeout => ({ _tag: 'ServiceTimeout', service })
 export const unavailable = (cause: unknown): Unavailable => ({ _tag: 'Unavailable', cause })

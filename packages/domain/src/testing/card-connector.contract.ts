@@ -164,7 +164,10 @@ export const cardConnectorContract = (name: string, setup: () => Promise<Harness
       const unanswered = h.unanswered
       if (unanswered === undefined) return this.skip()
       const started = Date.now()
-      expect(await left(h.port.authorize(authorization(references()('authorize'), unanswered)))).to.deep.equal({ _tag: 'ServiceTimeout' })
+      expect(await left(h.port.authorize(authorization(references()('authorize'), unanswered)))).to.deep.equal({
+        _tag: 'ServiceTimeout',
+        service: 'card',
+      })
       expect(Date.now() - started).to.be.below(h.timeoutMs + MARGIN_MS)
     })
 

@@ -80,7 +80,7 @@ export class ScriptedCardConnector implements CardConnector {
       if (outcome._tag === 'ServiceFailed' || outcome._tag === 'ServiceTimeout') return E.left(outcome)
       this.done.set(reference, outcome)
       if (outcome._tag === 'Authorized' || outcome._tag === 'Succeeded') this.effects.push({ op, reference, ...effect })
-      return 'lost' in scripted ? E.left(serviceTimeout()) : E.right(outcome)
+      return 'lost' in scripted ? E.left(serviceTimeout('card')) : E.right(outcome)
     }
   }
 

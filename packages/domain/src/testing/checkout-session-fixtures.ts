@@ -33,7 +33,7 @@ export const aSessionGiftCardsOnly = (giftCards: readonly SessionGiftCard[] = [a
   gift_cards: giftCards,
 })
 
-/** A session of `MERCHANT_A` created at `BASE_TIME`, live for an hour, without card data. */
+/** A session of `MERCHANT_A` created at `BASE_TIME`, live for an hour, without card data (as created now: paying under a full-entropy id). */
 export const aCheckoutSessionRecord = (o: Partial<CheckoutSessionRecord> = {}): CheckoutSessionRecord => {
   const r: CheckoutSessionRecord = {
     id: nextUuid(),
@@ -42,6 +42,7 @@ export const aCheckoutSessionRecord = (o: Partial<CheckoutSessionRecord> = {}): 
     expires_at: isoAt(3_600_000),
     ...UNSET_SESSION_FIELDS,
     card: null,
+    full_transaction_id: true,
     ...o,
   }
   if (!CheckoutSessionRecord.is(r)) throw new Error(`fixture is not a valid CheckoutSessionRecord: ${JSON.stringify(r)}`)

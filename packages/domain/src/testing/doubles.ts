@@ -64,6 +64,6 @@ export const passThrough = (c: GiftCardConnector): GiftCardConnector => ({
 
 /** A connector whose every call fails: spread it, then give the one call a test uses. */
 export const failingConnector = (reason = 'not used by this test'): GiftCardConnector => {
-  const fails = () => TE.left(serviceFailed(reason))
+  const fails = () => TE.left(serviceFailed(reason, 'gift-card'))
   return { activate: fails, balance: fails, redeem: fails, reverse: fails, refund: fails }
 }

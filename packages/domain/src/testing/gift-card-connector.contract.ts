@@ -188,7 +188,7 @@ export const giftCardConnectorContract = (name: string, setup: () => Promise<Gif
           if (hangs === undefined) return this.skip()
           this.timeout(h.timeoutMs + 5 * SLACK_MS)
           const started = Date.now()
-          expect(await settled(() => call(hangs))).to.deep.equal(E.left({ _tag: 'ServiceTimeout' }))
+          expect(await settled(() => call(hangs))).to.deep.equal(E.left({ _tag: 'ServiceTimeout', service: 'gift-card' }))
           expect(Date.now() - started).to.be.below(h.timeoutMs + SLACK_MS)
         })
     })

@@ -17,12 +17,12 @@ export const askCardService =
     try {
       result = await call()()
     } catch {
-      return E.left(serviceFailed('the card connector threw'))
+      return E.left(serviceFailed('the card connector threw', 'card'))
     }
     if (E.isLeft(result)) {
       const tag = typeof result.left === 'object' && result.left !== null ? (result.left as { _tag?: unknown })._tag : undefined
-      return E.left(tag === 'ServiceTimeout' ? serviceTimeout() : serviceFailed('the card connector failed'))
+      return E.left(tag === 'ServiceTimeout' ? serviceTimeout('card') : serviceFailed('the card connector failed', 'card'))
     }
     const decoded = answer.decode(result.right)
-    return E.isRight(decoded) ? decoded : E.left(serviceFailed('the card service answered in an unexpected shape'))
+    return E.isRight(decoded) ? decoded : E.left(serviceFailed('the card service answered in an unexpected shape', 'card'))
   }

@@ -3,7 +3,7 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { AuthorizeResult, CardConnectorError, CardDetails, OperationResult } from '../payments/card-connector.ports'
 import { PaymentServiceRecord } from '../payments/payment-service'
-import { Unavailable } from '../shared/errors'
+import { serviceFailed, Unavailable } from '../shared/errors'
 import { askCardService } from './ask-card-service'
 import { AuthorizeResult as AuthorizeAnswer, OperationResult as OperationAnswer } from '../payments/card-connector.ports'
 import { cardPart, redemptionsOf, TransactionRecord } from './transaction'
@@ -114,7 +114,7 @@ export const voidAttempt = async (
   if (attempt === undefined) return E.right({ _tag: 'Succeeded', serviceId: null, rawResponseCode: null, rawResponseDescription: null })
   const found = await connectorFor(deps, r.merchant_account_id, attempt.payment_service.id)()
   if (E.isLeft(found)) return found
-  if (O.isNone(found.right)) return E.right({ _tag: 'ServiceFailed', reason: 'the card service is gone' })
+  if (O.isNone(found.right)) return E.right(serviceFailed('the card service is gone', 'card'))
   const { service, connector } = found.right.value
   const answer = await askCardService(OperationAnswer, () =>
     connector.void({ service, reference: `${attempt.reference}:void`, authorization: attempt.reference }),

@@ -22,6 +22,7 @@ import { Transaction, TransactionBuyer } from './transaction.codecs'
 import { toTransaction, transactionResource, TransactionRecord } from './transaction'
 import { TransactionCreate, unsupportedFields, UNSUPPORTED_TRANSACTION_FIELDS } from './transaction-requests.codecs'
 import { noPaymentService, notOffered, refusedInput, serviceView, stepContext, TransactionDeps } from './transaction-deps'
+import { legacySessionTransactionId, sessionTransactionId } from './session-transaction-id'
 import { heldBy, sessionTender, SessionTender, sessionTenderFault, takeSessionCard, usedSession } from './session-tender'
 import { attemptRequested, next } from './transaction-steps'
 import { embedReach, giftCardsFault, redemptionsFor } from './gift-card-tender'
@@ -91,15 +92,6 @@ const withinPins = (cmd: CreateTransactionCommand): TE.TaskEither<Forbidden, voi
   return ok ? TE.right(undefined) : TE.left(forbidden('embed_pin'))
 }
 
-/** A payment from a checkout session gets an id only that session gives: a session pays once, whoever races for it. */
-const sessionTransactionId = (deps: TransactionDeps, sessionId: string): string => {
-  const h = deps.mac
-    .mac('checkout-session-transaction', sessionId)
-    .replace(/[^0-9a-f]/gi, '')
-    .padEnd(32, '0')
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`.toLowerCase()
-}
-
 const outcomeCodec: OutcomeCodec<CreateTransactionError, Transaction> = {
   encode: (o) => (E.isRight(o) ? { ok: true, value: Transaction.encode(o.right) } : { ok: false, error: o.left }),
   decode: (stored) =>
@@ -135,14 +127,15 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       if (pm == null && (input.gift_cards ?? []).length === 0)
         return checked(E.left(refusedInput(['payment_method'], 'A card or a checkout session is required')))
       const ownIds = reservation === null ? [] : [reservation.reservedId, ...reservation.earlierIds]
-      const id = pm?.method === 'checkout-session' ? sessionTransactionId(deps, pm.id) : (reservation?.reservedId ?? deps.ids.uuid())
+      const id = pm?.method === 'checkout-session' ? sessionTransactionId(deps.mac, pm.id) : (reservation?.reservedId ?? deps.ids.uuid())
 
       // Recorded already by this request before its process stopped: settle and answer it. Only
       // an earlier attempt of its idempotency key can have (a reserved id is drawn fresh for each
       // attempt), so a first attempt reads nothing here; another payment from the same session
       // is told by the session's card (`cardOf`) and by the id version 0 takes.
       if (reservation !== null && reservation.earlierIds.length > 0) {
-        const earlier = await firstFound(deps, cmd.merchantAccountId, pm?.method === 'checkout-session' ? [id] : reservation.earlierIds)
+        const ids = pm?.method === 'checkout-session' ? [id, legacySessionTransactionId(deps.mac, pm.id)] : reservation.earlierIds
+        const earlier = await firstFound(deps, cmd.merchantAccountId, ids)
         if (E.isLeft(earlier)) return checked(earlier)
         if (O.isSome(earlier.right)) {
           const r = earlier.right.value

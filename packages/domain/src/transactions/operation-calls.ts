@@ -16,10 +16,10 @@ const atService = async (
   call: (c: CardConnector, service: PaymentServiceRecord, authorization: string) => ReturnType<CardConnector['capture']>,
 ): Promise<Outcome> => {
   const auth = r.authorization
-  if (auth === null) return E.right(serviceFailed('the transaction holds no authorization'))
+  if (auth === null) return E.right(serviceFailed('the transaction holds no authorization', 'card'))
   const found = await connectorFor(deps, r.merchant_account_id, auth.payment_service.id)()
   if (E.isLeft(found)) return found
-  if (O.isNone(found.right)) return E.right(serviceFailed('the card service is gone'))
+  if (O.isNone(found.right)) return E.right(serviceFailed('the card service is gone', 'card'))
   const { connector, service } = found.right.value
   const answer = await askCardService(OperationResult, () => call(connector, service, auth.reference))()
   return E.right(E.isLeft(answer) ? answer.left : answer.right)

@@ -23,7 +23,8 @@ import {
 } from './transaction'
 import { TransactionFilter, TransactionStore } from './transaction.ports'
 import { TransactionUpdate } from './transaction-requests.codecs'
-import { refusedInput, statusWords, stepContext, TransactionDeps, wrongState } from './transaction-deps'
+import { inProgress, refusedInput, statusWords, stepContext, TransactionDeps, wrongState } from './transaction-deps'
+import { OPERATION_ROUNDS } from './operation-runner'
 import { next } from './transaction-steps'
 
 interface One {
@@ -76,7 +77,7 @@ export const makeUpdateTransaction =
   async () => {
     if (q.input.connection_options != null)
       return E.left(refusedInput(['connection_options'], '`connection_options` is not supported', 'unsupported'))
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < OPERATION_ROUNDS; round++) {
       const r = await found(deps.transactions, q)()
       if (E.isLeft(r)) return r
       if (r.right.pending)
@@ -102,7 +103,7 @@ export const makeUpdateTransaction =
       if (E.isLeft(written)) return written
       if (O.isSome(written.right)) return E.right(toTransaction(written.right.value))
     }
-    return E.left(refusedInput([], 'The transaction kept changing: try again', 'conflict'))
+    return E.left(inProgress({ id: q.transactionId }, `Other changes to this transaction went first ${OPERATION_ROUNDS} times: try again`))
   }
 
 const eventKey = (e: TransactionEvent & { readonly seq: string }): SortKey => [e.seq, e.id]

@@ -3,6 +3,7 @@ import * as O from 'fp-ts/Option'
 import { SessionCard, SessionGiftCard } from '../checkout-sessions/checkout-session'
 import { failedValidation, InvalidRequest, Unavailable } from '../shared/errors'
 import { cardFromSession, CardToCharge } from './card-to-charge'
+import { legacySessionTransactionId } from './session-transaction-id'
 import type { StoredMethodRef } from './stored-card'
 import { cardPartProblem, sumOf } from './gift-card-tender'
 import { TransactionCreate } from './transaction-requests.codecs'
@@ -60,26 +61,47 @@ export const heldBy = async (
     ),
   )(await deps.sessions.find(merchantAccountId, sessionId, now)())
 
+/** Whether a transaction with one of `ids` exists. */
+const anyFound = async (
+  deps: Pick<TransactionDeps, 'transactions'>,
+  merchantAccountId: string,
+  ids: readonly string[],
+): Promise<E.Either<Unavailable, boolean>> => {
+  for (const id of ids) {
+    const found = await deps.transactions.find(merchantAccountId, id)()
+    if (E.isLeft(found)) return found
+    if (O.isSome(found.right)) return E.right(true)
+  }
+  return E.right(false)
+}
+
 /**
  * Takes the session's card data for the payment `id` (the session then holds it no more). The
  * take comes first, as most payments find card data; only a session without any is read again,
  * to say why: paid already (the transaction `id` exists), unknown, or never given card data.
  * Card data put on a session after it paid is taken too, and purged: version 0 then refuses the
- * payment, as the session's transaction exists.
+ * payment, as the session's transaction exists. A session created before ids took 122 bits may
+ * have paid under its older id, which is read for it here, as version 0 cannot refuse that.
  */
 export const takeSessionCard = async (
-  deps: Pick<TransactionDeps, 'sessions' | 'transactions'>,
+  deps: Pick<TransactionDeps, 'sessions' | 'transactions' | 'mac'>,
   merchantAccountId: string,
   sessionId: string,
   id: string,
   now: Date,
 ): Promise<E.Either<InvalidRequest | Unavailable, SessionCard>> => {
+  const legacy = legacySessionTransactionId(deps.mac, sessionId)
   const taken = await deps.sessions.takeCard(merchantAccountId, sessionId, now)()
   if (E.isLeft(taken)) return taken
-  if (O.isSome(taken.right) && taken.right.value.card !== null) return E.right(taken.right.value.card)
-  const paid = await deps.transactions.find(merchantAccountId, id)()
+  if (O.isSome(taken.right) && taken.right.value.card !== null) {
+    const { card, full_transaction_id: full } = taken.right.value
+    if (full === true) return E.right(card)
+    const paid = await anyFound(deps, merchantAccountId, [legacy])
+    return E.isLeft(paid) ? paid : paid.right ? E.left(usedSession) : E.right(card)
+  }
+  const paid = await anyFound(deps, merchantAccountId, [id, legacy])
   if (E.isLeft(paid)) return paid
-  if (O.isSome(paid.right)) return E.left(usedSession)
+  if (paid.right) return E.left(usedSession)
   const session = await deps.sessions.find(merchantAccountId, sessionId, now)()
   if (E.isLeft(session)) return session
   if (O.isNone(session.right))

@@ -30,7 +30,7 @@ const settleStep = async (
   const ctx = stepContext(deps)
   const attempt = r.attempts.at(-1)
   if (r.status === 'processing' && attempt?.outcome === 'pending')
-    return E.right(attemptAnswered(r, ctx, serviceFailed('the attempt was abandoned'), cardPart(r)))
+    return E.right(attemptAnswered(r, ctx, serviceFailed('the attempt was abandoned', 'card'), cardPart(r)))
   if (attempt?.outcome === 'unknown' && !attempt.voided) {
     const voided = await voidAttempt(deps, r)
     if (E.isLeft(voided)) return voided

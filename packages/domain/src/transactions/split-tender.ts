@@ -2,7 +2,7 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import { askConnector } from '../gift-cards/ask-connector'
 import { CreditResult, RedemptionResult } from '../gift-cards/gift-card.ports'
-import { Unavailable } from '../shared/errors'
+import { serviceFailed, Unavailable } from '../shared/errors'
 import { mayHaveTaken, RedemptionRecord } from './gift-card-redemption'
 import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
 import { collapse } from './authorize-transaction'
@@ -197,7 +197,7 @@ export const callRefundOf = async (
   if (x.redemption_id === undefined) return callRefund(deps, r, x)
   const redemption = redemptionsOf(r).find((y) => y.id === x.redemption_id)
   const p = redemption === undefined ? null : providerOf(deps, redemption)
-  if (p === null || redemption === undefined) return E.right({ _tag: 'ServiceFailed', reason: 'the gift card service is gone' })
+  if (p === null || redemption === undefined) return E.right(serviceFailed('the gift card service is gone', 'gift-card'))
   const asked = await askConnector(CreditResult, p.secrets, () =>
     p.connector.refund({
       service: p.service,

@@ -76,6 +76,13 @@ export const wrongState = (r: TransactionRecord, message: string): Conflict => (
   problem: problem(null, [], message, 'invalid_transaction_status'),
 })
 
+/** A 409: another operation on the transaction has no outcome yet, or kept going first; retrying later may go through. */
+export const inProgress = (r: Pick<TransactionRecord, 'id'>, message: string): Conflict => ({
+  _tag: 'Conflict',
+  resourceId: r.id,
+  problem: problem(null, [], message, 'operation_in_progress'),
+})
+
 export const serviceView = (s: PaymentServiceRecord): TransactionPaymentService => ({
   type: 'payment-service',
   id: s.id,

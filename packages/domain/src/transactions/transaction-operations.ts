@@ -1,38 +1,14 @@
 import * as E from 'fp-ts/Either'
-import * as O from 'fp-ts/Option'
-import * as TE from 'fp-ts/TaskEither'
-import * as t from 'io-ts'
-import { AuditActor } from '../audit/audit-entry'
-import { versionWitness } from '../audit/change-witness'
-import { AuditedChange, auditedWhen, changeOf } from '../audit/record-audited'
-import { canonicalJson } from '../gift-cards/gift-card'
-import { Answered, Attempted, IdempotencyRefusal, makeRunIdempotently, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
-import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
-import {
-  Conflict,
-  InvalidRequest,
-  NotFound,
-  notFound,
-  ServiceFailed,
-  serviceFailed,
-  ServiceTimeout,
-  serviceTimeout,
-  Unavailable,
-  unavailable,
-} from '../shared/errors'
-import { advance, reread } from './authorize-transaction'
+import { changeOf, ChangeOutcome } from '../audit/record-audited'
+import { InvalidRequest } from '../shared/errors'
 import { callCapture, callVoid } from './operation-calls'
-import { makeSettleTransaction } from './settle-transaction'
-import { Capture, Refund, Transaction } from './transaction.codecs'
+import { AuditedStep, makeOperation, OperationCommand, OperationError, ownRefund, Plan } from './operation-runner'
 import {
   CaptureRecord,
   redemptionRefundable,
   redemptionsOf,
   refundable,
   RefundRecord,
-  toCapture,
-  toRefund,
-  toTransaction,
   transactionResource,
   TransactionRecord,
 } from './transaction'
@@ -47,162 +23,48 @@ import {
 import { notOffered, refusedInput, statusWords, stepContext, TransactionDeps, wrongState } from './transaction-deps'
 import { captureAnswered, captureRequested, refundAnswered, refundRequested, voidAnswered, voidRequested } from './transaction-steps'
 
-export type OperationError = NotFound | Conflict | InvalidRequest | ServiceFailed | ServiceTimeout | IdempotencyRefusal | Unavailable
-
-/** What a capture, void or refund answers: the transaction after it, and the capture or refunds it made. */
-export const OperationDone = t.type({
-  transaction: Transaction,
-  capture: t.union([Capture, t.null]),
-  refunds: t.readonlyArray(Refund),
-})
-export type OperationDone = t.TypeOf<typeof OperationDone>
-
-export interface OperationCommand<I> {
-  readonly merchantAccountId: string
-  readonly actor: AuditActor
-  readonly transactionId: string
-  readonly input: I
-  readonly idempotencyKey: string | null
-}
-
-/** One operation on a transaction, as the steps that record it, call the service and settle it. */
-type Plan =
-  | {
-      readonly requested: TransactionRecord
-      readonly call: (r: TransactionRecord) => Promise<E.Either<Unavailable, OperationResult | CardConnectorError>>
-      readonly answered: (r: TransactionRecord, answer: OperationResult | CardConnectorError) => TransactionRecord | null
-    }
-  // Several calls (a split payment's void: each gift card given back, then the card part): the
-  // request is recorded, then settled by the same steps recovery uses.
-  | { readonly requested: TransactionRecord; readonly settled: true }
-
-/** Whether `r` holds this request's own operation already (an earlier attempt of it stopped half way). */
-type Mine = (r: TransactionRecord, ownIds: readonly string[]) => boolean
-
-/** A refund this request made: by its id, or by the `refunds/all` request it was one of. */
-const ownRefund = (x: RefundRecord, ids: readonly string[]) => ids.includes(x.id) || (x.batch !== undefined && ids.includes(x.batch))
-
-const doneOf = (r: TransactionRecord, ids: readonly string[]): OperationDone => ({
-  transaction: toTransaction(r),
-  capture: ((c) => (c === undefined ? null : toCapture(r, c)))(r.captures.find((c) => ids.includes(c.id))),
-  refunds: r.refunds.filter((x) => ownRefund(x, ids)).map((x) => toRefund(r, x)),
-})
-
-const codec: OutcomeCodec<OperationError, OperationDone> = {
-  encode: (o) => (E.isRight(o) ? { ok: true, value: OperationDone.encode(o.right) } : { ok: false, error: o.left }),
-  decode: (stored) =>
-    stored.ok
-      ? E.mapLeft(() => unavailable(new Error('stored operation does not decode')))(OperationDone.decode(stored.value))
-      : E.left(unavailable(new Error('an operation recorded a failure'))),
-}
+/** Succeeded: it happened; declined or failed: it did not (no money moved); still pending: not known yet. */
+const outcomeOf = (status: string | undefined): ChangeOutcome =>
+  status === 'succeeded' ? 'happened' : status === 'pending' ? 'not-known' : 'not-happened'
 
 /**
- * Runs one operation: read the transaction, settle what is still open on it, decide (`plan`),
- * write the request, call the service, write its answer. Losing the write of the request to
- * another process means it acted first: read again and decide again. An answer the service
- * does not give (timeout) leaves the operation open: a `504`, not recorded, so a retry with the
- * same idempotency key settles it by repeating the call, which the service does once. A
- * transaction still `processing` is a `409` before anything else: its authorization belongs to
- * the payment's own flow (or to recovery, once stale), which settling here would take over (void
- * a live authorization, end the routing).
+ * A capture's or void's entry, listed only once its service took it: a declined capture is no
+ * capture (its attempt stays in the transaction's events). Found after a crash by the outcome of
+ * the capture (its id) or void (its reference) in the transaction.
  */
-const makeOperation =
-  <I>(
-    deps: TransactionDeps,
-    name: string,
-    verb: string,
-    mine: Mine,
-    plan: (r: TransactionRecord, cmd: OperationCommand<I>, ids: readonly string[]) => E.Either<OperationError, Plan>,
-    audit: (requested: TransactionRecord, before: TransactionRecord, cmd: OperationCommand<I>) => readonly AuditedChange[],
-  ) =>
-  (cmd: OperationCommand<I>): TE.TaskEither<OperationError, Answered<OperationDone>> => {
-    const settle = makeSettleTransaction(deps)
-    const put = advance(deps)
-    const work = async (reservation: Reservation | null): Promise<Attempted<OperationError, OperationDone>> => {
-      const ids = reservation === null ? [deps.ids.uuid()] : [reservation.reservedId, ...reservation.earlierIds]
-      const unrecorded = (e: OperationError) => ({ outcome: E.left(e), recorded: false })
-      for (let round = 0; round < 3; round++) {
-        const found = await deps.transactions.find(cmd.merchantAccountId, cmd.transactionId)()
-        if (E.isLeft(found)) return unrecorded(found.left)
-        if (O.isNone(found.right)) return unrecorded(notFound('Transaction', cmd.transactionId))
-        // The authorization's own flow is still running (or recovery will settle it): never take it over.
-        if (found.right.value.status === 'processing')
-          return unrecorded(
-            wrongState(found.right.value, `A transaction in status processing cannot be ${verb}: its authorization has no outcome yet`),
-          )
-        const current = await settle(found.right.value)
-        if (E.isLeft(current)) return unrecorded(current.left)
-        const r = current.right
-        if (mine(r, ids)) return { outcome: E.right(doneOf(r, ids)), recorded: true }
-        if (r.pending) return unrecorded(wrongState(r, 'Another operation on this transaction is in progress'))
-        const p = plan(r, cmd, ids)
-        if (E.isLeft(p)) return unrecorded(p.left)
-        const requested = await audit(p.right.requested, r, cmd).reduce(
-          (write, change) => auditedWhen(deps.audited, change, write, O.isSome),
-          put(p.right.requested),
-        )()
-        if (E.isLeft(requested)) return unrecorded(requested.left)
-        if (O.isNone(requested.right)) continue
-        if ('settled' in p.right) {
-          const done = await settle(requested.right.value)
-          if (E.isLeft(done)) return unrecorded(done.left)
-          if (done.right.pending) return unrecorded(serviceTimeout())
-          return { outcome: E.right(doneOf(done.right, ids)), recorded: true }
-        }
-        const answer = await p.right.call(requested.right.value)
-        if (E.isLeft(answer)) return unrecorded(answer.left)
-        const settled = p.right.answered(requested.right.value, answer.right)
-        if (settled === null)
-          return unrecorded(
-            answer.right._tag === 'ServiceTimeout' ? serviceTimeout() : serviceFailed('the card service did not settle the operation'),
-          )
-        const written = await put(settled)()
-        if (E.isLeft(written)) return unrecorded(written.left)
-        const final = O.isSome(written.right) ? E.right(written.right.value) : await reread(deps, settled)
-        return E.isLeft(final) ? unrecorded(final.left) : { outcome: E.right(doneOf(final.right, ids)), recorded: true }
-      }
-      return unrecorded(serviceFailed('the transaction kept changing'))
-    }
-    if (cmd.idempotencyKey === null)
-      return async () => E.map((value: OperationDone) => ({ value, replayed: false }))((await work(null)).outcome)
-    const runIdempotently = makeRunIdempotently({ store: deps.idempotency, clock: deps.clock, ids: deps.ids, config: deps.config })
-    return runIdempotently(
-      {
-        merchantAccountId: cmd.merchantAccountId,
-        operation: `${name}\u0000${cmd.transactionId}`,
-        key: cmd.idempotencyKey,
-        fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input ?? null)),
-      },
-      TE.right(undefined),
-      work,
-      codec,
-    )
-  }
+const operationStep = (
+  cmd: OperationCommand<unknown>,
+  requested: TransactionRecord,
+  action: 'captured' | 'voided',
+  witness: string,
+  status: (after: TransactionRecord) => string | undefined,
+): AuditedStep => ({
+  change: changeOf(cmd, transactionResource(requested), action, action === 'captured' ? 'capture-outcome' : 'void-outcome', witness),
+  outcome: (after) => outcomeOf(status(after)),
+})
 
-/** A capture's or void's entry: found after a crash by the version that records the request. */
-const versionChange = (cmd: OperationCommand<unknown>, requested: TransactionRecord, action: 'captured' | 'voided'): AuditedChange =>
-  changeOf(cmd, transactionResource(requested), action, 'transaction-version', versionWitness(requested))
-
-/** One entry per refund the request adds, each found after a crash among the transaction's versions. */
-const refundChanges = (requested: TransactionRecord, before: TransactionRecord, cmd: OperationCommand<unknown>): readonly AuditedChange[] =>
+/** One entry per refund the request adds, committed with the request: a refund is a record from then on, whatever its outcome. */
+const refundSteps = (requested: TransactionRecord, before: TransactionRecord, cmd: OperationCommand<unknown>): readonly AuditedStep[] =>
   requested.refunds
     .filter((x) => !before.refunds.some((y) => y.id === x.id))
     .map((x) => ({
-      merchantAccountId: cmd.merchantAccountId,
-      actor: cmd.actor,
-      resource: { type: 'refund', id: x.id, name: `${String(x.amount)} ${requested.currency}` },
-      action: 'created',
-      check: { probe: 'refund-present', id: requested.id, witness: x.id },
+      change: {
+        merchantAccountId: cmd.merchantAccountId,
+        actor: cmd.actor,
+        resource: { type: 'refund', id: x.id, name: `${String(x.amount)} ${requested.currency}` },
+        action: 'created',
+        check: { probe: 'refund-present', id: requested.id, witness: x.id },
+      },
+      outcome: () => 'happened',
     }))
 
 /** Captures an authorization, all of it or part (`final`: what is not captured is released). */
 export const makeCaptureTransaction = (deps: TransactionDeps) =>
-  makeOperation<TransactionCaptureCreate>(
-    deps,
-    'transaction-capture',
-    'captured',
-    (r, ids) => r.captures.some((c) => ids.includes(c.id)),
-    (r, cmd, ids) => {
+  makeOperation<TransactionCaptureCreate>(deps, {
+    name: 'transaction-capture',
+    verb: 'captured',
+    mine: (r, ids) => r.captures.some((c) => ids.includes(c.id)),
+    plan: (r, cmd, ids) => {
       const { amount, final, reauthorize_if_authorization_expired: reauthorize } = cmd.input
       if (final === false) return E.left(refusedInput(['final'], '`final: false` is not supported: a capture is final', 'unsupported'))
       if (reauthorize === true)
@@ -240,17 +102,19 @@ export const makeCaptureTransaction = (deps: TransactionDeps) =>
         answered: (x, a) => captureAnswered(x, stepContext(deps), a),
       })
     },
-    (requested, _, cmd) => [versionChange(cmd, requested, 'captured')],
-  )
+    audit: (requested, before, cmd) => {
+      const id = requested.captures.find((c) => !before.captures.some((b) => b.id === c.id))?.id ?? ''
+      return [operationStep(cmd, requested, 'captured', id, (after) => after.captures.find((c) => c.id === id)?.status)]
+    },
+  })
 
 /** Voids an authorization that was not captured. */
 export const makeVoidTransaction = (deps: TransactionDeps) =>
-  makeOperation<null>(
-    deps,
-    'transaction-void',
-    'voided',
-    (r, ids) => r.void !== null && ids.some((id) => r.void?.reference.endsWith(`:void:${id}`) === true) && r.void.status !== 'pending',
-    (r, _cmd, ids) => {
+  makeOperation<null>(deps, {
+    name: 'transaction-void',
+    verb: 'voided',
+    mine: (r, ids) => ids.some((id) => r.void?.reference.endsWith(`:void:${id}`) === true),
+    plan: (r, _cmd, ids) => {
       if (r.status !== 'authorization_succeeded')
         return E.left(wrongState(r, `A transaction in status ${statusWords(r)} cannot be voided: only an authorized, uncaptured one can`))
       const ctx = stepContext(deps)
@@ -264,8 +128,15 @@ export const makeVoidTransaction = (deps: TransactionDeps) =>
         answered: (x, a) => voidAnswered(x, stepContext(deps), a),
       })
     },
-    (requested, _, cmd) => [versionChange(cmd, requested, 'voided')],
-  )
+    audit: (requested, _, cmd) => {
+      const reference = requested.void?.reference ?? ''
+      return [
+        operationStep(cmd, requested, 'voided', reference, (after) =>
+          after.void?.reference === reference ? after.void.status : undefined,
+        ),
+      ]
+    },
+  })
 
 /** A refund record, `processing` until its service answers. */
 const refundOf = (
@@ -324,7 +195,7 @@ const refundPlan = (
   })
 }
 
-const mineRefund: Mine = (r, ids) => r.refunds.some((x) => ownRefund(x, ids))
+const mineRefund = (r: TransactionRecord, ids: readonly string[]) => r.refunds.some((x) => ownRefund(x, ids))
 
 /** The redemption a refund targets: `target_type: gift-card-redemption` with the id of one of this transaction's. */
 const targetOf = (r: TransactionRecord, input: TransactionRefundCreate): E.Either<InvalidRequest, RedemptionRecord | null> => {
@@ -340,26 +211,24 @@ const targetOf = (r: TransactionRecord, input: TransactionRefundCreate): E.Eithe
 
 /** Refunds all or part of what was captured and is not refunded yet: of the card part, or of one gift card. */
 export const makeRefundTransaction = (deps: TransactionDeps) =>
-  makeOperation<TransactionRefundCreate>(
-    deps,
-    'transaction-refund',
-    'refunded',
-    mineRefund,
-    (r, cmd, ids) =>
+  makeOperation<TransactionRefundCreate>(deps, {
+    name: 'transaction-refund',
+    verb: 'refunded',
+    mine: mineRefund,
+    plan: (r, cmd, ids) =>
       E.flatMap((target: RedemptionRecord | null) => refundPlan(deps, r, ids, cmd.input.amount ?? null, cmd.input, target))(
         targetOf(r, cmd.input),
       ),
-    refundChanges,
-  )
+    audit: refundSteps,
+  })
 
 /** Refunds everything that is left: one refund for the card part and one per gift card, each settled in turn. */
 export const makeRefundAllTransaction = (deps: TransactionDeps) =>
-  makeOperation<TransactionRefundAllCreate>(
-    deps,
-    'transaction-refund-all',
-    'refunded',
-    mineRefund,
-    (r, cmd, ids) => {
+  makeOperation<TransactionRefundAllCreate>(deps, {
+    name: 'transaction-refund-all',
+    verb: 'refunded',
+    mine: mineRefund,
+    plan: (r, cmd, ids) => {
       if (r.status !== 'capture_succeeded') return E.left(notCaptured(r))
       const ctx = stepContext(deps)
       const batch = ids[0] ?? ctx.newId()
@@ -373,5 +242,5 @@ export const makeRefundAllTransaction = (deps: TransactionDeps) =>
       if (refunds.length === 0) return E.left(wrongState(r, 'Nothing is left to refund on this transaction'))
       return E.right({ requested: refundRequested(r, ctx, refunds), settled: true })
     },
-    refundChanges,
-  )
+    audit: refundSteps,
+  })

@@ -199,6 +199,8 @@ export const Capture = closed(
     raw_response_code: nullableText,
     raw_response_description: nullableText,
     transaction_external_identifier: nullableText,
+    /** The card service's own id of the capture. */
+    payment_service_capture_id: nullableText,
   },
 )
 export type Capture = t.TypeOf<typeof Capture>

@@ -273,6 +273,7 @@ export const toCapture = (r: TransactionRecord, c: CaptureRecord): Capture => ({
   raw_response_code: c.raw_response_code,
   raw_response_description: c.raw_response_description,
   transaction_external_identifier: r.external_identifier,
+  payment_service_capture_id: c.service_capture_id,
 })
 
 export const toRefund = (r: TransactionRecord, x: RefundRecord): Refund => ({

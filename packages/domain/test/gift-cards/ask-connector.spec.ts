@@ -18,21 +18,27 @@ describe('askConnector', () => {
 
   it('passes known errors through with their reasons', async () => {
     expect(await ask(() => TE.left(cardDeclined('Card is blocked')))).to.deep.equal(E.left(cardDeclined('Card is blocked')))
-    expect(await ask(() => TE.left(serviceFailed('upstream 503')))).to.deep.equal(E.left(serviceFailed('upstream 503')))
-    expect(await ask(() => TE.left(serviceTimeout()))).to.deep.equal(E.left(serviceTimeout()))
+    expect(await ask(() => TE.left(serviceFailed('upstream 503', 'gift-card')))).to.deep.equal(
+      E.left(serviceFailed('upstream 503', 'gift-card')),
+    )
+    expect(await ask(() => TE.left(serviceTimeout('gift-card')))).to.deep.equal(E.left(serviceTimeout('gift-card')))
   })
 
   describe('turns a connector that misbehaves into ServiceFailed', () => {
-    const shape = serviceFailed('the gift card service answered in an unexpected shape')
+    const shape = serviceFailed('the gift card service answered in an unexpected shape', 'gift-card')
     const cases: [string, () => TE.TaskEither<unknown, unknown>, unknown][] = [
       [
         'throws while building its task',
         () => {
           throw new Error(`boom ${NUMBER}`)
         },
-        serviceFailed('the gift card connector threw'),
+        serviceFailed('the gift card connector threw', 'gift-card'),
       ],
-      ['rejects its promise', () => () => Promise.reject(new Error('socket hang up')), serviceFailed('the gift card connector threw')],
+      [
+        'rejects its promise',
+        () => () => Promise.reject(new Error('socket hang up')),
+        serviceFailed('the gift card connector threw', 'gift-card'),
+      ],
       ['answers a date that is not a date', () => TE.right({ expirationDate: 'next year' }), shape],
       ['answers a number as the date', () => TE.right({ expirationDate: 42 }), shape],
       ['answers nothing', () => TE.right(undefined), shape],
@@ -41,10 +47,14 @@ describe('askConnector', () => {
       [
         'fails with an error it does not know',
         () => TE.left({ _tag: 'Teapot' }),
-        serviceFailed('the gift card connector answered an unknown error'),
+        serviceFailed('the gift card connector answered an unknown error', 'gift-card'),
       ],
-      ['fails with a bare Error', () => TE.left(new Error('x')), serviceFailed('the gift card connector answered an unknown error')],
-      ['fails with null', () => TE.left(null), serviceFailed('the gift card connector answered an unknown error')],
+      [
+        'fails with a bare Error',
+        () => TE.left(new Error('x')),
+        serviceFailed('the gift card connector answered an unknown error', 'gift-card'),
+      ],
+      ['fails with null', () => TE.left(null), serviceFailed('the gift card connector answered an unknown error', 'gift-card')],
     ]
     for (const [what, call, expected] of cases)
       it(`when it ${what}`, async () => {
@@ -64,7 +74,7 @@ describe('askConnector', () => {
       it(`when it ${what}`, async () => {
         expect(await ask(() => TE.left({ _tag: 'CardDeclined', reason }))).to.deep.equal(E.left(cardDeclined('The gift card was declined')))
         expect(await ask(() => TE.left({ _tag: 'ServiceFailed', reason }))).to.deep.equal(
-          E.left(serviceFailed('the gift card service failed')),
+          E.left(serviceFailed('the gift card service failed', 'gift-card')),
         )
       })
 
@@ -77,7 +87,7 @@ describe('askConnector', () => {
 
 describe('askConnector with balance checks', () => {
   const askBalance = (call: () => TE.TaskEither<unknown, unknown>) => askConnector(BalanceResult, [NUMBER, PIN], call)()
-  const shape = serviceFailed('the gift card service answered in an unexpected shape')
+  const shape = serviceFailed('the gift card service answered in an unexpected shape', 'gift-card')
 
   it('passes a balance and a per-card refusal through', async () => {
     const balance = { _tag: 'Balance', balance: 0, currency: 'USD', expirationDate: null }

@@ -1,0 +1,196 @@
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import * as t from 'io-ts'
+import { AuditActor } from '../audit/audit-entry'
+import { AuditedChange, auditedOutcome, ChangeOutcome } from '../audit/record-audited'
+import { canonicalJson } from '../gift-cards/gift-card'
+import { Answered, Attempted, IdempotencyRefusal, makeRunIdempotently, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
+import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
+import {
+  Conflict,
+  InvalidRequest,
+  NotFound,
+  notFound,
+  ServiceFailed,
+  serviceFailed,
+  ServiceTimeout,
+  serviceTimeout,
+  Unavailable,
+  unavailable,
+} from '../shared/errors'
+import { advance, reread } from './authorize-transaction'
+import { makeSettleTransaction } from './settle-transaction'
+import { Capture, Refund, Transaction } from './transaction.codecs'
+import { RefundRecord, toCapture, toRefund, toTransaction, TransactionRecord } from './transaction'
+import { inProgress, TransactionDeps, wrongState } from './transaction-deps'
+
+export type OperationError = NotFound | Conflict | InvalidRequest | ServiceFailed | ServiceTimeout | IdempotencyRefusal | Unavailable
+
+/** What a capture, void or refund answers: the transaction after it, and the capture or refunds it made. */
+export const OperationDone = t.type({
+  transaction: Transaction,
+  capture: t.union([Capture, t.null]),
+  refunds: t.readonlyArray(Refund),
+})
+export type OperationDone = t.TypeOf<typeof OperationDone>
+
+export interface OperationCommand<I> {
+  readonly merchantAccountId: string
+  readonly actor: AuditActor
+  readonly transactionId: string
+  readonly input: I
+  readonly idempotencyKey: string | null
+}
+
+/** One operation on a transaction, as the steps that record it, call the service and settle it. */
+export type Plan =
+  | {
+      readonly requested: TransactionRecord
+      readonly call: (r: TransactionRecord) => Promise<E.Either<Unavailable, OperationResult | CardConnectorError>>
+      readonly answered: (r: TransactionRecord, answer: OperationResult | CardConnectorError) => TransactionRecord | null
+    }
+  // Several calls (a split payment's void: each gift card given back, then the card part): the
+  // request is recorded, then settled by the same steps recovery uses.
+  | { readonly requested: TransactionRecord; readonly settled: true }
+
+/** An audit entry of an operation, and what the transaction after it says of whether its change happened. */
+export interface AuditedStep {
+  readonly change: AuditedChange
+  readonly outcome: (after: TransactionRecord) => ChangeOutcome
+}
+
+export interface OperationSpec<I> {
+  /** The idempotency scope's name. */
+  readonly name: string
+  /** Whether `r` holds this request's own operation (`ownIds`: its id, and those of earlier attempts of its key), whatever its status. */
+  readonly mine: (r: TransactionRecord, ownIds: readonly string[]) => boolean
+  /** The operation on `r`, or why it cannot be done from there. */
+  readonly plan: (r: TransactionRecord, cmd: OperationCommand<I>, ownIds: readonly string[]) => E.Either<OperationError, Plan>
+  /** Its audit entries: written pending with the request, settled by what the request came to. */
+  readonly audit: (requested: TransactionRecord, before: TransactionRecord, cmd: OperationCommand<I>) => readonly AuditedStep[]
+  /** How a status is refused: "cannot be captured". */
+  readonly verb: string
+}
+
+/** A refund this request made: by its id, or by the `refunds/all` request it was one of. */
+export const ownRefund = (x: RefundRecord, ids: readonly string[]) => ids.includes(x.id) || (x.batch !== undefined && ids.includes(x.batch))
+
+const doneOf = (r: TransactionRecord, ids: readonly string[]): OperationDone => ({
+  transaction: toTransaction(r),
+  capture: ((c) => (c === undefined ? null : toCapture(r, c)))(r.captures.find((c) => ids.includes(c.id))),
+  refunds: r.refunds.filter((x) => ownRefund(x, ids)).map((x) => toRefund(r, x)),
+})
+
+const codec: OutcomeCodec<OperationError, OperationDone> = {
+  encode: (o) => (E.isRight(o) ? { ok: true, value: OperationDone.encode(o.right) } : { ok: false, error: o.left }),
+  decode: (stored) =>
+    stored.ok
+      ? E.mapLeft(() => unavailable(new Error('stored operation does not decode')))(OperationDone.decode(stored.value))
+      : E.left(unavailable(new Error('an operation recorded a failure'))),
+}
+
+/** What running a plan came to: its request lost to another's, or the transaction after it (`failedCall`: the service failed, saying nothing). */
+type Ran = { readonly lost: true } | { readonly lost: false; readonly after: TransactionRecord; readonly failedCall: boolean }
+
+/**
+ * How many times a request decides again after losing the write of its request to another's
+ * operation that ended meanwhile. One that finds another's operation still open answers a `409`
+ * at once, so a round is lost only to an operation begun and ended between this request's read
+ * and its write (`app/test/mongo/operation-races.spec.ts` counts, of 40 racing refunds across
+ * two instances, those that went through and those that ran out of rounds: none so far).
+ */
+export const OPERATION_ROUNDS = 4
+
+/**
+ * Runs one operation: read the transaction, decide (`plan`), write the request, call the service,
+ * write its answer. Its audit entries are pending with the request and settled by the answer.
+ *
+ * Exactly one of racing operations goes through: each writes its request as the next version,
+ * which one writer gets. A request that finds another's operation open (its service not answered
+ * yet) answers a `409` naming that (`operation_in_progress`): it never takes a live operation
+ * over; a retry of the request that recorded it (its idempotency key) settles it, and recovery
+ * settles one whose process stopped. One that loses the write decides again from what won. A
+ * service that gives no answer (timeout) leaves the operation open: a `504`, not recorded, so a
+ * retry with the same idempotency key settles it by repeating the call, which the service does
+ * once. A transaction still `processing` is a `409` before anything else: its authorization
+ * belongs to the payment's own flow (or to recovery, once stale).
+ */
+export const makeOperation =
+  <I>(deps: TransactionDeps, spec: OperationSpec<I>) =>
+  (cmd: OperationCommand<I>): TE.TaskEither<OperationError, Answered<OperationDone>> => {
+    const settle = makeSettleTransaction(deps)
+    const put = advance(deps)
+
+    const run =
+      (p: Plan): TE.TaskEither<Unavailable, Ran> =>
+      async () => {
+        const requested = await put(p.requested)()
+        if (E.isLeft(requested)) return requested
+        if (O.isNone(requested.right)) return E.right({ lost: true })
+        const r = requested.right.value
+        if ('settled' in p) return E.map((after: TransactionRecord): Ran => ({ lost: false, after, failedCall: false }))(await settle(r))
+        const answer = await p.call(r)
+        if (E.isLeft(answer)) return answer
+        const settled = p.answered(r, answer.right)
+        if (settled === null) return E.right({ lost: false, after: r, failedCall: answer.right._tag === 'ServiceFailed' })
+        const written = await put(settled)()
+        if (E.isLeft(written)) return written
+        const after = O.isSome(written.right) ? E.right(written.right.value) : await reread(deps, settled)
+        return E.map((a: TransactionRecord): Ran => ({ lost: false, after: a, failedCall: false }))(after)
+      }
+
+    const work = async (reservation: Reservation | null): Promise<Attempted<OperationError, OperationDone>> => {
+      const ids = reservation === null ? [deps.ids.uuid()] : [reservation.reservedId, ...reservation.earlierIds]
+      const unrecorded = (e: OperationError) => ({ outcome: E.left(e), recorded: false })
+      const done = (r: TransactionRecord) => ({ outcome: E.right(doneOf(r, ids)), recorded: true })
+      for (let round = 0; round < OPERATION_ROUNDS; round++) {
+        const found = await deps.transactions.find(cmd.merchantAccountId, cmd.transactionId)()
+        if (E.isLeft(found)) return unrecorded(found.left)
+        if (O.isNone(found.right)) return unrecorded(notFound('Transaction', cmd.transactionId))
+        let r = found.right.value
+        if (r.status === 'processing')
+          return unrecorded(
+            wrongState(r, `A transaction in status processing cannot be ${spec.verb}: its authorization has no outcome yet`),
+          )
+        if (r.pending) {
+          if (!spec.mine(r, ids)) return unrecorded(inProgress(r, 'Another operation on this transaction is in progress'))
+          const settled = await settle(r)
+          if (E.isLeft(settled)) return unrecorded(settled.left)
+          r = settled.right
+        }
+        if (spec.mine(r, ids)) return r.pending ? unrecorded(serviceTimeout('card')) : done(r)
+        const p = spec.plan(r, cmd, ids)
+        if (E.isLeft(p)) return unrecorded(p.left)
+        const ran = await spec
+          .audit(p.right.requested, r, cmd)
+          .reduce(
+            (write, step) => auditedOutcome(deps.audited, step.change, write, (x) => (x.lost ? 'not-happened' : step.outcome(x.after))),
+            run(p.right),
+          )()
+        if (E.isLeft(ran)) return unrecorded(ran.left)
+        if (ran.right.lost) continue
+        const { after, failedCall } = ran.right
+        if (!after.pending) return done(after)
+        return unrecorded(failedCall ? serviceFailed('the card service did not settle the operation', 'card') : serviceTimeout('card'))
+      }
+      return unrecorded(
+        inProgress({ id: cmd.transactionId }, `Other operations on this transaction went first ${OPERATION_ROUNDS} times: try again`),
+      )
+    }
+
+    if (cmd.idempotencyKey === null)
+      return async () => E.map((value: OperationDone) => ({ value, replayed: false }))((await work(null)).outcome)
+    const runIdempotently = makeRunIdempotently({ store: deps.idempotency, clock: deps.clock, ids: deps.ids, config: deps.config })
+    return runIdempotently(
+      {
+        merchantAccountId: cmd.merchantAccountId,
+        operation: `${spec.name}\u0000${cmd.transactionId}`,
+        key: cmd.idempotencyKey,
+        fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input ?? null)),
+      },
+      TE.right(undefined),
+      work,
+      codec,
+    )
+  }

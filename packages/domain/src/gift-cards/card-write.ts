@@ -1,7 +1,6 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import * as t from 'io-ts'
 import { pipe } from 'fp-ts/function'
 import { Buyer } from '../buyers/buyer'
 import { BuyerRepository } from '../buyers/buyers.ports'
@@ -14,6 +13,7 @@ import {
   IdempotencyRefusal,
   makeRunIdempotently,
   OutcomeCodec,
+  recordedOutcomeCodec,
   Reservation,
 } from '../idempotency/run-idempotently'
 import { Clock, IdGenerator } from '../shared/clock.ports'
@@ -28,7 +28,6 @@ import {
   ServiceFailed,
   serviceFailed,
   Unavailable,
-  unavailable,
 } from '../shared/errors'
 import { AuditActor } from '../audit/audit-entry'
 import { changeOf, RecordAudited } from '../audit/record-audited'
@@ -104,22 +103,6 @@ export const makeCardWrite =
       return runIdempotently(request, authorize, attempt(cmd), codec)
     }
   }
-
-/**
- * How a write's recorded outcome is stored and read back for a replay: the value itself (as
- * `codec` encodes it), or a failure the use case chose to record, which `replayed` turns into
- * its answer.
- */
-export const recordedOutcomeCodec = <Err, A>(
-  codec: t.Type<A, unknown>,
-  replayed: (error: unknown) => Err | Unavailable,
-): OutcomeCodec<Err, A> => ({
-  encode: (outcome) => (E.isRight(outcome) ? { ok: true, value: codec.encode(outcome.right) } : { ok: false, error: outcome.left }),
-  decode: (stored) =>
-    stored.ok
-      ? E.mapLeft(() => unavailable(new Error(`a recorded ${codec.name} does not decode`)))(codec.decode(stored.value))
-      : E.left(replayed(stored.error)),
-})
 
 /** A card write's recorded outcome: the gift card. */
 export const cardOutcomeCodec = <Err>(replayed: (error: unknown) => Err | Unavailable): OutcomeCodec<Err, GiftCard> =>

@@ -1,8 +1,9 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
+import * as t from 'io-ts'
 import { Clock, IdGenerator } from '../shared/clock.ports'
-import { InFlight, inFlight, InvalidRequest, invalidRequest, problem, Unavailable } from '../shared/errors'
+import { InFlight, inFlight, InvalidRequest, invalidRequest, problem, Unavailable, unavailable } from '../shared/errors'
 import { IdempotencyRecord, StoredOutcome } from './idempotency'
 import { IdempotencyStore, LeaseHolder } from './idempotency.ports'
 
@@ -48,6 +49,22 @@ export interface OutcomeCodec<Err, A> {
   /** A replayed failure comes back as the owner wants it answered (e.g. marked as replayed). */
   readonly decode: (stored: StoredOutcome) => E.Either<Err | Unavailable, A>
 }
+
+/**
+ * How a write's recorded outcome is stored and read back for a replay: the value itself (as
+ * `codec` encodes it), or a failure the use case chose to record, which `replayed` turns into
+ * its answer.
+ */
+export const recordedOutcomeCodec = <Err, A>(
+  codec: t.Type<A, unknown>,
+  replayed: (error: unknown) => Err | Unavailable,
+): OutcomeCodec<Err, A> => ({
+  encode: (outcome) => (E.isRight(outcome) ? { ok: true, value: codec.encode(outcome.right) } : { ok: false, error: outcome.left }),
+  decode: (stored) =>
+    stored.ok
+      ? E.mapLeft(() => unavailable(new Error(`a recorded ${codec.name} does not decode`)))(codec.decode(stored.value))
+      : E.left(replayed(stored.error)),
+})
 
 /** The request's answer: the work's own, or one replayed from the record. */
 export interface Answered<A> {

@@ -10,7 +10,14 @@ import { Buyer, reconciliationId } from '../buyers/buyer'
 import { namesABuyer, resolveNamedBuyer } from '../buyers/named-buyer'
 import { mayWriteFor } from '../gift-cards/card-reach'
 import { canonicalJson } from '../gift-cards/gift-card'
-import { Answered, Attempted, makeRunIdempotently, OutcomeCodec, Reservation, IdempotencyRefusal } from '../idempotency/run-idempotently'
+import {
+  Answered,
+  Attempted,
+  makeRunIdempotently,
+  recordedOutcomeCodec,
+  Reservation,
+  IdempotencyRefusal,
+} from '../idempotency/run-idempotently'
 import { keepCard } from '../payment-methods/keep-card'
 import { PaymentMethod } from '../payment-methods/payment-method.codecs'
 import { PaymentServiceRecord } from '../payments/payment-service'
@@ -92,13 +99,9 @@ const withinPins = (cmd: CreateTransactionCommand): TE.TaskEither<Forbidden, voi
   return ok ? TE.right(undefined) : TE.left(forbidden('embed_pin'))
 }
 
-const outcomeCodec: OutcomeCodec<CreateTransactionError, Transaction> = {
-  encode: (o) => (E.isRight(o) ? { ok: true, value: Transaction.encode(o.right) } : { ok: false, error: o.left }),
-  decode: (stored) =>
-    stored.ok
-      ? E.mapLeft(() => unavailable(new Error('stored transaction does not decode')))(Transaction.decode(stored.value))
-      : E.left(unavailable(new Error('a transaction request recorded a failure'))),
-}
+const outcomeCodec = recordedOutcomeCodec<CreateTransactionError, Transaction>(Transaction, () =>
+  unavailable(new Error('a transaction request recorded a failure')),
+)
 
 /**
  * Takes a payment by card, gift cards or both (`POST /transactions`). Checks come first and

@@ -5,7 +5,14 @@ import * as t from 'io-ts'
 import { AuditActor } from '../audit/audit-entry'
 import { AuditedChange, auditedOutcome, ChangeOutcome } from '../audit/record-audited'
 import { canonicalJson } from '../gift-cards/gift-card'
-import { Answered, Attempted, IdempotencyRefusal, makeRunIdempotently, OutcomeCodec, Reservation } from '../idempotency/run-idempotently'
+import {
+  Answered,
+  Attempted,
+  IdempotencyRefusal,
+  makeRunIdempotently,
+  recordedOutcomeCodec,
+  Reservation,
+} from '../idempotency/run-idempotently'
 import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
 import {
   Conflict,
@@ -82,13 +89,10 @@ const doneOf = (r: TransactionRecord, ids: readonly string[]): OperationDone => 
   refunds: r.refunds.filter((x) => ownRefund(x, ids)).map((x) => toRefund(r, x)),
 })
 
-const codec: OutcomeCodec<OperationError, OperationDone> = {
-  encode: (o) => (E.isRight(o) ? { ok: true, value: OperationDone.encode(o.right) } : { ok: false, error: o.left }),
-  decode: (stored) =>
-    stored.ok
-      ? E.mapLeft(() => unavailable(new Error('stored operation does not decode')))(OperationDone.decode(stored.value))
-      : E.left(unavailable(new Error('an operation recorded a failure'))),
-}
+/** Only a done operation is recorded under an idempotency key: a refused one runs afresh when retried. */
+const codec = recordedOutcomeCodec<OperationError, OperationDone>(OperationDone, () =>
+  unavailable(new Error('an operation recorded a failure')),
+)
 
 /** What running a plan came to: its request lost to another's, or the transaction after it (`failedCall`: the service failed, saying nothing). */
 type Ran = { readonly lost: true } | { readonly lost: false; readonly after: TransactionRecord; readonly failedCall: boolean }

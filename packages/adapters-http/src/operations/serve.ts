@@ -1,6 +1,6 @@
 import * as t from 'io-ts'
 import * as E from 'fp-ts/Either'
-import { Access, Answered, boundedString, EMBED, failedValidation, forbidden, grants, problem, Refined } from '@orka/domain'
+import { Access, actsAsServer, Answered, boundedString, failedValidation, forbidden, problem, Refined } from '@orka/domain'
 import { accessOf, Ctx, RouteMiddleware } from '../context'
 import { Decoded, decodeQuery, decodeWith, singleHeader, violationsOf } from '../decode/decode'
 import { readJsonBody, readOptionalJsonBody } from '../decode/json-body'
@@ -32,13 +32,8 @@ const sent = (values: Record<string, unknown>) => Object.fromEntries(Object.entr
 
 const NONE = E.right({})
 
-/** A `serverOnly` operation's scope must be granted by the token's scopes other than `embed`. */
-const byServer = (access: Access | null, scope: string): boolean =>
-  access === null ||
-  grants(
-    access.principal.scopes.filter((s) => s !== EMBED),
-    scope,
-  )
+/** A `serverOnly` operation's scope must be granted to the token as a server's (`actsAsServer`). */
+const byServer = (access: Access | null, scope: string): boolean => access === null || actsAsServer(access.principal, scope)
 
 const queryOf = (docs: ParameterDocs, rules: ServedOperation['queryRules']) => {
   const codec = rules ? new Refined(t.partial(codecs(docs)), rules) : t.partial(codecs(docs))

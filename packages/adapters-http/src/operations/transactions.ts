@@ -2,10 +2,8 @@ import * as t from 'io-ts'
 import * as TE from 'fp-ts/TaskEither'
 import {
   canonicalUuid,
-  EMBED,
-  grants,
+  embedClaimOf,
   intRange,
-  isEmbedToken,
   MAX_AMOUNT,
   OperationDone,
   pageOf,
@@ -95,14 +93,7 @@ export const createTransaction = defineOperation({
       actor: keyActor(req.access.principal.key),
       input: req.body,
       idempotencyKey: req.idempotencyKey,
-      embed:
-        isEmbedToken(req.access.principal) &&
-        !grants(
-          req.access.principal.scopes.filter((s) => s !== EMBED),
-          'transactions.write',
-        )
-          ? { buyer: req.access.principal.embedBuyer ?? null, pins: req.access.principal.embedPins ?? {} }
-          : null,
+      embed: embedClaimOf(req.access.principal, 'transactions.write'),
     }),
 })
 

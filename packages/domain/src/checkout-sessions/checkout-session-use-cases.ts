@@ -8,7 +8,6 @@ import { changeOf, RecordAudited } from '../audit/record-audited'
 import { Clock, IdGenerator } from '../shared/clock.ports'
 import { Mac } from '../shared/crypto.ports'
 import { InvalidRequest, invalidRequest, NotFound, notFound, problem, Unavailable } from '../shared/errors'
-import { unsupportedFields } from '../transactions/transaction-requests.codecs'
 import {
   CheckoutSession,
   CheckoutSessionCreate,
@@ -19,6 +18,7 @@ import {
   UNSET_SESSION_FIELDS,
 } from './checkout-session'
 import { CheckoutSessionStore } from './checkout-session.ports'
+import { unsupportedFields } from '../shared/codecs'
 
 interface Deps {
   sessions: CheckoutSessionStore

@@ -14,20 +14,12 @@ import {
   tagged,
   uuid,
 } from '../shared/codecs'
-import { CardScheme, PaymentMethodDetailsCard } from '../transactions/transaction.codecs'
-import {
-  Amount,
-  CardNumber,
-  CartItems,
-  Currency,
-  ExpirationDate,
-  GuestBuyer,
-  MAX_AMOUNT,
-  MAX_TRANSACTION_GIFT_CARDS,
-  Metadata,
-  SecurityCode,
-  unsupported,
-} from '../transactions/transaction-requests.codecs'
+import { CardScheme, PaymentMethodDetailsCard } from '../cards/card.codecs'
+import { unsupported } from '../shared/codecs/unsupported'
+import { GuestBuyer } from '../buyers/guest-buyer'
+import { Amount, CartItems, Currency, MAX_AMOUNT, Metadata } from '../order/order.codecs'
+import { MAX_TRANSACTION_GIFT_CARDS } from '../cards/tender-rules'
+import { CardNumber, ExpirationDate, SecurityCode } from '../cards/card.codecs'
 
 /** What a checkout session holds for the payment to come (all optional: a session may start empty). */
 const sessionFields = {

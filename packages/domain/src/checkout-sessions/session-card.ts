@@ -2,7 +2,7 @@ import * as E from 'fp-ts/Either'
 import { sealGiftCard } from '../gift-cards/gift-card'
 import { PaymentMethod } from '../payment-methods/payment-method.codecs'
 import { Mac, SecretBox } from '../shared/crypto.ports'
-import { cardSummary } from '../transactions/card-data'
+import { cardSummary } from '../cards/card-number'
 import {
   CheckoutSessionCardFields,
   CheckoutSessionGiftCardFields,
@@ -10,16 +10,10 @@ import {
   SealedCardData,
   SessionCard,
 } from './checkout-session'
+import { paymentCardFingerprint } from '../cards/card-details'
 
 /** Card data lives this long after Secure Fields sent it: receipt of fields moves `expires_at` to now plus this. */
 export const SESSION_CARD_TTL_MS = 5 * 60_000
-
-/**
- * The keyed fingerprint of a payment card number: stable per number across sessions and
- * instances sharing the key, useless without it, and never comparable with a gift card's
- * (another purpose, so another key).
- */
-export const paymentCardFingerprint = (mac: Mac, number: string): string => mac.mac('payment-card-fingerprint', number)
 
 /** What may be shown of a card on a session: scheme, first 6 and last 4 digits, and its fingerprint. */
 export const sessionPaymentMethod = (mac: Mac, number: string): CheckoutSessionPaymentMethod => {

@@ -32,7 +32,7 @@ import {
 import { AuditActor } from '../audit/audit-entry'
 import { changeOf, RecordAudited } from '../audit/record-audited'
 import { WebhookEvents } from '../webhooks/webhook-events.ports'
-import { CardReach, mayWriteFor } from './card-reach'
+import { CardReach, mayWriteFor } from '../reach/card-reach'
 import { canonicalJson, splitNumber } from './gift-card'
 import { GiftCard, giftCardResource, GiftCardService } from './gift-card.codecs'
 import { GiftCardConnector, GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from './gift-card.ports'

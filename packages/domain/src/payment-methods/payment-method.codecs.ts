@@ -2,8 +2,8 @@ import * as t from 'io-ts'
 import { Buyer, DateTime } from '../buyers/buyer'
 import { SortKey } from '../pagination/page'
 import { boundedString, canonicalUuid, closed, intRange, literal, nullable, oneOf, Refined, str, tagged, uuid } from '../shared/codecs'
-import { CardScheme, PaymentMethodDetailsCard } from '../transactions/transaction.codecs'
-import { CardNumber, ExpirationDate, SecurityCode } from '../transactions/transaction-requests.codecs'
+import { CardScheme, PaymentMethodDetailsCard } from '../cards/card.codecs'
+import { CardNumber, ExpirationDate, SecurityCode } from '../cards/card.codecs'
 
 /** The original API's statuses: a card stored by `POST /payment-methods` is `succeeded` at once; `store: true` goes through `processing`. */
 export const PAYMENT_METHOD_STATUSES = ['processing', 'buyer_approval_required', 'succeeded', 'failed', 'paused'] as const

@@ -7,8 +7,8 @@ import { CardWriteCommand, CardWriteDeps, makeCardWrite } from '../gift-cards/ca
 import { recordedOutcomeCodec } from '../idempotency/run-idempotently'
 import { Attempted, Reservation } from '../idempotency/run-idempotently'
 import { Forbidden, InFlight, InvalidRequest, NotFound, Replayed, Unavailable, unavailable } from '../shared/errors'
-import { expiredAt } from '../transactions/card-data'
-import { refusedInput } from '../transactions/transaction-deps'
+import { expiredAt } from '../cards/card-number'
+import { refusedInput } from '../shared/errors'
 import { CardToKeep, keepCard, KeepCardDeps } from './keep-card'
 import { PaymentMethod, PaymentMethodCreate } from './payment-method.codecs'
 

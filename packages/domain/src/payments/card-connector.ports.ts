@@ -5,14 +5,7 @@ import { ServiceFailed, ServiceTimeout } from '../shared/errors'
 import { bool, literal, nullable, oneOf, str } from '../shared/codecs'
 import { token } from '../shared/token'
 import { PaymentServiceRecord } from './payment-service'
-
-/** A card as a card service needs it; it never leaves the call (not logged, not stored by the connector). */
-export interface CardDetails {
-  readonly number: string
-  /** `MM/YY`. */
-  readonly expirationDate: string
-  readonly securityCode: string | null
-}
+import { CardDetails } from '../cards/card-details'
 
 /**
  * Every call names the authorization by `authorization`, the reference its authorize call

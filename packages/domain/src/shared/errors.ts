@@ -152,3 +152,7 @@ export const replayed = (error: CardDeclined | Duplicate): Replayed => ({ _tag: 
 export const serviceFailed = (reason: string, service: ServiceKind): ServiceFailed => ({ _tag: 'ServiceFailed', service, reason })
 export const serviceTimeout = (service: ServiceKind): ServiceTimeout => ({ _tag: 'ServiceTimeout', service })
 export const unavailable = (cause: unknown): Unavailable => ({ _tag: 'Unavailable', cause })
+
+/** A 400 naming what in the input cannot be acted on, and why ("Request failed validation"). */
+export const refusedInput = (path: readonly string[], message: string, type = 'invalid'): InvalidRequest =>
+  failedValidation(problem('input', [...path], message, type))

@@ -5,11 +5,11 @@ import {
   AuthorizeRequest,
   AuthorizeResult,
   CardConnector,
-  CardDetails,
   CaptureRequest,
   OperationResult,
   RefundRequest,
 } from '../payments/card-connector.ports'
+import { CardDetails } from '../cards/card-details'
 import { PaymentServiceRecord } from '../payments/payment-service'
 import { nextUuid } from './fixtures'
 import { Harness, left, right, teardownHarness } from './harness'

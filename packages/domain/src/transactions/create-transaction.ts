@@ -5,10 +5,9 @@ import * as t from 'io-ts'
 import { pipe } from 'fp-ts/function'
 import { AuditActor } from '../audit/audit-entry'
 import { auditedWhen, changeOf } from '../audit/record-audited'
-import { EmbedBuyer, EmbedPins } from '../auth/authorize'
 import { Buyer, reconciliationId } from '../buyers/buyer'
 import { namesABuyer, resolveNamedBuyer } from '../buyers/named-buyer'
-import { mayWriteFor } from '../gift-cards/card-reach'
+import { mayWriteFor } from '../reach/card-reach'
 import { canonicalJson } from '../gift-cards/gift-card'
 import {
   Answered,
@@ -27,16 +26,20 @@ import { attemptReference, route } from './authorize-transaction'
 import { makeSettleTransaction } from './settle-transaction'
 import { Transaction, TransactionBuyer } from './transaction.codecs'
 import { toTransaction, transactionResource, TransactionRecord } from './transaction'
-import { TransactionCreate, unsupportedFields, UNSUPPORTED_TRANSACTION_FIELDS } from './transaction-requests.codecs'
-import { noPaymentService, notOffered, refusedInput, serviceView, stepContext, TransactionDeps } from './transaction-deps'
+import { TransactionCreate, UNSUPPORTED_TRANSACTION_FIELDS } from './transaction-requests.codecs'
+import { noPaymentService, notOffered, serviceView, stepContext, TransactionDeps } from './transaction-deps'
+import { refusedInput } from '../shared/errors'
 import { legacySessionTransactionId, sessionTransactionId } from './session-transaction-id'
 import { heldBy, sessionTender, SessionTender, sessionTenderFault, takeSessionCard, usedSession } from './session-tender'
 import { attemptRequested, next } from './transaction-steps'
-import { embedReach, giftCardsFault, redemptionsFor } from './gift-card-tender'
+import { giftCardsFault, redemptionsFor } from './gift-card-tender'
+import { embedReach } from '../reach/card-reach'
 import { isStored, storedCardToCharge } from './stored-card'
 import { settleStoredMethod } from './stored-method-outcome'
 import { failedValidation, NotFound } from '../shared/errors'
 import { RedemptionRecord } from './gift-card-redemption'
+import { unsupportedFields } from '../shared/codecs'
+import { EmbedClaim, withinPins } from '../reach/embed-claim'
 
 export type CreateTransactionError = InvalidRequest | Forbidden | NotFound | Conflict | IdempotencyRefusal | Unavailable
 
@@ -46,7 +49,7 @@ export interface CreateTransactionCommand {
   readonly input: TransactionCreate
   readonly idempotencyKey: string | null
   /** For an `embed` token: the buyer and the values its claim pins; a server's command has neither. */
-  readonly embed: { readonly buyer: EmbedBuyer | null; readonly pins: EmbedPins } | null
+  readonly embed: EmbedClaim | null
 }
 
 /** The created transaction (whatever its status: a decline is a transaction too), and whether it is a replay. */
@@ -84,19 +87,12 @@ const storeFault = (input: TransactionCreate): InvalidRequest | null => {
 }
 
 /** An embed token may only create what its claim pins: the amount, currency, buyer and checkout session it names. */
-const withinPins = (cmd: CreateTransactionCommand): TE.TaskEither<Forbidden, void> => {
-  if (cmd.embed === null) return TE.right(undefined)
+const pinned = (cmd: CreateTransactionCommand): TE.TaskEither<Forbidden, void> => {
   const { input } = cmd
-  const { buyer, pins } = cmd.embed
   const session = input.payment_method?.method === 'checkout-session' ? input.payment_method.id : undefined
-  const ok =
-    (pins.amount === undefined || pins.amount === input.amount) &&
-    (pins.currency === undefined || pins.currency === input.currency) &&
-    (pins.checkoutSessionId === undefined || pins.checkoutSessionId.toLowerCase() === session) &&
-    (buyer === null ||
-      ((buyer.id === null || buyer.id.toLowerCase() === input.buyer_id) &&
-        (buyer.externalIdentifier === null || buyer.externalIdentifier === input.buyer_external_identifier)))
-  return ok ? TE.right(undefined) : TE.left(forbidden('embed_pin'))
+  return cmd.embed === null || withinPins(cmd.embed, { ...input, checkoutSessionId: session })
+    ? TE.right(undefined)
+    : TE.left(forbidden('embed_pin'))
 }
 
 const outcomeCodec = recordedOutcomeCodec<CreateTransactionError, Transaction>(Transaction, () =>
@@ -210,7 +206,7 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
   /** Within the embed claim's pins; with `store: true`, only for a buyer the embed token may keep cards for (as `POST /payment-methods`). */
   const mayCreate = (cmd: CreateTransactionCommand): TE.TaskEither<Forbidden | Unavailable, void> =>
     pipe(
-      withinPins(cmd),
+      pinned(cmd),
       TE.flatMap(() =>
         cmd.input.store === true && cmd.embed !== null
           ? mayWriteFor(deps.buyers, cmd.merchantAccountId, embedReach(cmd.embed), cmd.input)

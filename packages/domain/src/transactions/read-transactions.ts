@@ -23,7 +23,8 @@ import {
 } from './transaction'
 import { TransactionFilter, TransactionStore } from './transaction.ports'
 import { TransactionUpdate } from './transaction-requests.codecs'
-import { inProgress, refusedInput, statusWords, stepContext, TransactionDeps, wrongState } from './transaction-deps'
+import { inProgress, statusWords, stepContext, TransactionDeps, wrongState } from './transaction-deps'
+import { refusedInput } from '../shared/errors'
 import { OPERATION_ROUNDS } from './operation-runner'
 import { next } from './transaction-steps'
 

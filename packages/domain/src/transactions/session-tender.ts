@@ -5,9 +5,10 @@ import { failedValidation, InvalidRequest, Unavailable } from '../shared/errors'
 import { cardFromSession, CardToCharge } from './card-to-charge'
 import { legacySessionTransactionId } from './session-transaction-id'
 import type { StoredMethodRef } from './stored-card'
-import { cardPartProblem, sumOf } from './gift-card-tender'
+import { cardPartProblem, sumOf } from '../cards/tender-rules'
 import { TransactionCreate } from './transaction-requests.codecs'
-import { noPaymentService, refusedInput, TransactionDeps } from './transaction-deps'
+import { noPaymentService, TransactionDeps } from './transaction-deps'
+import { refusedInput } from '../shared/errors'
 
 /** What a payment from a checkout session pays with: the card Secure Fields sent (null: gift cards only) and their gift cards. */
 export interface SessionTender {

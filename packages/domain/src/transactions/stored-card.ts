@@ -1,13 +1,14 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import { EmbedBuyer } from '../auth/authorize'
-import { audienceOf, sees } from '../gift-cards/card-reach'
+import { audienceOf, sees } from '../reach/card-reach'
 import { PaymentMethod } from '../payment-methods/payment-method.codecs'
 import { InvalidRequest, Unavailable, unavailable } from '../shared/errors'
-import { expiredAt } from './card-data'
+import { expiredAt } from '../cards/card-number'
 import { CardToCharge } from './card-to-charge'
-import { embedReach } from './gift-card-tender'
-import { refusedInput, TransactionDeps } from './transaction-deps'
+import { embedReach } from '../reach/card-reach'
+import { TransactionDeps } from './transaction-deps'
+import { refusedInput } from '../shared/errors'
 
 /** A stored payment method named for a payment (by the request, or on its checkout session), with the security code sent for it. */
 export interface StoredMethodRef {

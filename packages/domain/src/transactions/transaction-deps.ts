@@ -13,7 +13,7 @@ import { GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from '..
 import { PaymentMethodVault } from '../payment-methods/payment-method.ports'
 import { Clock, IdGenerator } from '../shared/clock.ports'
 import { Mac, SecretBox } from '../shared/crypto.ports'
-import { Conflict, failedValidation, InvalidRequest, problem, Unavailable } from '../shared/errors'
+import { Conflict, failedValidation, problem, Unavailable, refusedInput } from '../shared/errors'
 import { WebhookEvents } from '../webhooks/webhook-events.ports'
 import { TransactionPaymentService } from './transaction.codecs'
 import { TransactionRecord } from './transaction'
@@ -49,10 +49,6 @@ export const stepContext = (deps: Pick<TransactionDeps, 'clock' | 'ids'>): StepC
   now: deps.clock.now().toISOString(),
   newId: () => deps.ids.uuid(),
 })
-
-/** A 400 naming what in the input a payment cannot be made with ("Request failed validation"). */
-export const refusedInput = (path: readonly string[], message: string, type = 'invalid'): InvalidRequest =>
-  failedValidation(problem('input', [...path], message, type))
 
 export const noPaymentService = refusedInput(
   ['currency'],

@@ -14,14 +14,11 @@ import {
 } from './transaction'
 import { RedemptionRecord } from './gift-card-redemption'
 import { callRefundOf } from './split-tender'
-import {
-  TransactionCaptureCreate,
-  TransactionRefundAllCreate,
-  TransactionRefundCreate,
-  unsupportedFields,
-} from './transaction-requests.codecs'
-import { notOffered, refusedInput, statusWords, stepContext, TransactionDeps, wrongState } from './transaction-deps'
+import { TransactionCaptureCreate, TransactionRefundAllCreate, TransactionRefundCreate } from './transaction-requests.codecs'
+import { notOffered, statusWords, stepContext, TransactionDeps, wrongState } from './transaction-deps'
+import { refusedInput } from '../shared/errors'
 import { captureAnswered, captureRequested, refundAnswered, refundRequested, voidAnswered, voidRequested } from './transaction-steps'
+import { unsupportedFields } from '../shared/codecs'
 
 /** Succeeded: it happened; declined or failed: it did not (no money moved); still pending: not known yet. */
 const outcomeOf = (status: string | undefined): ChangeOutcome =>

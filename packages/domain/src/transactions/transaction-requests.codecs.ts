@@ -1,112 +1,26 @@
 import * as t from 'io-ts'
-import { BillingDetails } from '../buyers/billing-details'
 import {
   bool,
   boundedList,
   ByKey,
   boundedString,
   canonicalUuid,
-  Checked,
   closed,
-  codePointLength,
-  explainCharacters,
-  Explanation,
   intRange,
   literal,
   nullable,
   oneOf,
   Refined,
   tagged,
+  unsupported,
 } from '../shared/codecs'
 import { GiftCardRequest, GiftCardStoredRequest } from '../gift-cards/gift-card.codecs'
-import { luhnValid } from './card-data'
-import { ISO_4217 } from './currencies'
+import { CardNumber, ExpirationDate, SecurityCode } from '../cards/card.codecs'
+import { MAX_AMOUNT, Amount, Currency, Country, Metadata, CartItems } from '../order/order.codecs'
+import { GuestBuyer } from '../buyers/guest-buyer'
 
 const text = (name: string, max: number) => boundedString(name, { min: 1, max })
 const nullableText = (name: string, max: number) => nullable(text(name, max))
-export const MAX_AMOUNT = 99_999_999
-export const Amount = intRange('amount', 0, MAX_AMOUNT)
-
-const CURRENCIES: ReadonlySet<string> = new Set(ISO_4217)
-/** A real ISO 4217 code: three capitals are not enough (`XYZ` is no currency). */
-export const Currency = new Checked<string>(
-  'Currency',
-  (u): u is string => typeof u === 'string' && CURRENCIES.has(u),
-  (u) =>
-    typeof u !== 'string'
-      ? { type: 'string_type' }
-      : CURRENCIES.has(u)
-        ? undefined
-        : { type: 'value_error', rule: 'currency must be an ISO 4217 currency code in circulation, such as USD' },
-  { type: 'string', enum: [...ISO_4217] },
-)
-export const Country = boundedString('country', { pattern: /^[A-Z]{2}$/ })
-
-const MAX_METADATA_KEYS = 20
-const metadataFault = (u: unknown): Explanation | undefined => {
-  if (typeof u !== 'object' || u === null || Array.isArray(u)) return { type: 'model_type' }
-  const entries = Object.entries(u)
-  if (entries.length > MAX_METADATA_KEYS) return { type: 'value_error', rule: `metadata holds at most ${MAX_METADATA_KEYS} keys` }
-  for (const [k, v] of entries) {
-    if (explainCharacters(k) !== undefined || codePointLength(k) < 1 || codePointLength(k) > 40)
-      return { type: 'value_error', rule: 'metadata keys are 1-40 characters' }
-    if (typeof v !== 'string') return { type: 'value_error', rule: 'metadata values are strings' }
-    if (explainCharacters(v) !== undefined || codePointLength(v) > 255)
-      return { type: 'value_error', rule: 'metadata values are at most 255 characters' }
-  }
-  return undefined
-}
-/** The merchant's own key-value pairs, stored and shown as sent. */
-export const Metadata = new Checked<Readonly<Record<string, string>>>(
-  'Metadata',
-  (u): u is Readonly<Record<string, string>> => metadataFault(u) === undefined,
-  metadataFault,
-  {
-    type: 'object',
-    maxProperties: MAX_METADATA_KEYS,
-    propertyNames: { minLength: 1, maxLength: 40 },
-    additionalProperties: { type: 'string', maxLength: 255 },
-  },
-)
-export type Metadata = t.TypeOf<typeof Metadata>
-
-const ProductType = oneOf('ProductType', [
-  'physical',
-  'discount',
-  'shipping_fee',
-  'sales_tax',
-  'digital',
-  'gift_card',
-  'store_credit',
-  'surcharge',
-])
-const smallAmount = (name: string) => nullable(intRange(name, 0, MAX_AMOUNT))
-
-export const CartItem = closed(
-  'CartItem',
-  { name: text('name', 255), quantity: intRange('quantity', 1, MAX_AMOUNT), unit_amount: intRange('unit_amount', 0, MAX_AMOUNT) },
-  {
-    discount_amount: smallAmount('discount_amount'),
-    tax_amount: smallAmount('tax_amount'),
-    external_identifier: nullableText('external_identifier', 200),
-    sku: nullableText('sku', 200),
-    upc: nullableText('upc', 200),
-    product_url: nullableText('product_url', 2083),
-    image_url: nullableText('image_url', 2083),
-    categories: nullable(boundedList(text('category', 50), 100)),
-    product_type: nullable(ProductType),
-    seller_country: nullable(Country),
-    tax_exempt: nullable(bool),
-    unit_of_measure: nullableText('unit_of_measure', 50),
-    commodity_code: nullableText('commodity_code', 50),
-    description: nullableText('description', 255),
-    duty_amount: smallAmount('duty_amount'),
-    shipping_amount: smallAmount('shipping_amount'),
-  },
-)
-export type CartItem = t.TypeOf<typeof CartItem>
-export const CartItems = boundedList(CartItem, 249)
-
 export const TransactionIntent = oneOf('TransactionIntent', ['authorize', 'capture'] as const)
 export type TransactionIntent = t.TypeOf<typeof TransactionIntent>
 export const TransactionPaymentSource = oneOf('TransactionPaymentSource', [
@@ -117,37 +31,6 @@ export const TransactionPaymentSource = oneOf('TransactionPaymentSource', [
   'card_on_file',
 ] as const)
 export type TransactionPaymentSource = t.TypeOf<typeof TransactionPaymentSource>
-
-/** 13-19 digits that pass the Luhn check. */
-export const CardNumber = new Checked<string>(
-  'CardNumber',
-  (u): u is string => typeof u === 'string' && /^\d{13,19}$/.test(u) && luhnValid(u),
-  (u) =>
-    typeof u !== 'string'
-      ? { type: 'string_type' }
-      : !/^\d{13,19}$/.test(u)
-        ? { type: 'string_pattern_mismatch', ctx: { pattern: '^\\d{13,19}$' } }
-        : luhnValid(u)
-          ? undefined
-          : { type: 'value_error', rule: 'number is not a valid card number (its check digit is wrong)' },
-  { type: 'string', pattern: '^\\d{13,19}$', description: '13-19 digits with a valid Luhn check digit.' },
-)
-export const ExpirationDate = boundedString('expiration_date', { pattern: /^(0[1-9]|1[0-2])\/\d{2}$/ })
-export const SecurityCode = boundedString('security_code', { pattern: /^\d{3,4}$/ })
-
-/**
- * Properties the original API's SDK accepts that Orka does not act on. They are allowed in the
- * schema (a client sending them is not malformed) but any value other than absent, null or the
- * SDK's default is refused with a 400 naming them (`unsupportedFields`): never silently ignored.
- */
-export const unsupported = new Checked<unknown>(
-  'unsupported',
-  (u): u is unknown => u !== undefined,
-  () => undefined,
-  {
-    description: 'Not supported by Orka: only absent, null or the default is accepted.',
-  },
-)
 
 export const CardPaymentMethodCreate = closed(
   'CardWithUrlPaymentMethodCreate',
@@ -179,21 +62,6 @@ export const TransactionPaymentMethodCreate = tagged('TransactionPaymentMethodCr
 })
 export type TransactionPaymentMethodCreate = t.TypeOf<typeof TransactionPaymentMethodCreate>
 
-export const GuestBuyer = closed(
-  'GuestBuyer',
-  {},
-  {
-    display_name: nullableText('display_name', 200),
-    external_identifier: nullableText('external_identifier', 200),
-    billing_details: nullable(BillingDetails),
-    account_number: nullableText('account_number', 200),
-    shipping_details: unsupported,
-  },
-)
-export type GuestBuyer = t.TypeOf<typeof GuestBuyer>
-
-/** The most gift cards one transaction may spend (more is a `400` naming the first one too many). */
-export const MAX_TRANSACTION_GIFT_CARDS = 10
 /** What the schema lets through, so that a hostile list is refused by its size, not decoded item by item. */
 const GIFT_CARD_LIST_BOUND = 100
 const TenderAmount = intRange('amount', 0, MAX_AMOUNT)
@@ -286,16 +154,6 @@ export const TransactionCreate = new Refined(TransactionCreateFields, [
   },
 ])
 export type TransactionCreate = t.TypeOf<typeof TransactionCreate>
-
-/** The properties of a request that hold a value Orka does not offer, in order (each a 400). */
-export const unsupportedFields = (
-  input: Record<string, unknown>,
-  defaults: Readonly<Record<string, unknown>>,
-  at: readonly string[] = [],
-): string[][] =>
-  Object.entries(defaults)
-    .filter(([k, d]) => input[k] !== undefined && input[k] !== null && input[k] !== d)
-    .map(([k]) => [...at, k])
 
 export const TransactionUpdate = closed(
   'TransactionUpdate',

@@ -4,7 +4,9 @@ import { DateTime } from '../buyers/buyer'
 import { AvsResponseCode, CvvResponseCode } from '../payments/card-connector.ports'
 import { GiftCardErrorCode } from '../gift-cards/gift-card.codecs'
 import { bool, boundedString, Checked, closed, intRange, literal, nullable, oneOf, str, uuid } from '../shared/codecs'
-import { CartItem, Metadata, TransactionIntent, TransactionPaymentSource } from './transaction-requests.codecs'
+import { TransactionIntent, TransactionPaymentSource } from './transaction-requests.codecs'
+import { CartItem, Metadata } from '../order/order.codecs'
+import { CardScheme, PaymentMethodDetailsCard } from '../cards/card.codecs'
 
 /** The statuses Orka's card flow produces (the original API has more: clients must tolerate them). */
 export const TRANSACTION_STATUSES = [
@@ -19,8 +21,6 @@ export const TransactionStatus = oneOf('TransactionStatus', TRANSACTION_STATUSES
 export type TransactionStatus = t.TypeOf<typeof TransactionStatus>
 
 export const TransactionIntentOutcome = oneOf('TransactionIntentOutcome', ['pending', 'succeeded', 'failed'])
-export const CardScheme = oneOf('CardScheme', ['visa', 'mastercard', 'amex', 'discover', 'jcb', 'diners-club', 'unionpay', 'maestro'])
-
 /** A list that is always empty: what Orka does not produce yet. */
 export const NoItems = new Checked<readonly never[]>(
   'NoItems',
@@ -32,8 +32,6 @@ export const NoItems = new Checked<readonly never[]>(
 const nullableText = nullable(str)
 const nullableTime = nullable(DateTime)
 const amount = (name: string) => intRange(name, 0)
-
-export const PaymentMethodDetailsCard = closed('PaymentMethodDetailsCard', {}, { bin: nullableText, card_type: nullableText })
 
 /** The card a transaction was made with, as far as it may be shown: scheme, BIN, last 4, expiry. */
 export const TransactionPaymentMethod = closed(

@@ -16,7 +16,8 @@ import {
   TransactionStatus,
   TransactionSummary,
 } from './transaction.codecs'
-import { CartItem, Metadata, TransactionIntent, TransactionPaymentSource } from './transaction-requests.codecs'
+import { TransactionIntent, TransactionPaymentSource } from './transaction-requests.codecs'
+import { CartItem, Metadata } from '../order/order.codecs'
 import { RedemptionRecord, toGiftCardRedemption } from './gift-card-redemption'
 
 const nullableText = nullable(str)

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { ACCOUNT_REACH, cardReach, CardReach } from '../../src/gift-cards/card-reach'
+import { ACCOUNT_REACH, cardReach, CardReach } from '../../src/reach/card-reach'
 import { aPrincipal } from '../../src/testing/fixtures'
 
 describe('cardReach', () => {

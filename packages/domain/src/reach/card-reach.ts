@@ -3,11 +3,11 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import { Access, EmbedBuyer } from '../auth/authorize'
-import { EMBED, grants } from '../auth/scopes'
 import { Buyer } from '../buyers/buyer'
 import { BuyerRepository } from '../buyers/buyers.ports'
 import { BuyerName, findNamedBuyer, namesABuyer } from '../buyers/named-buyer'
 import { Forbidden, forbidden, Unavailable } from '../shared/errors'
+import { actsAsServer, EmbedClaim } from './embed-claim'
 
 /**
  * Whose stored cards, gift cards or payment methods, a caller may read (`*.read`) or change
@@ -24,9 +24,8 @@ export const ACCOUNT_REACH: CardReach = { kind: 'account' }
 export type CardScope = 'gift-cards.read' | 'gift-cards.write' | 'payment-methods.read' | 'payment-methods.write'
 
 export const cardReach = (access: Access, scope: CardScope): CardReach => {
-  const { scopes, embedBuyer } = access.principal
-  const own = scopes.filter((s) => s !== EMBED)
-  if (grants(own, scope)) return ACCOUNT_REACH
+  if (actsAsServer(access.principal, scope)) return ACCOUNT_REACH
+  const { embedBuyer } = access.principal
   return embedBuyer === undefined ? { kind: 'none' } : { kind: 'buyer', buyer: embedBuyer }
 }
 
@@ -100,3 +99,7 @@ export const buyerInReach =
     const buyer = O.toNullable(found.right)
     return E.right(buyer !== null && sees(audience.right, { buyer }) ? buyer : null)
   }
+
+/** Whose stored cards a payment may use: a server's reaches the account's, an embed token's only its claim's buyer's. */
+export const embedReach = (embed: Pick<EmbedClaim, 'buyer'> | null): CardReach =>
+  embed === null ? ACCOUNT_REACH : embed.buyer === null ? { kind: 'none' } : { kind: 'buyer', buyer: embed.buyer }

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
 import { Buyer } from '../buyers/buyer'
 import { paymentCardFingerprint } from '../cards/card-details'
 import { Clock, IdGenerator } from '../shared/clock.ports'
@@ -86,35 +87,37 @@ const newMethod = (deps: Pick<KeepCardDeps, 'mac' | 'clock' | 'ids'>, c: CardToK
  * `payment-method.created` event in the outbox first. Of racing requests for one card, one
  * inserts and the others answer its method. The number is sealed; the security code is never kept.
  */
-export const keepCard = (deps: KeepCardDeps, c: CardToKeep) => async (): Promise<E.Either<Unavailable, PaymentMethod>> => {
-  const fingerprint = paymentCardFingerprint(deps.mac, c.number)
-  const owner = c.buyer?.id ?? null
-  for (let tries = 0; tries < 2; tries++) {
-    const stored = await deps.paymentMethods.findByFingerprint(c.merchantAccountId, owner, fingerprint)()
-    if (E.isLeft(stored)) return stored
-    if (O.isSome(stored.right)) {
-      const { method } = stored.right.value
-      if (!later(c.expirationDate, method.expiration_date)) return E.right(method)
-      const renewed = await deps.paymentMethods.update(
-        c.merchantAccountId,
-        method.id,
-        { expiration_date: c.expirationDate },
-        deps.clock.now().toISOString(),
+export const keepCard =
+  (deps: KeepCardDeps, c: CardToKeep): TE.TaskEither<Unavailable, PaymentMethod> =>
+  async () => {
+    const fingerprint = paymentCardFingerprint(deps.mac, c.number)
+    const owner = c.buyer?.id ?? null
+    for (let tries = 0; tries < 2; tries++) {
+      const stored = await deps.paymentMethods.findByFingerprint(c.merchantAccountId, owner, fingerprint)()
+      if (E.isLeft(stored)) return stored
+      if (O.isSome(stored.right)) {
+        const { method } = stored.right.value
+        if (!later(c.expirationDate, method.expiration_date)) return E.right(method)
+        const renewed = await deps.paymentMethods.update(
+          c.merchantAccountId,
+          method.id,
+          { expiration_date: c.expirationDate },
+          deps.clock.now().toISOString(),
+        )()
+        if (E.isLeft(renewed)) return renewed
+        if (O.isSome(renewed.right)) return E.right(renewed.right.value)
+        continue // deleted meanwhile: store it anew
+      }
+      const method = newMethod(deps, c, fingerprint)
+      const kept = await deps.events.raise('payment-method.created', c.merchantAccountId, method)()
+      if (E.isLeft(kept)) return kept
+      const inserted = await deps.audited(
+        changeOf(c, paymentMethodResource(method), 'created', 'payment-method-present'),
+        deps.events.record(kept.right, deps.paymentMethods.insert({ method, sealed_number: deps.box.seal(c.number) })),
       )()
-      if (E.isLeft(renewed)) return renewed
-      if (O.isSome(renewed.right)) return E.right(renewed.right.value)
-      continue // deleted meanwhile: store it anew
+      if (E.isRight(inserted)) return E.right(method)
+      if (inserted.left._tag !== 'Duplicate') return E.left(inserted.left)
+      // A racing request stored the card first: its method is the answer.
     }
-    const method = newMethod(deps, c, fingerprint)
-    const kept = await deps.events.raise('payment-method.created', c.merchantAccountId, method)()
-    if (E.isLeft(kept)) return kept
-    const inserted = await deps.audited(
-      changeOf(c, paymentMethodResource(method), 'created', 'payment-method-present'),
-      deps.events.record(kept.right, deps.paymentMethods.insert({ method, sealed_number: deps.box.seal(c.number) })),
-    )()
-    if (E.isRight(inserted)) return E.right(method)
-    if (inserted.left._tag !== 'Duplicate') return E.left(inserted.left)
-    // A racing request stored the card first: its method is the answer.
+    return E.left(unavailable(new Error('the vault kept clashing on one card')))
   }
-  return E.left(unavailable(new Error('the vault kept clashing on one card')))
-}

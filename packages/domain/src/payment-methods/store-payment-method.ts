@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
 import { resolveNamedBuyer } from '../buyers/named-buyer'
 import { CheckoutSessionStore } from '../checkout-sessions/checkout-session.ports'
 import { openSessionCard } from '../checkout-sessions/session-card'
@@ -38,52 +39,58 @@ const notExpired = (card: Card, now: Date): E.Either<InvalidRequest, Card> =>
  * (it is used once). A session that is unknown, expired or holds no card is a `400` on `id`; one
  * whose Secure Fields named a stored method keeps it (nothing to store, nothing taken).
  */
-const cardOf = async (
-  deps: StorePaymentMethodDeps,
-  merchantAccountId: string,
-  input: PaymentMethodCreate,
-  now: Date,
-): Promise<E.Either<InvalidRequest | Unavailable, Card>> => {
-  if (input.method === 'card') return notExpired({ number: input.number, expirationDate: input.expiration_date }, now)
-  const noCard = E.left(refusedInput(['id'], 'No live checkout session with this id holds a card to store', 'no_card_data'))
-  const seen = await deps.sessions.find(merchantAccountId, input.id, now)()
-  if (E.isLeft(seen)) return seen
-  if (O.toNullable(seen.right)?.card?.payment_method?.id != null)
-    return E.left(refusedInput(['id'], 'The checkout session holds a stored payment method: it is stored already', 'stored_payment_method'))
-  const taken = await deps.sessions.takeCard(merchantAccountId, input.id, now)()
-  if (E.isLeft(taken)) return taken
-  const held = O.toNullable(taken.right)?.card ?? null
-  const data = held === null ? null : E.tryCatch(() => openSessionCard(deps.box, held), E.toError)
-  if (data !== null && E.isLeft(data)) return E.left(unavailable(data.left))
-  const card = data?.right ?? null
-  return card === null || !('number' in card) ? noCard : notExpired({ number: card.number, expirationDate: card.expiration_date }, now)
-}
+const cardOf =
+  (
+    deps: StorePaymentMethodDeps,
+    merchantAccountId: string,
+    input: PaymentMethodCreate,
+    now: Date,
+  ): TE.TaskEither<InvalidRequest | Unavailable, Card> =>
+  async () => {
+    if (input.method === 'card') return notExpired({ number: input.number, expirationDate: input.expiration_date }, now)
+    const noCard = E.left(refusedInput(['id'], 'No live checkout session with this id holds a card to store', 'no_card_data'))
+    const seen = await deps.sessions.find(merchantAccountId, input.id, now)()
+    if (E.isLeft(seen)) return seen
+    if (O.toNullable(seen.right)?.card?.payment_method?.id != null)
+      return E.left(
+        refusedInput(['id'], 'The checkout session holds a stored payment method: it is stored already', 'stored_payment_method'),
+      )
+    const taken = await deps.sessions.takeCard(merchantAccountId, input.id, now)()
+    if (E.isLeft(taken)) return taken
+    const held = O.toNullable(taken.right)?.card ?? null
+    const data = held === null ? null : E.tryCatch(() => openSessionCard(deps.box, held), E.toError)
+    if (data !== null && E.isLeft(data)) return E.left(unavailable(data.left))
+    const card = data?.right ?? null
+    return card === null || !('number' in card) ? noCard : notExpired({ number: card.number, expirationDate: card.expiration_date }, now)
+  }
 
 /** The method an earlier attempt of this very request stored before its process stopped: that is the answer. */
-const storedBefore = async (
-  deps: StorePaymentMethodDeps,
-  merchantAccountId: string,
-  reservation: Reservation | null,
-): Promise<E.Either<Unavailable, O.Option<PaymentMethod>>> => {
-  for (const id of reservation?.earlierIds ?? []) {
-    const found = await deps.paymentMethods.findById(merchantAccountId, id)()
-    if (E.isLeft(found)) return found
-    if (O.isSome(found.right)) return E.right(O.some(found.right.value.method))
+const storedBefore =
+  (
+    deps: StorePaymentMethodDeps,
+    merchantAccountId: string,
+    reservation: Reservation | null,
+  ): TE.TaskEither<Unavailable, O.Option<PaymentMethod>> =>
+  async () => {
+    for (const id of reservation?.earlierIds ?? []) {
+      const found = await deps.paymentMethods.findById(merchantAccountId, id)()
+      if (E.isLeft(found)) return found
+      if (O.isSome(found.right)) return E.right(O.some(found.right.value.method))
+    }
+    return E.right(O.none)
   }
-  return E.right(O.none)
-}
 
 const attempt =
   (deps: StorePaymentMethodDeps, cmd: StorePaymentMethodCommand) =>
   async (reservation: Reservation | null): Promise<Attempted<StorePaymentMethodError, PaymentMethod>> => {
     const ended = (outcome: E.Either<StorePaymentMethodError, PaymentMethod>) => ({ outcome, recorded: E.isRight(outcome) })
     const { input, merchantAccountId } = cmd
-    const earlier = await storedBefore(deps, merchantAccountId, reservation)
+    const earlier = await storedBefore(deps, merchantAccountId, reservation)()
     if (E.isLeft(earlier)) return ended(earlier)
     if (O.isSome(earlier.right)) return ended(E.right(earlier.right.value))
     const buyer = await resolveNamedBuyer(deps.buyers, merchantAccountId, input)()
     if (E.isLeft(buyer)) return ended(buyer)
-    const card = await cardOf(deps, merchantAccountId, input, deps.clock.now())
+    const card = await cardOf(deps, merchantAccountId, input, deps.clock.now())()
     if (E.isLeft(card)) return ended(card)
     const kept = await keepCard(deps, {
       ...card.right,

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
 import { EmbedBuyer } from '../auth/authorize'
 import { audienceOf, EVERYONE, sees, embedReach } from '../reach/card-reach'
 import { SessionGiftCard } from '../checkout-sessions/checkout-session'
@@ -39,58 +40,60 @@ export const giftCardsFault = (input: TransactionCreate): InvalidRequest | null 
  * buyer's) is a `404` naming the item, before anything is recorded. Numbers and PINs are kept
  * sealed.
  */
-export const redemptionsFor = async (
-  deps: TransactionDeps,
-  cmd: {
-    readonly merchantAccountId: string
-    readonly input: TransactionCreate
-    readonly embed: { readonly buyer: EmbedBuyer | null } | null
-  },
-  transactionId: string,
-  cards: readonly (TransactionGiftCard | SessionGiftCard)[] = cmd.input.gift_cards ?? [],
-): Promise<E.Either<NotFound | Forbidden | Unavailable, readonly RedemptionRecord[]>> => {
-  if (cards.length === 0) return E.right([])
-  const { vault, services } = deps.giftCards
-  const audience = cards.some((c) => 'id' in c)
-    ? await audienceOf(deps.buyers, cmd.merchantAccountId, embedReach(cmd.embed))()
-    : E.right(EVERYONE)
-  if (E.isLeft(audience)) return audience
-  const [primary, ...found] = await Promise.all([
-    services.findPrimary(cmd.merchantAccountId)(),
-    ...cards.map((c) => ('id' in c ? vault.findById(cmd.merchantAccountId, c.id)() : E.right(O.none))),
-  ])
-  if (E.isLeft(primary)) return primary
-  const out: RedemptionRecord[] = []
-  for (const [i, card] of cards.entries()) {
-    const base = { id: deps.ids.uuid(), reference: redemptionReference(transactionId, i + 1), amount: card.amount, ...UNTRIED }
-    if (!('id' in card)) {
-      const { bin, sub_bin, last4, sealed_number, sealed_pin } = 'sealed_number' in card ? card : sealGiftCard(deps.box, card)
-      const service = O.toNullable(primary.right)?.service ?? null
-      out.push({ ...base, gift_card: { id: null, bin, sub_bin, last4 }, service, sealed_number, sealed_pin })
-      continue
+export const redemptionsFor =
+  (
+    deps: TransactionDeps,
+    cmd: {
+      readonly merchantAccountId: string
+      readonly input: TransactionCreate
+      readonly embed: { readonly buyer: EmbedBuyer | null } | null
+    },
+    transactionId: string,
+    cards: readonly (TransactionGiftCard | SessionGiftCard)[] = cmd.input.gift_cards ?? [],
+  ): TE.TaskEither<NotFound | Forbidden | Unavailable, readonly RedemptionRecord[]> =>
+  async () => {
+    if (cards.length === 0) return E.right([])
+    const { vault, services } = deps.giftCards
+    const audience = cards.some((c) => 'id' in c)
+      ? await audienceOf(deps.buyers, cmd.merchantAccountId, embedReach(cmd.embed))()
+      : E.right(EVERYONE)
+    if (E.isLeft(audience)) return audience
+    const [primary, ...found] = await Promise.all([
+      services.findPrimary(cmd.merchantAccountId)(),
+      ...cards.map((c) => ('id' in c ? vault.findById(cmd.merchantAccountId, c.id)() : E.right(O.none))),
+    ])
+    if (E.isLeft(primary)) return primary
+    const out: RedemptionRecord[] = []
+    for (const [i, card] of cards.entries()) {
+      const base = { id: deps.ids.uuid(), reference: redemptionReference(transactionId, i + 1), amount: card.amount, ...UNTRIED }
+      if (!('id' in card)) {
+        const { bin, sub_bin, last4, sealed_number, sealed_pin } = 'sealed_number' in card ? card : sealGiftCard(deps.box, card)
+        const service = O.toNullable(primary.right)?.service ?? null
+        out.push({ ...base, gift_card: { id: null, bin, sub_bin, last4 }, service, sealed_number, sealed_pin })
+        continue
+      }
+      const f = found[i]
+      if (f !== undefined && E.isLeft(f)) return f
+      const vaulted = f === undefined ? null : O.toNullable(f.right)
+      if (vaulted === null || !sees(audience.right, vaulted.card))
+        return E.left(
+          notFound(
+            'GiftCard',
+            card.id,
+            problem('input', ['gift_cards', String(i), 'id'], `No gift card with the id of item ${i} exists`, 'unknown_gift_card'),
+          ),
+        )
+      const { id, bin, sub_bin, last4, gift_card_service } = vaulted.card
+      out.push({
+        ...base,
+        gift_card: { id, bin, sub_bin, last4 },
+        service: gift_card_service,
+        sealed_number: vaulted.sealed_number,
+        sealed_pin: vaulted.sealed_pin,
+      })
     }
-    const f = found[i]
-    if (f !== undefined && E.isLeft(f)) return f
-    const vaulted = f === undefined ? null : O.toNullable(f.right)
-    if (vaulted === null || !sees(audience.right, vaulted.card))
-      return E.left(
-        notFound(
-          'GiftCard',
-          card.id,
-          problem('input', ['gift_cards', String(i), 'id'], `No gift card with the id of item ${i} exists`, 'unknown_gift_card'),
-        ),
-      )
-    const { id, bin, sub_bin, last4, gift_card_service } = vaulted.card
-    out.push({
-      ...base,
-      gift_card: { id, bin, sub_bin, last4 },
-      service: gift_card_service,
-      sealed_number: vaulted.sealed_number,
-      sealed_pin: vaulted.sealed_pin,
-    })
+    return E.right(out)
   }
-  return E.right(out)
-}
 
 const UNTRIED = {
   status: 'created',

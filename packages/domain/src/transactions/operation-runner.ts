@@ -26,7 +26,7 @@ import {
   Unavailable,
   unavailable,
 } from '../shared/errors'
-import { advance, reread } from './authorize-transaction'
+import { advance, reread } from './transaction-versions'
 import { makeSettleTransaction } from './settle-transaction'
 import { Capture, Refund, Transaction } from './transaction.codecs'
 import { RefundRecord, toCapture, toRefund, toTransaction, TransactionRecord } from './transaction'
@@ -54,7 +54,7 @@ export interface OperationCommand<I> {
 export type Plan =
   | {
       readonly requested: TransactionRecord
-      readonly call: (r: TransactionRecord) => Promise<E.Either<Unavailable, OperationResult | CardConnectorError>>
+      readonly call: (r: TransactionRecord) => TE.TaskEither<Unavailable, OperationResult | CardConnectorError>
       readonly answered: (r: TransactionRecord, answer: OperationResult | CardConnectorError) => TransactionRecord | null
     }
   // Several calls (a split payment's void: each gift card given back, then the card part): the
@@ -133,14 +133,14 @@ export const makeOperation =
         if (E.isLeft(requested)) return requested
         if (O.isNone(requested.right)) return E.right({ lost: true })
         const r = requested.right.value
-        if ('settled' in p) return E.map((after: TransactionRecord): Ran => ({ lost: false, after, failedCall: false }))(await settle(r))
-        const answer = await p.call(r)
+        if ('settled' in p) return E.map((after: TransactionRecord): Ran => ({ lost: false, after, failedCall: false }))(await settle(r)())
+        const answer = await p.call(r)()
         if (E.isLeft(answer)) return answer
         const settled = p.answered(r, answer.right)
         if (settled === null) return E.right({ lost: false, after: r, failedCall: answer.right._tag === 'ServiceFailed' })
         const written = await put(settled)()
         if (E.isLeft(written)) return written
-        const after = O.isSome(written.right) ? E.right(written.right.value) : await reread(deps, settled)
+        const after = O.isSome(written.right) ? E.right(written.right.value) : await reread(deps, settled)()
         return E.map((a: TransactionRecord): Ran => ({ lost: false, after: a, failedCall: false }))(after)
       }
 
@@ -159,7 +159,7 @@ export const makeOperation =
           )
         if (r.pending) {
           if (!spec.mine(r, ids)) return unrecorded(inProgress(r, 'Another operation on this transaction is in progress'))
-          const settled = await settle(r)
+          const settled = await settle(r)()
           if (E.isLeft(settled)) return unrecorded(settled.left)
           r = settled.right
         }

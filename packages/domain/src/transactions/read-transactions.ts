@@ -10,7 +10,7 @@ import { paginate, PageQuery } from '../pagination/paginate'
 import { seekIn } from '../pagination/seek-in'
 import { Mac } from '../shared/crypto.ports'
 import { Conflict, InvalidRequest, NotFound, notFound, Unavailable } from '../shared/errors'
-import { advance } from './authorize-transaction'
+import { advance } from './transaction-versions'
 import { Capture, Refund, Transaction, TransactionEvent, TransactionSummary } from './transaction.codecs'
 import {
   toCapture,

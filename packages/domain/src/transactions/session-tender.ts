@@ -1,20 +1,19 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
 import { SessionCard, SessionGiftCard } from '../checkout-sessions/checkout-session'
-import { failedValidation, InvalidRequest, Unavailable } from '../shared/errors'
-import { cardFromSession, CardToCharge } from './card-to-charge'
+import { failedValidation, InvalidRequest, Unavailable, unavailable } from '../shared/errors'
+import { Tender } from '../cards/tender'
+import { openSessionCard } from '../checkout-sessions/session-card'
 import { legacySessionTransactionId } from './session-transaction-id'
-import type { StoredMethodRef } from './stored-card'
 import { cardPartProblem, sumOf } from '../cards/tender-rules'
 import { TransactionCreate } from './transaction-requests.codecs'
 import { noPaymentService, TransactionDeps } from './transaction-deps'
 import { refusedInput } from '../shared/errors'
 
-/** What a payment from a checkout session pays with: the card Secure Fields sent (null: gift cards only) and their gift cards. */
+/** What a payment from a checkout session pays with: its card part's tender (null: gift cards only) and its gift cards. */
 export interface SessionTender {
-  readonly card: CardToCharge | null
-  /** A stored payment method Secure Fields named instead of a card: the payment resolves it (`storedCardToCharge`). */
-  readonly stored?: StoredMethodRef
+  readonly tender: Tender | null
   readonly giftCards: readonly SessionGiftCard[]
 }
 
@@ -49,32 +48,30 @@ export const sessionTenderFault = (input: TransactionCreate, held: SessionCard |
 }
 
 /** The card data on the account's live session, left there: for refusals that must not use it up. Null when there is none. */
-export const heldBy = async (
+export const heldBy = (
   deps: Pick<TransactionDeps, 'sessions'>,
   merchantAccountId: string,
   sessionId: string,
   now: Date,
-): Promise<E.Either<Unavailable, SessionCard | null>> =>
-  E.map(
+): TE.TaskEither<Unavailable, SessionCard | null> =>
+  TE.map(
     O.match(
       () => null,
       (s: { readonly card: SessionCard | null }) => s.card,
     ),
-  )(await deps.sessions.find(merchantAccountId, sessionId, now)())
+  )(deps.sessions.find(merchantAccountId, sessionId, now))
 
 /** Whether a transaction with one of `ids` exists. */
-const anyFound = async (
-  deps: Pick<TransactionDeps, 'transactions'>,
-  merchantAccountId: string,
-  ids: readonly string[],
-): Promise<E.Either<Unavailable, boolean>> => {
-  for (const id of ids) {
-    const found = await deps.transactions.find(merchantAccountId, id)()
-    if (E.isLeft(found)) return found
-    if (O.isSome(found.right)) return E.right(true)
+const anyFound =
+  (deps: Pick<TransactionDeps, 'transactions'>, merchantAccountId: string, ids: readonly string[]): TE.TaskEither<Unavailable, boolean> =>
+  async () => {
+    for (const id of ids) {
+      const found = await deps.transactions.find(merchantAccountId, id)()
+      if (E.isLeft(found)) return found
+      if (O.isSome(found.right)) return E.right(true)
+    }
+    return E.right(false)
   }
-  return E.right(false)
-}
 
 /**
  * Takes the session's card data for the payment `id` (the session then holds it no more). The
@@ -84,46 +81,61 @@ const anyFound = async (
  * payment, as the session's transaction exists. A session created before ids took 122 bits may
  * have paid under its older id, which is read for it here, as version 0 cannot refuse that.
  */
-export const takeSessionCard = async (
-  deps: Pick<TransactionDeps, 'sessions' | 'transactions' | 'mac'>,
-  merchantAccountId: string,
-  sessionId: string,
-  id: string,
-  now: Date,
-): Promise<E.Either<InvalidRequest | Unavailable, SessionCard>> => {
-  const legacy = legacySessionTransactionId(deps.mac, sessionId)
-  const taken = await deps.sessions.takeCard(merchantAccountId, sessionId, now)()
-  if (E.isLeft(taken)) return taken
-  if (O.isSome(taken.right) && taken.right.value.card !== null) {
-    const { card, full_transaction_id: full } = taken.right.value
-    if (full === true) return E.right(card)
-    const paid = await anyFound(deps, merchantAccountId, [legacy])
-    return E.isLeft(paid) ? paid : paid.right ? E.left(usedSession) : E.right(card)
+export const takeSessionCard =
+  (
+    deps: Pick<TransactionDeps, 'sessions' | 'transactions' | 'mac'>,
+    merchantAccountId: string,
+    sessionId: string,
+    id: string,
+    now: Date,
+  ): TE.TaskEither<InvalidRequest | Unavailable, SessionCard> =>
+  async () => {
+    const legacy = legacySessionTransactionId(deps.mac, sessionId)
+    const taken = await deps.sessions.takeCard(merchantAccountId, sessionId, now)()
+    if (E.isLeft(taken)) return taken
+    if (O.isSome(taken.right) && taken.right.value.card !== null) {
+      const { card, full_transaction_id: full } = taken.right.value
+      if (full === true) return E.right(card)
+      const paid = await anyFound(deps, merchantAccountId, [legacy])()
+      return E.isLeft(paid) ? paid : paid.right ? E.left(usedSession) : E.right(card)
+    }
+    const paid = await anyFound(deps, merchantAccountId, [id, legacy])()
+    if (E.isLeft(paid)) return paid
+    if (paid.right) return E.left(usedSession)
+    const session = await deps.sessions.find(merchantAccountId, sessionId, now)()
+    if (E.isLeft(session)) return session
+    if (O.isNone(session.right))
+      return E.left(
+        refusedInput(
+          AT,
+          'No live checkout session with this id exists in this merchant account (unknown, expired or deleted)',
+          'unknown_checkout_session',
+        ),
+      )
+    return E.left(noCardData)
   }
-  const paid = await anyFound(deps, merchantAccountId, [id, legacy])
-  if (E.isLeft(paid)) return paid
-  if (paid.right) return E.left(usedSession)
-  const session = await deps.sessions.find(merchantAccountId, sessionId, now)()
-  if (E.isLeft(session)) return session
-  if (O.isNone(session.right))
-    return E.left(
-      refusedInput(
-        AT,
-        'No live checkout session with this id exists in this merchant account (unknown, expired or deleted)',
-        'unknown_checkout_session',
-      ),
-    )
-  return E.left(noCardData)
-}
 
-/** What the payment pays with from card data it took: the card unsealed (and not expired), the gift cards as sealed. */
+/**
+ * What a payment pays with from card data it took: the card part's tender, unsealed (card data
+ * or a stored method by id; null when Secure Fields sent gift cards only), and the gift cards as
+ * sealed. Opening throws only for data sealed by another key or tampered with: a 500, not a 400.
+ */
 export const sessionTender = (
-  deps: Pick<TransactionDeps, 'mac' | 'box'>,
+  deps: Pick<TransactionDeps, 'box'>,
   held: SessionCard,
   sessionId: string,
-  now: Date,
-): E.Either<InvalidRequest | Unavailable, SessionTender> =>
-  E.map((card: CardToCharge | StoredMethodRef | null) => {
-    const giftCards = held.gift_cards ?? []
-    return card !== null && 'securityCode' in card ? { card: null, stored: card, giftCards } : { card, giftCards }
-  })(cardFromSession(deps, held, sessionId, now))
+): E.Either<Unavailable, SessionTender> =>
+  E.map((data: ReturnType<typeof openSessionCard>): SessionTender => ({
+    tender:
+      data === null
+        ? null
+        : 'payment_method_id' in data
+          ? { kind: 'stored-method', id: data.payment_method_id, securityCode: data.security_code }
+          : { kind: 'card', card: { number: data.number, expirationDate: data.expiration_date, securityCode: data.security_code } },
+    giftCards: held.gift_cards ?? [],
+  }))(
+    E.tryCatch(
+      () => openSessionCard(deps.box, held),
+      () => unavailable(new Error(`the card of checkout session ${sessionId} does not unseal`)),
+    ),
+  )

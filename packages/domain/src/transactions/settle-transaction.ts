@@ -3,7 +3,8 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
 import { serviceFailed, Unavailable } from '../shared/errors'
-import { advance, collapse, reread, voidAttempt } from './authorize-transaction'
+import { voidAttempt } from './payment-routing'
+import { advance, collapse, reread } from './transaction-versions'
 import { callCapture, callVoid } from './operation-calls'
 import { cardPart, redemptionsOf, TransactionRecord } from './transaction'
 import { StaleFrom } from './transaction.ports'
@@ -22,38 +23,31 @@ import { callRefundOf, recordUses, SplitMode, splitStep } from './split-tender'
  * - A capture, void or refund recorded without an outcome is asked again with the reference it
  *   was recorded with: the service does it once, and answers as it did the first time.
  */
-const settleStep = async (
-  deps: TransactionDeps,
-  r: TransactionRecord,
-  mode: SplitMode,
-): Promise<E.Either<Unavailable, TransactionRecord | null>> => {
-  const ctx = stepContext(deps)
-  const attempt = r.attempts.at(-1)
-  if (r.status === 'processing' && attempt?.outcome === 'pending')
-    return E.right(attemptAnswered(r, ctx, serviceFailed('the attempt was abandoned', 'card'), cardPart(r)))
-  if (attempt?.outcome === 'unknown' && !attempt.voided) {
-    const voided = await voidAttempt(deps, r)
-    if (E.isLeft(voided)) return voided
-    const after = attemptVoided(r, ctx, voided.right)
-    if (after.attempts.at(-1)?.voided !== true) return E.right(null)
-    return E.right(r.status === 'processing' ? collapse(r, after, routedTo(after, ctx, null, '')) : after)
-  }
-  const split = redemptionsOf(r).length > 0 ? await splitStep(deps, r, mode) : undefined
-  if (split !== undefined) return split
-  if (r.status === 'processing') return E.right(routedTo(r, ctx, null, ''))
-  const answered =
-    (f: (answer: OperationResult | CardConnectorError) => TransactionRecord | null) =>
-    async (asked: Promise<E.Either<Unavailable, OperationResult | CardConnectorError>>) => {
-      const answer = await asked
-      return E.isLeft(answer) ? answer : E.right(f(answer.right))
+const settleStep =
+  (deps: TransactionDeps, r: TransactionRecord, mode: SplitMode): TE.TaskEither<Unavailable, TransactionRecord | null> =>
+  async () => {
+    const ctx = stepContext(deps)
+    const attempt = r.attempts.at(-1)
+    if (r.status === 'processing' && attempt?.outcome === 'pending')
+      return E.right(attemptAnswered(r, ctx, serviceFailed('the attempt was abandoned', 'card'), cardPart(r)))
+    if (attempt?.outcome === 'unknown' && !attempt.voided) {
+      const voided = await voidAttempt(deps, r)()
+      if (E.isLeft(voided)) return voided
+      const after = attemptVoided(r, ctx, voided.right)
+      if (after.attempts.at(-1)?.voided !== true) return E.right(null)
+      return E.right(r.status === 'processing' ? collapse(r, after, routedTo(after, ctx, null, '')) : after)
     }
-  const capture = r.captures.find((c) => c.status === 'pending')
-  if (capture !== undefined) return answered((a) => captureAnswered(r, ctx, a))(callCapture(deps, r, capture))
-  if (r.void?.status === 'pending') return answered((a) => voidAnswered(r, ctx, a))(callVoid(deps, r, r.void.reference))
-  const refund = r.refunds.find((x) => x.status === 'processing')
-  if (refund !== undefined) return answered((a) => refundAnswered(r, ctx, refund.id, a))(callRefundOf(deps, r, refund))
-  return E.right(null)
-}
+    const split = redemptionsOf(r).length > 0 ? splitStep(deps, r, mode) : O.none
+    if (O.isSome(split)) return split.value()
+    if (r.status === 'processing') return E.right(routedTo(r, ctx, null, ''))
+    const answered = (f: (answer: OperationResult | CardConnectorError) => TransactionRecord | null) => TE.map(f)
+    const capture = r.captures.find((c) => c.status === 'pending')
+    if (capture !== undefined) return answered((a) => captureAnswered(r, ctx, a))(callCapture(deps, r, capture))()
+    if (r.void?.status === 'pending') return answered((a) => voidAnswered(r, ctx, a))(callVoid(deps, r, r.void.reference))()
+    const refund = r.refunds.find((x) => x.status === 'processing')
+    if (refund !== undefined) return answered((a) => refundAnswered(r, ctx, refund.id, a))(callRefundOf(deps, r, refund))()
+    return E.right(null)
+  }
 
 /**
  * Drives a transaction's open calls to their outcome, with the same steps the live flows use.
@@ -63,20 +57,21 @@ const settleStep = async (
  */
 export const makeSettleTransaction =
   (deps: TransactionDeps, mode: SplitMode = 'settle') =>
-  async (start: TransactionRecord): Promise<E.Either<Unavailable, TransactionRecord>> => {
+  (start: TransactionRecord): TE.TaskEither<Unavailable, TransactionRecord> =>
+  async () => {
     const put = advance(deps)
     let r = start
     // Each round settles one open call: an attempt, its void, one operation, and per gift card
     // its request, its answer, its reversal's request and answer; then a capture or a void.
     const rounds = 8 + 4 * redemptionsOf(r).length
     for (let round = 0; round < rounds && r.pending; round++) {
-      const step = await settleStep(deps, r, mode)
+      const step = await settleStep(deps, r, mode)()
       if (E.isLeft(step)) return step
       if (step.right === null) return E.right(r)
       const written = await put(step.right)()
       if (E.isLeft(written)) return written
-      if (O.isNone(written.right)) return reread(deps, r)
-      await recordUses(deps, r, written.right.value)
+      if (O.isNone(written.right)) return reread(deps, r)()
+      await recordUses(deps, r, written.right.value)()
       r = written.right.value
     }
     return E.right(r)
@@ -106,7 +101,7 @@ export const makeRecoverTransactions =
       const stale = await deps.transactions.stale(before, deps.recovery.batch, after)()
       if (E.isLeft(stale)) return stale
       for (const r of stale.right) {
-        const done = await settle(r)
+        const done = await settle(r)()
         if (E.isLeft(done)) return done
         if (done.right.pending) stillPending++
         else settled++

@@ -1,11 +1,13 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
+import * as T from 'fp-ts/Task'
+import * as TE from 'fp-ts/TaskEither'
 import { askConnector } from '../gift-cards/ask-connector'
 import { CreditResult, RedemptionResult } from '../gift-cards/gift-card.ports'
 import { serviceFailed, Unavailable } from '../shared/errors'
 import { mayHaveTaken, RedemptionRecord } from './gift-card-redemption'
 import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
-import { collapse } from './authorize-transaction'
+import { collapse } from './transaction-versions'
 import { callCapture, callRefund, callVoid } from './operation-calls'
 import { cardPart, redemptionsOf, RefundRecord, TransactionRecord } from './transaction'
 import { stepContext, TransactionDeps } from './transaction-deps'
@@ -27,7 +29,8 @@ import {
  */
 export type SplitMode = 'live' | 'settle'
 
-type Step = E.Either<Unavailable, TransactionRecord | null>
+/** The next version, or null: nothing to write (the provider gave no answer). */
+type Step = TE.TaskEither<Unavailable, TransactionRecord | null>
 
 /** Whether the payment is being undone: a gift card failed or was given up, its card part's capture failed, or a void was asked for. */
 export const isUndone = (r: TransactionRecord): boolean =>
@@ -37,12 +40,10 @@ export const isUndone = (r: TransactionRecord): boolean =>
 
 /** The next step: one with no call (its version), one with a call (which answers its version, or null: no answer), or none of the split's. */
 type Plan =
-  | { readonly k: 'pure'; readonly next: TransactionRecord | null }
-  | { readonly k: 'call'; readonly call: () => Promise<Step> }
-  | { readonly k: 'none' }
+  { readonly k: 'pure'; readonly next: TransactionRecord | null } | { readonly k: 'call'; readonly call: Step } | { readonly k: 'none' }
 
 const pure = (next: TransactionRecord | null): Plan => ({ k: 'pure', next })
-const call = (f: () => Promise<Step>): Plan => ({ k: 'call', call: f })
+const call = (f: Step): Plan => ({ k: 'call', call: f })
 
 /**
  * The next step of a split payment (a transaction with gift cards). In order:
@@ -67,12 +68,11 @@ const planOf = (deps: TransactionDeps, r: TransactionRecord, mode: SplitMode): P
     if (x !== undefined) {
       if (x.requested_at === null) return pure(mode === 'live' ? redemptionRequested(r, ctx, x) : restSkipped(r, ctx))
       if (mode === 'settle') return pure(redemptionAnswered(r, ctx, x, { _tag: 'Abandoned' }))
-      return call(async () => E.right(redemptionAnswered(r, ctx, x, await redeem(deps, x, r.currency))))
+      return call(TE.fromTask(T.map((a: RedemptionAnswer) => redemptionAnswered(r, ctx, x, a))(redeem(deps, x, r.currency))))
     }
     if (r.status !== 'processing') return { k: 'none' }
     const capture = r.captures.find((c) => c.status === 'pending')
-    if (capture !== undefined)
-      return call(async () => E.map((a: CallAnswer) => captureAnswered(r, ctx, a))(await callCapture(deps, r, capture)))
+    if (capture !== undefined) return call(TE.map((a: CallAnswer) => captureAnswered(r, ctx, a))(callCapture(deps, r, capture)))
     if (r.intent === 'capture' && r.authorization !== null && r.authorization.amount > 0 && r.captures.length === 0)
       return pure(captureRequested(r, ctx, splitCapture(r, ctx.newId(), ctx.now, r.authorization.amount)))
     return pure(splitSettled(r, ctx, false))
@@ -85,16 +85,18 @@ const planOf = (deps: TransactionDeps, r: TransactionRecord, mode: SplitMode): P
   if (taken !== undefined) {
     const reversal = taken.reversal
     if (reversal === null) return pure(reversalRequested(r, ctx, taken))
-    return call(async () => {
-      const back = await reverse(deps, taken, reversal.reference, r.currency)
-      return E.right(back === null ? null : reversalSucceeded(r, ctx, taken, back.balance))
-    })
+    return call(
+      TE.fromTask(
+        T.map((back: CreditResult | null) => (back === null ? null : reversalSucceeded(r, ctx, taken, back.balance)))(
+          reverse(deps, taken, reversal.reference, r.currency),
+        ),
+      ),
+    )
   }
   if (r.authorization !== null && r.void === null && r.captures.every((c) => c.status !== 'succeeded'))
     return pure(voidRequested(r, ctx, `${r.id}:void:undo`))
   const voiding = r.void
-  if (voiding?.status === 'pending')
-    return call(async () => E.map((a: CallAnswer) => voidAnswered(r, ctx, a))(await callVoid(deps, r, voiding.reference)))
+  if (voiding?.status === 'pending') return call(TE.map((a: CallAnswer) => voidAnswered(r, ctx, a))(callVoid(deps, r, voiding.reference)))
   return r.status === 'processing' ? pure(splitSettled(r, ctx, true)) : { k: 'none' }
 }
 
@@ -102,19 +104,22 @@ type CallAnswer = OperationResult | CardConnectorError
 
 /**
  * The next version of a split payment, after at most one call; null when there is nothing to
- * do or the provider gave no answer (it stays pending); `undefined` when what is left is not
- * the split's. A call's answer and the step after it, when that step makes no call (the next
- * gift card recorded as requested, the final status, ...), are one version: one write fewer,
- * and the next call is still recorded before it is made.
+ * do or the provider gave no answer (it stays pending); none when what is left is not the
+ * split's. A call's answer and the step after it, when that step makes no call (the next gift
+ * card recorded as requested, the final status, ...), are one version: one write fewer, and
+ * the next call is still recorded before it is made.
  */
-export const splitStep = async (deps: TransactionDeps, r: TransactionRecord, mode: SplitMode): Promise<Step | undefined> => {
+export const splitStep = (deps: TransactionDeps, r: TransactionRecord, mode: SplitMode): O.Option<Step> => {
   const plan = planOf(deps, r, mode)
-  if (plan.k === 'none') return undefined
-  if (plan.k === 'pure') return E.right(plan.next)
-  const answered = await plan.call()
-  if (E.isLeft(answered) || answered.right === null) return answered
-  const then = planOf(deps, answered.right, mode)
-  return E.right(then.k === 'pure' && then.next !== null ? collapse(r, answered.right, then.next) : answered.right)
+  if (plan.k === 'none') return O.none
+  if (plan.k === 'pure') return O.some(TE.right(plan.next))
+  return O.some(
+    TE.map((answered: TransactionRecord | null) => {
+      if (answered === null) return null
+      const then = planOf(deps, answered, mode)
+      return then.k === 'pure' && then.next !== null ? collapse(r, answered, then.next) : answered
+    })(plan.call),
+  )
 }
 
 const splitCapture = (r: TransactionRecord, id: string, now: string, amount: number) => ({
@@ -142,77 +147,81 @@ const providerOf = (deps: TransactionDeps, x: RedemptionRecord) => {
   return { connector: connector.value, service: x.service, number, pin, secrets: pin === null ? [number] : [number, pin] }
 }
 
-const redeem = async (deps: TransactionDeps, x: RedemptionRecord, currency: string): Promise<RedemptionAnswer> => {
-  const p = providerOf(deps, x)
-  if (p === null) return { _tag: 'NoService' }
-  const asked = await askConnector(RedemptionResult, p.secrets, () =>
-    p.connector.redeem({ service: p.service, number: p.number, pin: p.pin, amount: x.amount, currency, reference: x.reference }),
-  )()
-  return E.isLeft(asked) ? asked.left : asked.right
-}
+const redeem =
+  (deps: TransactionDeps, x: RedemptionRecord, currency: string): T.Task<RedemptionAnswer> =>
+  async () => {
+    const p = providerOf(deps, x)
+    if (p === null) return { _tag: 'NoService' }
+    const asked = await askConnector(RedemptionResult, p.secrets, () =>
+      p.connector.redeem({ service: p.service, number: p.number, pin: p.pin, amount: x.amount, currency, reference: x.reference }),
+    )()
+    return E.isLeft(asked) ? asked.left : asked.right
+  }
 
 /**
  * Gives back what the redemption took, by its reversal's reference (the provider gives back
  * nothing if it took nothing, and refuses the redemption if it comes later); null when the
  * provider did not answer, or is gone: the reversal stays pending for the next pass.
  */
-const reverse = async (deps: TransactionDeps, x: RedemptionRecord, reference: string, currency: string): Promise<CreditResult | null> => {
-  const p = providerOf(deps, x)
-  if (p === null) return null
-  const asked = await askConnector(CreditResult, p.secrets, () =>
-    p.connector.reverse({
-      service: p.service,
-      number: p.number,
-      pin: p.pin,
-      amount: x.amount,
-      currency,
-      reference,
-      redemption: x.reference,
-    }),
-  )()
-  return E.isLeft(asked) ? null : asked.right
-}
+const reverse =
+  (deps: TransactionDeps, x: RedemptionRecord, reference: string, currency: string): T.Task<CreditResult | null> =>
+  async () => {
+    const p = providerOf(deps, x)
+    if (p === null) return null
+    const asked = await askConnector(CreditResult, p.secrets, () =>
+      p.connector.reverse({
+        service: p.service,
+        number: p.number,
+        pin: p.pin,
+        amount: x.amount,
+        currency,
+        reference,
+        redemption: x.reference,
+      }),
+    )()
+    return E.isLeft(asked) ? null : asked.right
+  }
 
 /**
  * A stored card's `usage_count` and `last_used_at` after a version that redeemed it, counted by
  * the process whose write of that version won. Informational: a failed count (or a kill just
  * before it) leaves the count one short and changes no balance, so it is not retried.
  */
-export const recordUses = async (deps: TransactionDeps, before: TransactionRecord, after: TransactionRecord): Promise<void> => {
-  const was = new Map(redemptionsOf(before).map((x) => [x.id, x.status]))
-  for (const x of redemptionsOf(after))
-    if (x.status === 'succeeded' && was.get(x.id) !== 'succeeded' && x.gift_card.id !== null)
-      await deps.giftCards.vault.recordUse(after.merchant_account_id, x.gift_card.id, after.updated_at)()
-}
+export const recordUses =
+  (deps: TransactionDeps, before: TransactionRecord, after: TransactionRecord): T.Task<void> =>
+  async () => {
+    const was = new Map(redemptionsOf(before).map((x) => [x.id, x.status]))
+    for (const x of redemptionsOf(after))
+      if (x.status === 'succeeded' && was.get(x.id) !== 'succeeded' && x.gift_card.id !== null)
+        await deps.giftCards.vault.recordUse(after.merchant_account_id, x.gift_card.id, after.updated_at)()
+  }
 
 /**
  * A refund's call: to the card's service, or (`redemption_id`) to the gift card's provider by
  * the refund's reference, in the card operations' terms so that one set of steps settles both.
  */
-export const callRefundOf = async (
-  deps: TransactionDeps,
-  r: TransactionRecord,
-  x: RefundRecord,
-): Promise<E.Either<Unavailable, OperationResult | CardConnectorError>> => {
-  if (x.redemption_id === undefined) return callRefund(deps, r, x)
-  const redemption = redemptionsOf(r).find((y) => y.id === x.redemption_id)
-  const p = redemption === undefined ? null : providerOf(deps, redemption)
-  if (p === null || redemption === undefined) return E.right(serviceFailed('the gift card service is gone', 'gift-card'))
-  const asked = await askConnector(CreditResult, p.secrets, () =>
-    p.connector.refund({
-      service: p.service,
-      number: p.number,
-      pin: p.pin,
-      amount: x.amount,
-      currency: r.currency,
-      reference: x.reference,
-      redemption: redemption.reference,
-    }),
-  )()
-  if (E.isRight(asked)) return E.right({ _tag: 'Succeeded', serviceId: null, rawResponseCode: null, rawResponseDescription: null })
-  return E.right(
-    asked.left._tag === 'CardDeclined'
-      ? { _tag: 'Declined', errorCode: 'declined', rawResponseCode: null, rawResponseDescription: null }
-      : asked.left,
-  )
-}
+export const callRefundOf =
+  (deps: TransactionDeps, r: TransactionRecord, x: RefundRecord): TE.TaskEither<Unavailable, OperationResult | CardConnectorError> =>
+  async () => {
+    if (x.redemption_id === undefined) return callRefund(deps, r, x)()
+    const redemption = redemptionsOf(r).find((y) => y.id === x.redemption_id)
+    const p = redemption === undefined ? null : providerOf(deps, redemption)
+    if (p === null || redemption === undefined) return E.right(serviceFailed('the gift card service is gone', 'gift-card'))
+    const asked = await askConnector(CreditResult, p.secrets, () =>
+      p.connector.refund({
+        service: p.service,
+        number: p.number,
+        pin: p.pin,
+        amount: x.amount,
+        currency: r.currency,
+        reference: x.reference,
+        redemption: redemption.reference,
+      }),
+    )()
+    if (E.isRight(asked)) return E.right({ _tag: 'Succeeded', serviceId: null, rawResponseCode: null, rawResponseDescription: null })
+    return E.right(
+      asked.left._tag === 'CardDeclined'
+        ? { _tag: 'Declined', errorCode: 'declined', rawResponseCode: null, rawResponseDescription: null }
+        : asked.left,
+    )
+  }

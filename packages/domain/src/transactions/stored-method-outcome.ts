@@ -1,3 +1,4 @@
+import * as T from 'fp-ts/Task'
 import { TransactionStatus } from './transaction.codecs'
 import { TransactionRecord } from './transaction'
 import { TransactionDeps } from './transaction-deps'
@@ -13,23 +14,27 @@ const NOT_PAID: ReadonlySet<TransactionStatus> = new Set(['authorization_decline
  * before stays usable). Runs once per such version, after it is written; usage counts are not
  * money, so a process stopping between the two writes may leave one use uncounted.
  */
-export const storedMethodOutcome = async (deps: Pick<TransactionDeps, 'paymentMethods'>, r: TransactionRecord): Promise<void> => {
-  const id = r.payment_method?.id
-  const ended = r.events.some((e) => e.name === 'transaction-updated-status' && e.context.from === 'processing')
-  if (id == null || !ended) return
-  if (PAID.has(r.status)) {
-    await deps.paymentMethods.settle(r.merchant_account_id, id, 'succeeded', r.updated_at)()
-    await deps.paymentMethods.recordUse(r.merchant_account_id, id, r.updated_at, true)()
-  } else if (NOT_PAID.has(r.status)) await deps.paymentMethods.settle(r.merchant_account_id, id, 'failed', r.updated_at)()
-}
+export const storedMethodOutcome =
+  (deps: Pick<TransactionDeps, 'paymentMethods'>, r: TransactionRecord): T.Task<void> =>
+  async () => {
+    const id = r.payment_method?.id
+    const ended = r.events.some((e) => e.name === 'transaction-updated-status' && e.context.from === 'processing')
+    if (id == null || !ended) return
+    if (PAID.has(r.status)) {
+      await deps.paymentMethods.settle(r.merchant_account_id, id, 'succeeded', r.updated_at)()
+      await deps.paymentMethods.recordUse(r.merchant_account_id, id, r.updated_at, true)()
+    } else if (NOT_PAID.has(r.status)) await deps.paymentMethods.settle(r.merchant_account_id, id, 'failed', r.updated_at)()
+  }
 
 /**
  * The stored card's status as the transaction's outcome says, again: for a request retried after
  * its process stopped between writing that outcome and settling the card. Idempotent; counts no use.
  */
-export const settleStoredMethod = async (deps: Pick<TransactionDeps, 'paymentMethods'>, r: TransactionRecord): Promise<void> => {
-  const id = r.payment_method?.id
-  if (id == null || r.status === 'processing') return
-  const paid = r.authorization !== null || PAID.has(r.status)
-  await deps.paymentMethods.settle(r.merchant_account_id, id, paid ? 'succeeded' : 'failed', r.updated_at)()
-}
+export const settleStoredMethod =
+  (deps: Pick<TransactionDeps, 'paymentMethods'>, r: TransactionRecord): T.Task<void> =>
+  async () => {
+    const id = r.payment_method?.id
+    if (id == null || r.status === 'processing') return
+    const paid = r.authorization !== null || PAID.has(r.status)
+    await deps.paymentMethods.settle(r.merchant_account_id, id, paid ? 'succeeded' : 'failed', r.updated_at)()
+  }

@@ -4,14 +4,44 @@ import * as TE from 'fp-ts/TaskEither'
 import { AuthorizeResult, CardConnectorError, OperationResult } from '../payments/card-connector.ports'
 import { CardDetails } from '../cards/card-details'
 import { PaymentServiceRecord } from '../payments/payment-service'
-import { serviceFailed, Unavailable } from '../shared/errors'
+import { InvalidRequest, refusedInput, serviceFailed, Unavailable } from '../shared/errors'
 import { askCardService } from './ask-card-service'
 import { AuthorizeResult as AuthorizeAnswer, OperationResult as OperationAnswer } from '../payments/card-connector.ports'
 import { cardPart, redemptionsOf, TransactionRecord } from './transaction'
 import { connectorFor, serviceView, stepContext, TransactionDeps } from './transaction-deps'
 import { attemptAnswered, attemptVoided, routedTo } from './transaction-steps'
-import { withEvent } from './transaction-events'
-import { storedMethodOutcome } from './stored-method-outcome'
+import { advance, collapse, reread } from './transaction-versions'
+
+const accepts = (s: PaymentServiceRecord, currency: string) =>
+  s.accepted_currencies.length === 0 || s.accepted_currencies.includes(currency)
+
+/** The services to try, in order: the one the request names (no routing), else the account's active ones that take the currency. */
+export const servicesFor =
+  (
+    deps: Pick<TransactionDeps, 'services'>,
+    merchantAccountId: string,
+    request: { readonly payment_service_id?: string | null; readonly currency: string },
+  ): TE.TaskEither<InvalidRequest | Unavailable, readonly PaymentServiceRecord[]> =>
+  async () => {
+    const { payment_service_id: named, currency } = request
+    if (named != null) {
+      const found = await deps.services.findById(merchantAccountId, named)()
+      if (E.isLeft(found)) return found
+      if (O.isNone(found.right) || !found.right.value.active)
+        return E.left(
+          refusedInput(
+            ['payment_service_id'],
+            'No active card service with this id exists in this merchant account',
+            'unknown_payment_service',
+          ),
+        )
+      if (!accepts(found.right.value, currency))
+        return E.left(refusedInput(['currency'], 'The card service does not take this currency', 'unsupported_currency'))
+      return E.right([found.right.value])
+    }
+    const all = await deps.services.listForAccount(merchantAccountId)()
+    return E.isLeft(all) ? all : E.right(all.right.filter((s) => s.active && accepts(s, currency)))
+  }
 
 /** The services a transaction is routed through, in order, with what the authorization needs. */
 export interface Route {
@@ -24,28 +54,6 @@ export interface Route {
 export const attemptReference = (transactionId: string, n: number): string => `${transactionId}:authorize:${n}`
 
 /**
- * Writes the next version; `none` when another writer got that version first (the flow then
- * stops and reads what it wrote). A version that ends the payment settles its stored card.
- */
-export const advance =
-  (deps: Pick<TransactionDeps, 'transactions' | 'events' | 'paymentMethods'>) =>
-  (r: TransactionRecord): TE.TaskEither<Unavailable, O.Option<TransactionRecord>> =>
-  async () => {
-    const written = await withEvent(deps, r, deps.transactions.put(r))()
-    if (E.isLeft(written)) return written
-    if (!written.right) return E.right(O.none)
-    await storedMethodOutcome(deps, r)
-    return E.right(O.some(r))
-  }
-
-/** Two steps written as one version: one write instead of two, the events of both. */
-export const collapse = (before: TransactionRecord, first: TransactionRecord, second: TransactionRecord): TransactionRecord => ({
-  ...second,
-  version: before.version + 1,
-  events: [...first.events, ...second.events],
-})
-
-/**
  * The routing loop, from a version whose last attempt is requested and written: ask that
  * service; an authorization or a decline ends it; a technical failure moves to the next
  * service; an outcome the flow does not know (a timeout, a connector that failed) is written,
@@ -55,7 +63,8 @@ export const collapse = (before: TransactionRecord, first: TransactionRecord, se
  */
 export const route =
   (deps: TransactionDeps) =>
-  async (start: TransactionRecord, plan: Route): Promise<E.Either<Unavailable, TransactionRecord>> => {
+  (start: TransactionRecord, plan: Route): TE.TaskEither<Unavailable, TransactionRecord> =>
+  async () => {
     const put = advance(deps)
     let r = start
     for (let n = r.attempts.length; ; n++) {
@@ -89,9 +98,9 @@ export const route =
         // The outcome is unknown: write that first, then void the attempt before moving on.
         const unknown = await put(answered)()
         if (E.isLeft(unknown)) return unknown
-        if (O.isNone(unknown.right)) return reread(deps, r)
+        if (O.isNone(unknown.right)) return reread(deps, r)()
         const recorded = unknown.right.value
-        const voided = await voidAttempt(deps, recorded)
+        const voided = await voidAttempt(deps, recorded)()
         if (E.isLeft(voided)) return voided
         const after = attemptVoided(recorded, stepContext(deps), voided.right)
         const then = after.attempts.at(-1)?.voided === true ? onward(after) : routedTo(after, ctx, null, '')
@@ -100,34 +109,24 @@ export const route =
       }
       const written = await put(nextVersion)()
       if (E.isLeft(written)) return written
-      if (O.isNone(written.right)) return reread(deps, r)
+      if (O.isNone(written.right)) return reread(deps, r)()
       r = written.right.value
       if (r.status !== 'processing' || r.authorization !== null) return E.right(r)
     }
   }
 
 /** Voids the last attempt by its reference at its service: the answer, or an unknown outcome. */
-export const voidAttempt = async (
-  deps: TransactionDeps,
-  r: TransactionRecord,
-): Promise<E.Either<Unavailable, OperationResult | CardConnectorError>> => {
-  const attempt = r.attempts.at(-1)
-  if (attempt === undefined) return E.right({ _tag: 'Succeeded', serviceId: null, rawResponseCode: null, rawResponseDescription: null })
-  const found = await connectorFor(deps, r.merchant_account_id, attempt.payment_service.id)()
-  if (E.isLeft(found)) return found
-  if (O.isNone(found.right)) return E.right(serviceFailed('the card service is gone', 'card'))
-  const { service, connector } = found.right.value
-  const answer = await askCardService(OperationAnswer, () =>
-    connector.void({ service, reference: `${attempt.reference}:void`, authorization: attempt.reference }),
-  )()
-  return E.right(E.isLeft(answer) ? answer.left : answer.right)
-}
-
-/** What another writer made of the transaction after this flow lost a race to it. */
-export const reread = async (
-  deps: Pick<TransactionDeps, 'transactions'>,
-  r: TransactionRecord,
-): Promise<E.Either<Unavailable, TransactionRecord>> => {
-  const found = await deps.transactions.find(r.merchant_account_id, r.id)()
-  return E.isLeft(found) ? found : E.right(O.getOrElse(() => r)(found.right))
-}
+export const voidAttempt =
+  (deps: TransactionDeps, r: TransactionRecord): TE.TaskEither<Unavailable, OperationResult | CardConnectorError> =>
+  async () => {
+    const attempt = r.attempts.at(-1)
+    if (attempt === undefined) return E.right({ _tag: 'Succeeded', serviceId: null, rawResponseCode: null, rawResponseDescription: null })
+    const found = await connectorFor(deps, r.merchant_account_id, attempt.payment_service.id)()
+    if (E.isLeft(found)) return found
+    if (O.isNone(found.right)) return E.right(serviceFailed('the card service is gone', 'card'))
+    const { service, connector } = found.right.value
+    const answer = await askCardService(OperationAnswer, () =>
+      connector.void({ service, reference: `${attempt.reference}:void`, authorization: attempt.reference }),
+    )()
+    return E.right(E.isLeft(answer) ? answer.left : answer.right)
+  }

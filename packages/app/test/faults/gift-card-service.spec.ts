@@ -4,7 +4,7 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { cardDeclined, GiftCardConnector, GiftCardConnectors, serviceFailed } from '@orka/domain'
-import { HmacMac, MOCK_GIFT_CARD_DEFINITION, MockGiftCardConnector, SystemClock } from '@orka/adapters-node'
+import { HmacMac, MOCK_GIFT_CARD_DEFINITION_ID, MockGiftCardConnector, SystemClock } from '@orka/adapters-node'
 import { MemoryGiftCardLedger } from '@orka/adapters-memory'
 import { errorBody, Harness, Resource, startHarness, UUID_RE } from '../support/harness'
 
@@ -33,7 +33,7 @@ class ScriptedConnectors implements GiftCardConnectors {
     activate: (req) => (req.number.endsWith('0504') ? this.mock.activate(req) : this.behaviour()),
   } as GiftCardConnector
   forDefinition(definitionId: string) {
-    return definitionId === MOCK_GIFT_CARD_DEFINITION ? O.some(this.scripted) : O.none
+    return definitionId === MOCK_GIFT_CARD_DEFINITION_ID ? O.some(this.scripted) : O.none
   }
 }
 

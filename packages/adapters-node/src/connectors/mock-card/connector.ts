@@ -17,11 +17,8 @@ import {
   serviceTimeout,
   VoidRequest,
 } from '@orka/domain'
-import { amountRule, avsOf, cvvOf, DECLINED_CARDS } from './mock-card-simulator'
-import { delay, hang, withTimeout } from './with-timeout'
-
-/** The service's `mode` field: `down` fails every call; `timeout` answers no call but voids. */
-export const MOCK_CARD_MODES: readonly string[] = ['down', 'timeout']
+import { amountRule, avsOf, cvvOf, DECLINED_CARDS } from './simulator'
+import { delay, hang, withTimeout } from '../../with-timeout'
 
 export interface MockCardConnectorOptions {
   /** Any call not settled within this many ms is a ServiceTimeout. Default 10000. */
@@ -56,7 +53,7 @@ const failed = (errorCode: string, amount: number) =>
 
 /**
  * The sandbox card service (`mock-card`), the original API's card simulator: its answer is a
- * function of the request alone (`mock-card-simulator.ts`), and its ids of the reference, so
+ * function of the request alone (`simulator.ts`), and its ids of the reference, so
  * instances share nothing and a repeated call answers as the first did. It keeps nothing, card
  * data least of all, and logs nothing.
  */

@@ -24,9 +24,8 @@ import {
   ServiceTimeout,
   serviceTimeout,
 } from '@orka/domain'
-import { delay, hang, withTimeout } from './with-timeout'
-
-export const MOCK_GIFT_CARD_DEFINITION = 'mock-gift-card'
+import { delay, hang, withTimeout } from '../../with-timeout'
+import { MOCK_GIFT_CARD_DEFINITION_ID } from './definition'
 
 export interface MockGiftCardConnectorOptions {
   /** Source of `now` for the expiration date of activated cards. */
@@ -245,6 +244,6 @@ export class MockGiftCardConnectors implements GiftCardConnectors {
   }
 
   forDefinition(definitionId: string): O.Option<GiftCardConnector> {
-    return definitionId === MOCK_GIFT_CARD_DEFINITION ? O.some(this.mock) : O.none
+    return definitionId === MOCK_GIFT_CARD_DEFINITION_ID ? O.some(this.mock) : O.none
   }
 }

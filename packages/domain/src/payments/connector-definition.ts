@@ -1,0 +1,61 @@
+import { PaymentServiceField } from './payment-service'
+
+/** One setting a connector's services are configured with (the API's definition `fields`). */
+export interface ConnectorField {
+  readonly key: string
+  readonly displayName: string
+  readonly required: boolean
+  /** A credential: sealed at rest, never shown, logged or audited. */
+  readonly secret: boolean
+  readonly format: 'text' | 'number' | 'url'
+  /** The values it may take, when they are a closed set. */
+  readonly values?: readonly string[]
+}
+
+/** What a connector really does with a payment once authorized: the API's definition `supported_features`. */
+export interface ConnectorFeatures {
+  readonly delayedCapture: boolean
+  readonly partialCapture: boolean
+  readonly void: boolean
+  readonly refunds: boolean
+  readonly partialRefunds: boolean
+  readonly multipleRefunds: boolean
+}
+
+/**
+ * What a connector is: the id services name it by (`payment_service_definition_id`,
+ * `gift_card_service_definition_id`), what to show of it, the fields a service of it is
+ * configured with, the currencies and countries it takes (empty: every one) and what it does.
+ * Each connector module exports one, beside its factory; everything Orka says or checks about a
+ * connector is read from it.
+ */
+export interface ConnectorDefinition {
+  readonly id: string
+  readonly displayName: string
+  readonly method: 'card' | 'gift-card'
+  readonly fields: readonly ConnectorField[]
+  readonly currencies: readonly string[]
+  readonly countries: readonly string[]
+  readonly features: ConnectorFeatures
+}
+
+/** A connector module: its definition, and how to make the connector from what the host gives (`Context`). */
+export interface ConnectorModule<Context, Connector> {
+  readonly definition: ConnectorDefinition
+  readonly create: (context: Context) => Connector
+}
+
+/**
+ * Why a service cannot run with these fields, if it cannot: a required field missing or empty, a
+ * value outside its field's set. A secret's value is never quoted.
+ */
+export const fieldsProblem = (definition: ConnectorDefinition, fields: readonly PaymentServiceField[]): string | undefined => {
+  const missing = definition.fields.find((d) => d.required && !fields.some((f) => f.key === d.key && f.value !== ''))
+  if (missing !== undefined) return `${definition.id} needs the field ${missing.key}`
+  for (const f of fields) {
+    const known = definition.fields.find((d) => d.key === f.key)
+    if (known?.values !== undefined && !known.values.includes(f.value))
+      return `${definition.id} field ${f.key}${known.secret ? '' : ` '${f.value}'`} is not one of: ${known.values.join(', ')}`
+  }
+  return undefined
+}

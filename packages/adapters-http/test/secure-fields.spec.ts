@@ -41,15 +41,15 @@ const FILES: readonly { readonly name: string; readonly headers: Readonly<Record
       'referrer-policy': 'no-referrer',
     },
   },
-  {
-    name: 'field.js',
+  ...['card-rules.js', 'lead.js', 'field.js'].map((name) => ({
+    name,
     headers: {
       'content-type': JS,
       'cache-control': 'public, max-age=300',
       'x-content-type-options': 'nosniff',
       'cross-origin-resource-policy': 'same-origin',
     },
-  },
+  })),
   {
     name: 'field.css',
     headers: {
@@ -301,7 +301,7 @@ describe('Secure Fields files as written (browser/)', () => {
     const html = onDisk('field.html').toString('utf8')
     const all = tags(html)
     const scripts = all.filter((t) => !t.closing && t.name === 'script')
-    expect(scripts.map((t) => attributeNames(t.attributes))).to.deep.equal([['src']])
+    expect(scripts.map((t) => attributeNames(t.attributes))).to.deep.equal([['src'], ['src'], ['src']])
     for (const s of scripts) expect(s.after, 'script content').to.equal('')
     expect(all.filter((t) => t.name === 'style')).to.deep.equal([])
     for (const t of all.filter((x) => !x.closing)) {
@@ -313,11 +313,11 @@ describe('Secure Fields files as written (browser/)', () => {
       ).to.deep.equal([])
     }
     expect(html).not.to.match(/javascript:/i)
-    // What it loads is Orka's own, by relative URL: the field's script and stylesheet.
+    // What it loads is Orka's own, by relative URL: the field's scripts and stylesheet.
     const loaded = all
       .filter((t) => !t.closing)
       .flatMap((t) => [...t.attributes.matchAll(/\b(?:src|href)\s*=\s*"([^"]*)"/gi)].map((m) => m[1]))
-    expect(loaded.sort()).to.deep.equal(['field.css', 'field.js'])
+    expect(loaded.sort()).to.deep.equal(['card-rules.js', 'field.css', 'field.js', 'lead.js'])
   })
 
   it('secure-fields.js is at most 20 KB gzipped', () => {
@@ -325,7 +325,7 @@ describe('Secure Fields files as written (browser/)', () => {
     expect(gzipped).to.be.at.most(20 * 1024)
   })
 
-  for (const name of ['secure-fields.js', 'field.js'])
+  for (const name of ['secure-fields.js', 'lead.js', 'field.js'])
     it(`${name} loads no code at run time: no import(), importScripts, script element or absolute http(s) URL`, () => {
       const { strings, calls, identifiers, diagnostics } = scriptFacts(name)
       expect(

@@ -28,12 +28,13 @@ export const fieldPolicy = (allowedOrigins: readonly string[]): string =>
 
 /**
  * Secure Fields: `secure-fields.js` for the merchant's page (any origin may load it as a
- * script), and the field document with its own script and style, which only its iframes load.
+ * script), and the field document with its own scripts and style, which only its iframes load.
  * Public, no token; cached by `ETag`, so a new version reaches browsers within minutes.
  */
 export const secureFieldsRouter = (allowedOrigins: readonly string[]): Router<OrkaState> => {
   const policy = fieldPolicy(allowedOrigins)
   const FIVE_MINUTES = 'public, max-age=300'
+  const forFrames = (asset: () => Asset) => ({ asset, cache: FIVE_MINUTES, headers: { 'Cross-Origin-Resource-Policy': 'same-origin' } })
   const files: Record<string, { readonly asset: () => Asset; readonly cache: string; readonly headers: Record<string, string> }> = {
     'secure-fields.js': {
       asset: file('secure-fields.js', JS),
@@ -46,12 +47,11 @@ export const secureFieldsRouter = (allowedOrigins: readonly string[]): Router<Or
       cache: 'no-cache',
       headers: { 'Content-Security-Policy': policy, 'Referrer-Policy': 'no-referrer', 'Cross-Origin-Resource-Policy': 'cross-origin' },
     },
-    'field.js': { asset: file('field.js', JS), cache: FIVE_MINUTES, headers: { 'Cross-Origin-Resource-Policy': 'same-origin' } },
-    'field.css': {
-      asset: file('field.css', 'text/css; charset=utf-8'),
-      cache: FIVE_MINUTES,
-      headers: { 'Cross-Origin-Resource-Policy': 'same-origin' },
-    },
+    // The field's scripts, in the order field.html runs them, and its style: for its frames only.
+    'card-rules.js': forFrames(file('card-rules.js', JS)),
+    'lead.js': forFrames(file('lead.js', JS)),
+    'field.js': forFrames(file('field.js', JS)),
+    'field.css': forFrames(file('field.css', 'text/css; charset=utf-8')),
   }
   const router = new Router<OrkaState>({ sensitive: true })
   router.get(`${SECURE_FIELDS_PATH}/:file`, async (ctx, next) => {

@@ -1,5 +1,7 @@
 export * from './config'
 export * from './container'
+export * from './wiring/derived-keys'
+export * from './wiring/recovery-policy'
 export * from './server'
 export * from './mint-token'
 export * from './dev-key'

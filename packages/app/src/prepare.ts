@@ -1,6 +1,6 @@
 import pino from 'pino'
 import { Config } from './config'
-import { vaultBox } from './container'
+import { vaultBox } from './wiring/derived-keys'
 import { provisionAtStart } from './provision'
 import { resolveRootKey } from './root-key'
 import { openStorage } from './storage'

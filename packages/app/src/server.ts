@@ -19,17 +19,7 @@ import {
 import { clientErrorHandler, createHttpApp } from '@orka/adapters-http'
 import { Config } from './config'
 import { demoCheckout } from './demo-checkout'
-import {
-  AuditSettler,
-  AuditSweeper,
-  buildContainer,
-  Dispatcher,
-  get,
-  Overrides,
-  SessionSweeper,
-  TransactionRecovery,
-  UseCases,
-} from './container'
+import { backgroundJobs, buildContainer, get, Overrides, UseCases } from './container'
 import { createLogger } from './logger'
 import { announceStart } from './prepare'
 import { DEFAULT_MERCHANT_ACCOUNT_ID, provisionAtStart, ProvisioningPorts } from './provision'
@@ -127,10 +117,7 @@ const listen = async (
     demoCheckout: demoCheckout(config, get(c, UseCases), get(c, Clock)),
   })
   // Background jobs: started once listening, stopped in this order before storage closes.
-  const jobs: { start(): void; stop(): Promise<void> }[] = [
-    get(c, Dispatcher),
-    ...[SessionSweeper, TransactionRecovery, AuditSettler, AuditSweeper].map((token) => get(c, token)),
-  ]
+  const jobs = backgroundJobs(c)
   const handle = app.callback()
   // Node checks the two request timeouts on this interval (30 s by default): often enough here
   // that a client cut at HEADERS_TIMEOUT_MS is cut within a second of it.

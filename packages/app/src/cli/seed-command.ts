@@ -1,4 +1,4 @@
-import { vaultBox } from '../container'
+import { vaultBox } from '../wiring/derived-keys'
 import { resolveRootKey } from '../root-key'
 import { applyDefaults, applySeed } from '../provision'
 import { readSeedFile } from '../seed-file'

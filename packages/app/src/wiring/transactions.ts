@@ -1,0 +1,121 @@
+/** Wires transactions: what every transaction use case needs, the use cases, and the recovery of pending ones. */
+import * as TE from 'fp-ts/TaskEither'
+import { DependencyContainer, instanceCachingFactory } from 'tsyringe'
+import {
+  BuyerRepository,
+  CardConnectors,
+  CheckoutSessionStore,
+  Clock,
+  GiftCardConnectors,
+  GiftCardServiceRepository,
+  GiftCardVault,
+  IdempotencyStore,
+  IdGenerator,
+  Mac,
+  makeCaptureTransaction,
+  makeCreateTransaction,
+  makeGetCapture,
+  makeGetRefund,
+  makeGetTransaction,
+  makeListCaptures,
+  makeListRefunds,
+  makeListTransactionEvents,
+  makeListTransactions,
+  makeRecoverTransactions,
+  makeRefundAllTransaction,
+  makeRefundTransaction,
+  makeUnsupportedOperation,
+  makeUpdateTransaction,
+  makeVoidTransaction,
+  PaymentMethodVault,
+  PaymentServiceRepository,
+  RecordAudited,
+  SecretBox,
+  token,
+  TransactionDeps,
+  TransactionStore,
+  WebhookEvents,
+} from '@orka/domain'
+import { UseCases } from '@orka/adapters-http'
+import { Config } from '../config'
+import { PeriodicJob } from '../periodic-job'
+import { RECOVERY_EVERY_MS, recoveryOf } from './recovery-policy'
+import { get, idempotencyOf, Wiring } from './context'
+
+/** Drives transactions left pending (a process stopped mid-flow, a service that did not answer) to an outcome. */
+export const TransactionRecovery = token<PeriodicJob>('TransactionRecovery')
+
+export const wireTransactions = (c: DependencyContainer, { config, log }: Wiring): void => {
+  c.register(TransactionRecovery, {
+    useFactory: instanceCachingFactory(
+      (c) =>
+        new PeriodicJob(
+          'transaction recovery',
+          () =>
+            TE.map((r: { settled: number }) => r.settled)(
+              makeRecoverTransactions({ ...transactionDeps(c, config), recovery: recoveryOf(config) })(),
+            ),
+          RECOVERY_EVERY_MS,
+          log,
+        ),
+    ),
+  })
+}
+
+/** Live flows and recovery get the same dependencies: recovery finishes a flow with the code that runs it. */
+const transactionDeps = (c: DependencyContainer, config: Config): TransactionDeps => ({
+  transactions: get(c, TransactionStore),
+  sessions: get(c, CheckoutSessionStore),
+  services: get(c, PaymentServiceRepository),
+  connectors: get(c, CardConnectors),
+  buyers: get(c, BuyerRepository),
+  idempotency: get(c, IdempotencyStore),
+  box: get(c, SecretBox),
+  mac: get(c, Mac),
+  clock: get(c, Clock),
+  ids: get(c, IdGenerator),
+  events: get(c, WebhookEvents),
+  audited: get(c, RecordAudited),
+  config: idempotencyOf(config),
+  paymentMethods: get(c, PaymentMethodVault),
+  giftCards: { services: get(c, GiftCardServiceRepository), connectors: get(c, GiftCardConnectors), vault: get(c, GiftCardVault) },
+})
+
+/** Named in full: some of their types are the domain's own, which a declaration cannot name. */
+type TransactionUseCases = Pick<
+  UseCases,
+  | 'createTransaction'
+  | 'listTransactions'
+  | 'getTransaction'
+  | 'updateTransaction'
+  | 'captureTransaction'
+  | 'voidTransaction'
+  | 'refundTransaction'
+  | 'refundAllTransaction'
+  | 'listRefunds'
+  | 'getRefund'
+  | 'listCaptures'
+  | 'getCapture'
+  | 'listTransactionEvents'
+  | 'unsupportedTransactionOperation'
+>
+
+export const transactionUseCases = (c: DependencyContainer, { config }: Wiring): TransactionUseCases => {
+  const deps = transactionDeps(c, config)
+  return {
+    createTransaction: makeCreateTransaction(deps),
+    listTransactions: makeListTransactions(deps),
+    getTransaction: makeGetTransaction(deps),
+    updateTransaction: makeUpdateTransaction(deps),
+    captureTransaction: makeCaptureTransaction(deps),
+    voidTransaction: makeVoidTransaction(deps),
+    refundTransaction: makeRefundTransaction(deps),
+    refundAllTransaction: makeRefundAllTransaction(deps),
+    listRefunds: makeListRefunds(deps),
+    getRefund: makeGetRefund(deps),
+    listCaptures: makeListCaptures(deps),
+    getCapture: makeGetCapture(deps),
+    listTransactionEvents: makeListTransactionEvents(deps),
+    unsupportedTransactionOperation: makeUnsupportedOperation(deps),
+  }
+}

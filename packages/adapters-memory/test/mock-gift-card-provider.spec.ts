@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
-import * as O from 'fp-ts/Option'
 import { ActivationRequest, BalanceRequest, cardDeclined, serviceFailed, serviceTimeout } from '@orka/domain'
 import { aGiftCardService, giftCardConnectorContract, ManualClock } from '@orka/domain/testing'
-import { HmacMac, MockGiftCardConnector, MockGiftCardConnectors } from '@orka/adapters-node'
+import { HmacMac, MockGiftCardConnector } from '@orka/adapters-node'
 import { MemoryGiftCardLedger } from '../src'
 
 /** The mock provider's state: its balances, on the embedded store, keyed by a MAC of the number. */
@@ -197,20 +196,6 @@ describe('MockGiftCardConnector: giving back', () => {
       const back = { ...card(number), amount: 100, reference: `${number}:reverse`, redemption: number }
       expect(await c.reverse(back)()).to.deep.equal(E.right({ balance: 10_000 }))
     }
-  })
-})
-
-describe('MockGiftCardConnectors', () => {
-  const connectors = new MockGiftCardConnectors({ clock: new ManualClock(new Date('2025-01-15T10:00:00.000Z')), ...provider() })
-
-  it('has the mock connector for mock-gift-card', () => {
-    expect(connectors.forDefinition('mock-gift-card')).to.deep.equal(O.some(connectors.mock))
-  })
-
-  it('has none for other definitions', () => {
-    expect(connectors.forDefinition('qwikcilver-gift-card')).to.deep.equal(O.none)
-    expect(connectors.forDefinition('valuelink-gift-card')).to.deep.equal(O.none)
-    expect(connectors.forDefinition('unknown')).to.deep.equal(O.none)
   })
 })
 

@@ -1,9 +1,8 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
-import * as O from 'fp-ts/Option'
-import { AuthorizeRequest, AuthorizeResult, CARD_SERVICE_DEFINITIONS, OperationResult, PaymentServiceRecord } from '@orka/domain'
+import { AuthorizeRequest, AuthorizeResult, OperationResult, PaymentServiceRecord } from '@orka/domain'
 import { aPaymentServiceRecord, right } from '@orka/domain/testing'
-import { MockCardConnector, MockCardConnectors, SLOW_AMOUNT, UNANSWERED_AMOUNT } from '../src'
+import { MockCardConnector, SLOW_AMOUNT, UNANSWERED_AMOUNT } from '../src'
 
 const VISA = '4111111111111111'
 const service = aPaymentServiceRecord()
@@ -246,16 +245,5 @@ describe('MockCardConnector modes (the service field `mode`)', () => {
 
   it('any other mode is normal', async () => {
     expect(await outcome(authorization({ service: withMode('up') }))).to.equal('Authorized')
-  })
-})
-
-describe('MockCardConnectors', () => {
-  const connectors = new MockCardConnectors()
-
-  it('has the mock for mock-card, a connector for every definition provisioning accepts, and none for others', () => {
-    expect(connectors.forDefinition('mock-card')).to.deep.equal(O.some(connectors.mock))
-    for (const d of CARD_SERVICE_DEFINITIONS) expect(O.isSome(connectors.forDefinition(d)), d).to.equal(true)
-    expect(connectors.forDefinition('stripe-card')).to.deep.equal(O.none)
-    expect(connectors.forDefinition('mock-gift-card')).to.deep.equal(O.none)
   })
 })

@@ -46,7 +46,8 @@ describe('the connector registry', () => {
     const giftCards = giftCardConnectorRegistry(context)
     const giftCard = giftCards.forDefinition(MOCK_GIFT_CARD_DEFINITION_ID)
     expect(O.isSome(giftCard) && giftCard.value).to.be.instanceOf(MockGiftCardConnector)
-    expect(giftCards.forDefinition(MOCK_CARD)).to.deep.equal(O.none)
+    for (const other of [MOCK_CARD, 'qwikcilver-gift-card', 'valuelink-gift-card', 'unknown'])
+      expect(giftCards.forDefinition(other), other).to.deep.equal(O.none)
   })
 
   it('finds a definition by id, and checks a service’s fields against it', () => {

@@ -1,6 +1,13 @@
 import * as O from 'fp-ts/Option'
-import { CARD_SERVICE_DEFINITIONS, MOCK_CARD, PaymentServiceField, PaymentServiceRecord, PaymentServiceRepository } from '@orka/domain'
-import { MOCK_CARD_MODES } from '@orka/adapters-node'
+import {
+  ConnectorDefinition,
+  fieldsProblem,
+  MOCK_CARD,
+  PaymentServiceField,
+  PaymentServiceRecord,
+  PaymentServiceRepository,
+} from '@orka/domain'
+import { CARD_CONNECTORS, definitionOf } from '@orka/adapters-node'
 import { runTask } from './run-task'
 import { SeedFile } from './seed-file'
 import { stableUuid } from './stable-id'
@@ -60,15 +67,13 @@ export const cardServicesOf = (entries: readonly SeedPaymentService[], at: strin
   })
 }
 
-/** Why Orka cannot run a service so configured, if it cannot: a definition without a connector, or a `mode` the mock does not know. */
-export const cardServiceProblem = (definitionId: string, fields: readonly PaymentServiceField[]): string | undefined => {
-  if (!CARD_SERVICE_DEFINITIONS.includes(definitionId))
-    return `payment service definition '${definitionId}' has no connector (Orka has: ${CARD_SERVICE_DEFINITIONS.join(', ')})`
-  const mode = fields.find((f) => f.key === 'mode')?.value
-  if (definitionId === MOCK_CARD && mode !== undefined && !MOCK_CARD_MODES.includes(mode))
-    return `${MOCK_CARD} field mode '${mode}' is not one of: ${MOCK_CARD_MODES.join(', ')}`
-  return undefined
-}
+/** Why Orka cannot run a service so configured, if it cannot: a definition without a connector, or fields its definition refuses. */
+export const cardServiceProblem = (definitionId: string, fields: readonly PaymentServiceField[]): string | undefined =>
+  O.match(
+    () =>
+      `payment service definition '${definitionId}' has no connector (Orka has: ${CARD_CONNECTORS.map((m) => m.definition.id).join(', ')})`,
+    (definition: ConnectorDefinition) => fieldsProblem(definition, fields),
+  )(definitionOf(CARD_CONNECTORS, definitionId))
 
 /** What a service is, but for when it was first stored and last changed (whatever order a store gives its keys in). */
 const settingsOf = (r: PaymentServiceRecord) =>

@@ -30,7 +30,7 @@ import {
   SequentialIds,
   uuidFor,
 } from '@orka/domain/testing'
-import { AesGcmSecretBox, HmacMac, MockGiftCardConnectors } from '@orka/adapters-node'
+import { AesGcmSecretBox, giftCardConnectorRegistry, HmacMac, mockGiftCard, MockGiftCardConnector } from '@orka/adapters-node'
 import {
   MemoryAuditLog,
   MemoryBuyerRepository,
@@ -108,18 +108,27 @@ export const eventWorld = (clock: ManualClock, ids: SequentialIds) => {
 /** The user the use-case specs act as: an API key pair. */
 export const ACTOR: AuditActor = { id: '0f9b9a4e-6d1c-4c53-9a57-3c1d2e4f5a60', name: 'API key 4d2c19aa' }
 
+/** What the sandbox connectors are made with here: a fresh ledger, a fixed MAC. */
+const context = (clock: ManualClock) => ({ timeoutMs: 1000, clock, mac: fakeMac('ledger'), giftCardLedger: new MemoryGiftCardLedger() })
+
 /** Everything activation needs, in memory, on a manual clock. */
 export const activationWorld = (o: { timeoutMs?: number; slowMs?: number } = {}) => {
   const clock = new ManualClock(START)
   const ids = new SequentialIds()
   const connectors = new CountingConnectors(
-    new MockGiftCardConnectors({
-      clock,
-      ledger: new MemoryGiftCardLedger(),
-      mac: fakeMac('ledger'),
-      timeoutMs: o.timeoutMs ?? 1000,
-      slowMs: o.slowMs ?? 50,
-    }),
+    giftCardConnectorRegistry(context(clock), [
+      {
+        ...mockGiftCard,
+        create: (c) =>
+          new MockGiftCardConnector({
+            clock: c.clock,
+            ledger: c.giftCardLedger,
+            mac: c.mac,
+            timeoutMs: o.timeoutMs ?? 1000,
+            slowMs: o.slowMs ?? 50,
+          }),
+      },
+    ]),
   )
   return {
     clock,

@@ -1,19 +1,20 @@
-/** Wires the connectors to the services Orka does not own (the sandbox mocks), measured when metrics are on. */
+/** Wires the connectors to the services Orka does not own, every one of the registry's lists, measured when metrics are on. */
 import { DependencyContainer } from 'tsyringe'
 import { CardConnectors, Clock, GiftCardConnectors, GiftCardLedger, Mac } from '@orka/domain'
-import { MockCardConnectors, MockGiftCardConnectors } from '@orka/adapters-node'
+import { cardConnectorRegistry, ConnectorContext, giftCardConnectorRegistry } from '@orka/adapters-node'
 import { instrumentConnectors } from '../metrics'
 import { get, Wiring } from './context'
 
 /** Reads the storage ports, the clock and the MAC: wired after them. */
 export const wireConnectors = (c: DependencyContainer, { config, metrics }: Wiring): void => {
-  const giftCardConnectors = new MockGiftCardConnectors({
-    clock: get(c, Clock),
-    ledger: get(c, GiftCardLedger),
-    mac: get(c, Mac),
+  const context: ConnectorContext = {
     timeoutMs: config.connectorTimeoutMs,
-  })
-  const cardConnectors = new MockCardConnectors({ timeoutMs: config.connectorTimeoutMs })
+    clock: get(c, Clock),
+    mac: get(c, Mac),
+    giftCardLedger: get(c, GiftCardLedger),
+  }
+  const giftCardConnectors = giftCardConnectorRegistry(context)
+  const cardConnectors = cardConnectorRegistry(context)
   c.register(GiftCardConnectors, {
     useValue: metrics === undefined ? giftCardConnectors : instrumentConnectors(giftCardConnectors, metrics),
   })

@@ -1,10 +1,8 @@
 import * as t from 'io-ts'
 import { intRange, str, uuid } from '../shared/codecs'
 
-/** The card services Orka has a connector for; a client must tolerate others. */
+/** The sandbox card service's definition id (its connector: adapters-node's `mockCard`). */
 export const MOCK_CARD = 'mock-card'
-/** Every definition Orka has a connector for: provisioning refuses a service of any other. */
-export const CARD_SERVICE_DEFINITIONS: readonly string[] = [MOCK_CARD]
 
 /** One setting of a service (the original API's `fields`), e.g. `{"key": "mode", "value": "down"}`. */
 export const PaymentServiceField = t.type({ key: str, value: str })

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
 import * as E from 'fp-ts/Either'
-import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
   AuthorizeRequest,
@@ -8,9 +7,7 @@ import {
   CaptureRequest,
   CardConnector,
   CardConnectorError,
-  CardConnectors,
   fieldOf,
-  MOCK_CARD,
   OperationResult,
   PaymentServiceRecord,
   RefundRequest,
@@ -134,17 +131,5 @@ export class MockCardConnector implements CardConnector {
         return E.right(await work(signal))
       },
     )
-  }
-}
-
-export class MockCardConnectors implements CardConnectors {
-  readonly mock: MockCardConnector
-
-  constructor(options: MockCardConnectorOptions = {}) {
-    this.mock = new MockCardConnector(options)
-  }
-
-  forDefinition(definitionId: string): O.Option<CardConnector> {
-    return definitionId === MOCK_CARD ? O.some(this.mock) : O.none
   }
 }

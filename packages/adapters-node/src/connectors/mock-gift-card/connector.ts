@@ -1,5 +1,4 @@
 import * as E from 'fp-ts/Either'
-import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
   ActivationRequest,
@@ -14,7 +13,6 @@ import {
   CreditResult,
   GiftCardConnector,
   GiftCardLedger,
-  GiftCardConnectors,
   LedgerEntry,
   Mac,
   RedemptionRequest,
@@ -25,7 +23,6 @@ import {
   serviceTimeout,
 } from '@orka/domain'
 import { delay, hang, withTimeout } from '../../with-timeout'
-import { MOCK_GIFT_CARD_DEFINITION_ID } from './definition'
 
 export interface MockGiftCardConnectorOptions {
   /** Source of `now` for the expiration date of activated cards. */
@@ -233,17 +230,5 @@ export class MockGiftCardConnector implements GiftCardConnector {
     if (number.endsWith('0504')) await hang(signal)
     if (number.endsWith('0009')) await delay(this.slowMs, signal)
     return E.right({ expirationDate: threeYearsAfter(this.options.clock.now()).toISOString() })
-  }
-}
-
-export class MockGiftCardConnectors implements GiftCardConnectors {
-  readonly mock: MockGiftCardConnector
-
-  constructor(options: MockGiftCardConnectorOptions) {
-    this.mock = new MockGiftCardConnector(options)
-  }
-
-  forDefinition(definitionId: string): O.Option<GiftCardConnector> {
-    return definitionId === MOCK_GIFT_CARD_DEFINITION_ID ? O.some(this.mock) : O.none
   }
 }

@@ -1,7 +1,7 @@
 import type { ParameterizedContext } from 'koa'
 import { DomainError, IDEMPOTENCY_KEY_REUSED, ServiceKind } from '@orka/domain'
 import { errorBodyJson, ErrorResponse, toErrorResponse } from './error-response'
-import type { HttpLog } from './types'
+import type { HttpLog } from './http-log'
 import type { OrkaState } from './context'
 import { redactCardNumbers, redactLogFields } from './log-redaction'
 

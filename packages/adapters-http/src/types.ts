@@ -1,7 +1,11 @@
 import type * as domain from '@orka/domain'
 import type { Tracer } from '@opentelemetry/api'
 import type { IdempotencyConflict } from './context'
+import type { HttpLog } from './http-log'
 import type { DemoCheckoutStart } from './routes/demo-checkout'
+
+// The log is part of what the app hands in (`HttpDeps.log`); code that needs only the log imports ./http-log.
+export type { HttpLog }
 
 /**
  * What one finished request was, for metrics: every value from a bounded set (no ids, no raw
@@ -29,15 +33,6 @@ export interface PublicBaseUrls {
   /** Base URL of the sandbox environment; `{id}` stands for the instance subdomain. */
   readonly sandbox: string
   readonly production: string
-}
-
-export interface HttpLog {
-  /** Whether lines at this level are written (pino's): the access log is not even built when not. */
-  isLevelEnabled?(level: string): boolean
-  debug?(o: object, msg?: string): void
-  info(o: object, msg?: string): void
-  warn(o: object, msg?: string): void
-  error(o: object, msg?: string): void
 }
 
 export interface HttpDeps {

@@ -1,6 +1,6 @@
 import { ApiKeyPair } from '@orka/domain'
 import { COLLECTIONS } from './mongo-schema'
-import { decoder, Doc, fieldsOf, pick } from './mongo-support'
+import { decoder, Doc, fieldsOf, pick } from './document-decoder'
 
 export interface ApiKeyPairDocument extends Doc {
   thumbprint: string

@@ -1,7 +1,7 @@
 import * as t from 'io-ts'
 import { AuditRecord, ChangeCheck } from '@orka/domain'
 import { COLLECTIONS } from './mongo-schema'
-import { decoder, Doc, fieldsOf, pick } from './mongo-support'
+import { decoder, Doc, fieldsOf, pick } from './document-decoder'
 
 /**
  * An audit record with its id as `_id`, so that adding it twice is one duplicate-key insert.

@@ -1,7 +1,8 @@
 import * as t from 'io-ts'
 import { Buyer } from '@orka/domain'
 import { COLLECTIONS } from './mongo-schema'
-import { BsonDate, compositeId, decoder, Doc, fieldsOf, pick } from './mongo-support'
+import { BsonDate, decoder, Doc, fieldsOf, pick } from './document-decoder'
+import { compositeId } from './text-escaping'
 
 /**
  * A buyer with its id as `_id`. `created_at` stays the ISO string the domain gives: fixed-width

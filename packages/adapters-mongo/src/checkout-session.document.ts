@@ -1,7 +1,8 @@
 import * as t from 'io-ts'
 import { CheckoutSessionRecord, SessionCard } from '@orka/domain'
 import { COLLECTIONS } from './mongo-schema'
-import { compositeId, decoder, Doc, fieldsOf, pick } from './mongo-support'
+import { decoder, Doc, fieldsOf, pick } from './document-decoder'
+import { compositeId } from './text-escaping'
 
 /**
  * A session with its id as `_id`. `expiresAt` is `expires_at` as a date, for the live filter,

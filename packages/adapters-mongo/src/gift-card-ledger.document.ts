@@ -1,7 +1,8 @@
 import * as t from 'io-ts'
 import { LedgerEntry } from '@orka/domain'
 import { COLLECTIONS } from './mongo-schema'
-import { compositeId, decoder, Doc } from './mongo-support'
+import { decoder, Doc } from './document-decoder'
+import { compositeId } from './text-escaping'
 
 /**
  * One movement of one card: `_id` is the card and the movement's number, so that of two

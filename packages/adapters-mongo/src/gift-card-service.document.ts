@@ -1,6 +1,6 @@
 import { GiftCardService, GiftCardServiceRecord } from '@orka/domain'
 import { COLLECTIONS } from './mongo-schema'
-import { decoder, Doc, fieldsOf, pick } from './mongo-support'
+import { decoder, Doc, fieldsOf, pick } from './document-decoder'
 
 /**
  * A configured service with the service's id as `_id`. `promoted_seq` orders promotions to

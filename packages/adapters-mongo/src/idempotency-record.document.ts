@@ -1,7 +1,8 @@
 import * as t from 'io-ts'
 import { IdempotencyRecord, keptUntil } from '@orka/domain'
 import { COLLECTIONS } from './mongo-schema'
-import { compositeId, decoder, Doc, escapeText, fieldsOf, pick, unescapeText } from './mongo-support'
+import { decoder, Doc, fieldsOf, pick } from './document-decoder'
+import { compositeId, escapeText, unescapeText } from './text-escaping'
 
 /**
  * A record under `_id` (account, key): one live record per key, which a plain insert decides.

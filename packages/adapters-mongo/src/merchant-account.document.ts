@@ -1,6 +1,6 @@
 import { MerchantAccount } from '@orka/domain'
 import { COLLECTIONS } from './mongo-schema'
-import { decoder, Doc, fieldsOf, pick } from './mongo-support'
+import { decoder, Doc, fieldsOf, pick } from './document-decoder'
 
 export interface MerchantAccountDocument extends Doc {
   display_name: string

@@ -5,7 +5,8 @@ import { ApiKeyPairDocument, fromApiKeyPairDocument, toApiKeyPairDocument } from
 import { storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { isDuplicateKey, storageCalls, StorageCalls } from './mongo-support'
+import { isDuplicateKey } from './duplicate-key'
+import { storageCalls, StorageCalls } from './storage-calls'
 
 export class MongoApiKeyPairRepository implements ApiKeyPairRepository {
   readonly #col: StoredCollection<ApiKeyPairDocument>

@@ -13,7 +13,8 @@ import {
 import { storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { isDuplicateKey, storageCalls, StorageCalls } from './mongo-support'
+import { isDuplicateKey } from './duplicate-key'
+import { storageCalls, StorageCalls } from './storage-calls'
 
 /** A live session: expiry is data, filtered on every read and write (the sweep and the TTL index only reclaim space). */
 const liveAt = (now: Date) => ({ expiresAt: { $gt: now } })

@@ -22,6 +22,7 @@ import {
   WithId,
   WithoutId,
 } from 'mongodb'
+import { isDuplicateKey } from './duplicate-key'
 import { dbOf, MongoStore } from './mongo-database'
 
 /**
@@ -32,7 +33,8 @@ import { dbOf, MongoStore } from './mongo-database'
  * that was already answered hands the database nothing more.
  *
  * Only the methods the adapters use are here; the driver passes `signal` on to every
- * operation's options (its `Abortable`; writes included, which a test pins down).
+ * operation's options (its `Abortable`; writes included, which a test pins down). `replaceById`
+ * is built on `replaceOne`, so each of its attempts is refused once the signal aborts.
  */
 export class BoundedCollection<D extends Document> {
   readonly #col: Collection<D>
@@ -85,6 +87,21 @@ export class BoundedCollection<D extends Document> {
   }
   deleteMany(filter: Filter<D>, options?: DeleteOptions): Promise<DeleteResult> {
     return this.#col.deleteMany(filter, this.#options(options))
+  }
+  /**
+   * Creates or replaces the document with this `_id`. An upsert is not atomic on FerretDB: two
+   * racing ones may both try the insert, and the loser sees a duplicate `_id`; by then the
+   * document exists, so replacing again settles it.
+   */
+  async replaceById(doc: D & { _id: string }, attempts = 5): Promise<void> {
+    for (let i = 1; ; i++) {
+      try {
+        await this.replaceOne({ _id: doc._id } as Filter<D>, doc, { upsert: true })
+        return
+      } catch (e) {
+        if (!isDuplicateKey(e) || i >= attempts) throw e
+      }
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import { Db, MongoClient, MongoClientOptions, ReadConcernLevel } from 'mongodb'
 import { INDEXES, IndexSpec } from './mongo-schema'
-import { withinBound } from './mongo-support'
+import { withinBound } from './storage-bound'
 
 export interface MongoConnectOptions {
   /** Default: the URI's database, else `orka`. */

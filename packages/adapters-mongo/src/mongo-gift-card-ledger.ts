@@ -5,7 +5,8 @@ import { fromLedgerEntryDocument, LedgerEntryDocument, toLedgerEntryDocument } f
 import { BoundedCollection, storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { isDuplicateKey, storageCalls, StorageCalls } from './mongo-support'
+import { isDuplicateKey } from './duplicate-key'
+import { storageCalls, StorageCalls } from './storage-calls'
 import { Turns } from './turns'
 
 /**

@@ -5,7 +5,7 @@ import { fromGiftCardServiceDocument, GiftCardServiceDocument, toGiftCardService
 import { storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { replaceById, storageCalls, StorageCalls } from './mongo-support'
+import { storageCalls, StorageCalls } from './storage-calls'
 
 let lastSeq = 0
 /** Promotion order: wall-clock microseconds, strictly increasing within a process. */
@@ -47,9 +47,9 @@ export class MongoGiftCardServiceRepository implements GiftCardServiceRepository
     return this.#calls.attempt(async (signal) => {
       const id = record.service.id
       const m = record.merchant_account_id
-      if (!record.primary) return replaceById(this.#col.within(signal), toGiftCardServiceDocument(record, null))
+      if (!record.primary) return this.#col.within(signal).replaceById(toGiftCardServiceDocument(record, null))
       const seq = nextPromotionSeq()
-      await replaceById(this.#col.within(signal), toGiftCardServiceDocument(record, seq))
+      await this.#col.within(signal).replaceById(toGiftCardServiceDocument(record, seq))
       await this.#col
         .within(signal)
         .updateMany({ merchant_account_id: m, primary: true, _id: { $ne: id }, ...promotedBefore(seq, id) }, demoted)

@@ -6,7 +6,9 @@ import { Duplicate, duplicate, GiftCard, GiftCardFilter, GiftCardVault, Seek, Un
 import { storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { isDuplicateKey, keysetRead, ReadPlan, storageCalls, StorageCalls } from './mongo-support'
+import { isDuplicateKey } from './duplicate-key'
+import { keysetRead, ReadPlan } from './keyset-read'
+import { storageCalls, StorageCalls } from './storage-calls'
 import { Turns } from './turns'
 import { fromVaultedGiftCardDocument, toVaultedGiftCardDocument, VaultedGiftCardDocument } from './vaulted-gift-card.document'
 

@@ -22,7 +22,8 @@ import {
 import { storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS, EXPIRY_GRACE_MS } from './mongo-schema'
-import { isDuplicateKey, storageCalls, StorageCalls } from './mongo-support'
+import { isDuplicateKey } from './duplicate-key'
+import { storageCalls, StorageCalls } from './storage-calls'
 
 export interface MongoIdempotencyStoreOptions {
   /** Expired records are swept every this many claims of this instance (default 1000). */

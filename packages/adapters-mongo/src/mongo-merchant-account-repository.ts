@@ -5,7 +5,7 @@ import { fromMerchantAccountDocument, MerchantAccountDocument, toMerchantAccount
 import { storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { replaceById, storageCalls, StorageCalls } from './mongo-support'
+import { storageCalls, StorageCalls } from './storage-calls'
 
 export class MongoMerchantAccountRepository implements MerchantAccountRepository {
   readonly #col: StoredCollection<MerchantAccountDocument>
@@ -23,6 +23,6 @@ export class MongoMerchantAccountRepository implements MerchantAccountRepository
   }
 
   upsert(account: MerchantAccount): TE.TaskEither<Unavailable, void> {
-    return this.#calls.attempt((signal) => replaceById(this.#col.within(signal), toMerchantAccountDocument(account)))
+    return this.#calls.attempt((signal) => this.#col.within(signal).replaceById(toMerchantAccountDocument(account)))
   }
 }

@@ -5,7 +5,7 @@ import { storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { fromPaymentServiceDocument, PaymentServiceDocument, toPaymentServiceDocument } from './payment-service.document'
 import { COLLECTIONS } from './mongo-schema'
-import { replaceById, storageCalls, StorageCalls } from './mongo-support'
+import { storageCalls, StorageCalls } from './storage-calls'
 
 const ROUTING_ORDER = { position: 1, created_at: 1, _id: 1 } as const
 
@@ -44,6 +44,6 @@ export class MongoPaymentServiceRepository implements PaymentServiceRepository {
   }
 
   upsert(record: PaymentServiceRecord): TE.TaskEither<Unavailable, void> {
-    return this.#calls.attempt((signal) => replaceById(this.#col.within(signal), toPaymentServiceDocument(record)))
+    return this.#calls.attempt((signal) => this.#col.within(signal).replaceById(toPaymentServiceDocument(record)))
   }
 }

@@ -4,7 +4,9 @@ import { Admission, RateLimitStore, Unavailable, unavailable } from '@orka/domai
 import { BoundedCollection, storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS, EXPIRY_GRACE_MS } from './mongo-schema'
-import { escapeText, isDuplicateKey, storageCalls, StorageCalls } from './mongo-support'
+import { isDuplicateKey } from './duplicate-key'
+import { storageCalls, StorageCalls } from './storage-calls'
+import { escapeText } from './text-escaping'
 import { admissionId, fromRateLimitAdmissionDocument, RateLimitAdmissionDocument } from './rate-limit-admission.document'
 import { decide, fullUntil } from './sliding-log'
 

@@ -3,7 +3,9 @@ import { Role, RoleRepository, Seek, Unavailable } from '@orka/domain'
 import { storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { isDuplicateKey, keysetRead, storageCalls, StorageCalls } from './mongo-support'
+import { isDuplicateKey } from './duplicate-key'
+import { keysetRead } from './keyset-read'
+import { storageCalls, StorageCalls } from './storage-calls'
 import { fromRoleDocument, RoleDocument, toRoleDocument } from './role.document'
 
 export class MongoRoleRepository implements RoleRepository {

@@ -6,7 +6,10 @@ import { Seek, StaleFrom, TransactionFilter, TransactionRecord, TransactionStore
 import { BoundedCollection, storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { isDuplicateKey, keysetRead, storageCalls, StorageCalls, UndecodableDocument } from './mongo-support'
+import { UndecodableDocument } from './document-decoder'
+import { isDuplicateKey } from './duplicate-key'
+import { keysetRead } from './keyset-read'
+import { storageCalls, StorageCalls } from './storage-calls'
 import { SupersededMarks } from './superseded-marks'
 import { TransactionVersionDocument, toTransactionVersionDocument, versionId } from './transaction-version.document'
 

@@ -15,7 +15,9 @@ import {
 import { storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { isDuplicateKey, keysetRead, onlyDuplicateKeys, storageCalls, StorageCalls } from './mongo-support'
+import { isDuplicateKey, onlyDuplicateKeys } from './duplicate-key'
+import { keysetRead } from './keyset-read'
+import { storageCalls, StorageCalls } from './storage-calls'
 import {
   DeliveryClaimDocument,
   deliveryClaimId,

@@ -3,7 +3,8 @@ import { OutboxEntry, Unavailable, WebhookOutbox } from '@orka/domain'
 import { storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { isDuplicateKey, storageCalls, StorageCalls } from './mongo-support'
+import { isDuplicateKey } from './duplicate-key'
+import { storageCalls, StorageCalls } from './storage-calls'
 import { fromOutboxEntryDocument, OutboxEntryDocument, toOutboxEntryDocument } from './outbox-entry.document'
 
 export class MongoWebhookOutbox implements WebhookOutbox {

@@ -4,7 +4,9 @@ import { Seek, Unavailable, WebhookScope, WebhookSubscriptionRecord, WebhookSubs
 import { storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { isDuplicateKey, keysetRead, storageCalls, StorageCalls } from './mongo-support'
+import { isDuplicateKey } from './duplicate-key'
+import { keysetRead } from './keyset-read'
+import { storageCalls, StorageCalls } from './storage-calls'
 import {
   fromWebhookSubscriptionDocument,
   toWebhookSubscriptionDocument,

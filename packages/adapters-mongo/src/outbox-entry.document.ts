@@ -1,7 +1,7 @@
 import * as t from 'io-ts'
 import { OutboxEntry } from '@orka/domain'
 import { COLLECTIONS } from './mongo-schema'
-import { decoder, Doc, fieldsOf, pick } from './mongo-support'
+import { decoder, Doc, fieldsOf, pick } from './document-decoder'
 
 /**
  * An outbox entry with its event id as `_id`, so that adding it twice is one duplicate-key

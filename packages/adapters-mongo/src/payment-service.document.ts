@@ -1,6 +1,6 @@
 import { PaymentServiceRecord } from '@orka/domain'
 import { COLLECTIONS } from './mongo-schema'
-import { decoder, Doc, fieldsOf, pick } from './mongo-support'
+import { decoder, Doc, fieldsOf, pick } from './document-decoder'
 
 /**
  * A card service with its id as `_id`. `created_at` stays the ISO string the domain gives:

@@ -1,6 +1,7 @@
 import * as t from 'io-ts'
 import { COLLECTIONS } from './mongo-schema'
-import { BsonDate, compositeId, decoder, Doc, fieldsOf, pick } from './mongo-support'
+import { BsonDate, decoder, Doc, fieldsOf, pick } from './document-decoder'
+import { compositeId } from './text-escaping'
 
 /**
  * Admission number `n` of a key: the key's admissions are numbered 0, 1, 2, ... and each

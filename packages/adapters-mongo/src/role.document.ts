@@ -1,6 +1,6 @@
 import { Role } from '@orka/domain'
 import { COLLECTIONS } from './mongo-schema'
-import { decoder, Doc, fieldsOf, pick } from './mongo-support'
+import { decoder, Doc, fieldsOf, pick } from './document-decoder'
 
 /** A role with its id as `_id`; `slug` is unique (index `slug_unique`). */
 export interface RoleDocument extends Doc {

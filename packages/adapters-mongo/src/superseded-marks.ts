@@ -1,5 +1,5 @@
 import { StoredCollection } from './mongo-collection'
-import { StorageCalls } from './mongo-support'
+import { StorageCalls } from './storage-calls'
 import { TransactionVersionDocument } from './transaction-version.document'
 
 /** How long a written version waits for the versions before it to be marked, with every other one due by then. */

@@ -1,5 +1,6 @@
 import { redemptionsOf, TransactionRecord } from '@orka/domain'
-import { compositeId, Doc } from './mongo-support'
+import { Doc } from './document-decoder'
+import { compositeId } from './text-escaping'
 
 /**
  * One version of a transaction. The record itself is kept as JSON text (`record`): it holds

@@ -1,6 +1,6 @@
 import { GiftCard, VaultedGiftCard } from '@orka/domain'
 import { COLLECTIONS } from './mongo-schema'
-import { decoder, Doc, fieldsOf, pick } from './mongo-support'
+import { decoder, Doc, fieldsOf, pick } from './document-decoder'
 
 /**
  * A vaulted card with the card's id as `_id`. The account is lifted out of the card so that

@@ -1,6 +1,6 @@
 import { PaymentMethod, VaultedPaymentMethod } from '@orka/domain'
 import { COLLECTIONS } from './mongo-schema'
-import { decoder, Doc, fieldsOf, pick } from './mongo-support'
+import { decoder, Doc, fieldsOf, pick } from './document-decoder'
 
 /**
  * A vaulted payment method with the method's id as `_id`. The account, the buyer's id (`owner`,

@@ -1,7 +1,8 @@
 import * as t from 'io-ts'
 import { WebhookDeliveryAttempt, WebhookDeliveryRecord } from '@orka/domain'
 import { COLLECTIONS } from './mongo-schema'
-import { BsonDate, compositeId, decoder, Doc, fieldsOf, pick } from './mongo-support'
+import { BsonDate, decoder, Doc, fieldsOf, pick } from './document-decoder'
+import { compositeId } from './text-escaping'
 
 /**
  * A delivery with its id as `_id`. `next_attempt_at`, `created_at` and `updated_at` stay the

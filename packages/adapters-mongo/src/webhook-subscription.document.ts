@@ -1,6 +1,6 @@
 import { WebhookSubscriptionRecord } from '@orka/domain'
 import { COLLECTIONS } from './mongo-schema'
-import { decoder, Doc, fieldsOf, pick } from './mongo-support'
+import { decoder, Doc, fieldsOf, pick } from './document-decoder'
 
 /** A subscription with its id as `_id`; `merchant_account_id` null is instance-wide. */
 export interface WebhookSubscriptionDocument extends Doc {

@@ -4,7 +4,8 @@ import * as O from 'fp-ts/Option'
 import { aBuyer } from '@orka/domain/testing'
 import { makeMongoAdapters } from '../src'
 import { dbOf, MongoStore } from '../src/mongo-database'
-import { StorageTimeout, storageCalls, withinBound } from '../src/mongo-support'
+import { StorageTimeout, withinBound } from '../src/storage-bound'
+import { storageCalls } from '../src/storage-calls'
 import { eventually, FreezingProxy, startProxiedStore } from './freezing-proxy'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -29,7 +29,7 @@ import {
 } from '@orka/domain/testing'
 import { COLLECTIONS, EXPIRY_GRACE_MS, INDEXES } from '../src/mongo-schema'
 import { dbOf, MongoStore } from '../src/mongo-database'
-import { compositeId, escapeText, unescapeText } from '../src/mongo-support'
+import { compositeId, escapeText, unescapeText } from '../src/text-escaping'
 import { connectMongo, makeMongoAdapters, MongoAdapters, MongoConnectionError } from '../src'
 import { freshStore, FreshStore, MONGODB_URI } from './support'
 

@@ -4,7 +4,9 @@ import { aBuyer, anIdempotencyRecord } from '@orka/domain/testing'
 import { makeMongoAdapters } from '../src'
 import { storedCollection } from '../src/mongo-collection'
 import { clientOf, dbOf, MongoStore } from '../src/mongo-database'
-import { Doc, StorageTimeout, storageCalls } from '../src/mongo-support'
+import { Doc } from '../src/document-decoder'
+import { StorageTimeout } from '../src/storage-bound'
+import { storageCalls } from '../src/storage-calls'
 import { FreezingProxy, startProxiedStore } from './freezing-proxy'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -6,7 +6,7 @@ import * as E from 'fp-ts/Either'
 import type * as TE from 'fp-ts/TaskEither'
 import type { OrkaState } from '../context'
 import { sendDomainError } from '../respond'
-import type { HttpLog } from '../types'
+import type { HttpLog } from '../http-log'
 import { SECURE_FIELDS_DIR, SECURE_FIELDS_PATH } from './secure-fields'
 import { asset, once, sendAsset } from './static-asset'
 

@@ -38,7 +38,9 @@ const expectAgreement = (digits: string) => expect(browserSays(digits), digits).
 
 /** The numbers README.md and the mock card simulator name (test cards, and gift cards' numbers too). */
 const documented = (): string[] => {
-  const text = ['README.md', 'packages/adapters-node/src/connectors/mock-card/simulator.ts'].map((f) => readFileSync(join(REPO, f), 'utf8')).join('\n')
+  const text = ['README.md', 'packages/adapters-node/src/connectors/mock-card/simulator.ts']
+    .map((f) => readFileSync(join(REPO, f), 'utf8'))
+    .join('\n')
   return [...new Set([...text.matchAll(/\b\d(?: ?\d){11,18}\b/g)].map((m) => m[0].replace(/ /g, '')))]
 }
 

@@ -24,6 +24,7 @@ import { MongoStore } from './mongo-database'
 import { COLLECTIONS, EXPIRY_GRACE_MS } from './mongo-schema'
 import { isDuplicateKey } from './duplicate-key'
 import { storageCalls, StorageCalls } from './storage-calls'
+import { formerKeyOf } from './former-operations'
 
 export interface MongoIdempotencyStoreOptions {
   /** Expired records are swept every this many claims of this instance (default 1000). */
@@ -82,9 +83,12 @@ export class MongoIdempotencyStore implements IdempotencyStore {
    * until that lease ends; the retry taking it over has the same ids, so it finds the card the
    * winner vaulted and answers with it.
    */
-  claim(record: IdempotencyRecord, now: Date): TE.TaskEither<Unavailable, Claim> {
+  claim(fresh: IdempotencyRecord, now: Date): TE.TaskEither<Unavailable, Claim> {
     return this.#calls.attempt(async (signal): Promise<Claim> => {
       if (++this.#claims % this.#sweepEvery === 0) await this.#sweep(signal, now)
+      const former = await this.#former(signal, fresh, now)
+      if (former !== null && 'existing' in former) return { claimed: false, existing: former.existing }
+      const record = former === null ? fresh : former.record
       const doc = toIdempotencyRecordDocument(record)
       for (let i = 0; i < MAX_CLAIM_ATTEMPTS; i++) {
         try {
@@ -157,6 +161,27 @@ export class MongoIdempotencyStore implements IdempotencyStore {
         )
       return done.matchedCount === 1 ? { settled: true } : { settled: false, current: await this.#current(signal, id) }
     })
+  }
+
+  /**
+   * What a record an earlier version stored under the operation's former name (`formerKeyOf`)
+   * says of this claim: live, it answers (a replay, a `425`, or a `400` for another body, as a
+   * record under today's name would); expired while unfinished, the ids its attempts reserved are
+   * this request's own, handed on as a takeover hands them on. Null: no such record matters.
+   */
+  async #former(
+    signal: AbortSignal,
+    record: IdempotencyRecord,
+    now: Date,
+  ): Promise<{ readonly existing: IdempotencyRecord } | { readonly record: IdempotencyRecord } | null> {
+    const formerKey = formerKeyOf(record.key)
+    if (formerKey === undefined) return null
+    const old = await this.#current(signal, idempotencyRecordId(record.merchant_account_id, formerKey))
+    if (old === null) return null
+    if (Date.parse(old.expires_at) > now.getTime()) return { existing: old }
+    if (old.state !== 'in_flight' || old.fingerprint !== record.fingerprint) return null
+    const ids = [...(old.reserved_id === undefined ? [] : [old.reserved_id]), ...(old.earlier_ids ?? [])]
+    return { record: { ...record, earlier_ids: [...(record.earlier_ids ?? []), ...ids] } }
   }
 
   find(merchantAccountId: string, key: string): TE.TaskEither<Unavailable, O.Option<IdempotencyRecord>> {

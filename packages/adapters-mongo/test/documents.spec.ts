@@ -80,9 +80,9 @@ describe('MongoDB documents and database', () => {
 
     it('the vault: a card with a missing field', async () => {
       const v = aVaultedCard()
-      await right(a.vault.insert(v))
+      await right(a.giftCardVault.insert(v))
       await raw(COLLECTIONS.vaultedGiftCards).updateOne({ _id: v.card.id }, { $unset: { 'card.last4': '' } })
-      await expectUndecodable(a.vault.findByFingerprint(MERCHANT_A, v.fingerprint), COLLECTIONS.vaultedGiftCards, v.card.id)
+      await expectUndecodable(a.giftCardVault.findByFingerprint(MERCHANT_A, v.fingerprint), COLLECTIONS.vaultedGiftCards, v.card.id)
     })
 
     it('the payment method vault: a method with a missing field, found by id, fingerprint and list', async () => {
@@ -134,18 +134,18 @@ describe('MongoDB documents and database', () => {
       )
 
       const service = aGiftCardServiceRecord()
-      await right(a.services.upsert(service))
+      await right(a.giftCardServices.upsert(service))
       await raw(COLLECTIONS.giftCardServices).updateOne(
         { _id: service.service.id },
         { $set: { 'service.gift_card_service_definition_id': 'unknown-provider' } },
       )
-      await expectUndecodable(a.services.findPrimary(MERCHANT_A), COLLECTIONS.giftCardServices, service.service.id)
+      await expectUndecodable(a.giftCardServices.findPrimary(MERCHANT_A), COLLECTIONS.giftCardServices, service.service.id)
 
       const card = aPaymentServiceRecord()
-      await right(a.paymentServices.upsert(card))
+      await right(a.cardServices.upsert(card))
       await raw(COLLECTIONS.paymentServices).updateOne({ _id: card.id }, { $set: { position: -1 } })
-      await expectUndecodable(a.paymentServices.findById(MERCHANT_A, card.id), COLLECTIONS.paymentServices, card.id)
-      await expectUndecodable(a.paymentServices.listForAccount(MERCHANT_A), COLLECTIONS.paymentServices, card.id)
+      await expectUndecodable(a.cardServices.findById(MERCHANT_A, card.id), COLLECTIONS.paymentServices, card.id)
+      await expectUndecodable(a.cardServices.listForAccount(MERCHANT_A), COLLECTIONS.paymentServices, card.id)
 
       const record = anIdempotencyRecord()
       await right(a.idempotency.claim(record, dateAt(0)))
@@ -171,9 +171,9 @@ describe('MongoDB documents and database', () => {
 
     it('names paths only, never the values of a document (they may be sealed card data)', async () => {
       const v = aVaultedCard()
-      await right(a.vault.insert(v))
+      await right(a.giftCardVault.insert(v))
       await raw(COLLECTIONS.vaultedGiftCards).updateOne({ _id: v.card.id }, { $set: { sealed_number: 42, 'card.bin': 6036 } })
-      const cause = causeOf(await left(a.vault.findByFingerprint(MERCHANT_A, v.fingerprint)))
+      const cause = causeOf(await left(a.giftCardVault.findByFingerprint(MERCHANT_A, v.fingerprint)))
       expect(cause).to.include('sealed_number').and.to.include('card.bin')
       // The card's id is named, and its hex digits may hold either value: look past it.
       const rest = cause.split(JSON.stringify(v.card.id)).join('')
@@ -375,10 +375,12 @@ describe('MongoDB documents and database', () => {
   describe('races without transactions', () => {
     it('leaves exactly one primary after concurrent promotions in one account', async () => {
       const records = Array.from({ length: 10 }, () => aGiftCardServiceRecord())
-      await Promise.all(records.map((r) => right(a.services.upsert(r))))
+      await Promise.all(records.map((r) => right(a.giftCardServices.upsert(r))))
       const primaries = await raw(COLLECTIONS.giftCardServices).find({ merchant_account_id: MERCHANT_A, primary: true }).toArray()
       expect(primaries).to.have.length(1)
-      expect(await right(a.services.findPrimary(MERCHANT_A))).to.deep.equal(O.some(records.find((r) => r.service.id === primaries[0]!._id)))
+      expect(await right(a.giftCardServices.findPrimary(MERCHANT_A))).to.deep.equal(
+        O.some(records.find((r) => r.service.id === primaries[0]!._id)),
+      )
     })
 
     it('takes over an external identifier whose buyer was never written, once the claim is old', async () => {

@@ -63,7 +63,7 @@ describe('a bound stops the work it bounds (commands counted by the driver)', fu
   })
 
   it('calls in flight or waiting for a connection behind a frozen server send nothing after their answer, even once it thaws', async () => {
-    const { buyers, idempotency, rateLimits, vault } = makeMongoAdapters(store!)
+    const { buyers, idempotency, rateLimits, giftCardVault: vault } = makeMongoAdapters(store!)
     proxy!.freeze()
     // Reads, inserts, multi-step claims and an admission: far more than the pool's 2 connections.
     const results = await Promise.all(

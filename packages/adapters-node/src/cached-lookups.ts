@@ -79,8 +79,8 @@ export interface LookedUp {
   readonly keys: ApiKeyPairRepository
   readonly roles: RoleRepository
   readonly merchantAccounts: MerchantAccountRepository
-  readonly services: GiftCardServiceRepository
-  readonly paymentServices: PaymentServiceRepository
+  readonly giftCardServices: GiftCardServiceRepository
+  readonly cardServices: PaymentServiceRepository
 }
 
 /**
@@ -94,7 +94,7 @@ export interface LookedUp {
  * everywhere within that bound.
  */
 export const cachedLookups = <P extends LookedUp>(ports: P, o: LookupCacheOptions): P => {
-  const { keys, roles, merchantAccounts, services, paymentServices } = ports
+  const { keys, roles, merchantAccounts, giftCardServices: services, cardServices: paymentServices } = ports
   const byKid = new TtlCache<O.Option<ApiKeyPair>>(o.clock, o.ttlMs, o.max ?? 10_000)
   const bySlugs = new TtlCache<readonly Role[]>(o.clock, o.ttlMs, o.max ?? 10_000)
   const byId = new TtlCache<O.Option<MerchantAccount>>(o.clock, o.ttlMs, o.max ?? 10_000)
@@ -130,11 +130,11 @@ export const cachedLookups = <P extends LookedUp>(ports: P, o: LookupCacheOption
       find: (id) => byId.through(id, () => merchantAccounts.find(id)),
       upsert: (account) => clearing(byId, merchantAccounts.upsert(account)),
     },
-    services: {
+    giftCardServices: {
       findPrimary: (accountId) => primaryOf.through(accountId, () => services.findPrimary(accountId)),
       upsert: (record) => clearing(primaryOf, services.upsert(record)),
     } satisfies GiftCardServiceRepository,
-    paymentServices: {
+    cardServices: {
       listForAccount: (accountId) => routeOf.through(accountId, () => paymentServices.listForAccount(accountId)),
       findById: (accountId, id) => serviceById.through(`${accountId}\u0000${id}`, () => paymentServices.findById(accountId, id)),
       listAll: () => paymentServices.listAll(),

@@ -39,14 +39,14 @@ const storage = () => {
       find: (id: string) => TE.right(O.fromNullable(accounts.get(id))),
       upsert: (a: MerchantAccount) => TE.right(void accounts.set(a.id, a)),
     },
-    services: {
+    giftCardServices: {
       findPrimary: (id: string) => () => {
         s.serviceReads++
         return Promise.resolve(E.right(O.fromNullable(primary.get(id))))
       },
       upsert: (r: GiftCardServiceRecord) => TE.right(void primary.set(r.merchant_account_id, r)),
     },
-    paymentServices: {
+    cardServices: {
       listForAccount: (id: string) => () => {
         s.cardServiceReads++
         return Promise.resolve(E.right([...cardServices.values()].filter((x) => x.merchant_account_id === id)))
@@ -108,39 +108,39 @@ describe('cachedLookups', () => {
   it('answers the primary gift card service of an account from memory for ttlMs, and forgets it at a write through it', async () => {
     const s = setup()
     const first = aGiftCardServiceRecord()
-    await right(s.inner.services.upsert(first))
-    expect(await right(s.cached.services.findPrimary(MERCHANT_A))).to.deep.equal(O.some(first))
+    await right(s.inner.giftCardServices.upsert(first))
+    expect(await right(s.cached.giftCardServices.findPrimary(MERCHANT_A))).to.deep.equal(O.some(first))
     // Replaced behind its back (the CLI, another instance): the cached answer within the bound.
     const second = aGiftCardServiceRecord()
-    await right(s.inner.services.upsert(second))
+    await right(s.inner.giftCardServices.upsert(second))
     s.clock.advance(4999)
-    expect(await right(s.cached.services.findPrimary(MERCHANT_A))).to.deep.equal(O.some(first))
+    expect(await right(s.cached.giftCardServices.findPrimary(MERCHANT_A))).to.deep.equal(O.some(first))
     expect(s.inner.serviceReads).to.equal(1)
     s.clock.advance(1)
-    expect(await right(s.cached.services.findPrimary(MERCHANT_A))).to.deep.equal(O.some(second))
-    await right(s.cached.services.upsert(first))
-    expect(await right(s.cached.services.findPrimary(MERCHANT_A))).to.deep.equal(O.some(first))
+    expect(await right(s.cached.giftCardServices.findPrimary(MERCHANT_A))).to.deep.equal(O.some(second))
+    await right(s.cached.giftCardServices.upsert(first))
+    expect(await right(s.cached.giftCardServices.findPrimary(MERCHANT_A))).to.deep.equal(O.some(first))
     expect(s.inner.serviceReads).to.equal(3)
   })
 
   it("answers an account's card services, listed or by id, from memory for ttlMs, and forgets them at a write through it", async () => {
     const s = setup()
     const service = aPaymentServiceRecord()
-    await right(s.inner.paymentServices.upsert(service))
-    expect(await right(s.cached.paymentServices.listForAccount(MERCHANT_A))).to.deep.equal([service])
-    expect(await right(s.cached.paymentServices.findById(MERCHANT_A, service.id))).to.deep.equal(O.some(service))
+    await right(s.inner.cardServices.upsert(service))
+    expect(await right(s.cached.cardServices.listForAccount(MERCHANT_A))).to.deep.equal([service])
+    expect(await right(s.cached.cardServices.findById(MERCHANT_A, service.id))).to.deep.equal(O.some(service))
     // Taken down behind its back (the CLI, another instance): the cached answers within the bound.
     const down = { ...service, active: false }
-    await right(s.inner.paymentServices.upsert(down))
+    await right(s.inner.cardServices.upsert(down))
     s.clock.advance(4999)
-    expect(await right(s.cached.paymentServices.listForAccount(MERCHANT_A))).to.deep.equal([service])
-    expect(await right(s.cached.paymentServices.findById(MERCHANT_A, service.id))).to.deep.equal(O.some(service))
+    expect(await right(s.cached.cardServices.listForAccount(MERCHANT_A))).to.deep.equal([service])
+    expect(await right(s.cached.cardServices.findById(MERCHANT_A, service.id))).to.deep.equal(O.some(service))
     expect(s.inner.cardServiceReads).to.equal(2)
     s.clock.advance(1)
-    expect(await right(s.cached.paymentServices.listForAccount(MERCHANT_A))).to.deep.equal([down])
-    await right(s.cached.paymentServices.upsert(service))
-    expect(await right(s.cached.paymentServices.listForAccount(MERCHANT_A))).to.deep.equal([service])
-    expect(await right(s.cached.paymentServices.findById(MERCHANT_A, service.id))).to.deep.equal(O.some(service))
+    expect(await right(s.cached.cardServices.listForAccount(MERCHANT_A))).to.deep.equal([down])
+    await right(s.cached.cardServices.upsert(service))
+    expect(await right(s.cached.cardServices.listForAccount(MERCHANT_A))).to.deep.equal([service])
+    expect(await right(s.cached.cardServices.findById(MERCHANT_A, service.id))).to.deep.equal(O.some(service))
     expect(s.inner.cardServiceReads).to.equal(5)
   })
 
@@ -156,13 +156,13 @@ describe('cachedLookups', () => {
   it('does not keep or share the answer of a read that started before a write through it', async () => {
     const s = setup()
     const service = aPaymentServiceRecord()
-    await right(s.inner.paymentServices.upsert(service))
-    const before = s.cached.paymentServices.listForAccount(MERCHANT_A)()
+    await right(s.inner.cardServices.upsert(service))
+    const before = s.cached.cardServices.listForAccount(MERCHANT_A)()
     const down = { ...service, active: false }
-    await right(s.cached.paymentServices.upsert(down))
+    await right(s.cached.cardServices.upsert(down))
     // It answers its caller what it read, and nobody after the write.
     expect(await before).to.deep.equal(E.right([service]))
-    expect(await right(s.cached.paymentServices.listForAccount(MERCHANT_A))).to.deep.equal([down])
+    expect(await right(s.cached.cardServices.listForAccount(MERCHANT_A))).to.deep.equal([down])
     expect(s.inner.cardServiceReads).to.equal(2)
   })
 

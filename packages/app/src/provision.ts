@@ -12,7 +12,7 @@ import { stableUuid } from './stable-id'
 
 export type ProvisioningPorts = Pick<
   StoragePorts,
-  'merchantAccounts' | 'keys' | 'roles' | 'services' | 'paymentServices' | 'buyers' | 'webhooks'
+  'merchantAccounts' | 'keys' | 'roles' | 'giftCardServices' | 'cardServices' | 'buyers' | 'webhooks'
 > & {
   readonly box: SecretBox
 }
@@ -66,7 +66,7 @@ export const applyDefaults = async (p: ProvisioningPorts, now: Date, seed: SeedF
   for (const role of ROLE_CATALOGUE) await runTask(p.roles.upsert(role), `seeding role ${role.slug}`)
   const accounts = [DEFAULT_MERCHANT_ACCOUNT_ID, ...(seed.merchant_accounts ?? []).map((m) => m.id)]
   const at = now.toISOString()
-  await applyDefaultCardServices(p.paymentServices, accounts, cardServicesOf(seed.payment_services ?? [], at), at)
+  await applyDefaultCardServices(p.cardServices, accounts, cardServicesOf(seed.payment_services ?? [], at), at)
   const existing = await runTask(p.merchantAccounts.find(DEFAULT_MERCHANT_ACCOUNT_ID), 'reading the default merchant account')
   if (O.isSome(existing)) return
   await applySeed(p, now, {
@@ -107,7 +107,7 @@ export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile)
 
   for (const s of seed.gift_card_services ?? [])
     await runTask(
-      p.services.upsert({
+      p.giftCardServices.upsert({
         merchant_account_id: s.merchant_account_id,
         primary: s.primary ?? false,
         service: {
@@ -120,7 +120,7 @@ export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile)
       `seeding gift card service ${s.display_name}`,
     )
 
-  for (const s of cardServicesOf(seed.payment_services ?? [], at)) await provisionCardService(p.paymentServices, s)
+  for (const s of cardServicesOf(seed.payment_services ?? [], at)) await provisionCardService(p.cardServices, s)
 
   for (const b of seed.buyers ?? []) {
     const id = b.id ?? stableUuid('buyer', b.merchant_account_id, b.external_identifier ?? '', b.display_name ?? '')

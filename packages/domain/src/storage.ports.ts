@@ -27,14 +27,14 @@ export interface StoragePorts {
   readonly roles: RoleRepository
   readonly buyers: BuyerRepository
   readonly webhooks: WebhookSubscriptionRepository
-  readonly services: GiftCardServiceRepository
-  readonly vault: GiftCardVault
+  readonly giftCardServices: GiftCardServiceRepository
+  readonly giftCardVault: GiftCardVault
   readonly idempotency: IdempotencyStore
   readonly rateLimits: RateLimitStore
   readonly outbox: WebhookOutbox
   readonly deliveries: WebhookDeliveryStore
   readonly transactions: TransactionStore
-  readonly paymentServices: PaymentServiceRepository
+  readonly cardServices: PaymentServiceRepository
   readonly checkoutSessions: CheckoutSessionStore
   readonly giftCardLedger: GiftCardLedger
   readonly paymentMethods: PaymentMethodVault
@@ -48,14 +48,14 @@ export const STORAGE_PORT_TOKENS: { readonly [K in keyof StoragePorts]: Token<St
   roles: RoleRepository,
   buyers: BuyerRepository,
   webhooks: WebhookSubscriptionRepository,
-  services: GiftCardServiceRepository,
-  vault: GiftCardVault,
+  giftCardServices: GiftCardServiceRepository,
+  giftCardVault: GiftCardVault,
   idempotency: IdempotencyStore,
   rateLimits: RateLimitStore,
   outbox: WebhookOutbox,
   deliveries: WebhookDeliveryStore,
   transactions: TransactionStore,
-  paymentServices: PaymentServiceRepository,
+  cardServices: PaymentServiceRepository,
   checkoutSessions: CheckoutSessionStore,
   giftCardLedger: GiftCardLedger,
   paymentMethods: PaymentMethodVault,

@@ -35,7 +35,13 @@ describe('makeActivateGiftCard', () => {
     const activate = makeActivateGiftCard(w)
     const run = (body: Record<string, unknown>, idempotencyKey: string | null = null, merchantAccountId = MERCHANT_A) =>
       activate({ merchantAccountId, actor: ACTOR, input: input(body), idempotencyKey, reach: ACCOUNT_REACH })()
-    return { ...w, service, activate, run, ready: () => (o.primary === false ? Promise.resolve() : right(w.services.upsert(service))) }
+    return {
+      ...w,
+      service,
+      activate,
+      run,
+      ready: () => (o.primary === false ? Promise.resolve() : right(w.giftCardServices.upsert(service))),
+    }
   }
 
   const expectedCard = (s: ReturnType<typeof setup>, o: Partial<GiftCard> = {}): GiftCard => sharedExpectedCard(s.service.service, o)
@@ -47,7 +53,7 @@ describe('makeActivateGiftCard', () => {
       const result = await s.run({ number: NUMBER, pin: PIN, amount: 5000, currency: 'EUR', external_identifier: 'order-1042' })
       expect(result).to.deep.equal(E.right({ value: expectedCard(s), replayed: false }))
       expect(JSON.stringify(result)).not.to.include(NUMBER).and.not.to.include(PIN)
-      expect(s.connectors.calls).to.deep.equal([
+      expect(s.giftCardConnectors.calls).to.deep.equal([
         {
           service: s.service.service,
           number: NUMBER,
@@ -58,7 +64,7 @@ describe('makeActivateGiftCard', () => {
           idempotencyKey: null,
         },
       ])
-      expect(await right(s.vault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', NUMBER)))).to.deep.equal(O.none)
+      expect(await right(s.giftCardVault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', NUMBER)))).to.deep.equal(O.none)
     })
 
     it('with store, keeps the number and PIN sealed in the vault', async () => {
@@ -67,7 +73,7 @@ describe('makeActivateGiftCard', () => {
       const result = await s.run({ number: NUMBER, pin: PIN, store: true })
       expect(result).to.deep.equal(E.right({ value: expectedCard(s), replayed: false }))
       const fingerprint = s.mac.mac('card-fingerprint', NUMBER)
-      const stored = await right(s.vault.findByFingerprint(MERCHANT_A, fingerprint))
+      const stored = await right(s.giftCardVault.findByFingerprint(MERCHANT_A, fingerprint))
       if (O.isNone(stored)) throw new Error('card was not stored')
       expect(JSON.stringify(stored.value)).not.to.include(NUMBER).and.not.to.include(PIN)
       expect({
@@ -87,17 +93,17 @@ describe('makeActivateGiftCard', () => {
       await s.ready()
       await s.run({ number: NUMBER, pin: PIN, store: true })
       expect(await s.run({ number: NUMBER, pin: '1111', store: true })).to.deep.equal(E.left(duplicate('GiftCard', expectedCard(s).id)))
-      expect(s.connectors.calls).to.have.length(1)
+      expect(s.giftCardConnectors.calls).to.have.length(1)
     })
 
     it('stores the same number for another merchant account', async () => {
       const s = setup()
       await s.ready()
-      await right(s.services.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_B })))
+      await right(s.giftCardServices.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_B })))
       await s.run({ number: NUMBER, pin: PIN, store: true })
       const theirs = await s.run({ number: NUMBER, pin: PIN, store: true }, null, MERCHANT_B)
       expect(E.isRight(theirs) && theirs.right.value.merchant_account_id).to.equal(MERCHANT_B)
-      expect(s.connectors.calls).to.have.length(2)
+      expect(s.giftCardConnectors.calls).to.have.length(2)
     })
 
     it('embeds the buyer named by buyer_id', async () => {
@@ -117,7 +123,7 @@ describe('makeActivateGiftCard', () => {
       await right(s.buyers.create(buyer))
       const result = await s.run({ number: NUMBER, pin: PIN, store: true, buyer_external_identifier: 'crm-000417' })
       expect(result).to.deep.equal(E.right({ value: expectedCard(s, { buyer }), replayed: false }))
-      const stored = await right(s.vault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', NUMBER)))
+      const stored = await right(s.giftCardVault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', NUMBER)))
       expect(O.map((v: { card: GiftCard }) => v.card.buyer)(stored)).to.deep.equal(O.some(buyer))
     })
 
@@ -127,7 +133,7 @@ describe('makeActivateGiftCard', () => {
       expect(await s.run({ number: NUMBER, pin: PIN, store: true, buyer_id: '5b7d5e2c-0f0e-4a57-9c2b-3d1e4f5a6b7c' })).to.deep.equal(
         E.left(invalidRequest(problem('input', ['buyer_id'], 'No buyer with this id exists in this merchant account', 'unknown_buyer'))),
       )
-      expect(s.connectors.calls).to.deep.equal([])
+      expect(s.giftCardConnectors.calls).to.deep.equal([])
     })
 
     it("treats another account's buyer as unknown", async () => {
@@ -150,7 +156,7 @@ describe('makeActivateGiftCard', () => {
           ),
         ),
       )
-      expect(s.connectors.calls).to.deep.equal([])
+      expect(s.giftCardConnectors.calls).to.deep.equal([])
     })
 
     it('reports a declined card and stores nothing', async () => {
@@ -159,7 +165,9 @@ describe('makeActivateGiftCard', () => {
       expect(await s.run({ number: '6036280000000002', pin: PIN, store: true })).to.deep.equal(
         E.left(cardDeclined('The gift card was declined')),
       )
-      expect(await right(s.vault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', '6036280000000002')))).to.deep.equal(O.none)
+      expect(await right(s.giftCardVault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', '6036280000000002')))).to.deep.equal(
+        O.none,
+      )
     })
 
     it('reports a provider failure (502)', async () => {
@@ -178,11 +186,11 @@ describe('makeActivateGiftCard', () => {
 
     it('rejects an account without a primary gift card service, before reaching any provider', async () => {
       const s = setup({ primary: false })
-      await right(s.services.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A, primary: false })))
+      await right(s.giftCardServices.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A, primary: false })))
       expect(await s.run({ number: NUMBER })).to.deep.equal(
         E.left(invalidRequest(problem(null, [], 'This merchant account has no primary gift card service', 'no_gift_card_service'))),
       )
-      expect(s.connectors.calls).to.deep.equal([])
+      expect(s.giftCardConnectors.calls).to.deep.equal([])
     })
   })
 
@@ -195,7 +203,7 @@ describe('makeActivateGiftCard', () => {
       s.clock.advance(60_000)
       // Same body, keys in another order: the same request.
       expect(await s.run({ store: true, pin: PIN, number: NUMBER }, KEY)).to.deep.equal(E.right({ value: expectedCard(s), replayed: true }))
-      expect(s.connectors.calls.map((c) => c.idempotencyKey)).to.deep.equal([KEY])
+      expect(s.giftCardConnectors.calls.map((c) => c.idempotencyKey)).to.deep.equal([KEY])
     })
 
     it('rejects the same key with another body, pointing at the header', async () => {
@@ -209,7 +217,7 @@ describe('makeActivateGiftCard', () => {
           ),
         ),
       )
-      expect(s.connectors.calls).to.have.length(1)
+      expect(s.giftCardConnectors.calls).to.have.length(1)
     })
 
     it('answers InFlight while the first request with the key still runs', async () => {
@@ -219,7 +227,7 @@ describe('makeActivateGiftCard', () => {
       await new Promise((r) => setImmediate(r))
       expect(await s.run({ number: '6036280000000009' }, KEY)).to.deep.equal(E.left(inFlight(2)))
       expect(await first).to.deep.equal(E.right({ value: expectedCard(s, { sub_bin: '000', last4: '0009' }), replayed: false }))
-      expect(s.connectors.calls).to.have.length(1)
+      expect(s.giftCardConnectors.calls).to.have.length(1)
     })
 
     it('replays a declined outcome as Replayed', async () => {
@@ -227,7 +235,7 @@ describe('makeActivateGiftCard', () => {
       await s.ready()
       expect(await s.run({ number: '6036280000000002' }, KEY)).to.deep.equal(E.left(cardDeclined('The gift card was declined')))
       expect(await s.run({ number: '6036280000000002' }, KEY)).to.deep.equal(E.left(replayed(cardDeclined('The gift card was declined'))))
-      expect(s.connectors.calls).to.have.length(1)
+      expect(s.giftCardConnectors.calls).to.have.length(1)
     })
 
     it('does not record an early rejection, so a retry after fixing the cause succeeds', async () => {
@@ -260,17 +268,17 @@ describe('makeActivateGiftCard', () => {
       const failed = E.left(serviceFailed('The gift card service could not process the activation', 'gift-card'))
       expect(await s.run({ number: '6036280000000502' }, KEY)).to.deep.equal(failed)
       expect(await s.run({ number: '6036280000000502' }, KEY)).to.deep.equal(failed)
-      expect(s.connectors.calls).to.have.length(2)
+      expect(s.giftCardConnectors.calls).to.have.length(2)
     })
 
     it('keeps keys of different merchant accounts apart', async () => {
       const s = setup()
       await s.ready()
-      await right(s.services.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_B })))
+      await right(s.giftCardServices.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_B })))
       await s.run({ number: NUMBER }, KEY)
       const theirs = await s.run({ number: NUMBER }, KEY, MERCHANT_B)
       expect(E.isRight(theirs) && theirs.right).to.deep.include({ replayed: false })
-      expect(s.connectors.calls).to.have.length(2)
+      expect(s.giftCardConnectors.calls).to.have.length(2)
     })
 
     describe('a retry after the first attempt died (finding 11)', () => {
@@ -289,7 +297,7 @@ describe('makeActivateGiftCard', () => {
         const s = setup()
         await s.ready()
         await diesBeforeRecording(s)
-        const vaulted = await right(s.vault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', NUMBER)))
+        const vaulted = await right(s.giftCardVault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', NUMBER)))
         expect(O.map((v: { card: GiftCard }) => v.card)(vaulted)).to.deep.equal(O.some(expectedCard(s)))
         // Within the dead attempt's lease the key is still held.
         expect(await s.run(body, KEY)).to.deep.equal(E.left(inFlight(2)))
@@ -297,7 +305,7 @@ describe('makeActivateGiftCard', () => {
         expect(await s.run(body, KEY)).to.deep.equal(E.right({ value: expectedCard(s), replayed: false }))
         expect(await s.run(body, KEY)).to.deep.equal(E.right({ value: expectedCard(s), replayed: true }))
         // The card was activated once, by the first attempt.
-        expect(s.connectors.calls).to.have.length(1)
+        expect(s.giftCardConnectors.calls).to.have.length(1)
       })
 
       it('still answers 409 to another key, or none, for that card', async () => {
@@ -321,13 +329,13 @@ describe('makeActivateGiftCard', () => {
         s.clock.advance(30_001)
         const second = s.run(slow, KEY)
         const [a, b] = await Promise.all([first, second])
-        const stored = await right(s.vault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', '6036280000000009')))
+        const stored = await right(s.giftCardVault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', '6036280000000009')))
         if (O.isNone(stored)) throw new Error('card was not stored')
         expect(stored.value.card.id).to.equal('00000000-0000-4000-8000-000000000001')
         expect(a).to.deep.equal(E.left(inFlight(2)))
         expect(b).to.deep.equal(E.right({ value: stored.value.card, replayed: false }))
         expect(await s.run(slow, KEY)).to.deep.equal(E.right({ value: stored.value.card, replayed: true }))
-        expect(s.connectors.calls).to.have.length(2)
+        expect(s.giftCardConnectors.calls).to.have.length(2)
       })
     })
 
@@ -349,7 +357,7 @@ describe('makeActivateGiftCard', () => {
           replayed: false,
         }),
       )
-      expect(s.connectors.calls).to.have.length(2)
+      expect(s.giftCardConnectors.calls).to.have.length(2)
     })
   })
 })

@@ -64,7 +64,7 @@ const world = (buyers: BuyerRepository = new MemoryBuyerRepository()) => {
   const w = { clock, ids, buyers, mac: testMac(), ...eventWorld(clock, ids) }
   const settle = makeSettleAudit({
     ...w,
-    vault: new MemoryGiftCardVault(),
+    giftCardVault: new MemoryGiftCardVault(),
     paymentMethods: new MemoryPaymentMethodVault(),
     checkoutSessions: new MemoryCheckoutSessionStore(),
     transactions: new MemoryTransactionStore(),
@@ -273,7 +273,7 @@ describe('the audit log, written by the use cases', () => {
       const relay = makeSettleAudit({
         ...w,
         buyers: new MemoryBuyerRepository(),
-        vault: new MemoryGiftCardVault(),
+        giftCardVault: new MemoryGiftCardVault(),
         checkoutSessions: new MemoryCheckoutSessionStore(),
         webhooks: w.webhooks,
         keys: new MemoryApiKeyPairRepository(),

@@ -42,13 +42,13 @@ const ROUTES: readonly { name: string; body: Record<string, unknown>; write: Wri
     name: 'makeActivateGiftCard with store',
     body: { number: NUMBER, pin: PIN, store: true },
     write: (w) => (cmd) => makeActivateGiftCard(w)({ ...cmd, input: decoded(GiftCardActivationCreate, cmd.input) })(),
-    providerCalls: (w) => w.connectors.calls.length,
+    providerCalls: (w) => w.giftCardConnectors.calls.length,
   },
   {
     name: 'makeStoreGiftCard',
     body: { number: NUMBER, pin: PIN },
     write: (w) => (cmd) => makeStoreGiftCard(w)({ ...cmd, input: decoded(GiftCardCreate, cmd.input) })(),
-    providerCalls: (w) => w.connectors.balanceCalls.length,
+    providerCalls: (w) => w.giftCardConnectors.balanceCalls.length,
   },
 ]
 
@@ -69,7 +69,7 @@ for (const route of ROUTES)
         release: (holder, now) => (touches.push('release'), w.idempotency.release(holder, now)),
         find: (merchantAccountId, key) => (touches.push('find'), w.idempotency.find(merchantAccountId, key)),
       }
-      await right(w.services.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A })))
+      await right(w.giftCardServices.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A })))
       const a = aBuyer({ merchant_account_id: MERCHANT_A, external_identifier: 'buyer-a' })
       const b = aBuyer({ merchant_account_id: MERCHANT_A, external_identifier: 'buyer-b', display_name: 'Bob' })
       for (const buyer of [a, b]) await right(w.buyers.create(buyer))

@@ -43,12 +43,12 @@ const setup = () => {
       sealed_number: w.box.seal(number),
       sealed_pin: pin === null ? null : w.box.seal(pin),
     })
-    await right(w.vault.insert(v))
+    await right(w.giftCardVault.insert(v))
     return v.card
   }
   const check = (items: BalanceItem[], reach: CardReach = ACCOUNT_REACH) =>
     makeCheckBalances(w)({ merchantAccountId: MERCHANT_A, items, reach })()
-  return { ...w, primary, vaulted, check, ready: () => right(w.services.upsert(primary)) }
+  return { ...w, primary, vaulted, check, ready: () => right(w.giftCardServices.upsert(primary)) }
 }
 
 const summary = aGiftCardSummary
@@ -75,7 +75,7 @@ describe('makeCheckBalances', () => {
         items: [funded({ last4: '1234' }), ofCard(card), summary({ last4: '0002', balance_error_code: 'invalid_gift_card' })],
       }),
     )
-    expect(s.connectors.balanceCalls).to.deep.equal([
+    expect(s.giftCardConnectors.balanceCalls).to.deep.equal([
       { service: s.primary.service, number: '6036281234561234', pin: '11' },
       { service: card.gift_card_service, number: '6036281234567001', pin: PIN },
       { service: s.primary.service, number: '6036281234560002', pin: '22' },
@@ -120,7 +120,7 @@ describe('makeCheckBalances', () => {
         ],
       }),
     )
-    expect(s.connectors.balanceCalls.map((c) => c.number)).to.deep.equal(['6036281234567003'])
+    expect(s.giftCardConnectors.balanceCalls.map((c) => c.number)).to.deep.equal(['6036281234567003'])
   })
 
   it('treats a connector that throws or answers garbage as that item’s service_error', async () => {
@@ -140,7 +140,7 @@ describe('makeCheckBalances', () => {
           balance: (req: { number: string }) => answers[req.number.slice(-4)]!(),
         } as unknown as GiftCardConnector),
     }
-    const r = await makeCheckBalances({ ...s, connectors: odd })({
+    const r = await makeCheckBalances({ ...s, giftCardConnectors: odd })({
       merchantAccountId: MERCHANT_A,
       items: ['1111', '2222', '3333'].map((l) => ({ number: `603628123456${l}`, pin: PIN })),
       reach: ACCOUNT_REACH,
@@ -169,7 +169,7 @@ describe('makeCheckBalances', () => {
         }),
     }
     const items = Array.from({ length: 10 }, (_, i) => ({ number: `60362812345670${String(i).padStart(2, '0')}`, pin: PIN }))
-    await makeCheckBalances({ ...s, connectors: parallel })({ merchantAccountId: MERCHANT_A, items, reach: ACCOUNT_REACH })()
+    await makeCheckBalances({ ...s, giftCardConnectors: parallel })({ merchantAccountId: MERCHANT_A, items, reach: ACCOUNT_REACH })()
     expect(most).to.equal(10)
   })
 
@@ -178,9 +178,9 @@ describe('makeCheckBalances', () => {
     await s.ready()
     const mine = await s.vaulted('6036281234567004')
     const theirs = aVaultedCard({ card: { merchant_account_id: MERCHANT_B } })
-    await right(s.vault.insert(theirs))
+    await right(s.giftCardVault.insert(theirs))
     const gone = await s.vaulted('6036281234567005')
-    await right(s.vault.delete(MERCHANT_A, gone.id))
+    await right(s.giftCardVault.delete(MERCHANT_A, gone.id))
     for (const id of [theirs.card.id, gone.id]) {
       const r = await s.check([
         { number: '6036281234561234', pin: PIN },
@@ -198,7 +198,7 @@ describe('makeCheckBalances', () => {
         ),
       )
     }
-    expect(s.connectors.balanceCalls).to.deep.equal([])
+    expect(s.giftCardConnectors.balanceCalls).to.deep.equal([])
   })
 
   it('lets an embed token ask about numbers, and about stored cards only of its claim’s buyer', async () => {
@@ -281,7 +281,7 @@ describe('makeListBuyerGiftCards', () => {
       }),
     )
     // The card stored as expired is not even asked about.
-    expect(s.connectors.balanceCalls.map((c) => c.number.slice(-4)).sort()).to.deep.equal(['0002', '0003', '0004', '0502', '7010'])
+    expect(s.giftCardConnectors.balanceCalls.map((c) => c.number.slice(-4)).sort()).to.deep.equal(['0002', '0003', '0004', '0502', '7010'])
     expect(await s.list({ buyer: { externalIdentifier: 'crm-9' } })()).to.deep.equal(r)
   })
 
@@ -305,7 +305,7 @@ describe('makeListBuyerGiftCards', () => {
       await s.vaulted(`60362812345${String(61000 + i)}`, { buyer: s.buyer, created_at: at(i) })
     const r = await right(s.list())
     expect(r.items).to.have.length(MAX_BUYER_GIFT_CARDS)
-    expect(s.connectors.balanceCalls.map((c) => c.number)).not.to.include('6036281234561000')
+    expect(s.giftCardConnectors.balanceCalls.map((c) => c.number)).not.to.include('6036281234561000')
   })
 
   it('has no cards for an unknown buyer or another than an embed token’s, and refuses an embed token naming none', async () => {
@@ -320,6 +320,6 @@ describe('makeListBuyerGiftCards', () => {
     )
     expect(await s.list({ reach: { kind: 'none' } })()).to.deep.equal(E.left(forbidden('embed_buyer')))
     expect((await right(s.list({ reach: { kind: 'buyer', buyer: { id: null, externalIdentifier: 'crm-9' } } }))).items).to.have.length(1)
-    expect(s.connectors.balanceCalls).to.have.length(1)
+    expect(s.giftCardConnectors.balanceCalls).to.have.length(1)
   })
 })

@@ -42,7 +42,7 @@ const setup = (o: { timeoutMs?: number; primary?: boolean } = {}) => {
   const store = makeStoreGiftCard(w)
   const run = (body: Record<string, unknown>, idempotencyKey: string | null = null, merchantAccountId = MERCHANT_A) =>
     store({ merchantAccountId, actor: ACTOR, input: input(body), idempotencyKey, reach: ACCOUNT_REACH })()
-  const ready = () => (o.primary === false ? Promise.resolve() : right(w.services.upsert(service)))
+  const ready = () => (o.primary === false ? Promise.resolve() : right(w.giftCardServices.upsert(service)))
   return {
     ...w,
     service,
@@ -65,9 +65,9 @@ describe('makeStoreGiftCard', () => {
     await s.ready()
     const result = await s.run({ number: NUMBER, pin: PIN })
     expect(result).to.deep.equal(E.right({ value: expectedCard(s), replayed: false }))
-    expect(s.connectors.balanceCalls).to.deep.equal([{ service: s.service.service, number: NUMBER, pin: PIN }])
-    expect(s.connectors.calls).to.deep.equal([])
-    const stored = await right(s.vault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', NUMBER)))
+    expect(s.giftCardConnectors.balanceCalls).to.deep.equal([{ service: s.service.service, number: NUMBER, pin: PIN }])
+    expect(s.giftCardConnectors.calls).to.deep.equal([])
+    const stored = await right(s.giftCardVault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', NUMBER)))
     if (O.isNone(stored)) throw new Error('card was not stored')
     expect(stored.value.card).to.deep.equal(expectedCard(s))
     expect(JSON.stringify(stored.value)).not.to.include(NUMBER).and.not.to.include(PIN)
@@ -89,7 +89,7 @@ describe('makeStoreGiftCard', () => {
       refused('invalid_gift_card', 'The gift card service does not know this gift card'),
     )
     expect(await s.run({ number: '6036280000000003', pin: PIN })).to.deep.equal(refused('expired_card', 'The gift card has expired'))
-    expect(await right(s.vault.list(MERCHANT_A, {}, { direction: 'forward', from: O.none, limit: 10 }))).to.deep.equal([])
+    expect(await right(s.giftCardVault.list(MERCHANT_A, {}, { direction: 'forward', from: O.none, limit: 10 }))).to.deep.equal([])
   })
 
   it('reports the service failing (0502) and timing out (0504)', async () => {
@@ -106,7 +106,7 @@ describe('makeStoreGiftCard', () => {
     await s.ready()
     await s.run({ number: NUMBER, pin: PIN })
     expect(await s.run({ number: NUMBER, pin: '0000' })).to.deep.equal(E.left(duplicate('GiftCard', expectedCard(s).id)))
-    expect(s.connectors.balanceCalls).to.have.length(1)
+    expect(s.giftCardConnectors.balanceCalls).to.have.length(1)
   })
 
   it('stores for a buyer named by id or external identifier; an unknown buyer is a NotFound naming the field', async () => {
@@ -168,7 +168,7 @@ describe('makeStoreGiftCard', () => {
       await s.ready()
       expect(await s.run({ number: NUMBER, pin: PIN }, KEY)).to.deep.equal(E.right({ value: expectedCard(s), replayed: false }))
       expect(await s.run({ pin: PIN, number: NUMBER }, KEY)).to.deep.equal(E.right({ value: expectedCard(s), replayed: true }))
-      expect(s.connectors.balanceCalls).to.have.length(1)
+      expect(s.giftCardConnectors.balanceCalls).to.have.length(1)
     })
 
     it('records no refusal or failure: a retry asks the service again', async () => {
@@ -177,7 +177,7 @@ describe('makeStoreGiftCard', () => {
       const body = { number: '6036280000000002', pin: PIN }
       expect(await s.run(body, KEY)).to.deep.equal(refused('invalid_gift_card', 'The gift card service does not know this gift card'))
       expect(await s.run(body, KEY)).to.deep.equal(refused('invalid_gift_card', 'The gift card service does not know this gift card'))
-      expect(s.connectors.balanceCalls).to.have.length(2)
+      expect(s.giftCardConnectors.balanceCalls).to.have.length(2)
     })
 
     it('refuses the key with another body', async () => {
@@ -210,14 +210,14 @@ describe('storing for a buyer with an embed token', () => {
     expect(E.isRight(ok) && ok.right.value.buyer?.id).to.equal(buyer.id)
     expect(E.isRight(await run({ number: '6036281234567102' }, claim))).to.equal(true)
     expect(E.isRight(await run({ number: '6036281234567103' }, { kind: 'none' }))).to.equal(true)
-    const calls = s.connectors.balanceCalls.length
+    const calls = s.giftCardConnectors.balanceCalls.length
     for (const [body, reach] of [
       [{ buyer_id: other.id }, claim],
       [{ buyer_external_identifier: 'crm-3' }, claim],
       [{ buyer_id: buyer.id }, { kind: 'none' }],
     ] as const)
       expect(await run({ number: '6036281234567104', ...body }, reach)).to.deep.equal(E.left(forbidden('embed_buyer')))
-    expect(s.connectors.balanceCalls).to.have.length(calls)
+    expect(s.giftCardConnectors.balanceCalls).to.have.length(calls)
   })
 })
 
@@ -287,7 +287,9 @@ describe('makeListGiftCards, makeGetGiftCard, makeDeleteGiftCard', () => {
     await right(s.webhooks.create(aWebhookRecord({ merchant_account_id: MERCHANT_A })))
     expect(await s.del({ merchantAccountId: MERCHANT_B, actor: ACTOR, id: c.id })()).to.deep.equal(E.left(notFound('GiftCard', c.id)))
     expect(await s.del({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: c.id })()).to.deep.equal(E.right(undefined))
-    expect(await right(s.vault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', '6036281234567890')))).to.deep.equal(O.none)
+    expect(await right(s.giftCardVault.findByFingerprint(MERCHANT_A, s.mac.mac('card-fingerprint', '6036281234567890')))).to.deep.equal(
+      O.none,
+    )
     expect(await s.get({ merchantAccountId: MERCHANT_A, id: c.id })()).to.deep.equal(E.left(notFound('GiftCard', c.id)))
     expect(await s.del({ merchantAccountId: MERCHANT_A, actor: ACTOR, id: c.id })()).to.deep.equal(E.left(notFound('GiftCard', c.id)))
     expect(s.dispatch.published.map((e) => [e.event_name, e.target_id])).to.deep.equal([['gift-card.deleted', c.id]])
@@ -303,10 +305,10 @@ describe('makeListGiftCards, makeGetGiftCard, makeDeleteGiftCard', () => {
     await right(s.webhooks.create(aWebhookRecord({ merchant_account_id: MERCHANT_A })))
     const racing = makeDeleteGiftCard({
       ...s,
-      vault: Object.assign(Object.create(s.vault) as typeof s.vault, {
+      giftCardVault: Object.assign(Object.create(s.giftCardVault) as typeof s.giftCardVault, {
         delete: (m: string, id: string) => async () => {
-          await right(s.vault.delete(m, id))
-          return s.vault.delete(m, id)()
+          await right(s.giftCardVault.delete(m, id))
+          return s.giftCardVault.delete(m, id)()
         },
       }),
     })

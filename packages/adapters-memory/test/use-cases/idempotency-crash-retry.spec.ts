@@ -10,13 +10,12 @@ import {
   GiftCardActivationCreate,
   GiftCardConnector,
   GiftCardConnectors,
-  IdempotencyRecord,
   LeaseHolder,
   makeActivateGiftCard,
   makeRelayOutbox,
   makeWebhookEvents,
 } from '@orka/domain'
-import { aGiftCardServiceRecord, passThrough, aWebhookRecord, dateAt, isoAt, MERCHANT_A, right } from '@orka/domain/testing'
+import { aGiftCardServiceRecord, passThrough, aWebhookRecord, MERCHANT_A, right } from '@orka/domain/testing'
 import { MemoryGiftCardVault, MemoryIdempotencyStore, MemoryWebhookOutbox } from '../../src'
 import { activationWorld, outboxEntries, ACTOR } from './support'
 
@@ -53,19 +52,19 @@ type CrashPoint =
  */
 const world = async (point: CrashPoint) => {
   const w = activationWorld()
-  await right(w.services.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A })))
+  await right(w.giftCardServices.upsert(aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A })))
   await right(w.webhooks.create(aWebhookRecord({ merchant_account_id: MERCHANT_A })))
   const activate = makeActivateGiftCard(w)
   const run = (body: Record<string, unknown>, idempotencyKey: string | null) =>
     activate({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: input(body), idempotencyKey, reach: ACCOUNT_REACH })()
 
   const dying: { -readonly [K in keyof ActivateDeps]?: ActivateDeps[K] } = {}
-  if (point === 'after the claim') dying.services = { findPrimary: () => dies, upsert: (r) => w.services.upsert(r) }
+  if (point === 'after the claim') dying.giftCardServices = { findPrimary: () => dies, upsert: (r) => w.giftCardServices.upsert(r) }
   if (point === 'after the provider activated the card')
-    dying.connectors = {
+    dying.giftCardConnectors = {
       forDefinition: (id) =>
         O.map((c: GiftCardConnector): GiftCardConnector => ({ ...passThrough(c), activate: (req) => diesAfter(c.activate(req)) }))(
-          w.connectors.forDefinition(id),
+          w.giftCardConnectors.forDefinition(id),
         ),
     } satisfies GiftCardConnectors
   if (point === 'after the event went to the outbox') {
@@ -75,9 +74,9 @@ const world = async (point: CrashPoint) => {
   }
   if (point === 'after the vault insert') {
     const vault = new MemoryGiftCardVault()
-    vault.insert = (card) => diesAfter(w.vault.insert(card))
-    vault.findByFingerprint = (a, f) => w.vault.findByFingerprint(a, f)
-    dying.vault = vault
+    vault.insert = (card) => diesAfter(w.giftCardVault.insert(card))
+    vault.findByFingerprint = (a, f) => w.giftCardVault.findByFingerprint(a, f)
+    dying.giftCardVault = vault
   }
   if (point === 'after the outcome was recorded') {
     const store = new MemoryIdempotencyStore()
@@ -90,7 +89,9 @@ const world = async (point: CrashPoint) => {
     void firstAttempt({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: input(body), idempotencyKey: KEY, reach: ACCOUNT_REACH })()
   }
   const vaulted = async () =>
-    O.map((v: { card: GiftCard }) => v.card)(await right(w.vault.findByFingerprint(MERCHANT_A, w.mac.mac('card-fingerprint', NUMBER))))
+    O.map((v: { card: GiftCard }) => v.card)(
+      await right(w.giftCardVault.findByFingerprint(MERCHANT_A, w.mac.mac('card-fingerprint', NUMBER))),
+    )
   /** Runs the relay once the outbox's grace period is over: what it hands over reaches subscribers. */
   const relay = () => right(makeRelayOutbox({ ...w, config: { graceMs: 60_000, batch: 100 } })())
   return { ...w, run, startDying, vaulted, relay }
@@ -124,7 +125,7 @@ describe('an activation retried after its process died (kill -9)', () => {
         expect(retried).to.deep.equal(E.right({ value: card.value, replayed: expected.replayed }))
         // The first attempt's card when it got as far as the vault (its reserved id is the first id drawn).
         expect(card.value.id === '00000000-0000-4000-8000-000000000001').to.equal(expected.firstCard)
-        expect(w.connectors.calls).to.have.length(expected.providerCalls)
+        expect(w.giftCardConnectors.calls).to.have.length(expected.providerCalls)
 
         // From now on the key replays that answer...
         expect(await w.run(body, KEY)).to.deep.equal(E.right({ value: card.value, replayed: true }))
@@ -140,46 +141,4 @@ describe('an activation retried after its process died (kill -9)', () => {
         expect(await w.relay()).to.deep.equal({ handedOver: 1, dropped: entries.length - 1 })
       })
     })
-})
-
-describe('an activation an earlier version ran under its former operation name', () => {
-  const body = { number: NUMBER, pin: PIN, store: true }
-  /**
-   * The earlier version's attempt vaulted the card and died; its record is moved under the
-   * former name, changed by `then` (what that version went on to record).
-   */
-  const upgraded = async (then: (card: GiftCard) => Partial<IdempotencyRecord> = () => ({})) => {
-    const w = await world('after the vault insert')
-    w.startDying(body)
-    await settle()
-    const record = await right(w.idempotency.find(MERCHANT_A, `gift-card-activation\u0000${KEY}`))
-    const card = await w.vaulted()
-    if (O.isNone(record) || O.isNone(card)) throw new Error('the first attempt left no record or no card')
-    const earlier = new MemoryIdempotencyStore()
-    await right(earlier.claim({ ...record.value, key: `POST /gift-cards/activations\u0000${KEY}`, ...then(card.value) }, dateAt(0)))
-    const activate = makeActivateGiftCard({ ...w, idempotency: earlier })
-    const run = () =>
-      activate({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: input(body), idempotencyKey: KEY, reach: ACCOUNT_REACH })()
-    return { ...w, run, card: card.value }
-  }
-
-  it('is answered by a retry after the upgrade with the card it vaulted, not activated again', async () => {
-    const w = await upgraded()
-    const early = await w.run()
-    expect(E.isLeft(early) && early.left._tag).to.equal('InFlight')
-    w.clock.advance(LEASE_MS)
-    expect(await w.run()).to.deep.equal(E.right({ value: w.card, replayed: false }))
-    expect(await w.run()).to.deep.equal(E.right({ value: w.card, replayed: true }))
-    expect(w.connectors.calls).to.have.length(1)
-  })
-
-  it('replays the card it recorded', async () => {
-    const w = await upgraded((card) => ({
-      state: 'completed',
-      outcome: { ok: true, value: GiftCard.encode(card) },
-      expires_at: isoAt(86_400_000),
-    }))
-    expect(await w.run()).to.deep.equal(E.right({ value: w.card, replayed: true }))
-    expect(w.connectors.calls).to.have.length(1)
-  })
 })

@@ -288,7 +288,7 @@ describe('payment methods: storing cards and managing them', () => {
     w.clock.advance(120_000)
     const relay = makeRelayOutbox({
       ...w,
-      vault: w.giftCards.vault,
+      giftCardVault: w.giftCards.vault,
       deliveries: new MemoryWebhookDeliveryStore(),
       config: { graceMs: 60_000, batch: 10 },
     })

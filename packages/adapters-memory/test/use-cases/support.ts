@@ -132,9 +132,9 @@ export const activationWorld = (o: { timeoutMs?: number; slowMs?: number } = {})
   )
   return {
     clock,
-    connectors,
-    services: new MemoryGiftCardServiceRepository(),
-    vault: new MemoryGiftCardVault(),
+    giftCardConnectors: connectors,
+    giftCardServices: new MemoryGiftCardServiceRepository(),
+    giftCardVault: new MemoryGiftCardVault(),
     paymentMethods: new MemoryPaymentMethodVault(),
     buyers: new MemoryBuyerRepository(),
     idempotency: new MemoryIdempotencyStore(),

@@ -13,7 +13,7 @@ const abandoned = async (w: TransactionWorld, service: ScriptedCardConnector, n:
     void: (r) => service.void(r),
     refund: (r) => service.refund(r),
   }
-  const create = makeCreateTransaction({ ...w, connectors: cardConnectorsOf({ 'card-1': hanging }) })
+  const create = makeCreateTransaction({ ...w, cardConnectors: cardConnectorsOf({ 'card-1': hanging }) })
   for (let i = 0; i < n; i++)
     void create({ merchantAccountId: MERCHANT_A, actor: ACTOR, input: payment(), idempotencyKey: null, embed: null })()
   await new Promise((r) => setImmediate(r))

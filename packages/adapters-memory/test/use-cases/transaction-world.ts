@@ -85,8 +85,8 @@ export const transactionWorld = async (
   const deps: TransactionDeps = {
     transactions: new MemoryTransactionStore(),
     sessions: new MemoryCheckoutSessionStore(),
-    services,
-    connectors: cardConnectorsOf(Object.fromEntries(connectors.map((c, i) => [`card-${i + 1}`, c]))),
+    cardServices: services,
+    cardConnectors: cardConnectorsOf(Object.fromEntries(connectors.map((c, i) => [`card-${i + 1}`, c]))),
     buyers: new MemoryBuyerRepository(),
     idempotency: new MemoryIdempotencyStore(),
     box: testBox(),

@@ -192,7 +192,7 @@ describe('creating a transaction', () => {
       refund: (r) => service.refund(r),
     }
     const w = await transactionWorld([service])
-    void makeCreateTransaction({ ...w, connectors: cardConnectorsOf({ 'card-1': hanging }) })({
+    void makeCreateTransaction({ ...w, cardConnectors: cardConnectorsOf({ 'card-1': hanging }) })({
       merchantAccountId: MERCHANT_A,
       actor: ACTOR,
       input: payment(),

@@ -238,7 +238,7 @@ describe('webhook events raised by use cases', () => {
     const setup = async (o: { subscribed?: boolean } = {}) => {
       const w = activationWorld()
       const service = aGiftCardServiceRecord({ merchant_account_id: MERCHANT_A })
-      await right(w.services.upsert(service))
+      await right(w.giftCardServices.upsert(service))
       if (o.subscribed !== false) {
         await right(w.webhooks.create(aWebhookRecord({ id: OWN, merchant_account_id: MERCHANT_A })))
         await right(w.webhooks.create(aWebhookRecord({ id: INSTANCE_WIDE, merchant_account_id: null })))
@@ -346,17 +346,17 @@ describe('webhook events raised by use cases', () => {
           O.map((c: GiftCardConnector): GiftCardConnector => ({
             ...passThrough(c),
             activate: (req) => async () => {
-              const inserted = await s.vault.insert(rival)()
+              const inserted = await s.giftCardVault.insert(rival)()
               if (E.isLeft(inserted)) throw new Error('rival card not inserted')
               return c.activate(req)()
             },
-          }))(s.connectors.forDefinition(definitionId)),
+          }))(s.giftCardConnectors.forDefinition(definitionId)),
       }
-      const result = await s.activate({ number: NUMBER, pin: PIN, store: true }, null, { connectors: racing })
+      const result = await s.activate({ number: NUMBER, pin: PIN, store: true }, null, { giftCardConnectors: racing })
       expect(result).to.deep.equal(E.left(duplicate('GiftCard', rival.card.id)))
       expect(await outboxEntries(s.outbox)).to.deep.equal([])
       expect(s.dispatch.published).to.deep.equal([])
-      expect(await right(s.vault.findById(MERCHANT_A, s.card.id))).to.deep.equal(O.none)
+      expect(await right(s.giftCardVault.findById(MERCHANT_A, s.card.id))).to.deep.equal(O.none)
     })
 
     it('a vault write that fails otherwise removes its entry and publishes nothing', async () => {
@@ -367,7 +367,9 @@ describe('webhook events raised by use cases', () => {
           return TE.left(unavailable(cause))
         }
       })()
-      expect(await s.activate({ number: NUMBER, pin: PIN, store: true }, null, { vault })).to.deep.equal(E.left(unavailable(cause)))
+      expect(await s.activate({ number: NUMBER, pin: PIN, store: true }, null, { giftCardVault: vault })).to.deep.equal(
+        E.left(unavailable(cause)),
+      )
       expect(await outboxEntries(s.outbox)).to.deep.equal([])
       expect(s.dispatch.published).to.deep.equal([])
     })

@@ -53,7 +53,7 @@ const list = (args: string[]) => {
   const account = values['merchant-account']
   return withStorage('payment-services list', async (s) => {
     const services = await runTask(
-      account === undefined ? s.ports.paymentServices.listAll() : s.ports.paymentServices.listForAccount(account),
+      account === undefined ? s.ports.cardServices.listAll() : s.ports.cardServices.listForAccount(account),
       'listing payment services',
     )
     const rows = services.map((p) => [
@@ -110,7 +110,7 @@ const add = (args: string[]) => {
       created_at: at,
       updated_at: at,
     }
-    await runTask(s.ports.paymentServices.upsert(record), 'storing the payment service')
+    await runTask(s.ports.cardServices.upsert(record), 'storing the payment service')
     process.stdout.write(`added ${record.id}\n`)
   })
 }
@@ -137,7 +137,7 @@ const set = (args: string[]) => {
   if (values.active === undefined && position === undefined && changes.length === 0)
     throw usage('set: nothing to change (--active, --position or --field)')
   return withStorage('payment-services set', async (s) => {
-    const found = O.toNullable(await runTask(s.ports.paymentServices.findById(account, id), 'reading the payment service'))
+    const found = O.toNullable(await runTask(s.ports.cardServices.findById(account, id), 'reading the payment service'))
     if (found === null) throw new CommandError(`payment-services set: no payment service '${id}' in merchant account '${account}'`)
     const fields = withChanges(found.fields, changes)
     checked('set', found.payment_service_definition_id, fields)
@@ -148,7 +148,7 @@ const set = (args: string[]) => {
       fields,
       updated_at: new Date().toISOString(),
     }
-    await runTask(s.ports.paymentServices.upsert(changed), 'storing the payment service')
+    await runTask(s.ports.cardServices.upsert(changed), 'storing the payment service')
     process.stdout.write(`updated ${id}\n`)
   })
 }

@@ -46,7 +46,7 @@ export const wireAudit = (c: DependencyContainer, { config, log }: Wiring): void
               makeSettleAudit({
                 audit: get(c, AuditLog),
                 buyers: get(c, BuyerRepository),
-                vault: get(c, GiftCardVault),
+                giftCardVault: get(c, GiftCardVault),
                 paymentMethods: get(c, PaymentMethodVault),
                 webhooks: get(c, WebhookSubscriptionRepository),
                 deliveries: get(c, WebhookDeliveryStore),

@@ -31,9 +31,9 @@ export const CardWrites: Token<ActivateDeps> = token<ActivateDeps>('CardWrites')
 export const wireGiftCards = (c: DependencyContainer, { config }: Wiring): void => {
   c.register(CardWrites, {
     useFactory: instanceCachingFactory((c) => ({
-      services: get(c, GiftCardServiceRepository),
-      connectors: get(c, GiftCardConnectors),
-      vault: get(c, GiftCardVault),
+      giftCardServices: get(c, GiftCardServiceRepository),
+      giftCardConnectors: get(c, GiftCardConnectors),
+      giftCardVault: get(c, GiftCardVault),
       buyers: get(c, BuyerRepository),
       idempotency: get(c, IdempotencyStore),
       box: get(c, SecretBox),
@@ -49,13 +49,13 @@ export const wireGiftCards = (c: DependencyContainer, { config }: Wiring): void 
 
 export const giftCardUseCases = (c: DependencyContainer) => {
   const cardWrites = get(c, CardWrites)
-  const { vault, buyers, mac, events, audited } = cardWrites
+  const { giftCardVault, buyers, mac, events, audited } = cardWrites
   return {
     activateGiftCard: makeActivateGiftCard(cardWrites),
     storeGiftCard: makeStoreGiftCard(cardWrites),
-    listGiftCards: makeListGiftCards({ vault, buyers, mac }),
-    getGiftCard: makeGetGiftCard({ vault, buyers }),
-    deleteGiftCard: makeDeleteGiftCard({ vault, buyers, events, audited }),
+    listGiftCards: makeListGiftCards({ giftCardVault, buyers, mac }),
+    getGiftCard: makeGetGiftCard({ giftCardVault, buyers }),
+    deleteGiftCard: makeDeleteGiftCard({ giftCardVault, buyers, events, audited }),
     checkBalances: makeCheckBalances(cardWrites),
     listBuyerGiftCards: makeListBuyerGiftCards(cardWrites),
   }

@@ -66,8 +66,8 @@ export const wireTransactions = (c: DependencyContainer, { config, log }: Wiring
 const transactionDeps = (c: DependencyContainer, config: Config): TransactionDeps => ({
   transactions: get(c, TransactionStore),
   sessions: get(c, CheckoutSessionStore),
-  services: get(c, PaymentServiceRepository),
-  connectors: get(c, CardConnectors),
+  cardServices: get(c, PaymentServiceRepository),
+  cardConnectors: get(c, CardConnectors),
   buyers: get(c, BuyerRepository),
   idempotency: get(c, IdempotencyStore),
   box: get(c, SecretBox),

@@ -90,7 +90,7 @@ const makeDispatcher = (c: DependencyContainer, { config, log, metrics }: Wiring
     handOver: makeHandOver({ outbox, deliveries }),
     relay: makeRelayOutbox({
       buyers: get(c, BuyerRepository),
-      vault: get(c, GiftCardVault),
+      giftCardVault: get(c, GiftCardVault),
       paymentMethods: get(c, PaymentMethodVault),
       transactions: get(c, TransactionStore),
       outbox,

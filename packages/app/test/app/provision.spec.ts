@@ -26,7 +26,7 @@ describe('provisioning', () => {
     expect(await p.merchantAccounts.find('default')()).to.deep.equal(
       E.right(O.some({ id: 'default', display_name: 'Default', locked: false })),
     )
-    const primary = await p.services.findPrimary('default')()
+    const primary = await p.giftCardServices.findPrimary('default')()
     expect(E.isRight(primary) && O.isSome(primary.right) && primary.right.value.service.gift_card_service_definition_id).to.equal(
       'mock-gift-card',
     )
@@ -94,7 +94,7 @@ describe('provisioning', () => {
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       })
-    const servicesOf = (p: ProvisioningPorts, account: string) => runTask(p.paymentServices.listForAccount(account), 'list')
+    const servicesOf = (p: ProvisioningPorts, account: string) => runTask(p.cardServices.listForAccount(account), 'list')
     const down = {
       merchant_account_id: 'acme',
       payment_service_definition_id: 'mock-card',
@@ -133,7 +133,7 @@ describe('provisioning', () => {
       const [first] = await servicesOf(p, 'acme')
       // As a store may give it back: its keys in another order.
       const reordered = Object.fromEntries(Object.entries(first!).reverse()) as typeof first
-      await runTask(p.paymentServices.upsert(reordered!), 'upsert')
+      await runTask(p.cardServices.upsert(reordered!), 'upsert')
       await applySeed(p, later, seed)
       expect(await servicesOf(p, 'acme')).to.deep.equal([first])
       await applySeed(p, later, { payment_services: [{ ...seed.payment_services[0]!, active: false }] })
@@ -144,7 +144,7 @@ describe('provisioning', () => {
       const p = ports()
       await applyDefaults(p, now, { merchant_accounts: [{ id: 'acme', display_name: 'Acme' }] })
       const changed = { ...mockCards('default'), fields: [{ key: 'mode', value: 'down' }] }
-      await runTask(p.paymentServices.upsert(changed), 'upsert')
+      await runTask(p.cardServices.upsert(changed), 'upsert')
       const seed = { merchant_accounts: [{ id: 'acme', display_name: 'Acme' }], payment_services: [up] }
       await applyDefaults(p, later, seed)
       await applySeed(p, later, seed)
@@ -176,7 +176,7 @@ describe('provisioning', () => {
         const seed = { merchant_accounts: [{ id: 'acme', display_name: 'Acme' }], payment_services: [service] }
         expect(await refusal(() => applyDefaults(p, now, seed))).to.equal(message)
         expect(await refusal(() => applySeed(p, now, seed))).to.equal(message)
-        expect(await runTask(p.paymentServices.listAll(), 'list')).to.deep.equal([])
+        expect(await runTask(p.cardServices.listAll(), 'list')).to.deep.equal([])
       }
     })
   })

@@ -19,7 +19,7 @@ import { buyerWitness, paymentMethodWitness, sessionWitness, subscriptionWitness
 
 interface Sources {
   readonly buyers: BuyerRepository
-  readonly vault: GiftCardVault
+  readonly giftCardVault: GiftCardVault
   readonly paymentMethods: PaymentMethodVault
   readonly webhooks: WebhookSubscriptionRepository
   readonly deliveries: WebhookDeliveryStore
@@ -49,8 +49,8 @@ const PROBES: Readonly<Record<ChangeProbe, Probe>> = {
   'buyer-present': (s, a, id) => exists(s.buyers.findById(a, id)),
   'buyer-absent': (s, a, id) => gone(s.buyers.findById(a, id)),
   'buyer-state': (s, a, id, w) => exists(s.buyers.findById(a, id), (b) => buyerWitness(s.mac, b) === w),
-  'gift-card-present': (s, a, id) => exists(s.vault.findById(a, id)),
-  'gift-card-absent': (s, a, id) => gone(s.vault.findById(a, id)),
+  'gift-card-present': (s, a, id) => exists(s.giftCardVault.findById(a, id)),
+  'gift-card-absent': (s, a, id) => gone(s.giftCardVault.findById(a, id)),
   'payment-method-present': (s, a, id) => exists(s.paymentMethods.findById(a, id)),
   'payment-method-absent': (s, a, id) => gone(s.paymentMethods.findById(a, id)),
   'payment-method-state': (s, a, id, w) => exists(s.paymentMethods.findById(a, id), (m) => paymentMethodWitness(s.mac, m.method) === w),

@@ -37,8 +37,6 @@ export type ActivateDeps = CardWriteDeps
 
 /** Part of the key of every activation's idempotency record. */
 export const ACTIVATION_OPERATION = 'gift-card-activation'
-/** What earlier versions named it: their records are honoured until they expire (a replay period after the upgrade), then this can go. */
-const FORMER_ACTIVATION_OPERATION = 'POST /gift-cards/activations'
 
 type Outcome = E.Either<ActivateError, GiftCard>
 
@@ -114,7 +112,7 @@ const attempt =
     // Only a stored card needs one (an HMAC is a fair share of an activation's own work).
     const fingerprint = store ? fingerprintOf(deps.mac, input.number) : ''
     if (store) {
-      const earlier = await vaultedBefore(deps.vault, merchantAccountId, fingerprint, reservation)()
+      const earlier = await vaultedBefore(deps.giftCardVault, merchantAccountId, fingerprint, reservation)()
       if (E.isLeft(earlier)) return ended(earlier, 'checks')
       // Our own earlier attempt's card: the activation happened, and this is its answer.
       if (O.isSome(earlier.right)) return ended(E.right(earlier.right.value), 'earlier attempt')
@@ -147,7 +145,4 @@ const attempt =
  * answered with 201 (see `attempt`), while any other request for that number still gets 409.
  */
 export const makeActivateGiftCard = (deps: ActivateDeps) =>
-  makeCardWrite(deps, { name: ACTIVATION_OPERATION, formerName: FORMER_ACTIVATION_OPERATION })(
-    (cmd: ActivateCommand) => attempt(deps, cmd),
-    outcomeCodec,
-  )
+  makeCardWrite(deps, { name: ACTIVATION_OPERATION })((cmd: ActivateCommand) => attempt(deps, cmd), outcomeCodec)

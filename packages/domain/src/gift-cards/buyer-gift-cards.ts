@@ -38,7 +38,7 @@ export const ONE_BUYER_RULES: readonly {
 ]
 
 export interface BuyerGiftCardsDeps extends BalanceCheckDeps {
-  readonly vault: GiftCardVault
+  readonly giftCardVault: GiftCardVault
   readonly buyers: BuyerRepository
   readonly clock: Clock
 }
@@ -79,7 +79,7 @@ export const makeListBuyerGiftCards =
     const buyer = await buyerInReach(deps.buyers, q.merchantAccountId, q.reach, q.buyer)()
     if (E.isLeft(buyer)) return buyer
     if (buyer.right === null) return E.right({ items: [] })
-    const cards = await deps.vault.forBuyer(q.merchantAccountId, buyer.right.id, MAX_BUYER_GIFT_CARDS)()
+    const cards = await deps.giftCardVault.forBuyer(q.merchantAccountId, buyer.right.id, MAX_BUYER_GIFT_CARDS)()
     if (E.isLeft(cards)) return cards
     const now = deps.clock.now().getTime()
     const live = (expiration: string | null | undefined) => expiration == null || Date.parse(expiration) > now

@@ -7,7 +7,7 @@ import { GiftCard, GiftCardErrorCode, GiftCardService, GiftCardSummary } from '.
 import { BalanceResult, ConnectorError, GiftCardConnectors, VaultedGiftCard } from './gift-card.ports'
 
 export interface BalanceCheckDeps {
-  readonly connectors: GiftCardConnectors
+  readonly giftCardConnectors: GiftCardConnectors
   readonly box: SecretBox
 }
 
@@ -87,7 +87,7 @@ const CONNECTOR_FAILURES: Readonly<Record<ConnectorError['_tag'], GiftCardErrorC
 
 const ask = async (deps: BalanceCheckDeps, service: GiftCardService | null, number: string, pin: string | null): Promise<Checked> => {
   if (service === null) return E.left('invalid_service_configuration')
-  const connector = deps.connectors.forDefinition(service.gift_card_service_definition_id)
+  const connector = deps.giftCardConnectors.forDefinition(service.gift_card_service_definition_id)
   if (O.isNone(connector)) return E.left('invalid_service_configuration')
   const answer = await askConnector(BalanceResult, pin === null ? [number] : [number, pin], () =>
     connector.value.balance({ service, number, pin }),

@@ -44,9 +44,9 @@ import { GiftCardConnector, GiftCardConnectors, GiftCardServiceRepository, GiftC
 
 /** What writing a card needs: activating and storing take the same ports. */
 export interface CardWriteDeps {
-  readonly services: GiftCardServiceRepository
-  readonly connectors: GiftCardConnectors
-  readonly vault: GiftCardVault
+  readonly giftCardServices: GiftCardServiceRepository
+  readonly giftCardConnectors: GiftCardConnectors
+  readonly giftCardVault: GiftCardVault
   readonly buyers: BuyerRepository
   readonly idempotency: IdempotencyStore
   readonly box: SecretBox
@@ -76,10 +76,7 @@ export interface CardWriteCommand {
  * `makeRunIdempotently`).
  */
 export const makeCardWrite =
-  (
-    deps: Pick<CardWriteDeps, 'buyers' | 'idempotency' | 'clock' | 'ids' | 'mac' | 'config'>,
-    operation: { readonly name: string; readonly formerName?: string },
-  ) =>
+  (deps: Pick<CardWriteDeps, 'buyers' | 'idempotency' | 'clock' | 'ids' | 'mac' | 'config'>, operation: { readonly name: string }) =>
   <Cmd extends CardWriteCommand, Err, A = GiftCard>(
     attempt: (cmd: Cmd) => (reservation: Reservation | null) => Promise<Attempted<Err, A>>,
     codec: OutcomeCodec<Err, A>,
@@ -96,7 +93,6 @@ export const makeCardWrite =
       const request = {
         merchantAccountId: cmd.merchantAccountId,
         operation: operation.name,
-        ...(operation.formerName === undefined ? {} : { formerOperation: operation.formerName }),
         key: cmd.idempotencyKey,
         fingerprint: deps.mac.mac('idempotency-fingerprint', canonicalJson(cmd.input)),
       }
@@ -120,16 +116,16 @@ export interface Provider {
 
 /** Step: the provider a card write goes to. An account without a primary service is a `400`; a service no connector speaks to, ours to fix. */
 export const primaryProvider = (
-  deps: Pick<CardWriteDeps, 'services' | 'connectors'>,
+  deps: Pick<CardWriteDeps, 'giftCardServices' | 'giftCardConnectors'>,
   merchantAccountId: string,
 ): TE.TaskEither<InvalidRequest | ServiceFailed | Unavailable, Provider> =>
   pipe(
-    deps.services.findPrimary(merchantAccountId),
+    deps.giftCardServices.findPrimary(merchantAccountId),
     TE.flatMap((primary): TE.TaskEither<InvalidRequest | ServiceFailed | Unavailable, Provider> => {
       if (O.isNone(primary))
         return TE.left(invalidRequest(problem(null, [], 'This merchant account has no primary gift card service', 'no_gift_card_service')))
       const { service } = primary.value
-      const connector = deps.connectors.forDefinition(service.gift_card_service_definition_id)
+      const connector = deps.giftCardConnectors.forDefinition(service.gift_card_service_definition_id)
       return O.isNone(connector)
         ? TE.left(serviceFailed(`no connector for ${service.gift_card_service_definition_id}`, 'gift-card'))
         : TE.right({ service, connector: connector.value })
@@ -202,7 +198,7 @@ export interface Vaulted {
  */
 export const vaultWithEvent =
   (
-    deps: Pick<CardWriteDeps, 'vault' | 'events' | 'box' | 'audited'>,
+    deps: Pick<CardWriteDeps, 'giftCardVault' | 'events' | 'box' | 'audited'>,
     reservation: Reservation | null,
     actor: AuditActor,
     card: GiftCard,
@@ -216,7 +212,7 @@ export const vaultWithEvent =
           changeOf({ merchantAccountId: card.merchant_account_id, actor }, giftCardResource(card), 'created', 'gift-card-present'),
           deps.events.record(
             event,
-            deps.vault.insert({
+            deps.giftCardVault.insert({
               card,
               fingerprint: secrets.fingerprint,
               sealed_number: deps.box.seal(secrets.number),
@@ -227,7 +223,7 @@ export const vaultWithEvent =
       ),
     )()
     if (E.isLeft(kept) && kept.left._tag === 'Duplicate' && isOwn(reservation, kept.left.existingId))
-      return { outcome: await earlierCard(deps.vault, card.merchant_account_id, kept.left.existingId)(), by: 'earlier attempt' }
+      return { outcome: await earlierCard(deps.giftCardVault, card.merchant_account_id, kept.left.existingId)(), by: 'earlier attempt' }
     return { outcome: E.map(() => card)(kept), by: 'this attempt' }
   }
 

@@ -9,8 +9,8 @@ import { BalanceItem, GiftCardSummary } from './gift-card.codecs'
 import { GiftCardServiceRepository, GiftCardVault } from './gift-card.ports'
 
 export interface CheckBalancesDeps extends BalanceCheckDeps {
-  readonly services: GiftCardServiceRepository
-  readonly vault: GiftCardVault
+  readonly giftCardServices: GiftCardServiceRepository
+  readonly giftCardVault: GiftCardVault
   readonly buyers: BuyerRepository
 }
 
@@ -44,8 +44,8 @@ export const makeCheckBalances =
     const audience = q.items.some((i) => 'id' in i) ? await audienceOf(deps.buyers, q.merchantAccountId, q.reach)() : E.right(EVERYONE)
     if (E.isLeft(audience)) return audience
     const [primary, ...found] = await Promise.all([
-      deps.services.findPrimary(q.merchantAccountId)(),
-      ...q.items.map((item) => ('id' in item ? deps.vault.findById(q.merchantAccountId, item.id)() : E.right(O.none))),
+      deps.giftCardServices.findPrimary(q.merchantAccountId)(),
+      ...q.items.map((item) => ('id' in item ? deps.giftCardVault.findById(q.merchantAccountId, item.id)() : E.right(O.none))),
     ])
     if (E.isLeft(primary)) return primary
     const service = O.toNullable(primary.right)?.service ?? null

@@ -63,7 +63,7 @@ export const listedBuyer = (
  * sees only its buyer's (`cardReach`).
  */
 export const makeListGiftCards =
-  (deps: { vault: GiftCardVault; buyers: BuyerRepository; mac: Mac }) =>
+  (deps: { giftCardVault: GiftCardVault; buyers: BuyerRepository; mac: Mac }) =>
   (
     q: PageQuery & { merchantAccountId: string; filter: GiftCardListFilter; reach: CardReach },
   ): TE.TaskEither<Forbidden | InvalidRequest | Unavailable, Page<GiftCard>> => {
@@ -76,7 +76,7 @@ export const makeListGiftCards =
         paginate(deps, scope, giftCardSortKey, (seek) =>
           O.isNone(id)
             ? TE.right<Unavailable, readonly GiftCard[]>([])
-            : deps.vault.list(q.merchantAccountId, id.value === undefined ? {} : { buyer_id: id.value }, seek),
+            : deps.giftCardVault.list(q.merchantAccountId, id.value === undefined ? {} : { buyer_id: id.value }, seek),
         )(q),
       ),
     )
@@ -84,11 +84,13 @@ export const makeListGiftCards =
 
 /** One stored card of the account; another account's (or another buyer's, for an embed token) is not found, as one never stored. */
 export const makeGetGiftCard =
-  (deps: { vault: GiftCardVault; buyers: BuyerRepository }) =>
+  (deps: { giftCardVault: GiftCardVault; buyers: BuyerRepository }) =>
   (q: { merchantAccountId: string; id: string; reach: CardReach }): TE.TaskEither<Forbidden | NotFound | Unavailable, GiftCard> =>
     pipe(
       audienceOf(deps.buyers, q.merchantAccountId, q.reach),
-      TE.flatMap((audience) => pipe(deps.vault.findById(q.merchantAccountId, q.id), TE.map(O.filter((v) => sees(audience, v.card))))),
+      TE.flatMap((audience) =>
+        pipe(deps.giftCardVault.findById(q.merchantAccountId, q.id), TE.map(O.filter((v) => sees(audience, v.card)))),
+      ),
       TE.flatMap(
         O.match(
           () => TE.left<Forbidden | NotFound | Unavailable, GiftCard>(notFound('GiftCard', q.id)),
@@ -103,7 +105,7 @@ export const makeGetGiftCard =
  * meanwhile (a racing delete) is a 404 and takes its entry back.
  */
 export const makeDeleteGiftCard =
-  (deps: { vault: GiftCardVault; buyers: BuyerRepository; events: WebhookEvents; audited: RecordAudited }) =>
+  (deps: { giftCardVault: GiftCardVault; buyers: BuyerRepository; events: WebhookEvents; audited: RecordAudited }) =>
   (q: {
     merchantAccountId: string
     actor: AuditActor
@@ -120,7 +122,7 @@ export const makeDeleteGiftCard =
               { audited: deps.audited, record: deps.events.record },
               event,
               changeOf(q, giftCardResource(card), 'deleted', 'gift-card-absent'),
-              deps.vault.delete(q.merchantAccountId, q.id),
+              deps.giftCardVault.delete(q.merchantAccountId, q.id),
               notFound('GiftCard', q.id),
             ),
           ),

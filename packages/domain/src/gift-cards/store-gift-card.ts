@@ -35,8 +35,6 @@ export type StoreDeps = CardWriteDeps
 
 /** Part of the key of every stored card's idempotency record. */
 export const STORE_OPERATION = 'gift-card-store'
-/** What earlier versions named it: their records are honoured until they expire (a replay period after the upgrade), then this can go. */
-const FORMER_STORE_OPERATION = 'POST /gift-cards'
 
 type Outcome = E.Either<StoreError, GiftCard>
 
@@ -90,7 +88,7 @@ const attempt =
     if (E.isLeft(provider)) return ended(provider)
 
     const fingerprint = fingerprintOf(deps.mac, input.number)
-    const earlier = await vaultedBefore(deps.vault, merchantAccountId, fingerprint, reservation)()
+    const earlier = await vaultedBefore(deps.giftCardVault, merchantAccountId, fingerprint, reservation)()
     if (E.isLeft(earlier)) return ended(earlier)
     // Our own earlier attempt's card: it was stored, and this is its answer.
     if (O.isSome(earlier.right)) return ended(E.right(earlier.right.value))
@@ -117,7 +115,4 @@ const attempt =
  * account and key, like an activation.
  */
 export const makeStoreGiftCard = (deps: StoreDeps) =>
-  makeCardWrite(deps, { name: STORE_OPERATION, formerName: FORMER_STORE_OPERATION })(
-    (cmd: StoreCommand) => attempt(deps, cmd),
-    outcomeCodec,
-  )
+  makeCardWrite(deps, { name: STORE_OPERATION })((cmd: StoreCommand) => attempt(deps, cmd), outcomeCodec)

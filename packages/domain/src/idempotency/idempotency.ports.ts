@@ -43,8 +43,8 @@ export interface IdempotencyStore {
   release(holder: LeaseHolder, now: Date): TE.TaskEither<Unavailable, Settlement>
   /**
    * The record under the key as stored, live or not, until the store drops it (after its
-   * `keptUntil`). Changes nothing: it reads records an earlier version wrote under another
-   * operation name (`IdempotentRequest.formerOperation`).
+   * `keptUntil`). Changes nothing: for operators, tests, and a store's own reading of the records
+   * an earlier version kept under another operation name.
    */
   find(merchantAccountId: string, key: string): TE.TaskEither<Unavailable, O.Option<IdempotencyRecord>>
 }

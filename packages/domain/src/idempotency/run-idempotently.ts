@@ -1,5 +1,4 @@
 import * as E from 'fp-ts/Either'
-import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { Clock, IdGenerator } from '../shared/clock.ports'
@@ -18,16 +17,13 @@ export interface IdempotencyConfig {
 
 export interface IdempotentRequest {
   readonly merchantAccountId: string
-  /** A name of the domain's (`gift-card-activation`): part of every stored record's key. */
+  /**
+   * A name of the domain's (`gift-card-activation`): part of every stored record's key. A store
+   * that kept records under another name before (an earlier version's) maps it where it reads them.
+   */
   readonly operation: string
   readonly key: string
   readonly fingerprint: string
-  /**
-   * The name an earlier version stored this operation's records under, if it was another one.
-   * Its records are honoured until they expire (see `fromFormerRecord`), so that an upgrade
-   * forgets no key a client may still retry.
-   */
-  readonly formerOperation?: string
 }
 
 /** What the work runs under: the id to give what it creates, and those earlier attempts of this request gave theirs. */
@@ -136,13 +132,6 @@ export const makeRunIdempotently =
         ? E.map((value: A): Answered<A> => ({ value, replayed: true }))(codec.decode(r.outcome))
         : E.left(inFlight(deps.config.retryAfterS))
 
-    const former = await fromFormerRecord(deps.store, req, now)()
-    if (E.isLeft(former)) return former
-    if (former.right.kind === 'live') {
-      const r = former.right.record
-      return r.fingerprint === req.fingerprint ? replayOf(r) : E.left(reused())
-    }
-
     const claimed = await deps.store.claim(claim, now)()
     if (E.isLeft(claimed)) return claimed
     if (!claimed.right.claimed) {
@@ -159,7 +148,7 @@ export const makeRunIdempotently =
     }
     const reservation: Reservation = {
       reservedId: held.reserved_id ?? reservedId,
-      earlierIds: [...(held.earlier_ids ?? []), ...former.right.earlierIds],
+      earlierIds: held.earlier_ids ?? [],
     }
     const attempted = await work(reservation).catch(async (e: unknown) => {
       // A bug in `work` frees the key before the exception goes on to become a 500.
@@ -182,30 +171,3 @@ export const makeRunIdempotently =
     if (s.settled || s.current?.fingerprint !== req.fingerprint) return fresh(attempted.outcome)
     return replayOf(s.current)
   }
-
-/** What the record under the operation's former name says of a request: it answers (live), or hands on the ids its unfinished attempts reserved. */
-type FormerRecord =
-  { readonly kind: 'live'; readonly record: IdempotencyRecord } | { readonly kind: 'gone'; readonly earlierIds: readonly string[] }
-
-const NO_FORMER_RECORD: FormerRecord = { kind: 'gone', earlierIds: [] }
-
-/**
- * A record an earlier version wrote under the operation's former name is this request's as a
- * record under today's name would be: live, it answers (a replay, a `425`, or a `400` for
- * another body); expired while unfinished, what its attempts reserved may exist and is this
- * request's own (as `takeOver` hands on). Read before the claim, so a request that a former
- * record answers claims nothing.
- */
-const fromFormerRecord = (store: IdempotencyStore, req: IdempotentRequest, now: Date): TE.TaskEither<Unavailable, FormerRecord> => {
-  if (req.formerOperation === undefined) return TE.right(NO_FORMER_RECORD)
-  return TE.map(
-    O.match(
-      (): FormerRecord => NO_FORMER_RECORD,
-      (r: IdempotencyRecord): FormerRecord => {
-        if (Date.parse(r.expires_at) > now.getTime()) return { kind: 'live', record: r }
-        if (r.state !== 'in_flight' || r.fingerprint !== req.fingerprint) return NO_FORMER_RECORD
-        return { kind: 'gone', earlierIds: [...(r.reserved_id === undefined ? [] : [r.reserved_id]), ...(r.earlier_ids ?? [])] }
-      },
-    ),
-  )(store.find(req.merchantAccountId, `${req.formerOperation}\u0000${req.key}`))
-}

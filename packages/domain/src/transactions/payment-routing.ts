@@ -18,14 +18,14 @@ const accepts = (s: PaymentServiceRecord, currency: string) =>
 /** The services to try, in order: the one the request names (no routing), else the account's active ones that take the currency. */
 export const servicesFor =
   (
-    deps: Pick<TransactionDeps, 'services'>,
+    deps: Pick<TransactionDeps, 'cardServices'>,
     merchantAccountId: string,
     request: { readonly payment_service_id?: string | null; readonly currency: string },
   ): TE.TaskEither<InvalidRequest | Unavailable, readonly PaymentServiceRecord[]> =>
   async () => {
     const { payment_service_id: named, currency } = request
     if (named != null) {
-      const found = await deps.services.findById(merchantAccountId, named)()
+      const found = await deps.cardServices.findById(merchantAccountId, named)()
       if (E.isLeft(found)) return found
       if (O.isNone(found.right) || !found.right.value.active)
         return E.left(
@@ -39,7 +39,7 @@ export const servicesFor =
         return E.left(refusedInput(['currency'], 'The card service does not take this currency', 'unsupported_currency'))
       return E.right([found.right.value])
     }
-    const all = await deps.services.listForAccount(merchantAccountId)()
+    const all = await deps.cardServices.listForAccount(merchantAccountId)()
     return E.isLeft(all) ? all : E.right(all.right.filter((s) => s.active && accepts(s, currency)))
   }
 
@@ -71,7 +71,7 @@ export const route =
       const service = plan.services[n - 1]
       const attempt = r.attempts.at(-1)
       if (service === undefined || attempt === undefined) return E.right(r)
-      const connector = deps.connectors.forDefinition(service.payment_service_definition_id)
+      const connector = deps.cardConnectors.forDefinition(service.payment_service_definition_id)
       const answer: E.Either<CardConnectorError, AuthorizeResult> = O.isNone(connector)
         ? E.right({ _tag: 'Failed', errorCode: 'invalid_service_configuration', rawResponseCode: null, rawResponseDescription: null })
         : await askCardService(AuthorizeAnswer, () =>

@@ -24,8 +24,8 @@ import { StepContext } from './transaction-steps'
 export interface TransactionDeps {
   readonly transactions: TransactionStore
   readonly sessions: CheckoutSessionStore
-  readonly services: PaymentServiceRepository
-  readonly connectors: CardConnectors
+  readonly cardServices: PaymentServiceRepository
+  readonly cardConnectors: CardConnectors
   readonly buyers: BuyerRepository
   readonly idempotency: IdempotencyStore
   readonly box: SecretBox
@@ -90,16 +90,18 @@ export const serviceView = (s: PaymentServiceRecord): TransactionPaymentService 
 /** The connector of the service a transaction's authorization went through (its service may be gone since: then none). */
 export const connectorFor =
   (
-    deps: Pick<TransactionDeps, 'services' | 'connectors'>,
+    deps: Pick<TransactionDeps, 'cardServices' | 'cardConnectors'>,
     merchantAccountId: string,
     serviceId: string,
   ): TE.TaskEither<Unavailable, O.Option<{ readonly service: PaymentServiceRecord; readonly connector: CardConnector }>> =>
   async () => {
-    const found = await deps.services.findById(merchantAccountId, serviceId)()
+    const found = await deps.cardServices.findById(merchantAccountId, serviceId)()
     if (E.isLeft(found)) return found
     return E.right(
       O.flatMap((service: PaymentServiceRecord) =>
-        O.map((connector: CardConnector) => ({ service, connector }))(deps.connectors.forDefinition(service.payment_service_definition_id)),
+        O.map((connector: CardConnector) => ({ service, connector }))(
+          deps.cardConnectors.forDefinition(service.payment_service_definition_id),
+        ),
       )(found.right),
     )
   }

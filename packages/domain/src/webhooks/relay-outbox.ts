@@ -27,7 +27,7 @@ export const makeHandOver =
 
 interface Sources {
   readonly buyers: BuyerRepository
-  readonly vault: GiftCardVault
+  readonly giftCardVault: GiftCardVault
   readonly paymentMethods: PaymentMethodVault
   readonly transactions: TransactionStore
 }
@@ -86,9 +86,11 @@ const HAPPENED: Readonly<Record<WebhookEventName, (s: Sources, e: OutboxEntry) =
     )(s.buyers.findById(e.merchant_account_id, e.target_id)),
   // The event is raised before the delete: the buyer gone means the delete happened.
   'buyer.deleted': (s, e) => TE.map((b: O.Option<unknown>) => O.isNone(b))(s.buyers.findById(e.merchant_account_id, e.target_id)),
-  'gift-card.created': (s, e) => TE.map((c: O.Option<unknown>) => O.isSome(c))(s.vault.findById(e.merchant_account_id, e.target_id)),
+  'gift-card.created': (s, e) =>
+    TE.map((c: O.Option<unknown>) => O.isSome(c))(s.giftCardVault.findById(e.merchant_account_id, e.target_id)),
   // The card is gone: the delete happened (an entry is only added for a card that was there).
-  'gift-card.deleted': (s, e) => TE.map((c: O.Option<unknown>) => O.isNone(c))(s.vault.findById(e.merchant_account_id, e.target_id)),
+  'gift-card.deleted': (s, e) =>
+    TE.map((c: O.Option<unknown>) => O.isNone(c))(s.giftCardVault.findById(e.merchant_account_id, e.target_id)),
   'payment-method.created': (s, e) =>
     TE.map((m: O.Option<unknown>) => O.isSome(m))(s.paymentMethods.findById(e.merchant_account_id, e.target_id)),
   'payment-method.deleted': (s, e) =>

@@ -87,7 +87,7 @@ export const makeListBuyerGiftCards =
       cards.right
         .filter((v) => live(v.card.expiration_date))
         .sort((a, b) => order(q)(a.card, b.card))
-        .map((vaulted) => checkBalance(deps, q.merchantAccountId)({ kind: 'stored', vaulted })),
+        .map((vaulted) => checkBalance(deps, q.merchantAccountId)({ kind: 'stored', vaulted })()),
     )
     return E.right({ items: checked.filter((s) => s.balance !== 0 && s.balance_error_code !== 'expired_card' && live(s.expiration_date)) })
   }

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
+import * as T from 'fp-ts/Task'
 import { SecretBox } from '../shared/crypto.ports'
 import { askConnector } from './ask-connector'
 import { splitNumber } from './gift-card'
@@ -57,7 +58,8 @@ type Checked = E.Either<GiftCardErrorCode, Extract<BalanceResult, { _tag: 'Balan
  */
 export const checkBalance =
   (deps: BalanceCheckDeps, merchantAccountId: string) =>
-  async (subject: BalanceSubject): Promise<GiftCardSummary> => {
+  (subject: BalanceSubject): T.Task<GiftCardSummary> =>
+  async () => {
     const [base, service, number, pin] =
       subject.kind === 'unstored'
         ? [unstoredSummary(merchantAccountId, subject.number), subject.service, subject.number, subject.pin]
@@ -67,7 +69,7 @@ export const checkBalance =
             deps.box.open(subject.vaulted.sealed_number),
             subject.vaulted.sealed_pin === null ? null : deps.box.open(subject.vaulted.sealed_pin),
           ]
-    const checked = await ask(deps, service, number, pin)
+    const checked = await ask(deps, service, number, pin)()
     return E.isLeft(checked)
       ? { ...base, balance_error_code: checked.left }
       : {
@@ -85,13 +87,15 @@ const CONNECTOR_FAILURES: Readonly<Record<ConnectorError['_tag'], GiftCardErrorC
   ServiceTimeout: 'service_network_error',
 }
 
-const ask = async (deps: BalanceCheckDeps, service: GiftCardService | null, number: string, pin: string | null): Promise<Checked> => {
-  if (service === null) return E.left('invalid_service_configuration')
-  const connector = deps.giftCardConnectors.forDefinition(service.gift_card_service_definition_id)
-  if (O.isNone(connector)) return E.left('invalid_service_configuration')
-  const answer = await askConnector(BalanceResult, pin === null ? [number] : [number, pin], () =>
-    connector.value.balance({ service, number, pin }),
-  )()
-  if (E.isLeft(answer)) return E.left(CONNECTOR_FAILURES[answer.left._tag])
-  return answer.right._tag === 'Refused' ? E.left(answer.right.errorCode) : E.right(answer.right)
-}
+const ask =
+  (deps: BalanceCheckDeps, service: GiftCardService | null, number: string, pin: string | null): T.Task<Checked> =>
+  async () => {
+    if (service === null) return E.left('invalid_service_configuration')
+    const connector = deps.giftCardConnectors.forDefinition(service.gift_card_service_definition_id)
+    if (O.isNone(connector)) return E.left('invalid_service_configuration')
+    const answer = await askConnector(BalanceResult, pin === null ? [number] : [number, pin], () =>
+      connector.value.balance({ service, number, pin }),
+    )()
+    if (E.isLeft(answer)) return E.left(CONNECTOR_FAILURES[answer.left._tag])
+    return answer.right._tag === 'Refused' ? E.left(answer.right.errorCode) : E.right(answer.right)
+  }

@@ -61,5 +61,5 @@ export const makeCheckBalances =
       if (vaulted === null || !sees(audience.right, vaulted.card)) return E.left(unknownItem(i, item.id))
       subjects.push({ kind: 'stored', vaulted })
     }
-    return E.right({ items: await Promise.all(subjects.map(checkBalance(deps, q.merchantAccountId))) })
+    return E.right({ items: await Promise.all(subjects.map((s) => checkBalance(deps, q.merchantAccountId)(s)())) })
   }

@@ -79,7 +79,7 @@ export const buildContainer = (
       ...paymentMethodUseCases(c),
       ...buyerUseCases(c),
       ...webhookUseCases(c, w),
-      ...transactionUseCases(c, w),
+      ...transactionUseCases(c),
       ...checkoutSessionUseCases(c),
       ...auditUseCases(c),
     })),

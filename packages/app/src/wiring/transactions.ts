@@ -2,16 +2,8 @@
 import * as TE from 'fp-ts/TaskEither'
 import { DependencyContainer, instanceCachingFactory } from 'tsyringe'
 import {
-  BuyerRepository,
   CardConnectors,
   CheckoutSessionStore,
-  Clock,
-  GiftCardConnectors,
-  GiftCardServiceRepository,
-  GiftCardVault,
-  IdempotencyStore,
-  IdGenerator,
-  Mac,
   makeCaptureTransaction,
   makeCreateTransaction,
   makeGetCapture,
@@ -29,18 +21,15 @@ import {
   makeVoidTransaction,
   PaymentMethodVault,
   PaymentServiceRepository,
-  RecordAudited,
-  SecretBox,
   token,
   TransactionDeps,
   TransactionStore,
-  WebhookEvents,
 } from '@orka/domain'
 import { UseCases } from '@orka/adapters-http'
-import { Config } from '../config'
 import { PeriodicJob } from '../periodic-job'
 import { RECOVERY_EVERY_MS, recoveryOf } from './recovery-policy'
-import { get, idempotencyOf, Wiring } from './context'
+import { get, Wiring } from './context'
+import { CardWrites } from './gift-cards'
 
 /** Drives transactions left pending (a process stopped mid-flow, a service that did not answer) to an outcome. */
 export const TransactionRecovery = token<PeriodicJob>('TransactionRecovery')
@@ -53,7 +42,7 @@ export const wireTransactions = (c: DependencyContainer, { config, log }: Wiring
           'transaction recovery',
           () =>
             TE.map((r: { settled: number }) => r.settled)(
-              makeRecoverTransactions({ ...transactionDeps(c, config), recovery: recoveryOf(config) })(),
+              makeRecoverTransactions({ ...transactionDeps(c), recovery: recoveryOf(config) })(),
             ),
           RECOVERY_EVERY_MS,
           log,
@@ -63,23 +52,19 @@ export const wireTransactions = (c: DependencyContainer, { config, log }: Wiring
 }
 
 /** Live flows and recovery get the same dependencies: recovery finishes a flow with the code that runs it. */
-const transactionDeps = (c: DependencyContainer, config: Config): TransactionDeps => ({
-  transactions: get(c, TransactionStore),
-  sessions: get(c, CheckoutSessionStore),
-  cardServices: get(c, PaymentServiceRepository),
-  cardConnectors: get(c, CardConnectors),
-  buyers: get(c, BuyerRepository),
-  idempotency: get(c, IdempotencyStore),
-  box: get(c, SecretBox),
-  mac: get(c, Mac),
-  clock: get(c, Clock),
-  ids: get(c, IdGenerator),
-  events: get(c, WebhookEvents),
-  audited: get(c, RecordAudited),
-  config: idempotencyOf(config),
-  paymentMethods: get(c, PaymentMethodVault),
-  giftCards: { services: get(c, GiftCardServiceRepository), connectors: get(c, GiftCardConnectors), vault: get(c, GiftCardVault) },
-})
+const transactionDeps = (c: DependencyContainer): TransactionDeps => {
+  // A payment writes what a gift card write does (idempotency, events, audit, ...) and more.
+  const writes = get(c, CardWrites)
+  return {
+    ...writes,
+    transactions: get(c, TransactionStore),
+    sessions: get(c, CheckoutSessionStore),
+    cardServices: get(c, PaymentServiceRepository),
+    cardConnectors: get(c, CardConnectors),
+    paymentMethods: get(c, PaymentMethodVault),
+    giftCards: { services: writes.giftCardServices, connectors: writes.giftCardConnectors, vault: writes.giftCardVault },
+  }
+}
 
 /** Named in full: some of their types are the domain's own, which a declaration cannot name. */
 type TransactionUseCases = Pick<
@@ -100,8 +85,8 @@ type TransactionUseCases = Pick<
   | 'unsupportedTransactionOperation'
 >
 
-export const transactionUseCases = (c: DependencyContainer, { config }: Wiring): TransactionUseCases => {
-  const deps = transactionDeps(c, config)
+export const transactionUseCases = (c: DependencyContainer): TransactionUseCases => {
+  const deps = transactionDeps(c)
   return {
     createTransaction: makeCreateTransaction(deps),
     listTransactions: makeListTransactions(deps),

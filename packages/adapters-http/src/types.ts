@@ -124,4 +124,16 @@ export interface UseCases {
   updateCheckoutSession: ReturnType<typeof domain.makeUpdateCheckoutSession>
   deleteCheckoutSession: ReturnType<typeof domain.makeDeleteCheckoutSession>
   putCheckoutSessionFields: ReturnType<typeof domain.makePutCheckoutSessionFields>
+  createPaymentService: ReturnType<typeof domain.makeCreatePaymentService>
+  listPaymentServices: ReturnType<typeof domain.makeListPaymentServices>
+  getPaymentService: ReturnType<typeof domain.makeGetPaymentService>
+  updatePaymentService: ReturnType<typeof domain.makeUpdatePaymentService>
+  deletePaymentService: ReturnType<typeof domain.makeDeletePaymentService>
+  verifyPaymentServiceCredentials: ReturnType<typeof domain.makeVerifyCredentials>
+  paymentServiceSession: ReturnType<typeof domain.makePaymentServiceSession>
+  listPaymentServiceDefinitions: ReturnType<typeof domain.makeListPaymentServiceDefinitions>
+  getPaymentServiceDefinition: ReturnType<typeof domain.makeGetPaymentServiceDefinition>
+  paymentServiceDefinitionSession: ReturnType<typeof domain.makeDefinitionSession>
+  listPaymentOptions: ReturnType<typeof domain.makeListPaymentOptions>
+  listCardSchemeDefinitions: ReturnType<typeof domain.makeListCardSchemeDefinitions>
 }

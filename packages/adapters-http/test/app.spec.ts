@@ -15,7 +15,7 @@ import {
   ROLE_CATALOGUE,
 } from '@orka/domain'
 import { createHttpApp, HttpDeps, RequestDone } from '../src'
-import { PAYMENT_METHOD_USE_CASES_UNUSED, TRANSACTION_USE_CASES_UNUSED } from './support'
+import { PAYMENT_METHOD_USE_CASES_UNUSED, PAYMENT_SERVICE_USE_CASES_UNUSED, TRANSACTION_USE_CASES_UNUSED } from './support'
 import {
   aBuyer,
   aCard,
@@ -83,6 +83,7 @@ describe('createHttpApp (smoke)', () => {
       useCases: {
         ...TRANSACTION_USE_CASES_UNUSED,
         ...PAYMENT_METHOD_USE_CASES_UNUSED,
+        ...PAYMENT_SERVICE_USE_CASES_UNUSED,
         authorize: makeAuthorize({ merchantAccounts, roles }),
         checkRateLimit: makeCheckRateLimit({ store: new SlidingLogRateLimitStore(), clock, config: { limit: 2, windowS: 60 } }),
         activateGiftCard: (cmd) => {

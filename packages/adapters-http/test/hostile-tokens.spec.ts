@@ -390,6 +390,14 @@ const BODIES: Readonly<Record<string, unknown>> = {
   'PUT /payment-methods/{payment_method_id}': { expiration_date: '12/35' },
   'PUT /checkout/sessions/{session_id}/fields': { payment_method: CARD },
   'POST /checkout/sessions/{session_id}/fields': { payment_method: CARD },
+  'POST /payment-services': {
+    display_name: 'Mock',
+    payment_service_definition_id: 'mock-card',
+    fields: [],
+    accepted_currencies: [],
+    accepted_countries: [],
+  },
+  'POST /payment-services/verify': { payment_service_definition_id: 'mock-card', fields: [] },
 }
 const OPERATION_ROUTES: readonly (Route & { readonly operationId: string; readonly scope: string })[] = OPERATIONS.filter(isServed).map(
   (op) => ({

@@ -8,7 +8,7 @@ import { Buyer, makeAuthorize, makeCheckRateLimit, notFound, Role, ROLE_CATALOGU
 import { createHttpApp, HttpDeps } from '../src'
 import { LINGER_MS } from '../src/close-connection'
 import { readJsonBody, readOptionalJsonBody } from '../src/decode/json-body'
-import { PAYMENT_METHOD_USE_CASES_UNUSED, TRANSACTION_USE_CASES_UNUSED } from './support'
+import { PAYMENT_METHOD_USE_CASES_UNUSED, PAYMENT_SERVICE_USE_CASES_UNUSED, TRANSACTION_USE_CASES_UNUSED } from './support'
 import {
   aBuyer,
   aCard,
@@ -56,6 +56,7 @@ const makeDeps = (keys: FakeKeys, calls: Call[], log: CaptureLog, merchantAccoun
     useCases: {
       ...TRANSACTION_USE_CASES_UNUSED,
       ...PAYMENT_METHOD_USE_CASES_UNUSED,
+      ...PAYMENT_SERVICE_USE_CASES_UNUSED,
       authorize: (q) => {
         calls.push(['authorize', q.merchantAccountId])
         return authorize(q)

@@ -198,6 +198,18 @@ const USE_CASES: Record<keyof UseCases, true> = {
   getWebhookSubscription: true,
   listWebhookSubscriptions: true,
   deleteWebhookSubscription: true,
+  createPaymentService: true,
+  listPaymentServices: true,
+  getPaymentService: true,
+  updatePaymentService: true,
+  deletePaymentService: true,
+  verifyPaymentServiceCredentials: true,
+  paymentServiceSession: true,
+  listPaymentServiceDefinitions: true,
+  getPaymentServiceDefinition: true,
+  paymentServiceDefinitionSession: true,
+  listPaymentOptions: true,
+  listCardSchemeDefinitions: true,
   updateWebhookSubscription: true,
   rotateWebhookSecret: true,
   listWebhookDeliveries: true,
@@ -295,6 +307,43 @@ export const PAYMENT_METHOD_USE_CASES_UNUSED = Object.fromEntries(
   | 'updatePaymentMethod'
   | 'deletePaymentMethod'
   | 'listBuyerPaymentMethods'
+>
+
+/** The payment service use cases, for suites that do not call them. */
+export const PAYMENT_SERVICE_USE_CASES_UNUSED = Object.fromEntries(
+  [
+    'createPaymentService',
+    'listPaymentServices',
+    'getPaymentService',
+    'updatePaymentService',
+    'deletePaymentService',
+    'verifyPaymentServiceCredentials',
+    'paymentServiceSession',
+    'listPaymentServiceDefinitions',
+    'getPaymentServiceDefinition',
+    'paymentServiceDefinitionSession',
+    'listPaymentOptions',
+    'listCardSchemeDefinitions',
+  ].map((n) => [
+    n,
+    () => {
+      throw new Error(`${n} is not used by this suite`)
+    },
+  ]),
+) as unknown as Pick<
+  UseCases,
+  | 'createPaymentService'
+  | 'listPaymentServices'
+  | 'getPaymentService'
+  | 'updatePaymentService'
+  | 'deletePaymentService'
+  | 'verifyPaymentServiceCredentials'
+  | 'paymentServiceSession'
+  | 'listPaymentServiceDefinitions'
+  | 'getPaymentServiceDefinition'
+  | 'paymentServiceDefinitionSession'
+  | 'listPaymentOptions'
+  | 'listCardSchemeDefinitions'
 >
 
 /** Every use case as `fill(name)` makes it (say, one that throws), except those `given`. */

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
-import { PaymentServiceRecord, PaymentServiceRepository, Unavailable } from '@orka/domain'
+import { PaymentServiceRecord, PaymentServiceRepository, revisionOf, Unavailable } from '@orka/domain'
 import { atomically, keep } from './memory-support'
 
 const compare = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
@@ -14,10 +14,13 @@ export class MemoryPaymentServiceRepository implements PaymentServiceRepository 
   /** By service id. */
   private readonly services = new Map<string, PaymentServiceRecord>()
 
-  upsert(record: PaymentServiceRecord): TE.TaskEither<Unavailable, void> {
+  write(record: PaymentServiceRecord): TE.TaskEither<Unavailable, boolean> {
     return atomically(() => {
+      const stored = this.services.get(record.id)
+      const revision = revisionOf(record)
+      if (revision === 0 ? stored !== undefined : stored === undefined || revisionOf(stored) !== revision - 1) return E.right(false)
       this.services.set(record.id, keep(record))
-      return E.right(undefined)
+      return E.right(true)
     })
   }
 

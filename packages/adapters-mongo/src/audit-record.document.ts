@@ -24,4 +24,6 @@ export const fromAuditRecordDocument = decoder(COLLECTIONS.auditLog, AuditRecord
   resource: nested(d.resource, AuditRecord.props.resource),
   user: nested(d.user, AuditRecord.props.user),
   check: nested(d.check, ChangeCheck),
+  // Entries written before `changes` existed name none.
+  changes: d.changes ?? null,
 }))

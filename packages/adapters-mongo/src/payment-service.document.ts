@@ -15,6 +15,6 @@ export interface PaymentServiceDocument extends Doc {
 export const toPaymentServiceDocument = ({ id, ...rest }: PaymentServiceRecord): PaymentServiceDocument => ({ _id: id, ...rest })
 
 export const fromPaymentServiceDocument = decoder(COLLECTIONS.paymentServices, PaymentServiceRecord, (d) => ({
-  ...pick(d, fieldsOf(PaymentServiceRecord)),
+  ...pick(d, PaymentServiceRecord.types.flatMap(fieldsOf)),
   id: d._id,
 }))

@@ -142,7 +142,7 @@ describe('MongoDB documents and database', () => {
       await expectUndecodable(a.giftCardServices.findPrimary(MERCHANT_A), COLLECTIONS.giftCardServices, service.service.id)
 
       const card = aPaymentServiceRecord()
-      await right(a.cardServices.upsert(card))
+      await right(a.cardServices.write(card))
       await raw(COLLECTIONS.paymentServices).updateOne({ _id: card.id }, { $set: { position: -1 } })
       await expectUndecodable(a.cardServices.findById(MERCHANT_A, card.id), COLLECTIONS.paymentServices, card.id)
       await expectUndecodable(a.cardServices.listForAccount(MERCHANT_A), COLLECTIONS.paymentServices, card.id)

@@ -24,7 +24,7 @@ describe('adapters-mongo', () => {
         rateLimits: ['admit'],
         outbox: ['add', 'remove', 'olderThan'],
         deliveries: ['enqueue', 'due', 'claim', 'settle', 'cancelPending', 'findById', 'list', 'redeliver', 'sweep'],
-        cardServices: ['upsert', 'listForAccount', 'findById', 'listAll'],
+        cardServices: ['write', 'listForAccount', 'findById', 'listAll'],
         transactions: ['put', 'find', 'history', 'list', 'findByRefund', 'stale'],
         checkoutSessions: ['create', 'find', 'findById', 'update', 'delete', 'putCard', 'takeCard', 'sweep'],
         giftCardLedger: ['balance', 'debit', 'credit', 'entries'],

@@ -138,7 +138,7 @@ export const cachedLookups = <P extends LookedUp>(ports: P, o: LookupCacheOption
       listForAccount: (accountId) => routeOf.through(accountId, () => paymentServices.listForAccount(accountId)),
       findById: (accountId, id) => serviceById.through(`${accountId}\u0000${id}`, () => paymentServices.findById(accountId, id)),
       listAll: () => paymentServices.listAll(),
-      upsert: (record) => clearing(bothServiceCaches, paymentServices.upsert(record)),
+      write: (record) => clearing(bothServiceCaches, paymentServices.write(record)),
     } satisfies PaymentServiceRepository,
   }
 }

@@ -57,7 +57,7 @@ const storage = () => {
         return Promise.resolve(E.right(O.fromNullable(found?.merchant_account_id === account ? found : undefined)))
       },
       listAll: () => TE.right([...cardServices.values()]),
-      upsert: (r: PaymentServiceRecord) => TE.right(void cardServices.set(r.id, r)),
+      write: (r: PaymentServiceRecord) => TE.right(cardServices.set(r.id, r).has(r.id)),
     },
   }
   return s
@@ -126,21 +126,22 @@ describe('cachedLookups', () => {
   it("answers an account's card services, listed or by id, from memory for ttlMs, and forgets them at a write through it", async () => {
     const s = setup()
     const service = aPaymentServiceRecord()
-    await right(s.inner.cardServices.upsert(service))
+    await right(s.inner.cardServices.write(service))
     expect(await right(s.cached.cardServices.listForAccount(MERCHANT_A))).to.deep.equal([service])
     expect(await right(s.cached.cardServices.findById(MERCHANT_A, service.id))).to.deep.equal(O.some(service))
     // Taken down behind its back (the CLI, another instance): the cached answers within the bound.
-    const down = { ...service, active: false }
-    await right(s.inner.cardServices.upsert(down))
+    const down = { ...service, active: false, revision: 1 }
+    await right(s.inner.cardServices.write(down))
     s.clock.advance(4999)
     expect(await right(s.cached.cardServices.listForAccount(MERCHANT_A))).to.deep.equal([service])
     expect(await right(s.cached.cardServices.findById(MERCHANT_A, service.id))).to.deep.equal(O.some(service))
     expect(s.inner.cardServiceReads).to.equal(2)
     s.clock.advance(1)
     expect(await right(s.cached.cardServices.listForAccount(MERCHANT_A))).to.deep.equal([down])
-    await right(s.cached.cardServices.upsert(service))
-    expect(await right(s.cached.cardServices.listForAccount(MERCHANT_A))).to.deep.equal([service])
-    expect(await right(s.cached.cardServices.findById(MERCHANT_A, service.id))).to.deep.equal(O.some(service))
+    const up = { ...service, revision: 2 }
+    await right(s.cached.cardServices.write(up))
+    expect(await right(s.cached.cardServices.listForAccount(MERCHANT_A))).to.deep.equal([up])
+    expect(await right(s.cached.cardServices.findById(MERCHANT_A, service.id))).to.deep.equal(O.some(up))
     expect(s.inner.cardServiceReads).to.equal(5)
   })
 
@@ -156,10 +157,10 @@ describe('cachedLookups', () => {
   it('does not keep or share the answer of a read that started before a write through it', async () => {
     const s = setup()
     const service = aPaymentServiceRecord()
-    await right(s.inner.cardServices.upsert(service))
+    await right(s.inner.cardServices.write(service))
     const before = s.cached.cardServices.listForAccount(MERCHANT_A)()
-    const down = { ...service, active: false }
-    await right(s.cached.cardServices.upsert(down))
+    const down = { ...service, active: false, revision: 1 }
+    await right(s.cached.cardServices.write(down))
     // It answers its caller what it read, and nobody after the write.
     expect(await before).to.deep.equal(E.right([service]))
     expect(await right(s.cached.cardServices.listForAccount(MERCHANT_A))).to.deep.equal([down])

@@ -1,14 +1,22 @@
+import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import {
-  ConnectorDefinition,
-  fieldsProblem,
+  AuditActor,
+  checkedSettings,
+  Clock,
+  Mac,
+  makeProvisionPaymentService,
+  makeRecordAudited,
+  makeUpdatePaymentService,
   MOCK_CARD,
-  PaymentServiceField,
-  PaymentServiceRecord,
+  PaymentServiceCreate,
+  PaymentServiceDeps,
   PaymentServiceRepository,
+  SecretBox,
+  StoragePorts,
 } from '@orka/domain'
-import { CARD_CONNECTORS, definitionOf } from '@orka/adapters-node'
-import { runTask } from './run-task'
+import { connectorCatalogue, RandomIds } from '@orka/adapters-node'
+import { refusalOf, runTask } from './run-task'
 import { SeedFile } from './seed-file'
 import { stableUuid } from './stable-id'
 
@@ -25,35 +33,48 @@ export interface CardServiceName {
 export const cardServiceId = (s: CardServiceName): string =>
   stableUuid('payment-service', s.merchant_account_id, s.payment_service_definition_id, s.display_name)
 
+const DEFAULT_SERVICE = { payment_service_definition_id: MOCK_CARD, display_name: 'Mock cards' }
+
+export const defaultCardServiceId = (merchantAccountId: string): string =>
+  cardServiceId({ merchant_account_id: merchantAccountId, ...DEFAULT_SERVICE })
+
 /** The card service an account gets unless the seed names its own: the sandbox mock, first, for every currency. */
-export const defaultCardService = (merchantAccountId: string, at: string): PaymentServiceRecord => {
-  const name = { merchant_account_id: merchantAccountId, payment_service_definition_id: MOCK_CARD, display_name: 'Mock cards' }
+const defaultCardService = (merchantAccountId: string) => ({
+  id: defaultCardServiceId(merchantAccountId),
+  input: { ...DEFAULT_SERVICE, position: 0, active: true, accepted_currencies: [], accepted_countries: [], fields: [] },
+})
+
+/** Who a seed's changes are by, in the audit log. */
+const SEED_ACTOR: AuditActor = { id: null, name: 'seed file' }
+
+/** What provisioning manages card services with: the API's use cases, over storage itself, at `now`. */
+export const provisioningDeps = (
+  p: Pick<StoragePorts, 'cardServices' | 'audit'> & { readonly box: SecretBox; readonly mac: Mac },
+  clock: Clock,
+): PaymentServiceDeps => {
+  const ids = new RandomIds()
   return {
-    ...name,
-    id: cardServiceId(name),
-    position: 0,
-    active: true,
-    accepted_currencies: [],
-    accepted_countries: [],
-    fields: [],
-    created_at: at,
-    updated_at: at,
+    cardServices: p.cardServices,
+    catalogue: connectorCatalogue(),
+    box: p.box,
+    mac: p.mac,
+    clock,
+    ids,
+    audited: makeRecordAudited({ audit: p.audit, ids, clock }),
   }
 }
 
 /**
- * The records a seed's `payment_services` describe: the original API's PaymentServiceCreate,
- * active unless it says otherwise, in the seed's order within each account unless positions
- * are given, for every currency and country unless lists are.
+ * The services a seed's `payment_services` describe, as the API takes them: active unless it
+ * says otherwise, in the seed's order within each account unless positions are given, for every
+ * currency and country unless lists are.
  */
-export const cardServicesOf = (entries: readonly SeedPaymentService[], at: string): PaymentServiceRecord[] => {
+export const cardServicesOf = (entries: readonly SeedPaymentService[]) => {
   const seen = new Map<string, number>()
   return entries.map((s) => {
     const place = seen.get(s.merchant_account_id) ?? 0
     seen.set(s.merchant_account_id, place + 1)
-    return {
-      id: s.id ?? cardServiceId(s),
-      merchant_account_id: s.merchant_account_id,
+    const input: PaymentServiceCreate = {
       payment_service_definition_id: s.payment_service_definition_id,
       display_name: s.display_name,
       position: s.position ?? place,
@@ -61,64 +82,52 @@ export const cardServicesOf = (entries: readonly SeedPaymentService[], at: strin
       accepted_currencies: s.accepted_currencies ?? [],
       accepted_countries: s.accepted_countries ?? [],
       fields: s.fields ?? [],
-      created_at: at,
-      updated_at: at,
     }
+    return { merchantAccountId: s.merchant_account_id, id: s.id ?? cardServiceId(s), input }
   })
 }
 
-/** Why Orka cannot run a service so configured, if it cannot: a definition without a connector, or fields its definition refuses. */
-export const cardServiceProblem = (definitionId: string, fields: readonly PaymentServiceField[]): string | undefined =>
-  O.match(
-    () =>
-      `payment service definition '${definitionId}' has no connector (Orka has: ${CARD_CONNECTORS.map((m) => m.definition.id).join(', ')})`,
-    (definition: ConnectorDefinition) => fieldsProblem(definition, fields),
-  )(definitionOf(CARD_CONNECTORS, definitionId))
+/** Why the API would refuse a seeded service, if it would: the same checks, before anything is written. */
+export const seededServiceProblem = (s: SeedPaymentService): string | undefined => {
+  const checked = checkedSettings(connectorCatalogue(), s.payment_service_definition_id, { fields: s.fields ?? [] }, [])
+  return E.isLeft(checked) ? `payment service ${s.display_name}: ${refusalOf(checked.left)}` : undefined
+}
 
-/** What a service is, but for when it was first stored and last changed (whatever order a store gives its keys in). */
-const settingsOf = (r: PaymentServiceRecord) =>
-  JSON.stringify([
-    r.id,
-    r.merchant_account_id,
-    r.payment_service_definition_id,
-    r.display_name,
-    r.position,
-    r.active,
-    r.accepted_currencies,
-    r.accepted_countries,
-    r.fields.map((f) => [f.key, f.value]),
-  ])
-
-/** Stores a provisioned service, keeping when it was first stored (routing breaks ties by it); an unchanged one is left alone. */
-export const provisionCardService = async (services: PaymentServiceRepository, record: PaymentServiceRecord): Promise<void> => {
-  const stored = O.toNullable(await runTask(services.findById(record.merchant_account_id, record.id), 'reading a payment service'))
-  if (stored !== null && settingsOf(stored) === settingsOf(record)) return
-  const kept = stored === null ? record : { ...record, created_at: stored.created_at }
-  await runTask(services.upsert(kept), `seeding payment service ${record.display_name}`)
+/** Creates or matches a seeded service through the API's provisioning use case (a deleted one stays deleted). */
+export const provisionCardServices = async (deps: PaymentServiceDeps, entries: readonly SeedPaymentService[]): Promise<void> => {
+  const provision = makeProvisionPaymentService(deps)
+  for (const s of cardServicesOf(entries))
+    await runTask(provision({ ...s, actor: SEED_ACTOR }), `seeding payment service ${s.input.display_name}`)
 }
 
 /**
  * The default set-up's card services: an account the seed names no card service for gets the
  * default one when it has none (so an account, or a deployment, from before card services gets
- * it too, and one changed with the CLI is left as it is). For an account the seed names card
- * services for, the seed says what they are: a default one an earlier start made is deactivated.
+ * it too, and one changed through the API or the CLI is left as it is). For an account the seed
+ * names card services for, the seed says what they are: a default one an earlier start made is
+ * deactivated.
  */
 export const applyDefaultCardServices = async (
-  services: PaymentServiceRepository,
+  deps: PaymentServiceDeps,
   accounts: readonly string[],
-  seeded: readonly PaymentServiceRecord[],
-  at: string,
+  seeded: readonly SeedPaymentService[],
 ): Promise<void> => {
+  const services: PaymentServiceRepository = deps.cardServices
+  const named = cardServicesOf(seeded)
   for (const account of new Set(accounts)) {
-    const byseed = seeded.filter((s) => s.merchant_account_id === account)
-    const fallback = defaultCardService(account, at)
-    if (byseed.length === 0) {
+    const fallback = defaultCardService(account)
+    const cmd = { merchantAccountId: account, actor: SEED_ACTOR }
+    if (!named.some((s) => s.merchantAccountId === account)) {
       const existing = await runTask(services.listForAccount(account), 'reading payment services')
-      if (existing.length === 0) await runTask(services.upsert(fallback), `seeding the default payment service of ${account}`)
+      if (existing.length === 0)
+        await runTask(makeProvisionPaymentService(deps)({ ...cmd, ...fallback }), `seeding the default payment service of ${account}`)
       continue
     }
     const stored = O.toNullable(await runTask(services.findById(account, fallback.id), 'reading a payment service'))
-    if (stored?.active === true && !byseed.some((s) => s.id === fallback.id))
-      await runTask(services.upsert({ ...stored, active: false, updated_at: at }), `deactivating the default payment service of ${account}`)
+    if (stored?.active === true && stored.deleted_at === undefined && !named.some((s) => s.id === fallback.id))
+      await runTask(
+        makeUpdatePaymentService(deps)({ ...cmd, id: fallback.id, input: { active: false } }),
+        `deactivating the default payment service of ${account}`,
+      )
   }
 }

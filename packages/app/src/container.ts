@@ -16,6 +16,7 @@ import { AuditSettler, AuditSweeper, auditUseCases, wireAudit } from './wiring/a
 import { authUseCases } from './wiring/auth'
 import { giftCardUseCases, wireGiftCards } from './wiring/gift-cards'
 import { paymentMethodUseCases } from './wiring/payment-methods'
+import { paymentServiceUseCases, wirePaymentServices } from './wiring/payment-services'
 import { buyerUseCases } from './wiring/buyers'
 import { checkoutSessionUseCases, SessionSweeper, wireCheckoutSessions } from './wiring/checkout-sessions'
 import { TransactionRecovery, transactionUseCases, wireTransactions } from './wiring/transactions'
@@ -67,6 +68,7 @@ export const buildContainer = (
   wireRuntime(c, rootKey, o.clock)
   wireStorage(c, storage, w)
   wireConnectors(c, w)
+  wirePaymentServices(c)
   wireWebhooks(c, w)
   wireAudit(c, w)
   wireGiftCards(c, w)
@@ -82,6 +84,7 @@ export const buildContainer = (
       ...transactionUseCases(c),
       ...checkoutSessionUseCases(c),
       ...auditUseCases(c),
+      ...paymentServiceUseCases(c),
     })),
   })
   return c

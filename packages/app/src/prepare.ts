@@ -1,6 +1,6 @@
 import pino from 'pino'
 import { Config } from './config'
-import { vaultBox } from './wiring/derived-keys'
+import { macOf, vaultBox } from './wiring/derived-keys'
 import { provisionAtStart } from './provision'
 import { resolveRootKey } from './root-key'
 import { openStorage } from './storage'
@@ -29,7 +29,7 @@ export const prepareStorage = async (config: Config, log: pino.Logger): Promise<
   try {
     const rootKey = resolveRootKey(config, storage.persistent)
     announceStart(config, storage.description, rootKey.source, log)
-    await provisionAtStart({ ...storage.ports, box: vaultBox(rootKey.key) }, new Date(), config, log)
+    await provisionAtStart({ ...storage.ports, box: vaultBox(rootKey.key), mac: macOf(rootKey.key) }, new Date(), config, log)
   } finally {
     await storage.close()
   }

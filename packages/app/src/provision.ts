@@ -1,9 +1,9 @@
 import * as O from 'fp-ts/Option'
-import { ApiKeyPair, reconciliationId, ROLE_CATALOGUE, SecretBox, StoragePorts } from '@orka/domain'
+import { ApiKeyPair, Mac, reconciliationId, ROLE_CATALOGUE, SecretBox, StoragePorts } from '@orka/domain'
 import { jwkThumbprint } from '@orka/adapters-http'
 import { randomBytes } from 'node:crypto'
 import pino from 'pino'
-import { applyDefaultCardServices, cardServiceProblem, cardServicesOf, provisionCardService } from './card-services'
+import { applyDefaultCardServices, provisionCardServices, provisioningDeps, seededServiceProblem } from './card-services'
 import { Config } from './config'
 import { ensureDevKey } from './dev-key'
 import { runTask } from './run-task'
@@ -12,9 +12,10 @@ import { stableUuid } from './stable-id'
 
 export type ProvisioningPorts = Pick<
   StoragePorts,
-  'merchantAccounts' | 'keys' | 'roles' | 'giftCardServices' | 'cardServices' | 'buyers' | 'webhooks'
+  'merchantAccounts' | 'keys' | 'roles' | 'giftCardServices' | 'cardServices' | 'buyers' | 'webhooks' | 'audit'
 > & {
   readonly box: SecretBox
+  readonly mac: Mac
 }
 
 export const DEFAULT_MERCHANT_ACCOUNT_ID = 'default'
@@ -51,7 +52,7 @@ const checkSeed = (seed: SeedFile): void => {
     }
   }
   for (const s of seed.payment_services ?? []) {
-    const problem = cardServiceProblem(s.payment_service_definition_id, s.fields ?? [])
+    const problem = seededServiceProblem(s)
     if (problem !== undefined) throw new Error(`seed: ${problem}`)
   }
 }
@@ -65,8 +66,7 @@ export const applyDefaults = async (p: ProvisioningPorts, now: Date, seed: SeedF
   checkSeed(seed)
   for (const role of ROLE_CATALOGUE) await runTask(p.roles.upsert(role), `seeding role ${role.slug}`)
   const accounts = [DEFAULT_MERCHANT_ACCOUNT_ID, ...(seed.merchant_accounts ?? []).map((m) => m.id)]
-  const at = now.toISOString()
-  await applyDefaultCardServices(p.cardServices, accounts, cardServicesOf(seed.payment_services ?? [], at), at)
+  await applyDefaultCardServices(provisioningDeps(p, { now: () => now }), accounts, seed.payment_services ?? [])
   const existing = await runTask(p.merchantAccounts.find(DEFAULT_MERCHANT_ACCOUNT_ID), 'reading the default merchant account')
   if (O.isSome(existing)) return
   await applySeed(p, now, {
@@ -120,7 +120,7 @@ export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile)
       `seeding gift card service ${s.display_name}`,
     )
 
-  for (const s of cardServicesOf(seed.payment_services ?? [], at)) await provisionCardService(p.cardServices, s)
+  await provisionCardServices(provisioningDeps(p, { now: () => now }), seed.payment_services ?? [])
 
   for (const b of seed.buyers ?? []) {
     const id = b.id ?? stableUuid('buyer', b.merchant_account_id, b.external_identifier ?? '', b.display_name ?? '')

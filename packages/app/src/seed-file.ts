@@ -1,7 +1,18 @@
 import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import * as t from 'io-ts'
-import { bool, boundedString, closed, GiftCardServiceDefinitionId, inputFaults, intRange, nullable, str, uuid } from '@orka/domain'
+import {
+  bool,
+  boundedString,
+  closed,
+  GiftCardServiceDefinitionId,
+  inputFaults,
+  intRange,
+  MAX_POSITION,
+  nullable,
+  str,
+  uuid,
+} from '@orka/domain'
 import { messageOf } from '@orka/adapters-http'
 
 const name200 = (n: string) => boundedString(n, { min: 1, max: 200 })
@@ -43,7 +54,7 @@ export const SeedFile = closed(
         },
         {
           id: uuid,
-          position: intRange('position', 0),
+          position: intRange('position', 0, MAX_POSITION),
           active: bool,
           accepted_currencies: t.array(boundedString('currency', { pattern: /^[A-Z]{3}$/ })),
           accepted_countries: t.array(boundedString('country', { pattern: /^[A-Z]{2}$/ })),

@@ -6,12 +6,12 @@ import { DependencyContainer } from 'tsyringe'
 import pino from 'pino'
 import {
   ApiKeyPairRepository,
+  AuditLog,
   BuyerRepository,
   Clock,
   GiftCardServiceRepository,
   Mac,
   MerchantAccountRepository,
-  PaymentServiceRepository,
   RoleRepository,
   SecretBox,
   WebhookSubscriptionRepository,
@@ -29,6 +29,7 @@ import { listenForMetrics, Metrics, MetricsListener } from './metrics'
 import { AggregatorRegistry } from 'prom-client'
 import { traceConnectors, tracer } from './spans'
 import { tracingOn } from './tracing'
+import { FreshPaymentServices } from './wiring/storage'
 
 export interface RunningServer {
   readonly url: string
@@ -56,10 +57,12 @@ const provisioningPorts = (c: DependencyContainer): ProvisioningPorts => ({
   keys: get(c, ApiKeyPairRepository),
   roles: get(c, RoleRepository),
   giftCardServices: get(c, GiftCardServiceRepository),
-  cardServices: get(c, PaymentServiceRepository),
+  cardServices: get(c, FreshPaymentServices),
   buyers: get(c, BuyerRepository),
   webhooks: get(c, WebhookSubscriptionRepository),
+  audit: get(c, AuditLog),
   box: get(c, SecretBox),
+  mac: get(c, Mac),
 })
 
 export const startServer = async (config: Config, o: StartOptions = {}): Promise<RunningServer> => {

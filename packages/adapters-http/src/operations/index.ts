@@ -4,6 +4,7 @@ import { CHECKOUT_SESSION_OPERATIONS } from './checkout-sessions'
 import { GIFT_CARD_OPERATIONS } from './gift-cards'
 import type { Operation } from './operation'
 import { PAYMENT_METHOD_OPERATIONS } from './payment-methods'
+import { PAYMENT_SERVICE_OPERATIONS } from './payment-services'
 import { ROLE_OPERATIONS } from './roles'
 import { TRANSACTION_EXTRA_OPERATIONS } from './transaction-extras'
 import { TRANSACTION_READ_OPERATIONS } from './transaction-reads'
@@ -29,6 +30,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...TRANSACTION_EXTRA_OPERATIONS,
   ...CHECKOUT_SESSION_OPERATIONS,
   ...AUDIT_LOG_OPERATIONS,
+  ...PAYMENT_SERVICE_OPERATIONS,
   ...UNSERVED_OPERATIONS,
 ]
 

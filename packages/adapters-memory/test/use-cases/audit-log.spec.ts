@@ -35,6 +35,7 @@ import {
   MemoryCheckoutSessionStore,
   MemoryGiftCardVault,
   MemoryPaymentMethodVault,
+  MemoryPaymentServiceRepository,
   MemoryTransactionStore,
 } from '../../src'
 import { ACTOR, eventWorld, ours, START, testBox, testMac } from './support'
@@ -69,6 +70,7 @@ const world = (buyers: BuyerRepository = new MemoryBuyerRepository()) => {
     checkoutSessions: new MemoryCheckoutSessionStore(),
     transactions: new MemoryTransactionStore(),
     keys: new MemoryApiKeyPairRepository(),
+    cardServices: new MemoryPaymentServiceRepository(),
     config: { graceMs: GRACE_MS, batch: 10 },
   })
   return {
@@ -98,6 +100,7 @@ const leftBehind = (w: World, buyerId: string): AuditRecord => ({
   timestamp: w.clock.now().toISOString(),
   committed: false,
   check: { probe: 'buyer-present', id: buyerId, witness: null },
+  changes: null,
 })
 
 describe('the audit log, written by the use cases', () => {
@@ -123,6 +126,7 @@ describe('the audit log, written by the use cases', () => {
         timestamp,
         committed: true,
         check: null,
+        changes: null,
       })
       const entries = await listed(w)
       expect(entries.map((e) => ({ ...e, id: '' }))).to.deep.equal([
@@ -277,6 +281,7 @@ describe('the audit log, written by the use cases', () => {
         checkoutSessions: new MemoryCheckoutSessionStore(),
         webhooks: w.webhooks,
         keys: new MemoryApiKeyPairRepository(),
+        cardServices: new MemoryPaymentServiceRepository(),
         config: { graceMs: GRACE_MS, batch: 10 },
       })
       const { value: t } = await right(w.create())

@@ -145,7 +145,7 @@ describe('cards on file: store: true and paying with a stored method', () => {
   it('refuses a method that cannot pay with one 400 that does not say why: deleted, another account’s, never proven', async () => {
     const { w, ada, service } = await world()
     const id = (await right(w.create(stored({ buyer_id: ada.id })))).value.payment_method?.id ?? ''
-    await right(w.cardServices.upsert(aPaymentServiceRecord({ merchant_account_id: MERCHANT_B, payment_service_definition_id: 'card-1' })))
+    await right(w.cardServices.write(aPaymentServiceRecord({ merchant_account_id: MERCHANT_B, payment_service_definition_id: 'card-1' })))
     const calls = service.calls.length
     const foreign = await makeCreateTransaction(w)({
       merchantAccountId: MERCHANT_B,
@@ -246,6 +246,7 @@ describe('cards on file: store: true and paying with a stored method', () => {
       capture: (r) => service.capture(r),
       void: (r) => service.void(r),
       refund: (r) => service.refund(r),
+      verify: (f) => service.verify(f),
     }
     void makeCreateTransaction({ ...w, cardConnectors: cardConnectorsOf({ 'card-1': hanging }) })({
       merchantAccountId: MERCHANT_A,

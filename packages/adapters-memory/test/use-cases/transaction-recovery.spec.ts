@@ -12,6 +12,7 @@ const abandoned = async (w: TransactionWorld, service: ScriptedCardConnector, n:
     capture: (r) => service.capture(r),
     void: (r) => service.void(r),
     refund: (r) => service.refund(r),
+    verify: (f) => service.verify(f),
   }
   const create = makeCreateTransaction({ ...w, cardConnectors: cardConnectorsOf({ 'card-1': hanging }) })
   for (let i = 0; i < n; i++)

@@ -80,7 +80,7 @@ export const transactionWorld = async (
       display_name: `Service ${i + 1}`,
     }),
   )
-  for (const r of records) await right(services.upsert(r))
+  for (const r of records) await right(services.write(r))
   const events = eventWorld(clock, ids)
   const deps: TransactionDeps = {
     transactions: new MemoryTransactionStore(),

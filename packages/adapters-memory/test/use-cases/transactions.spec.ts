@@ -190,6 +190,7 @@ describe('creating a transaction', () => {
       capture: (r) => service.capture(r),
       void: (r) => service.void(r),
       refund: (r) => service.refund(r),
+      verify: (f) => service.verify(f),
     }
     const w = await transactionWorld([service])
     void makeCreateTransaction({ ...w, cardConnectors: cardConnectorsOf({ 'card-1': hanging }) })({

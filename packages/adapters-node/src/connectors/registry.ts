@@ -1,5 +1,13 @@
 import * as O from 'fp-ts/Option'
-import { CardConnector, CardConnectors, ConnectorDefinition, ConnectorModule, GiftCardConnector, GiftCardConnectors } from '@orka/domain'
+import {
+  CardConnector,
+  CardConnectors,
+  ConnectorCatalogue,
+  ConnectorDefinition,
+  ConnectorModule,
+  GiftCardConnector,
+  GiftCardConnectors,
+} from '@orka/domain'
 import { CardConnectorModule, ConnectorContext, GiftCardConnectorModule } from './context'
 import { mockCard } from './mock-card'
 import { mockGiftCard } from './mock-gift-card'
@@ -31,3 +39,8 @@ export const giftCardConnectorRegistry = (
   context: ConnectorContext,
   modules: readonly GiftCardConnectorModule[] = GIFT_CARD_CONNECTORS,
 ): GiftCardConnectors => byDefinition<GiftCardConnector>(modules, context)
+
+/** What the API says of the card connectors (`GET /payment-service-definitions`) and checks a service's settings against. */
+export const connectorCatalogue = (modules: readonly CardConnectorModule[] = CARD_CONNECTORS): ConnectorCatalogue => ({
+  cardDefinitions: modules.map((m) => m.definition),
+})

@@ -1,52 +1,85 @@
-import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
+import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
-import { MOCK_CARD, PaymentServiceField, PaymentServiceRecord } from '@orka/domain'
-import { cardServiceProblem } from '../card-services'
-import { runTask } from '../run-task'
+import * as TE from 'fp-ts/TaskEither'
+import * as t from 'io-ts'
+import {
+  checkedSettings,
+  CLI_ACTOR,
+  DomainError,
+  Field,
+  inputFaults,
+  makeCreatePaymentService,
+  makeDeletePaymentService,
+  makeUpdatePaymentService,
+  MAX_POSITION,
+  MOCK_CARD,
+  PaymentServiceCreate,
+  PaymentServiceDeps,
+  PaymentServiceUpdate,
+} from '@orka/domain'
+import { messageOf } from '@orka/adapters-http'
+import { connectorCatalogue, SystemClock } from '@orka/adapters-node'
+import { provisioningDeps } from '../card-services'
+import { resolveRootKey } from '../root-key'
+import { refusalOf, runTask } from '../run-task'
+import { Storage } from '../storage'
+import { macOf, vaultBox } from '../wiring/derived-keys'
 import { withStorage } from './storage-command'
 import { CommandError, HELP, UsageError } from './usage'
 
 export const PAYMENT_SERVICES_USAGE = `Usage: orka payment-services list [--merchant-account ID]
        orka payment-services add --merchant-account ID --display-name NAME [--definition mock-card] [--position N]
-                                 [--inactive] [--currencies USD,EUR] [--field key=value]...
+                                 [--inactive] [--currencies USD,EUR] [--countries US,GB] [--field key=value]...
        orka payment-services set ID --merchant-account ID [--active true|false] [--position N] [--field key=value]...
+       orka payment-services delete ID --merchant-account ID
 
 A merchant account's card services, tried in position order (then oldest first) when a card
-payment is routed. Needs MONGODB_URI.
+payment is routed: the same checks and audit entries as the API's /payment-services. Needs
+MONGODB_URI, and the servers' VAULT_KEY (secret fields are sealed with it).
 
-list  Lists one account's card services, or every account's.
-add   Adds a card service: definition mock-card, position 0, active and for every currency unless
-      told otherwise; prints its id. --field mode=down makes mock-card fail every call (failover).
-set   Changes a card service: --field key=value sets a field, --field key= removes it.
+list    Lists one account's card services, or every account's (never a secret field).
+add     Adds a card service: definition mock-card, after the account's others, active and for every
+        currency and country unless told otherwise; prints its id. --field mode=down makes mock-card
+        fail every call (failover).
+set     Changes a card service: --field key=value sets a field, --field key= removes it.
+delete  Deletes a card service: routed to no more, kept for the transactions that used it.
 `
 
 const usage = (message: string) => new UsageError(`payment-services ${message}`, PAYMENT_SERVICES_USAGE)
 
 const positionOf = (v: string | undefined): number | undefined => {
   if (v === undefined) return undefined
-  if (!/^\d{1,9}$/.test(v)) throw usage(`--position expects an integer of 0 or more, got '${v}'`)
+  if (!/^\d{1,3}$/.test(v)) throw usage(`--position expects an integer from 0 to ${MAX_POSITION}, got '${v}'`)
   return Number(v)
 }
 
-const fieldsOf = (vs: readonly string[] = []): PaymentServiceField[] =>
+const fieldsOf = (vs: readonly string[] = []): Field[] =>
   vs.map((v) => {
     const at = v.indexOf('=')
     if (at < 1) throw usage(`--field expects key=value, got '${v}'`)
     return { key: v.slice(0, at), value: v.slice(at + 1) }
   })
 
-/** The fields with each change applied in turn: an empty value removes its key. */
-const withChanges = (fields: readonly PaymentServiceField[], changes: readonly PaymentServiceField[]) =>
-  changes.reduce<PaymentServiceField[]>(
-    (acc, c) => (c.value === '' ? acc.filter((f) => f.key !== c.key) : [...acc.filter((f) => f.key !== c.key), c]),
-    [...fields],
-  )
-
-const checked = (sub: string, definition: string, fields: readonly PaymentServiceField[]) => {
-  const problem = cardServiceProblem(definition, fields)
-  if (problem !== undefined) throw usage(`${sub}: ${problem}`)
+/** The CLI's input checked by the API's own codec: what the API would refuse, the CLI refuses with the same words. */
+const decoded = <A>(codec: t.Type<A, unknown>, sub: string, input: unknown): A => {
+  const r = codec.decode(input)
+  if (E.isLeft(r))
+    throw usage(
+      `${sub}: ${inputFaults(r.left)
+        .map((f) => `${f.path.join('.')}: ${messageOf(f)}`)
+        .join('; ')}`,
+    )
+  return r.right
 }
+
+/** Runs a use case over the storage, as the CLI user: the same checks and audit entries as the API's. */
+const withUseCases = (what: string, run: (deps: PaymentServiceDeps, s: Storage) => Promise<void>) =>
+  withStorage(what, async (s, config) => {
+    const rootKey = resolveRootKey(config, true).key
+    const deps = provisioningDeps({ ...s.ports, box: vaultBox(rootKey), mac: macOf(rootKey) }, new SystemClock())
+    await run(deps, s)
+  })
 
 const list = (args: string[]) => {
   const { values } = parseArgs({ args, options: { 'merchant-account': { type: 'string' } } })
@@ -56,12 +89,13 @@ const list = (args: string[]) => {
       account === undefined ? s.ports.cardServices.listAll() : s.ports.cardServices.listForAccount(account),
       'listing payment services',
     )
+    // Secret fields are sealed apart (`sealed_fields`) and never shown.
     const rows = services.map((p) => [
       p.id,
       p.merchant_account_id,
       p.payment_service_definition_id,
       String(p.position),
-      p.active ? 'active' : 'inactive',
+      p.deleted_at !== undefined ? 'deleted' : p.active ? 'active' : 'inactive',
       p.accepted_currencies.join(',') || '*',
       p.fields.map((f) => `${f.key}=${f.value}`).join(',') || '-',
       p.display_name,
@@ -81,6 +115,7 @@ const add = (args: string[]) => {
       position: { type: 'string' },
       inactive: { type: 'boolean', default: false },
       currencies: { type: 'string' },
+      countries: { type: 'string' },
       field: { type: 'string', multiple: true },
     },
   })
@@ -89,29 +124,27 @@ const add = (args: string[]) => {
   if (account === undefined) throw usage('add: --merchant-account ID is required')
   if (name === undefined || name.length === 0 || name.length > 200)
     throw usage('add: --display-name NAME (1 to 200 characters) is required')
-  const currencies = values.currencies === undefined ? [] : values.currencies.split(',')
-  for (const c of currencies) if (!/^[A-Z]{3}$/.test(c)) throw usage(`add: --currencies expects ISO 4217 codes such as USD,EUR, got '${c}'`)
-  const fields = withChanges([], fieldsOf(values.field))
-  checked('add', values.definition, fields)
-  return withStorage('payment-services add', async (s) => {
+  const input = decoded(PaymentServiceCreate, 'add', {
+    display_name: name,
+    payment_service_definition_id: values.definition,
+    position: positionOf(values.position),
+    active: !values.inactive,
+    accepted_currencies: values.currencies === undefined ? [] : values.currencies.split(','),
+    accepted_countries: values.countries === undefined ? [] : values.countries.split(','),
+    fields: fieldsOf(values.field),
+  })
+  // The API's checks, before storage is opened: a refusal is a usage error.
+  const checked = checkedSettings(connectorCatalogue(), input.payment_service_definition_id, input, [])
+  if (E.isLeft(checked)) throw usage(`add: ${refusalOf(checked.left)}`)
+  return withUseCases('payment-services add', async (deps, s) => {
     const found = await runTask(s.ports.merchantAccounts.find(account), 'reading the merchant account')
     if (O.isNone(found)) throw new CommandError(`payment-services add: no merchant account '${account}'`)
-    const at = new Date().toISOString()
-    const record: PaymentServiceRecord = {
-      id: randomUUID(),
-      merchant_account_id: account,
-      payment_service_definition_id: values.definition,
-      display_name: name,
-      position: positionOf(values.position) ?? 0,
-      active: !values.inactive,
-      accepted_currencies: currencies,
-      accepted_countries: [],
-      fields,
-      created_at: at,
-      updated_at: at,
-    }
-    await runTask(s.ports.cardServices.upsert(record), 'storing the payment service')
-    process.stdout.write(`added ${record.id}\n`)
+    const created = await refused(
+      'add',
+      { id: '', account },
+      makeCreatePaymentService(deps)({ merchantAccountId: account, actor: CLI_ACTOR, input }),
+    )
+    process.stdout.write(`added ${created.id}\n`)
   })
 }
 
@@ -136,21 +169,41 @@ const set = (args: string[]) => {
   const changes = fieldsOf(values.field)
   if (values.active === undefined && position === undefined && changes.length === 0)
     throw usage('set: nothing to change (--active, --position or --field)')
-  return withStorage('payment-services set', async (s) => {
-    const found = O.toNullable(await runTask(s.ports.cardServices.findById(account, id), 'reading the payment service'))
-    if (found === null) throw new CommandError(`payment-services set: no payment service '${id}' in merchant account '${account}'`)
-    const fields = withChanges(found.fields, changes)
-    checked('set', found.payment_service_definition_id, fields)
-    const changed: PaymentServiceRecord = {
-      ...found,
-      active: values.active === undefined ? found.active : values.active === 'true',
-      position: position ?? found.position,
-      fields,
-      updated_at: new Date().toISOString(),
-    }
-    await runTask(s.ports.cardServices.upsert(changed), 'storing the payment service')
+  const input = decoded(PaymentServiceUpdate, 'set', {
+    ...(values.active === undefined ? {} : { active: values.active === 'true' }),
+    ...(position === undefined ? {} : { position }),
+    ...(changes.length === 0 ? {} : { fields: changes }),
+  })
+  return withUseCases('payment-services set', async (deps) => {
+    await refused('set', { id, account }, makeUpdatePaymentService(deps)({ merchantAccountId: account, actor: CLI_ACTOR, id, input }))
     process.stdout.write(`updated ${id}\n`)
   })
+}
+
+const remove = (args: string[]) => {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'merchant-account': { type: 'string' } } })
+  const [id] = positionals
+  const account = values['merchant-account']
+  if (id === undefined || positionals.length > 1) throw usage('delete: expected exactly one payment service id')
+  if (account === undefined) throw usage('delete: --merchant-account ID is required')
+  return withUseCases('payment-services delete', async (deps) => {
+    await refused('delete', { id, account }, makeDeletePaymentService(deps)({ merchantAccountId: account, actor: CLI_ACTOR, id }))
+    process.stdout.write(`deleted ${id}\n`)
+  })
+}
+
+/** A use case's answer; a refusal or a `404` as the command's error, in the API's words. */
+const refused = async <A>(
+  sub: string,
+  { id, account }: { readonly id: string; readonly account: string },
+  task: TE.TaskEither<DomainError, A>,
+): Promise<A> => {
+  const r = await task()
+  if (E.isRight(r)) return r.right
+  if (r.left._tag === 'InvalidRequest') throw new CommandError(`payment-services ${sub}: ${refusalOf(r.left)}`)
+  if (r.left._tag === 'NotFound')
+    throw new CommandError(`payment-services ${sub}: no payment service '${id}' in merchant account '${account}'`)
+  return runTask(TE.left(r.left), `payment-services ${sub}`)
 }
 
 export const paymentServicesCommand = async (args: string[]): Promise<void> => {
@@ -160,5 +213,6 @@ export const paymentServicesCommand = async (args: string[]): Promise<void> => {
   if (sub === 'list') return list(rest)
   if (sub === 'add') return add(rest)
   if (sub === 'set') return set(rest)
+  if (sub === 'delete') return remove(rest)
   throw new UsageError(`payment-services: unknown subcommand '${sub}'`, PAYMENT_SERVICES_USAGE)
 }

@@ -1,4 +1,4 @@
-import { vaultBox } from '../wiring/derived-keys'
+import { macOf, vaultBox } from '../wiring/derived-keys'
 import { resolveRootKey } from '../root-key'
 import { applyDefaults, applySeed } from '../provision'
 import { readSeedFile } from '../seed-file'
@@ -18,10 +18,11 @@ export const seedCommand = async (args: string[]): Promise<void> => {
   if (file === undefined || args.length !== 1) throw new UsageError('seed: expected exactly one FILE', SEED_USAGE)
   const seed = readSeedFile(file)
   await withStorage('seed', async (s, config) => {
-    const box = vaultBox(resolveRootKey(config, true).key)
+    const rootKey = resolveRootKey(config, true).key
+    const ports = { ...s.ports, box: vaultBox(rootKey), mac: macOf(rootKey) }
     const now = new Date()
-    await applyDefaults({ ...s.ports, box }, now, seed)
-    await applySeed({ ...s.ports, box }, now, seed)
+    await applyDefaults(ports, now, seed)
+    await applySeed(ports, now, seed)
   })
   process.stdout.write(`applied ${file}\n`)
 }

@@ -22,6 +22,7 @@ import {
 } from '@orka/domain'
 import { PeriodicJob } from '../periodic-job'
 import { get, Wiring } from './context'
+import { FreshPaymentServices } from './storage'
 import { OUTBOX_GRACE_MS } from './webhooks'
 
 /** Settles audit entries left pending by a process that stopped (the same grace as the outbox's), and deletes the expired. */
@@ -53,6 +54,7 @@ export const wireAudit = (c: DependencyContainer, { config, log }: Wiring): void
                 checkoutSessions: get(c, CheckoutSessionStore),
                 transactions: get(c, TransactionStore),
                 keys: get(c, ApiKeyPairRepository),
+                cardServices: get(c, FreshPaymentServices),
                 mac: get(c, Mac),
                 clock: get(c, Clock),
                 config: { graceMs: OUTBOX_GRACE_MS, batch: 100 },

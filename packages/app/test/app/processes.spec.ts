@@ -34,7 +34,7 @@ describe('entry points', () => {
     const r = node('main.js', [], { PORT: '0', SEED_FILE: seed, LOG_LEVEL: 'silent' })
     expect([r.status, r.stderr]).to.deep.equal([
       1,
-      "Orka could not start: seed: payment service definition 'adyen-card' has no connector (Orka has: mock-card)\n",
+      "Orka could not start: seed: payment service Adyen: /payment_service_definition_id: Orka has no connector 'adyen-card' (it has: mock-card)\n",
     ])
   })
 

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import { randomBytes } from 'node:crypto'
 import { makeMemoryAdapters } from '@orka/adapters-memory'
-import { AesGcmSecretBox } from '@orka/adapters-node'
+import { AesGcmSecretBox, HmacMac } from '@orka/adapters-node'
 import { ROLE_CATALOGUE } from '@orka/domain'
 import { aPaymentServiceRecord } from '@orka/domain/testing'
 import { applyDefaults, applySeed, ProvisioningPorts } from '../../src/provision'
@@ -14,7 +14,11 @@ type SeedService = NonNullable<SeedFile['payment_services']>[number]
 import { generateKeyPair } from '../../src/dev-key'
 import { runTask } from '../../src/run-task'
 
-const ports = (): ProvisioningPorts => ({ ...makeMemoryAdapters(), box: new AesGcmSecretBox(randomBytes(32)) })
+const ports = (): ProvisioningPorts => ({
+  ...makeMemoryAdapters(),
+  box: new AesGcmSecretBox(randomBytes(32)),
+  mac: new HmacMac(randomBytes(32)),
+})
 const now = new Date('2026-01-02T03:04:05.000Z')
 const seek = { direction: 'forward' as const, from: O.none, limit: 100 }
 
@@ -91,6 +95,8 @@ describe('provisioning', () => {
       aPaymentServiceRecord({
         id: cardServiceId({ merchant_account_id: account, payment_service_definition_id: 'mock-card', display_name: 'Mock cards' }),
         merchant_account_id: account,
+        sealed_fields: [],
+        revision: 0,
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       })
@@ -132,19 +138,19 @@ describe('provisioning', () => {
       await applySeed(p, now, seed)
       const [first] = await servicesOf(p, 'acme')
       // As a store may give it back: its keys in another order.
-      const reordered = Object.fromEntries(Object.entries(first!).reverse()) as typeof first
-      await runTask(p.cardServices.upsert(reordered!), 'upsert')
+      const reordered = { ...Object.fromEntries(Object.entries(first!).reverse()), revision: 1 } as NonNullable<typeof first>
+      await runTask(p.cardServices.write(reordered), 'write')
       await applySeed(p, later, seed)
-      expect(await servicesOf(p, 'acme')).to.deep.equal([first])
+      expect(await servicesOf(p, 'acme')).to.deep.equal([reordered])
       await applySeed(p, later, { payment_services: [{ ...seed.payment_services[0]!, active: false }] })
-      expect(await servicesOf(p, 'acme')).to.deep.equal([{ ...first, active: false, updated_at: later.toISOString() }])
+      expect(await servicesOf(p, 'acme')).to.deep.equal([{ ...first, active: false, updated_at: later.toISOString(), revision: 2 }])
     })
 
     it("deactivates an account's default card service once the seed names its card services, and leaves one changed since alone", async () => {
       const p = ports()
       await applyDefaults(p, now, { merchant_accounts: [{ id: 'acme', display_name: 'Acme' }] })
-      const changed = { ...mockCards('default'), fields: [{ key: 'mode', value: 'down' }] }
-      await runTask(p.cardServices.upsert(changed), 'upsert')
+      const changed = { ...mockCards('default'), fields: [{ key: 'mode', value: 'down' }], revision: 1 }
+      await runTask(p.cardServices.write(changed), 'write')
       const seed = { merchant_accounts: [{ id: 'acme', display_name: 'Acme' }], payment_services: [up] }
       await applyDefaults(p, later, seed)
       await applySeed(p, later, seed)
@@ -167,9 +173,12 @@ describe('provisioning', () => {
       const cases: [SeedService, string][] = [
         [
           { ...up, payment_service_definition_id: 'adyen-card' },
-          "seed: payment service definition 'adyen-card' has no connector (Orka has: mock-card)",
+          "seed: payment service Up: /payment_service_definition_id: Orka has no connector 'adyen-card' (it has: mock-card)",
         ],
-        [{ ...up, fields: [{ key: 'mode', value: 'Down' }] }, "seed: mock-card field mode 'Down' is not one of: down, timeout"],
+        [
+          { ...up, fields: [{ key: 'mode', value: 'Down' }] },
+          "seed: payment service Up: /fields/0/value: mode 'Down' is not one of: down, timeout",
+        ],
       ]
       for (const [service, message] of cases) {
         const p = ports()

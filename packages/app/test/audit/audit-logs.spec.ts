@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { errorBody, Harness, IDS, Page, startHarness, ValidationErrorBody } from '../support/harness'
-import { userOf } from './audit-support'
+import { defaultCardServiceId } from '../../src/card-services'
+import { SEED_USER, userOf } from './audit-support'
 
 interface Entry {
   type: 'audit-log'
@@ -8,7 +9,7 @@ interface Entry {
   merchant_account_id: string | null
   resource: { type: string; id: string; name: string }
   action: string
-  user: ReturnType<typeof userOf>
+  user: ReturnType<typeof userOf> | typeof SEED_USER
   timestamp: string
 }
 type Json = Record<string, unknown>
@@ -40,6 +41,16 @@ describe('GET /audit-logs: every change made through the API, newest first', fun
     h.clock.advance(1000)
     return r.body
   }
+  /** The entry of an account's default card service, which the harness's seed creates at start. */
+  const seeded = (account: string, timestamp: string): Omit<Entry, 'id'> => ({
+    type: 'audit-log',
+    merchant_account_id: account,
+    resource: { type: 'payment-service', id: defaultCardServiceId(account), name: 'Mock cards' },
+    action: 'created',
+    user: SEED_USER,
+    timestamp,
+  })
+  let started = ''
   const list = (query = '', o: { merchantAccount?: string; auth?: string } = {}) => h.request<Page<Entry>>('GET', `/audit-logs${query}`, o)
   const withoutIds = (items: readonly Entry[]) =>
     items.map(({ id, ...rest }) => {
@@ -49,6 +60,9 @@ describe('GET /audit-logs: every change made through the API, newest first', fun
 
   before(async () => {
     h = await startHarness()
+    started = h.clock.now().toISOString()
+    entries.push(seeded('default', started))
+    h.clock.advance(1000)
     const buyer = await change('POST', '/buyers', { display_name: 'Grace Hopper' }, (b) => ({
       resource: { type: 'buyer', id: b.id as string, name: 'Grace Hopper' },
       action: 'created',
@@ -186,6 +200,7 @@ describe('GET /audit-logs: every change made through the API, newest first', fun
         user: userOf(h.pems.admin),
         timestamp: h.clock.now().toISOString(),
       },
+      seeded('acme', started),
     ])
   })
 

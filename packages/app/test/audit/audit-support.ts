@@ -14,3 +14,6 @@ export const userOf = (privateKeyPem: string) => {
     status: 'active',
   }
 }
+
+/** The user an entry names for what the seed file made at start (no key made it). */
+export const SEED_USER = { type: 'user', id: null, name: 'seed file', email_address: null, is_staff: false, status: 'active' }

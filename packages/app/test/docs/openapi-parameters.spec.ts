@@ -31,9 +31,11 @@ describe('OpenAPI parameters: documented bounds are the enforced ones', () => {
 
   const call = (method: string, template: string, param: OpenApiParameter, value: string) => {
     const path = template
+      .replace(`{${param.name}}`, param.in === 'path' ? encodeURIComponent(value) : `{${param.name}}`)
       .replace('{subscription_id}', IDS.defaultWebhook)
       .replace('{transaction_id}', transactionId)
       .replace(/\{[a-z_]+_id\}/g, '00000000-0000-4000-8000-000000000000')
+    if (param.in === 'path') return h.request<ValidationErrorBody>(method, path, method === 'POST' ? { body: {} } : {})
     if (param.in === 'query') return h.request<ValidationErrorBody>(method, `${path}?${param.name}=${encodeURIComponent(value)}`)
     if (param.in === 'header') {
       // The idempotent operations take a documented header with bounds; each needs its body.
@@ -69,7 +71,8 @@ describe('OpenAPI parameters: documented bounds are the enforced ones', () => {
             if (bound === undefined) continue
             const inside = bound
             const outside = bound + step
-            if (outside < 0) continue
+            // An empty path segment is another route, not a value outside the bound.
+            if (outside < 0 || (p.in === 'path' && outside === 0)) continue
             const ok = await call(method.toUpperCase(), template, p, valueOf(s, inside))
             const refused = await call(method.toUpperCase(), template, p, valueOf(s, outside))
             const what = `${method.toUpperCase()} ${template} ${p.in} ${p.name}`

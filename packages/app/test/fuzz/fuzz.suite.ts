@@ -153,6 +153,8 @@ const codeLeaks = (text: string, codes: readonly string[]): Problem[] => {
   } catch {
     return []
   }
+  // The published contract (GET /openapi.json) describes `security_code` as a property: no card's.
+  if (typeof body === 'object' && body !== null && 'openapi' in body && 'paths' in body) return []
   const found: Problem[] = []
   const walk = (v: unknown, key: string) => {
     if (key === 'security_code')
@@ -185,9 +187,15 @@ class Pools implements Resolver {
   readonly giftCard: string[] = []
   readonly session: string[] = []
   readonly paymentMethod: string[] = []
+  /** Services the run created, all inactive: the default services, which payments route to, are never in it. */
+  readonly paymentService: string[] = []
   private readonly seen = new Set<string>()
 
-  add(pool: 'subscription' | 'buyer' | 'cursor' | 'buyerExternalId' | 'giftCard' | 'session' | 'paymentMethod', v: string, cap = 400) {
+  add(
+    pool: 'subscription' | 'buyer' | 'cursor' | 'buyerExternalId' | 'giftCard' | 'session' | 'paymentMethod' | 'paymentService',
+    v: string,
+    cap = 400,
+  ) {
     const k = `${pool}\u0000${v}`
     if (this.seen.has(k) || this[pool].length >= cap) return
     this.seen.add(k)
@@ -417,6 +425,7 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
         pools.add('giftCard', body.id)
       if (res.status === 201 && q.family === 'create_checkout_session' && typeof body.id === 'string') pools.add('session', body.id)
       if (res.status === 201 && q.family === 'create_payment_method' && typeof body.id === 'string') pools.add('paymentMethod', body.id)
+      if (res.status === 201 && q.family === 'create_payment_service' && typeof body.id === 'string') pools.add('paymentService', body.id)
       if (res.status === 201 && q.family === 'add_buyer' && typeof body.id === 'string') {
         pools.add('buyer', body.id)
         if (typeof body.external_identifier === 'string' && body.external_identifier.length < 100)
@@ -663,7 +672,7 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
           `  families (requests, mean ms): ${byCount(stats.family)
             .map(([k, n]) => `${k}: ${n} (${((stats.ms.get(k) ?? 0) / n).toFixed(1)})`)
             .join(', ')}`,
-          `  pools: ${pools.subscription.length} subscriptions, ${pools.buyer.length} buyers, ${pools.delivery.length} deliveries, ${pools.card.length} cards, ${pools.cursor.length} cursors, ${pools.session.length} checkout sessions, ${pools.paymentMethod.length} payment methods`,
+          `  pools: ${pools.subscription.length} subscriptions, ${pools.buyer.length} buyers, ${pools.delivery.length} deliveries, ${pools.card.length} cards, ${pools.cursor.length} cursors, ${pools.session.length} checkout sessions, ${pools.paymentMethod.length} payment methods, ${pools.paymentService.length} payment services`,
           `  transactions (model): ${model.summary()}`,
           `  payment methods (model): ${methods.summary()}`,
           `  distinct failures: ${catalogue.size}`,

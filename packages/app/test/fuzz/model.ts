@@ -59,6 +59,7 @@ export type PoolName =
   | 'giftCard'
   | 'session'
   | 'paymentMethod'
+  | 'paymentService'
 
 /** Something the server created earlier in the run, picked by index (modulo the pool's size). */
 export class Ref {

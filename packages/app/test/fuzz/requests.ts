@@ -281,9 +281,9 @@ const cvvValue = fc
   .tuple(entropy, fc.constantFrom(3, 4))
   .map(([n, length]) => new Secret('cvv', scramble(n ^ SALT.cvv, length, '0123456789')))
 
-/** Passwords and client secrets: a marker the leak check can find in any text. */
-export const PASSWORD_RE = /Zp[wc][A-Za-z0-9]{13}/g
-const passwordValue = (prefix: 'Zpw' | 'Zpc') =>
+/** Passwords, client secrets and connector API keys: a marker the leak check can find in any text. */
+export const PASSWORD_RE = /Z(?:p[wc]|sk)[A-Za-z0-9]{13}/g
+const passwordValue = (prefix: 'Zpw' | 'Zpc' | 'Zsk') =>
   entropy.map((n) => new Secret('password', prefix + scramble(n ^ SALT.password, 13, alnum.join(''))))
 
 // ---------------------------------------------------------------------------------------------
@@ -1547,6 +1547,150 @@ const unknownPath: fc.Arbitrary<Segment[]> = fc.array(
   ),
   { minLength: 0, maxLength: 5 },
 )
+/**
+ * A payment service's settings: the mock's fields, one it does not know, and a secret `api_key`
+ * (a credential: never in a response or a log line).
+ */
+const serviceField: fc.Arbitrary<unknown> = oneof(
+  {
+    weight: 4,
+    arbitrary: obj({
+      key: field(fc.constantFrom('merchant_id', 'mode')),
+      value: textField(fc.constantFrom('test', 'down', 'timeout', ''), 4096),
+    }),
+  },
+  { weight: 3, arbitrary: obj({ key: field(fc.constant('api_key')), value: field(passwordValue('Zsk')) }) },
+  { weight: 1, arbitrary: obj({ key: textField(word(1, 12), 100), value: textField(word(0, 12), 4096) }) },
+)
+const serviceSettings = {
+  fields: field(fc.array(serviceField, { maxLength: 4 })),
+  accepted_currencies: field(fc.array(fc.constantFrom('USD', 'EUR', 'usd', 'XTS', 'US'), { maxLength: 3 })),
+  accepted_countries: field(fc.array(fc.constantFrom('US', 'GB', 'us', 'XX', 'USA'), { maxLength: 3 })),
+  position: opt(field(fc.constantFrom(0, 1, 5, 999, 1000, -1, 2.5))),
+}
+/**
+ * Services the fuzzer creates are never routed to (`active` is always false, never mutated
+ * away): the transaction model predicts where payments go from the seeded services alone.
+ */
+const serviceCreate: fc.Arbitrary<Obj> = obj({
+  display_name: textField(fc.constantFrom('Mock card service', 'Backup', '\u{1f600}'), 200),
+  payment_service_definition_id: field(fc.constantFrom('mock-card', 'stripe-card', '')),
+  ...serviceSettings,
+  active: fc.constant(false),
+  three_d_secure_enabled: opt(fc.constantFrom(false, true, null), 2),
+})
+const serviceUpdate: fc.Arbitrary<Obj> = obj({
+  display_name: opt(textField(fc.constantFrom('Renamed', ''), 200)),
+  fields: opt(serviceSettings.fields),
+  accepted_currencies: opt(serviceSettings.accepted_currencies),
+  accepted_countries: opt(serviceSettings.accepted_countries),
+  position: serviceSettings.position,
+  active: opt(fc.constantFrom(false, null)),
+})
+const verifyBody: fc.Arbitrary<Obj> = obj({
+  payment_service_definition_id: field(fc.constantFrom('mock-card', 'stripe-card')),
+  fields: serviceSettings.fields,
+  payment_service_id: opt(oneof(ref('paymentService'), fc.uuid({ version: 4 }), fc.constant(null))),
+})
+const paymentOptions: fc.Arbitrary<Obj> = obj({
+  currency: opt(field(fc.constantFrom('USD', 'EUR', 'usd'))),
+  country: opt(field(fc.constantFrom('US', 'GB', 'u'))),
+  amount: opt(field(fc.constantFrom(1299, 0, -1, 2 ** 53))),
+  locale: opt(field(fc.constantFrom('en', 'en-US', 'x'))),
+})
+
+/** The payment service routes, their definitions, payment options and card schemes (issue 36). */
+const paymentServiceRequests: fc.Arbitrary<FuzzRequest> = oneof(
+  {
+    weight: 3,
+    arbitrary: request({ family: 'create_payment_service', method: is('POST'), path: seg('payment-services'), body: body(serviceCreate) }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'list_payment_services',
+      method: is('GET'),
+      path: seg('payment-services'),
+      query: query([param('method', fc.constantFrom('card', 'paypal', '')), param('deleted', fc.constantFrom('true', 'false', 'yes'))]),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({ family: 'get_payment_service', method: is('GET'), path: seg('payment-services', idSegment('paymentService')) }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'update_payment_service',
+      method: is('PUT'),
+      path: seg('payment-services', idSegment('paymentService')),
+      body: body(serviceUpdate),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: request({
+      family: 'delete_payment_service',
+      method: is('DELETE'),
+      path: seg('payment-services', idSegment('paymentService')),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'verify_payment_service_credentials',
+      method: is('POST'),
+      path: seg('payment-services', 'verify'),
+      body: body(verifyBody),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: request({
+      family: 'create_payment_service_session',
+      method: is('POST'),
+      path: seg('payment-services', idSegment('paymentService'), 'sessions'),
+      body: optionalBody(anyJson),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: request({
+      family: 'list_payment_service_definitions',
+      method: is('GET'),
+      path: seg('payment-service-definitions'),
+      query: query([]),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: request({
+      family: 'get_payment_service_definition',
+      method: is('GET'),
+      path: seg('payment-service-definitions', fc.constantFrom('mock-card', 'MOCK-CARD', 'stripe-card', '%00', 'x'.repeat(60))),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: request({
+      family: 'create_payment_service_definition_session',
+      method: is('POST'),
+      path: seg('payment-service-definitions', fc.constantFrom('mock-card', 'stripe-card'), 'sessions'),
+      body: optionalBody(anyJson),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'list_payment_options',
+      method: is('POST'),
+      path: seg('payment-options'),
+      body: optionalBody(paymentOptions),
+    }),
+  },
+  { weight: 1, arbitrary: request({ family: 'list_card_scheme_definitions', method: is('GET'), path: seg('card-scheme-definitions') }) },
+)
+
 const KNOWN_PATHS: fc.Arbitrary<Segment[]> = oneof(
   fc.constantFrom<Segment[]>(
     ['gift-cards', 'activations'],
@@ -1558,7 +1702,12 @@ const KNOWN_PATHS: fc.Arbitrary<Segment[]> = oneof(
     ['webhook-subscriptions'],
     ['payment-methods'],
     ['buyers', 'payment-methods'],
+    ['payment-services'],
+    ['payment-service-definitions'],
+    ['payment-options'],
+    ['card-scheme-definitions'],
   ),
+  idSegment('paymentService').map((id) => ['payment-services', id]),
   idSegment('paymentMethod').map((id) => ['payment-methods', id]),
   idSegment('paymentMethod').map((id) => ['payment-methods', id, 'network-tokens']),
   idSegment('buyer').map((id) => ['buyers', id]),
@@ -1894,6 +2043,7 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
       ),
     }),
   },
+  { weight: 8, arbitrary: paymentServiceRequests },
   { weight: 3, arbitrary: request({ family: 'unknown route', method: ANY_METHOD, path: unknownPath }) },
   {
     weight: 2,

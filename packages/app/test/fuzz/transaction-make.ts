@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { defaultCardService } from '../../src/card-services'
+import { defaultCardServiceId } from '../../src/card-services'
 import type { Harness, Resource } from '../support/harness'
 import { Obj, Secret } from './model'
 import type { KnownMethod } from './payment-method-vault'
@@ -97,9 +97,9 @@ export class Makings {
       case 'buyerExternal':
         return this.buyers[account].external
       case 'serviceId':
-        return defaultCardService(account, '').id
+        return defaultCardServiceId(account)
       case 'otherServiceId':
-        return defaultCardService(account === 'default' ? 'acme' : 'default', '').id
+        return defaultCardServiceId(account === 'default' ? 'acme' : 'default')
       case 'externalId':
         return this.externalIdOf(account) ?? 'ext-none'
       case 'sessionId':

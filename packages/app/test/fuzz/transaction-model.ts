@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { defaultCardService } from '../../src/card-services'
+import { defaultCardServiceId } from '../../src/card-services'
 import type { Harness } from '../support/harness'
 import type { Problem } from './contract'
 import { Obj, Secret } from './model'
@@ -179,7 +179,7 @@ export class TransactionModel {
           badKey: t.key === 'bad',
           reused: reuse !== undefined,
           buyer: this.make.buyers[account],
-          serviceId: defaultCardService(account, '').id,
+          serviceId: defaultCardServiceId(account),
           session: made,
           pin: PIN,
           stored: stored === null ? null : { method: stored.method },

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { defaultCardService } from '../../src/card-services'
+import { defaultCardServiceId } from '../../src/card-services'
 import { errorBody, Harness, IDS, Resource, startHarness } from '../support/harness'
 
 const CARD = { method: 'card', number: '4111111111111111', expiration_date: '12/30', security_code: '123' }
@@ -65,7 +65,7 @@ describe('split payments over HTTP: gift cards and a card in one transaction (em
       authorized_at: now(),
       payment_service: {
         type: 'payment-service',
-        id: defaultCardService('default', now()).id,
+        id: defaultCardServiceId('default'),
         payment_service_definition_id: 'mock-card',
         method: 'card',
         display_name: 'Mock cards',

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { PaymentServiceRepository } from '@orka/domain'
 import { aPaymentServiceRecord } from '@orka/domain/testing'
-import { defaultCardService } from '../../src/card-services'
+import { defaultCardServiceId } from '../../src/card-services'
 import { get } from '../../src/container'
 import { errorBody, Harness, IDS, Resource, startHarness, UUID_RE } from '../support/harness'
 import { approvedCardPayment } from '../support/transaction-bodies'
@@ -28,7 +28,6 @@ describe('transactions over HTTP (embedded store, mock-card)', () => {
   afterEach(() => h.close())
   const pay = (body: unknown = PAYMENT, headers: Record<string, string> = {}) => h.request<Tx>('POST', '/transactions', { body, headers })
   const now = () => h.clock.now().toISOString()
-  const service = () => defaultCardService('default', now())
 
   const expected = (t: Tx, o: Json = {}): Json => approvedCardPayment(t, now(), o)
 
@@ -70,9 +69,9 @@ describe('transactions over HTTP (embedded store, mock-card)', () => {
       fields: [{ key: 'mode', value: 'down' }],
     })
     const backup = aPaymentServiceRecord({ merchant_account_id: 'default', position: 1, display_name: 'Backup' })
-    await services.upsert({ ...service(), active: false })()
-    await services.upsert(down)()
-    await services.upsert(backup)()
+    await h.request('PUT', `/payment-services/${defaultCardServiceId('default')}`, { body: { active: false } })
+    await services.write(down)()
+    await services.write(backup)()
     const r = await pay()
     expect(r.body).to.include({ status: 'authorization_succeeded' })
     expect(r.body.payment_service).to.include({ id: backup.id, display_name: 'Backup' })

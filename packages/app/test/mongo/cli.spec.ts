@@ -138,6 +138,11 @@ describe('CLI against MongoDB', function () {
       ['acme', 'Mock cards'],
       ['default', 'Mock cards'],
     ])
+
+    // Deleted: routed to no more, listed as deleted; a second delete finds nothing.
+    expect(cli(['payment-services', 'delete', id, '--merchant-account', 'acme'], db.env).stdout).to.equal(`deleted ${id}\n`)
+    expect(rows(['--merchant-account', 'acme'])[1]!.slice(0, 5)).to.deep.equal([id, 'acme', 'mock-card', '1', 'deleted'])
+    expect(cli(['payment-services', 'delete', id, '--merchant-account', 'acme'], db.env).status).to.equal(1)
   })
 
   it('refuses bad card service arguments (exit 2), an unknown account or service (exit 1)', () => {
@@ -147,11 +152,11 @@ describe('CLI against MongoDB', function () {
     }
     expect(run('add', '--merchant-account', 'default', '--display-name', 'Adyen', '--definition', 'adyen-card')).to.deep.equal([
       2,
-      "orka: payment-services add: payment service definition 'adyen-card' has no connector (Orka has: mock-card)",
+      "orka: payment-services add: /payment_service_definition_id: Orka has no connector 'adyen-card' (it has: mock-card)",
     ])
     expect(run('add', '--merchant-account', 'default', '--display-name', 'X', '--field', 'mode=off')).to.deep.equal([
       2,
-      "orka: payment-services add: mock-card field mode 'off' is not one of: down, timeout",
+      "orka: payment-services add: /fields/0/value: mode 'off' is not one of: down, timeout",
     ])
     expect(run('add', '--merchant-account', 'default')).to.deep.equal([
       2,

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import { once } from 'node:events'
 import { MongoClient } from 'mongodb'
 import { luhnValid } from '@orka/domain'
-import { defaultCardService } from '../../src/card-services'
+import { defaultCardServiceId } from '../../src/card-services'
 import { makeFixture } from '../support/harness'
 import { Answer, caller, crashTestSetup, freshDatabase, mongoUri, OrkaProcess, startOrkaProcess, storedTransactions } from './support'
 
@@ -77,7 +77,7 @@ describe('payments across a kill -9, retries and the recovery pass (MongoDB)', f
   it('leaves no transaction processing and no authorization unseen; retries end 201 with a final status, or find the card taken and nothing recorded', async () => {
     const fixture = makeFixture()
     const { env, headers } = crashTestSetup(db.env, fixture)
-    const serviceId = defaultCardService('default', '').id
+    const serviceId = defaultCardServiceId('default')
     const numbers = Array.from({ length: 100 }, (_, i) => numberOf(i))
     const n = 100
     const keys = Array.from({ length: n }, (_, i) => `tx-crash-${i}-${db.env.MONGODB_DATABASE}`)

@@ -994,6 +994,222 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment-services/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify payment service credentials
+         * @description Asks the definition's connector whether its provider accepts these fields; with `payment_service_id`, over that service's stored fields (its secrets included). `200 {"verified": true}` when accepted; a refusal is a `400` naming the field and the reason the connector gives, never a value. Nothing is stored.
+         *
+         *     **Scope:** `payment-services.write` (`*.write` also grant it).
+         */
+        post: operations["verify_payment_service_credentials"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment services
+         * @description Lists the merchant account's payment services in routing order (`position`, then oldest first); with `deleted=true`, only the deleted ones. A cursor only serves the filters it was issued with.
+         *
+         *     **Scope:** `payment-services.read` (`*.read` also grant it).
+         */
+        get: operations["list_payment_services"];
+        put?: never;
+        /**
+         * Create payment service
+         * @description Adds a card service of a definition Orka has (`GET /payment-service-definitions`), its `fields` checked against the definition: an unknown key, a required field missing or a value outside its set is a `400` naming it. Routed to from the next payment on; `position` defaults to after the account's others. Fields the definition marks `secret` (credentials) are stored sealed and never returned: a service shows only its other fields.
+         *
+         *     **Scope:** `payment-services.write` (`*.write` also grant it).
+         */
+        post: operations["create_payment_service"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-services/{payment_service_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get payment service
+         * @description Reads one payment service. Unknown, deleted and another account's services are `404`. Fields the definition marks `secret` (credentials) are stored sealed and never returned: a service shows only its other fields.
+         *
+         *     **Scope:** `payment-services.read` (`*.read` also grant it).
+         */
+        get: operations["get_payment_service"];
+        /**
+         * Update payment service
+         * @description Changes what the body names; the rest is kept. A field sent replaces that key (an empty `value` removes it), a field not sent is kept, a secret one too: rotating a credential is sending it. This instance routes by the change from the next payment on, every other instance within `LOOKUP_CACHE_MS`; a payment already routed keeps its service. A deleted service is a `404`. Two changes sent at once both take effect, one after the other; a service that keeps changing under this one is a `409` (`concurrent_update`), nothing changed.
+         *
+         *     **Scope:** `payment-services.write` (`*.write` also grant it).
+         */
+        put: operations["update_payment_service"];
+        post?: never;
+        /**
+         * Delete payment service
+         * @description Stops routing to the service: it reads as a `404` from then on (`GET /payment-services?deleted=true` still lists it). The transactions routed to it still show it, and their captures, voids and refunds still reach it.
+         *
+         *     **Scope:** `payment-services.write` (`*.write` also grant it).
+         */
+        delete: operations["delete_payment_service"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-services/{payment_service_id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create payment service session
+         * @description Opens a wallet session, which no connector Orka has does: a `400` that says so (a `404` for no such service).
+         *
+         *     **Scope:** `payment-services.write` (`*.write` also grant it).
+         */
+        post: operations["create_payment_service_session"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-service-definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment service definitions
+         * @description Every card connector Orka has, by id: the same for every merchant account.
+         *
+         *     **Scope:** `payment-service-definitions.read` (`*.read` also grant it).
+         */
+        get: operations["list_payment_service_definitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-service-definitions/{payment_service_definition_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get payment service definition
+         * @description One connector; one Orka does not have is a `404`.
+         *
+         *     **Scope:** `payment-service-definitions.read` (`*.read` also grant it).
+         */
+        get: operations["get_payment_service_definition"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-service-definitions/{payment_service_definition_id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create payment service definition session
+         * @description Opens a wallet session, which no connector Orka has does: a `400` that says so (a `404` for a connector Orka does not have).
+         *
+         *     **Scope:** `payment-service-definitions.read` (`*.read` also grant it).
+         */
+        post: operations["create_payment_service_definition_session"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List payment options
+         * @description What a checkout can offer for this cart: `card` when an active payment service of the account takes its currency and country, `gift-card` when the account has a gift card service. Every property of the body is optional. An `embed` token may call it.
+         *
+         *     **Scope:** `payment-options.read` (`*.read` and `embed` also grant it).
+         */
+        post: operations["list_payment_options"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/card-scheme-definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List card scheme definitions
+         * @description The card schemes Orka recognises from a card number, with a display name and an icon (a data URL).
+         *
+         *     **Scope:** `card-scheme-definitions.read` (`*.read` also grant it).
+         */
+        get: operations["list_card_scheme_definitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -2523,7 +2739,7 @@ export interface components {
          * AuditedResource
          * @enum {string}
          */
-        AuditedResource: "buyer" | "gift-card" | "payment-method" | "webhook-subscription" | "webhook-delivery" | "checkout-session" | "transaction" | "refund" | "api-key-pair";
+        AuditedResource: "buyer" | "gift-card" | "payment-method" | "webhook-subscription" | "webhook-delivery" | "checkout-session" | "transaction" | "refund" | "api-key-pair" | "payment-service";
         /** AuditLogEntryResource */
         AuditLogEntryResource: {
             type: components["schemas"]["AuditedResource"];
@@ -2552,6 +2768,7 @@ export interface components {
             user: components["schemas"]["AuditLogEntryUser"];
             /** Format: date-time */
             timestamp: string;
+            changes?: string[];
         };
         /** AuditLogEntries */
         AuditLogEntries: {
@@ -2559,6 +2776,211 @@ export interface components {
             limit: number;
             next_cursor: string | null;
             previous_cursor: string | null;
+        };
+        /** VerifiedCredentials */
+        VerifiedCredentials: {
+            verified: boolean;
+        };
+        /** Field */
+        Field: {
+            key: string;
+            value: string;
+        };
+        /** VerifyCredentials */
+        VerifyCredentials: {
+            payment_service_definition_id: string;
+            fields: components["schemas"]["Field"][];
+            payment_service_id?: string | null;
+        };
+        /**
+         * PaymentServiceStatus
+         * @enum {string}
+         */
+        PaymentServiceStatus: "pending" | "created" | "failed";
+        /** PaymentService */
+        PaymentService: {
+            /** @constant */
+            type: "payment-service";
+            /** Format: uuid */
+            id: string;
+            merchant_account_id: string;
+            payment_service_definition_id: string;
+            active: boolean;
+            method: string;
+            display_name: string;
+            position: number;
+            status: components["schemas"]["PaymentServiceStatus"];
+            accepted_currencies: string[];
+            accepted_countries: string[];
+            payment_method_tokenization_enabled: boolean;
+            network_tokens_enabled: boolean;
+            open_loop: boolean;
+            settlement_reporting_enabled: boolean;
+            three_d_secure_enabled: boolean;
+            merchant_profile: null;
+            webhook_url: string | null;
+            fields: components["schemas"]["Field"][];
+            reporting_fields: components["schemas"]["Field"][];
+            is_deleted: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** PaymentServiceCreate */
+        PaymentServiceCreate: {
+            display_name: string;
+            payment_service_definition_id: string;
+            fields: components["schemas"]["Field"][];
+            accepted_currencies: components["schemas"]["Currency"][];
+            accepted_countries: string[];
+            position?: number | null;
+            active?: boolean | null;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            reporting_fields?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            three_d_secure_enabled?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            merchant_profile?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            payment_method_tokenization_enabled?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            network_tokens_enabled?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            open_loop?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            settlement_reporting_enabled?: unknown;
+        };
+        /** PaymentServices */
+        PaymentServices: {
+            items: components["schemas"]["PaymentService"][];
+            limit: number;
+            next_cursor: string | null;
+            previous_cursor: string | null;
+        };
+        /** PaymentServiceUpdate */
+        PaymentServiceUpdate: {
+            display_name?: string | null;
+            fields?: components["schemas"]["Field"][] | null;
+            position?: number | null;
+            accepted_currencies?: components["schemas"]["Currency"][] | null;
+            accepted_countries?: string[] | null;
+            active?: boolean | null;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            reporting_fields?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            three_d_secure_enabled?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            merchant_profile?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            payment_method_tokenization_enabled?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            network_tokens_enabled?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            open_loop?: unknown;
+            /** @description Not supported by Orka: only absent, null or the default is accepted. */
+            settlement_reporting_enabled?: unknown;
+        };
+        /**
+         * DefinitionFieldFormat
+         * @enum {string}
+         */
+        DefinitionFieldFormat: "text" | "multiline" | "file" | "number" | "timezone" | "boolean";
+        /** DefinitionField */
+        DefinitionField: {
+            key: string;
+            display_name: string;
+            required: boolean;
+            format: components["schemas"]["DefinitionFieldFormat"];
+            secret: boolean;
+            verifiable: boolean;
+        };
+        /** SupportedFeatures */
+        SupportedFeatures: {
+            delayed_capture: boolean;
+            partial_capture: boolean;
+            void: boolean;
+            refunds: boolean;
+            partial_refunds: boolean;
+            multiple_refunds: boolean;
+        };
+        /**
+         * ApprovalTarget
+         * @enum {string}
+         */
+        ApprovalTarget: "any" | "new_window";
+        /** PaymentServiceConfiguration */
+        PaymentServiceConfiguration: {
+            approval_ui_target: components["schemas"]["ApprovalTarget"];
+            approval_ui_height: string;
+            approval_ui_width: string;
+            cart_items_limit: number;
+            cart_items_required: boolean;
+            cart_items_should_match_amount: boolean;
+        };
+        /** PaymentServiceDefinition */
+        PaymentServiceDefinition: {
+            /** @constant */
+            type: "payment-service-definition";
+            id: string;
+            display_name: string;
+            method: string;
+            fields: components["schemas"]["DefinitionField"][];
+            reporting_fields: components["schemas"]["DefinitionField"][];
+            supported_currencies: string[];
+            supported_countries: string[];
+            mode: string;
+            icon_url: string | null;
+            supported_features: components["schemas"]["SupportedFeatures"];
+            required_checkout_fields: unknown[];
+            configuration: components["schemas"]["PaymentServiceConfiguration"];
+            supported_integration_clients: string[] | null;
+        };
+        /** PaymentServiceDefinitions */
+        PaymentServiceDefinitions: {
+            items: components["schemas"]["PaymentServiceDefinition"][];
+            limit: number;
+            next_cursor: string | null;
+            previous_cursor: string | null;
+        };
+        /** PaymentOption */
+        PaymentOption: {
+            /** @constant */
+            type: "payment-option";
+            method: string;
+            icon_url: string | null;
+            mode: string;
+            label: string | null;
+            can_store_payment_method: boolean;
+            can_delay_capture: boolean;
+            context: null;
+        };
+        /** PaymentOptions */
+        PaymentOptions: {
+            items: components["schemas"]["PaymentOption"][];
+        };
+        /** PaymentOptionRequest */
+        PaymentOptionRequest: {
+            metadata?: {
+                [key: string]: string;
+            } | null;
+            country?: string | null;
+            currency?: components["schemas"]["Currency"] | null;
+            amount?: number | null;
+            locale?: string;
+            cart_items?: components["schemas"]["CartItem"][] | null;
+        };
+        /** CardSchemeDefinition */
+        CardSchemeDefinition: {
+            /** @constant */
+            type: "card-scheme-definition";
+            id: string;
+            icon_url: string;
+            display_name: string;
+        };
+        /** CardSchemeDefinitions */
+        CardSchemeDefinitions: {
+            items: components["schemas"]["CardSchemeDefinition"][];
         };
         /** Alive */
         Alive: {
@@ -11910,6 +12332,1868 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditLogEntries"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    verify_payment_service_credentials: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyCredentials"];
+            };
+        };
+        responses: {
+            /** @description The connector accepted the credentials. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifiedCredentials"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    list_payment_services: {
+        parameters: {
+            query?: {
+                /** @description The maximum number of items to return. */
+                limit?: number;
+                /** @description The page to return: a `next_cursor` or `previous_cursor` of an earlier page of the same list, filter and merchant account. */
+                cursor?: string;
+                /** @description Only the services of this method (every payment service is `card`). */
+                method?: string;
+                /** @description Only the deleted services (`true`) or only the others. */
+                deleted?: boolean;
+            };
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payment services. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentServices"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    create_payment_service: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentServiceCreate"];
+            };
+        };
+        responses: {
+            /** @description The new payment service. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentService"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    get_payment_service: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the payment service. */
+                payment_service_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment service. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentService"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    update_payment_service: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the payment service. */
+                payment_service_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentServiceUpdate"];
+            };
+        };
+        responses: {
+            /** @description The payment service as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentService"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    delete_payment_service: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the payment service. */
+                payment_service_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    create_payment_service_session: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the payment service. */
+                payment_service_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    list_payment_service_definitions: {
+        parameters: {
+            query?: {
+                /** @description The maximum number of items to return. */
+                limit?: number;
+                /** @description The page to return: a `next_cursor` or `previous_cursor` of an earlier page of the same list, filter and merchant account. */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payment service definitions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentServiceDefinitions"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    get_payment_service_definition: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the payment service definition, e.g. `mock-card`. */
+                payment_service_definition_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment service definition. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentServiceDefinition"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    create_payment_service_definition_session: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the payment service definition, e.g. `mock-card`. */
+                payment_service_definition_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    list_payment_options: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PaymentOptionRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment options. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentOptions"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    list_card_scheme_definitions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card schemes. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardSchemeDefinitions"];
                 };
             };
             /** @description The request was invalid. */

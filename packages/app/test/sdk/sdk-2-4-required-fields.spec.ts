@@ -172,6 +172,41 @@ onBothStores("SDK 2.4.10's required keys in Orka's answers", (world) => {
     noFaults()
   })
 
+  it('payment services (a non-secret field shown, the secret left out), their definitions, payment options and card schemes', async () => {
+    const fields = [
+      { key: 'merchant_id', value: 'sdk-2-4' },
+      { key: 'api_key', value: 'sk_sdk_2_4' },
+    ]
+    const service = await answer('create_payment_service', 'PaymentService', 'POST', '/payment-services', {
+      body: {
+        display_name: 'SDK 2.4 cards',
+        payment_service_definition_id: 'mock-card',
+        fields,
+        accepted_currencies: ['USD'],
+        accepted_countries: ['US'],
+        active: false,
+      },
+    })
+    expect(service.fields).to.deep.equal([fields[0]])
+    const at = `/payment-services/${String(service.id)}`
+    await answer('list_payment_services', 'PaymentServices', 'GET', '/payment-services')
+    await answer('get_payment_service', 'PaymentService', 'GET', at)
+    await answer('update_payment_service', 'PaymentService', 'PUT', at, { body: { display_name: 'SDK 2.4 cards, renamed' } })
+    await answer('verify_payment_service_credentials', 'AnyJson', 'POST', '/payment-services/verify', {
+      body: { payment_service_definition_id: 'mock-card', fields },
+    })
+    await answer('list_payment_service_definitions', 'PaymentServiceDefinitions', 'GET', '/payment-service-definitions')
+    await answer('get_payment_service_definition', 'PaymentServiceDefinition', 'GET', '/payment-service-definitions/mock-card')
+    const options = await answer('list_payment_options', 'PaymentOptions', 'POST', '/payment-options', {
+      body: { currency: 'USD', country: 'US' },
+    })
+    expect(options.items).to.not.deep.equal([])
+    await answer('list_card_scheme_definitions', 'CardSchemeDefinitions', 'GET', '/card-scheme-definitions')
+    const deleted = await world().h.request('DELETE', at)
+    expect(deleted.status, deleted.text).to.equal(204)
+    noFaults()
+  })
+
   it('errors: a 400 naming its fields, a 404, a 422 naming its fields', async () => {
     const { h } = world()
     const checked = async (schema: SdkSchemaName, status: number, method: string, path: string, o: RequestOptions = {}) => {

@@ -284,6 +284,79 @@ export const SDK_SCHEMAS = {
   AuditLogEntryResource: { required: ['type', 'id', 'name'] },
   // auditlogentryuser.ts
   AuditLogEntryUser: { required: ['name', 'is_staff', 'status'] },
+  // paymentservice.ts (each field a Field; Orka leaves a secret one out, never its value alone)
+  PaymentService: {
+    required: [
+      'merchant_account_id',
+      'payment_service_definition_id',
+      'method',
+      'display_name',
+      'position',
+      'accepted_currencies',
+      'accepted_countries',
+      'payment_method_tokenization_enabled',
+      'network_tokens_enabled',
+      'open_loop',
+      'settlement_reporting_enabled',
+      'created_at',
+      'updated_at',
+    ],
+    nested: { 'fields[]': 'Field', 'reporting_fields[]': 'Field' },
+  },
+  // field.ts
+  Field: { required: ['key', 'value'] },
+  // paymentservices.ts
+  PaymentServices: { required: PAGE, nested: { 'items[]': 'PaymentService' } },
+  // paymentservicedefinition.ts
+  PaymentServiceDefinition: {
+    required: [
+      'id',
+      'display_name',
+      'method',
+      'fields',
+      'reporting_fields',
+      'supported_currencies',
+      'supported_countries',
+      'mode',
+      'supported_features',
+      'required_checkout_fields',
+      'configuration',
+      'supported_integration_clients',
+    ],
+    nested: {
+      'fields[]': 'DefinitionField',
+      'reporting_fields[]': 'DefinitionField',
+      'required_checkout_fields[]': 'RequiredCheckoutFields',
+      configuration: 'PaymentServiceConfiguration',
+    },
+  },
+  // definitionfield.ts
+  DefinitionField: { required: ['key', 'display_name', 'required', 'format', 'secret', 'verifiable'] },
+  // requiredcheckoutfields.ts
+  RequiredCheckoutFields: { required: ['required_fields'] },
+  // paymentserviceconfiguration.ts
+  PaymentServiceConfiguration: {
+    required: [
+      'approval_ui_target',
+      'approval_ui_height',
+      'approval_ui_width',
+      'cart_items_limit',
+      'cart_items_required',
+      'cart_items_should_match_amount',
+    ],
+  },
+  // paymentservicedefinitions.ts
+  PaymentServiceDefinitions: { required: PAGE, nested: { 'items[]': 'PaymentServiceDefinition' } },
+  // paymentoption.ts (a card's context, when there is one, is a PaymentOptionContext)
+  PaymentOption: { required: ['method', 'mode', 'can_store_payment_method', 'can_delay_capture'] },
+  // paymentoptions.ts
+  PaymentOptions: { required: ['items'], nested: { 'items[]': 'PaymentOption' } },
+  // cardschemedefinition.ts
+  CardSchemeDefinition: { required: ['id', 'icon_url', 'display_name'] },
+  // cardschemedefinitions.ts
+  CardSchemeDefinitions: { required: ['items'], nested: { 'items[]': 'CardSchemeDefinition' } },
+  // the verify call parses its success with z.any(): nothing is required
+  AnyJson: { required: [] },
   // errors/error400.ts ... errors/error504.ts: every key has a default; each detail is an ErrorDetail
   Error: { required: [], nested: { 'details[]': 'ErrorDetail' } },
   // errordetail.ts
@@ -340,6 +413,15 @@ export const SDK_SUCCESS: Readonly<Record<string, readonly SdkSchemaName[]>> = {
   get_checkout_session: ['CheckoutSession'],
   update_checkout_session: ['CheckoutSession'],
   list_audit_logs: ['AuditLogEntries'],
+  create_payment_service: ['PaymentService'],
+  list_payment_services: ['PaymentServices'],
+  get_payment_service: ['PaymentService'],
+  update_payment_service: ['PaymentService'],
+  verify_payment_service_credentials: ['AnyJson'],
+  list_payment_service_definitions: ['PaymentServiceDefinitions'],
+  get_payment_service_definition: ['PaymentServiceDefinition'],
+  list_payment_options: ['PaymentOptions'],
+  list_card_scheme_definitions: ['CardSchemeDefinitions'],
 }
 
 /** Operations Orka serves with a JSON success that SDK 2.4.10 has no method for: nothing of it to check. */

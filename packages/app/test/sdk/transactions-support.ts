@@ -14,7 +14,7 @@ import {
   TransactionVoid,
 } from '@gr4vy/sdk/models/components'
 import { Gr4vyError } from '@gr4vy/sdk/models/errors'
-import { defaultCardService } from '../../src/card-services'
+import { defaultCardServiceId } from '../../src/card-services'
 import { freshDatabase } from '../mongo/support'
 import { Harness, Reply, startHarness, UUID_RE } from '../support/harness'
 
@@ -98,7 +98,7 @@ export const expectedTransaction = (t: Transaction, now: Date, o: Partial<Transa
   errorCode: null,
   paymentService: {
     type: 'payment-service',
-    id: defaultCardService('default', now.toISOString()).id,
+    id: defaultCardServiceId('default'),
     paymentServiceDefinitionId: 'mock-card',
     method: 'card',
     displayName: 'Mock cards',

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import createClient, { Client } from 'openapi-fetch'
-import { defaultCardService } from '../../src/card-services'
+import { defaultCardServiceId } from '../../src/card-services'
 import { errorBody, Harness, startHarness, UUID_RE } from '../support/harness'
 import { JsonSchema, OpenApiDoc } from '../support/openapi'
 import type { components, paths } from './orka-api'
@@ -97,7 +97,7 @@ describe('transactions through the client typed from /openapi.json (openapi-fetc
     error_code: null,
     payment_service: {
       type: 'payment-service',
-      id: defaultCardService('default', now()).id,
+      id: defaultCardServiceId('default'),
       payment_service_definition_id: 'mock-card',
       method: 'card',
       display_name: 'Mock cards',

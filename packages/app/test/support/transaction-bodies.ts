@@ -1,4 +1,4 @@
-import { defaultCardService } from '../../src/card-services'
+import { defaultCardServiceId } from '../../src/card-services'
 
 type Json = Record<string, unknown>
 /** What the expected body takes from the answer: the values only Orka and the card service know. */
@@ -52,7 +52,7 @@ export const approvedCardPayment = (t: PaidTransaction, at: string, o: Json = {}
   error_code: null,
   payment_service: {
     type: 'payment-service',
-    id: defaultCardService('default', at).id,
+    id: defaultCardServiceId('default'),
     payment_service_definition_id: 'mock-card',
     method: 'card',
     display_name: 'Mock cards',

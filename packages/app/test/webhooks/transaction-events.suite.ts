@@ -1,9 +1,11 @@
 import { expect } from 'chai'
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
 import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
-import { PaymentServiceRepository } from '@orka/domain'
+import { PaymentServiceRepository, revisionOf } from '@orka/domain'
 import { aPaymentServiceRecord } from '@orka/domain/testing'
-import { defaultCardService } from '../../src/card-services'
+import { defaultCardServiceId } from '../../src/card-services'
 import { get } from '../../src/container'
 import { Harness, Page, Resource, startHarness } from '../support/harness'
 import { OpenApiDoc } from '../support/openapi'
@@ -127,9 +129,10 @@ export const transactionEventsSuite = (storage: string, open: () => StorageUnder
 
       // Failed: the account's only active service is down (every call a service error).
       const services = get(h.container, PaymentServiceRepository)
-      const now = h.clock.now().toISOString()
-      await services.upsert({ ...defaultCardService('acme', now), active: false })()
-      await services.upsert(
+      const stored = await services.findById('acme', defaultCardServiceId('acme'))()
+      if (E.isLeft(stored) || O.isNone(stored.right)) return expect.fail('no default service')
+      await services.write({ ...stored.right.value, active: false, revision: revisionOf(stored.right.value) + 1 })()
+      await services.write(
         aPaymentServiceRecord({ merchant_account_id: 'acme', display_name: 'Down', fields: [{ key: 'mode', value: 'down' }] }),
       )()
       const down = await pay({ amount: 1500, currency: 'USD', payment_method: card() })

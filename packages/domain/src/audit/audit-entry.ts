@@ -19,6 +19,7 @@ export const AUDITED_RESOURCES = [
   'transaction',
   'refund',
   'api-key-pair',
+  'payment-service',
 ] as const
 export const AuditedResource = oneOf('AuditedResource', AUDITED_RESOURCES)
 export type AuditedResource = t.TypeOf<typeof AuditedResource>
@@ -45,16 +46,24 @@ export const AuditLogEntryUser = closed('AuditLogEntryUser', {
 export const AuditLogEntryResource = closed('AuditLogEntryResource', { type: AuditedResource, id: str, name: str })
 export type AuditLogEntryResource = t.TypeOf<typeof AuditLogEntryResource>
 
-/** An entry as `GET /audit-logs` answers it: never card data, secrets or request bodies. */
-export const AuditLogEntry = closed('AuditLogEntry', {
-  type: literal('audit-log'),
-  id: str,
-  merchant_account_id: nullable(str),
-  resource: AuditLogEntryResource,
-  action: AuditLogAction,
-  user: AuditLogEntryUser,
-  timestamp: DateTime,
-})
+/**
+ * An entry as `GET /audit-logs` answers it: never card data, secrets or request bodies. An
+ * update that knows what it changed names it in `changes` (`display_name`, `fields.api_key`):
+ * the names only, never a value. The original API has no such key; its SDK ignores it.
+ */
+export const AuditLogEntry = closed(
+  'AuditLogEntry',
+  {
+    type: literal('audit-log'),
+    id: str,
+    merchant_account_id: nullable(str),
+    resource: AuditLogEntryResource,
+    action: AuditLogAction,
+    user: AuditLogEntryUser,
+    timestamp: DateTime,
+  },
+  { changes: t.readonlyArray(str) },
+)
 export type AuditLogEntry = t.TypeOf<typeof AuditLogEntry>
 
 /** What the relay looks at to tell whether a pending entry's change happened (see `PROBES` in `settle-audit.ts`). */
@@ -79,6 +88,9 @@ export const CHANGE_PROBES = [
   'capture-outcome',
   'void-outcome',
   'refund-present',
+  'payment-service-present',
+  'payment-service-absent',
+  'payment-service-state',
   'api-key-pair-present',
   'api-key-pair-revoked',
 ] as const
@@ -107,6 +119,8 @@ export const AuditRecord = t.type({
   timestamp: str,
   committed: t.boolean,
   check: nullable(ChangeCheck),
+  /** What an update changed, by name: never a value. */
+  changes: nullable(t.readonlyArray(str)),
 })
 export type AuditRecord = t.TypeOf<typeof AuditRecord>
 
@@ -120,6 +134,7 @@ export const presentAuditEntry = (r: AuditRecord): AuditLogEntry => ({
   action: r.action as AuditLogAction,
   user: { type: 'user', id: r.user.id, name: r.user.name, email_address: null, is_staff: false, status: 'active' },
   timestamp: r.timestamp,
+  ...(r.changes === null ? {} : { changes: r.changes }),
 })
 
 /** A request's user: the API key pair that signed its token, named by the start of its `kid` (what `orka keys list` shows). */

@@ -1,6 +1,7 @@
 import { Buyer } from '../buyers/buyer'
 import { CheckoutSessionRecord } from '../checkout-sessions/checkout-session'
 import { PaymentMethod } from '../payment-methods/payment-method.codecs'
+import { PaymentServiceRecord, revisionOf } from '../payments/payment-service'
 import { Mac } from '../shared/crypto.ports'
 import { TransactionRecord } from '../transactions/transaction'
 import { WebhookSubscriptionRecord } from '../webhooks/webhook-subscription'
@@ -18,6 +19,9 @@ export const paymentMethodWitness = (mac: Mac, m: Pick<PaymentMethod, 'updated_a
 
 export const subscriptionWitness = (mac: Mac, r: WebhookSubscriptionRecord): string =>
   witnessOf(mac, [r.url, r.active, r.authentication, r.sealed_secret, r.previous_sealed_secret, r.previous_secret_expires_at])
+
+export const paymentServiceWitness = (mac: Mac, r: Pick<PaymentServiceRecord, 'revision' | 'updated_at'>): string =>
+  witnessOf(mac, [revisionOf(r), r.updated_at])
 
 export const sessionWitness = (mac: Mac, r: CheckoutSessionRecord): string =>
   witnessOf(mac, [r.amount, r.currency, r.metadata, r.cart_items, r.buyer, r.payment_service_id, r.expires_at])

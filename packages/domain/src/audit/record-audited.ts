@@ -21,6 +21,8 @@ export interface AuditedChange {
   readonly action: AuditLogAction
   /** How the relay tells that the change happened, should this process stop before it commits the entry. */
   readonly check: ChangeCheck
+  /** What an update changed, by name (never a value), when it knows. */
+  readonly changes?: readonly string[]
 }
 
 /** Runs a write with its audit entry pending first (see `makeRecordAudited`). */
@@ -48,6 +50,7 @@ export const makeRecordAudited =
       timestamp: deps.clock.now().toISOString(),
       committed: false,
       check: change.check,
+      changes: change.changes ?? null,
     }
     const settle = (how: 'commit' | 'drop') =>
       pipe(

@@ -15,7 +15,15 @@ import { WebhookDeliveryStore } from '../webhooks/webhook-delivery.ports'
 import { WebhookSubscriptionRepository } from '../webhooks/webhooks.ports'
 import { ChangeProbe, AuditRecord } from './audit-entry'
 import { AuditLog } from './audit.ports'
-import { buyerWitness, paymentMethodWitness, sessionWitness, subscriptionWitness, versionWitness } from './change-witness'
+import {
+  buyerWitness,
+  paymentMethodWitness,
+  paymentServiceWitness,
+  sessionWitness,
+  subscriptionWitness,
+  versionWitness,
+} from './change-witness'
+import { PaymentServiceRepository } from '../payments/payment-service.ports'
 
 interface Sources {
   readonly buyers: BuyerRepository
@@ -26,6 +34,7 @@ interface Sources {
   readonly checkoutSessions: CheckoutSessionStore
   readonly transactions: TransactionStore
   readonly keys: ApiKeyPairRepository
+  readonly cardServices: PaymentServiceRepository
   readonly mac: Mac
   readonly clock: Clock
 }
@@ -89,6 +98,9 @@ const PROBES: Readonly<Record<ChangeProbe, Probe>> = {
     TE.map((v: readonly { refunds: readonly { id: string }[] }[]) => v.some((x) => x.refunds.some((r) => r.id === w)))(
       s.transactions.history(a, id),
     ),
+  'payment-service-present': (s, a, id) => exists(s.cardServices.findById(a, id)),
+  'payment-service-absent': (s, a, id) => exists(s.cardServices.findById(a, id), (r) => r.deleted_at !== undefined),
+  'payment-service-state': (s, a, id, w) => exists(s.cardServices.findById(a, id), (r) => paymentServiceWitness(s.mac, r) === w),
   'api-key-pair-present': (s, _, id) => TE.map((keys: readonly { id: string }[]) => keys.some((k) => k.id === id))(s.keys.list()),
   'api-key-pair-revoked': (s, _, id) =>
     TE.map((keys: readonly { id: string; revoked: boolean }[]) => keys.some((k) => k.id === id && k.revoked))(s.keys.list()),

@@ -18,6 +18,7 @@ export const EMBED_SCOPES: ReadonlySet<Scope> = new Set([
   'payment-methods.write',
   'checkout-sessions.write',
   'transactions.write',
+  'payment-options.read',
 ])
 
 const SCOPE_RE = /^(\*|[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*)\.(read|write)$/

@@ -17,16 +17,23 @@ export const luhnValid = (digits: string): boolean => {
 /** The original API's `CardScheme` values Orka recognises from a number's leading digits. */
 type Scheme = 'visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'diners-club' | 'unionpay' | 'maestro'
 
-const SCHEMES: readonly (readonly [Scheme, RegExp])[] = [
-  ['amex', /^3[47]/],
-  ['diners-club', /^3(0[0-5]|[68])/],
-  ['jcb', /^35(2[89]|[3-8])/],
-  ['visa', /^4/],
-  ['mastercard', /^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/],
-  ['discover', /^(6011|65|64[4-9])/],
-  ['unionpay', /^62/],
-  ['maestro', /^(5[06-9]|6\d)/],
+/** The one table of schemes: which leading digits name each (first match wins), and its name. */
+const SCHEMES: readonly (readonly [Scheme, RegExp, string])[] = [
+  ['amex', /^3[47]/, 'American Express'],
+  ['diners-club', /^3(0[0-5]|[68])/, 'Diners Club'],
+  ['jcb', /^35(2[89]|[3-8])/, 'JCB'],
+  ['visa', /^4/, 'Visa'],
+  ['mastercard', /^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/, 'Mastercard'],
+  ['discover', /^(6011|65|64[4-9])/, 'Discover'],
+  ['unionpay', /^62/, 'UnionPay'],
+  ['maestro', /^(5[06-9]|6\d)/, 'Maestro'],
 ]
+
+/** Every scheme Orka recognises, with its display name, in the table's order. */
+export const CARD_SCHEMES: readonly { readonly id: Scheme; readonly displayName: string }[] = SCHEMES.map(([id, , displayName]) => ({
+  id,
+  displayName,
+}))
 
 export const cardSchemeOf = (number: string): Scheme | null => SCHEMES.find(([, re]) => re.test(number))?.[0] ?? null
 

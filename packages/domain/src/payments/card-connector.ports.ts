@@ -4,7 +4,7 @@ import * as t from 'io-ts'
 import { ServiceFailed, ServiceTimeout } from '../shared/errors'
 import { bool, literal, nullable, oneOf, str } from '../shared/codecs'
 import { token } from '../shared/token'
-import { PaymentServiceRecord } from './payment-service'
+import { PaymentServiceField, PaymentServiceRecord } from './payment-service'
 import { CardDetails } from '../cards/card-details'
 
 /**
@@ -94,6 +94,13 @@ export type OperationResult = t.TypeOf<typeof OperationResult>
  */
 export type CardConnectorError = ServiceFailed | ServiceTimeout
 
+/** A provider's refusal of credentials: the field it names (if it names one) and its reason, never a value. */
+export interface CredentialsRefused {
+  readonly _tag: 'CredentialsRefused'
+  readonly field: string | null
+  readonly reason: string
+}
+
 /**
  * A card service. It must give up on its own within its timeout, honour every reference it is
  * given (the contract suite `cardConnectorContract` checks both), and never keep card data.
@@ -103,6 +110,11 @@ export interface CardConnector {
   capture(req: CaptureRequest): TE.TaskEither<CardConnectorError, OperationResult>
   void(req: VoidRequest): TE.TaskEither<CardConnectorError, OperationResult>
   refund(req: RefundRequest): TE.TaskEither<CardConnectorError, OperationResult>
+  /**
+   * Whether the provider accepts a service's settings (its secrets opened): a cheap
+   * authenticated call for a real provider, within the same timeout. Nothing is kept.
+   */
+  verify(fields: readonly PaymentServiceField[]): TE.TaskEither<CredentialsRefused | CardConnectorError, void>
 }
 export interface CardConnectors {
   forDefinition(definitionId: string): O.Option<CardConnector>

@@ -7,7 +7,7 @@ export interface ConnectorField {
   readonly required: boolean
   /** A credential: sealed at rest, never shown, logged or audited. */
   readonly secret: boolean
-  readonly format: 'text' | 'number' | 'url'
+  readonly format: 'text' | 'multiline' | 'number' | 'boolean'
   /** The values it may take, when they are a closed set. */
   readonly values?: readonly string[]
 }

@@ -5,8 +5,12 @@ import { token } from '../shared/token'
 import { PaymentServiceRecord } from './payment-service'
 
 export interface PaymentServiceRepository {
-  /** Creates or replaces the service with this id. */
-  upsert(record: PaymentServiceRecord): TE.TaskEither<Unavailable, void>
+  /**
+   * Stores `record` as revision `record.revision` (absent: 0) of its service, in one atomic
+   * step: revision 0 only when no service has this id, any other only over the one before it.
+   * False, changing nothing, otherwise (another writer moved first: read it and decide again).
+   */
+  write(record: PaymentServiceRecord): TE.TaskEither<Unavailable, boolean>
   /** The account's services, active or not, in routing order: `position`, then `created_at`, then `id`, ascending. */
   listForAccount(merchantAccountId: string): TE.TaskEither<Unavailable, readonly PaymentServiceRecord[]>
   /** The account's service with this id (another account's is none). */

@@ -17,6 +17,7 @@ export const anAuditRecord = (o: Partial<AuditRecord> = {}): AuditRecord => ({
   timestamp: isoAt(0),
   committed: false,
   check: { probe: 'buyer-present', id: uuidFor(300), witness: null },
+  changes: null,
   ...o,
 })
 
@@ -61,6 +62,12 @@ export const auditLogContract = (name: string, setup: () => Promise<Harness<Audi
         await right(h.port.add(r))
         expect(await list()).to.deep.equal([])
         await right(h.port.commit(r.id))
+        expect(await list()).to.deep.equal([committedAuditRecord(r)])
+      })
+
+      it('keeps the names of what an update changed', async () => {
+        const r = anAuditRecord({ action: 'updated', changes: ['display_name', 'fields.api_key'] })
+        await addCommitted([r])
         expect(await list()).to.deep.equal([committedAuditRecord(r)])
       })
 

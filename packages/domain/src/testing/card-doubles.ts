@@ -8,11 +8,13 @@ import {
   CardConnector,
   CardConnectorError,
   CardConnectors,
+  CredentialsRefused,
   OperationResult,
   RefundRequest,
   VoidRequest,
 } from '../payments/card-connector.ports'
 import { serviceTimeout } from '../shared/errors'
+import { PaymentServiceField } from '../payments/payment-service'
 
 type Op = 'authorize' | 'capture' | 'void' | 'refund'
 type Answer<A> = A | CardConnectorError
@@ -59,6 +61,7 @@ export class ScriptedCardConnector implements CardConnector {
       readonly capture?: (req: CaptureRequest) => Scripted<OperationResult>
       readonly void?: (req: VoidRequest) => Scripted<OperationResult>
       readonly refund?: (req: RefundRequest) => Scripted<OperationResult>
+      readonly verify?: (fields: readonly PaymentServiceField[]) => CredentialsRefused | CardConnectorError | null
     } = {},
   ) {}
 
@@ -125,6 +128,12 @@ export class ScriptedCardConnector implements CardConnector {
       authorization: req.authorization,
       amount: req.amount,
     })
+  }
+
+  /** Accepts any settings unless scripted to refuse them; changes nothing. */
+  verify(fields: readonly PaymentServiceField[]): TE.TaskEither<CredentialsRefused | CardConnectorError, void> {
+    const refused = this.script.verify?.(fields) ?? null
+    return refused === null ? TE.right(undefined) : TE.left(refused)
   }
 
   /** Authorizations the service holds that no void released: what a transaction must show or have voided. */

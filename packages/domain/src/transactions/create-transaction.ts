@@ -9,7 +9,7 @@ import { redemptionsFor } from './gift-card-tender'
 import { mayCreate, refusal } from './payment-admission'
 import { chargedBuyer, payerOf } from './payment-payer'
 import { versionZero } from './payment-record'
-import { route, servicesFor } from './payment-routing'
+import { noServiceFault, route, servicesFor } from './payment-routing'
 import { keptFor, tenderOf } from './payment-tender'
 import { heldBy, sessionTenderFault, usedSession } from './session-tender'
 import { legacySessionTransactionId, sessionTransactionId } from './session-transaction-id'
@@ -17,7 +17,7 @@ import { makeSettleTransaction } from './settle-transaction'
 import { settleStoredMethod } from './stored-method-outcome'
 import { Transaction } from './transaction.codecs'
 import { toTransaction, transactionResource, TransactionRecord } from './transaction'
-import { noPaymentService, TransactionDeps } from './transaction-deps'
+import { TransactionDeps } from './transaction-deps'
 import { CreateTransactionError, CreateTransactionCommand, Created, CREATE_TRANSACTION } from './payment-command'
 
 const outcomeCodec = recordedOutcomeCodec<CreateTransactionError, Transaction>(Transaction, () =>
@@ -93,7 +93,8 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       const services = pm == null ? E.right([]) : await servicesFor(deps, cmd.merchantAccountId, input)()
       if (E.isLeft(services)) return checked(services)
       const first = services.right[0]
-      if ((pm?.method === 'card' || pm?.method === 'id') && first === undefined) return checked(E.left(noPaymentService))
+      if ((pm?.method === 'card' || pm?.method === 'id') && first === undefined)
+        return checked(E.left(E.getOrElseW((u: Unavailable) => u)(await noServiceFault(deps, cmd.merchantAccountId, input)())))
       // A refusal told from the session before its card data is taken leaves that data there
       // (taken, it is gone); only these rare requests read it first. Taking it checks again.
       if (pm?.method === 'checkout-session' && (first === undefined || (input.gift_cards ?? []).length > 0)) {

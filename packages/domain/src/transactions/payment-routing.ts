@@ -3,31 +3,33 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { AuthorizeResult, CardConnectorError, OperationResult } from '../payments/card-connector.ports'
 import { CardDetails } from '../cards/card-details'
-import { PaymentServiceRecord } from '../payments/payment-service'
+import { isRoutable, PaymentServiceRecord, takes, withSecrets } from '../payments/payment-service'
 import { InvalidRequest, refusedInput, serviceFailed, Unavailable } from '../shared/errors'
 import { askCardService } from './ask-card-service'
 import { AuthorizeResult as AuthorizeAnswer, OperationResult as OperationAnswer } from '../payments/card-connector.ports'
 import { cardPart, redemptionsOf, TransactionRecord } from './transaction'
-import { connectorFor, serviceView, stepContext, TransactionDeps } from './transaction-deps'
+import { connectorFor, noPaymentService, serviceView, stepContext, TransactionDeps } from './transaction-deps'
 import { attemptAnswered, attemptVoided, routedTo } from './transaction-steps'
 import { advance, collapse, reread } from './transaction-versions'
 
-const accepts = (s: PaymentServiceRecord, currency: string) =>
-  s.accepted_currencies.length === 0 || s.accepted_currencies.includes(currency)
-
-/** The services to try, in order: the one the request names (no routing), else the account's active ones that take the currency. */
+/**
+ * The services to try, in order: the one the request names (no routing), else the account's
+ * active ones (not deleted) that take the currency and country, as stored now: a service
+ * created, changed or deleted through the API is routed to (or not) from the next payment on.
+ */
 export const servicesFor =
   (
     deps: Pick<TransactionDeps, 'cardServices'>,
     merchantAccountId: string,
-    request: { readonly payment_service_id?: string | null; readonly currency: string },
+    request: { readonly payment_service_id?: string | null; readonly currency: string; readonly country?: string | null },
   ): TE.TaskEither<InvalidRequest | Unavailable, readonly PaymentServiceRecord[]> =>
   async () => {
     const { payment_service_id: named, currency } = request
+    const country = request.country ?? null
     if (named != null) {
       const found = await deps.cardServices.findById(merchantAccountId, named)()
       if (E.isLeft(found)) return found
-      if (O.isNone(found.right) || !found.right.value.active)
+      if (O.isNone(found.right) || !isRoutable(found.right.value))
         return E.left(
           refusedInput(
             ['payment_service_id'],
@@ -35,13 +37,30 @@ export const servicesFor =
             'unknown_payment_service',
           ),
         )
-      if (!accepts(found.right.value, currency))
+      if (!takes(found.right.value, currency, null))
         return E.left(refusedInput(['currency'], 'The card service does not take this currency', 'unsupported_currency'))
+      if (!takes(found.right.value, currency, country))
+        return E.left(refusedInput(['country'], 'The card service does not take this country', 'unsupported_country'))
       return E.right([found.right.value])
     }
     const all = await deps.cardServices.listForAccount(merchantAccountId)()
-    return E.isLeft(all) ? all : E.right(all.right.filter((s) => s.active && accepts(s, currency)))
+    return E.isLeft(all) ? all : E.right(all.right.filter((s) => isRoutable(s) && takes(s, currency, country)))
   }
+
+/**
+ * Why a card payment has no service to go to: no routable service takes its currency, or (a
+ * `country` given) some take the currency but none the country. Read only once routing found none.
+ */
+export const noServiceFault = (
+  deps: Pick<TransactionDeps, 'cardServices'>,
+  merchantAccountId: string,
+  request: { readonly currency: string; readonly country?: string | null },
+): TE.TaskEither<Unavailable, InvalidRequest> =>
+  TE.map((all: readonly PaymentServiceRecord[]) =>
+    request.country != null && all.some((s) => isRoutable(s) && takes(s, request.currency, null))
+      ? refusedInput(['country'], 'No card service of this merchant account takes this country', 'no_payment_service')
+      : noPaymentService,
+  )(deps.cardServices.listForAccount(merchantAccountId))
 
 /** The services a transaction is routed through, in order, with what the authorization needs. */
 export interface Route {
@@ -76,7 +95,7 @@ export const route =
         ? E.right({ _tag: 'Failed', errorCode: 'invalid_service_configuration', rawResponseCode: null, rawResponseDescription: null })
         : await askCardService(AuthorizeAnswer, () =>
             connector.value.authorize({
-              service,
+              service: withSecrets(deps.box, service),
               reference: attempt.reference,
               amount: cardPart(r),
               currency: r.currency,

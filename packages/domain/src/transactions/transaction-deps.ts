@@ -7,7 +7,7 @@ import { CheckoutSessionStore } from '../checkout-sessions/checkout-session.port
 import { IdempotencyStore } from '../idempotency/idempotency.ports'
 import { IdempotencyConfig } from '../idempotency/run-idempotently'
 import { CardConnector, CardConnectors } from '../payments/card-connector.ports'
-import { PaymentServiceRecord } from '../payments/payment-service'
+import { PaymentServiceRecord, withSecrets } from '../payments/payment-service'
 import { PaymentServiceRepository } from '../payments/payment-service.ports'
 import { GiftCardConnectors, GiftCardServiceRepository, GiftCardVault } from '../gift-cards/gift-card.ports'
 import { PaymentMethodVault } from '../payment-methods/payment-method.ports'
@@ -90,7 +90,7 @@ export const serviceView = (s: PaymentServiceRecord): TransactionPaymentService 
 /** The connector of the service a transaction's authorization went through (its service may be gone since: then none). */
 export const connectorFor =
   (
-    deps: Pick<TransactionDeps, 'cardServices' | 'cardConnectors'>,
+    deps: Pick<TransactionDeps, 'cardServices' | 'cardConnectors' | 'box'>,
     merchantAccountId: string,
     serviceId: string,
   ): TE.TaskEither<Unavailable, O.Option<{ readonly service: PaymentServiceRecord; readonly connector: CardConnector }>> =>
@@ -99,7 +99,7 @@ export const connectorFor =
     if (E.isLeft(found)) return found
     return E.right(
       O.flatMap((service: PaymentServiceRecord) =>
-        O.map((connector: CardConnector) => ({ service, connector }))(
+        O.map((connector: CardConnector) => ({ service: withSecrets(deps.box, service), connector }))(
           deps.cardConnectors.forDefinition(service.payment_service_definition_id),
         ),
       )(found.right),

@@ -3,7 +3,7 @@ import { BillingDetails } from '../buyers/billing-details'
 import { DateTime } from '../buyers/buyer'
 import { AvsResponseCode, CvvResponseCode } from '../payments/card-connector.ports'
 import { GiftCardErrorCode } from '../gift-cards/gift-card.codecs'
-import { bool, boundedString, Checked, closed, intRange, literal, nullable, oneOf, str, uuid } from '../shared/codecs'
+import { bool, boundedString, closed, intRange, literal, nullable, oneOf, str, uuid } from '../shared/codecs'
 import { TransactionIntent, TransactionPaymentSource } from './transaction-requests.codecs'
 import { CartItem, Metadata } from '../order/order.codecs'
 import { CardScheme, PaymentMethodDetailsCard } from '../cards/card.codecs'
@@ -21,14 +21,6 @@ export const TransactionStatus = oneOf('TransactionStatus', TRANSACTION_STATUSES
 export type TransactionStatus = t.TypeOf<typeof TransactionStatus>
 
 export const TransactionIntentOutcome = oneOf('TransactionIntentOutcome', ['pending', 'succeeded', 'failed'])
-/** A list that is always empty: what Orka does not produce yet. */
-export const NoItems = new Checked<readonly never[]>(
-  'NoItems',
-  (u): u is readonly never[] => Array.isArray(u) && u.length === 0,
-  (u) => (Array.isArray(u) && u.length === 0 ? undefined : { type: 'too_long', ctx: { max_length: 0 } }),
-  { type: 'array', maxItems: 0 },
-)
-
 const nullableText = nullable(str)
 const nullableTime = nullable(DateTime)
 const amount = (name: string) => intRange(name, 0)

@@ -37,13 +37,14 @@ describe('grants', () => {
       expect(grants(held, required)).to.equal(expected)
     })
 
-  it('expands embed to exactly the six browser-safe scopes', () => {
+  it('expands embed to exactly the seven browser-safe scopes', () => {
     expect([...EMBED_SCOPES].sort()).to.deep.equal([
       'checkout-sessions.write',
       'gift-cards.read',
       'gift-cards.write',
       'payment-methods.read',
       'payment-methods.write',
+      'payment-options.read',
       'transactions.write',
     ])
   })

@@ -7,13 +7,17 @@ import {
   CaptureRequest,
   CardConnector,
   CardConnectorError,
+  CredentialsRefused,
   fieldOf,
   OperationResult,
+  PaymentServiceField,
   PaymentServiceRecord,
   RefundRequest,
+  serviceFailed,
   serviceTimeout,
   VoidRequest,
 } from '@orka/domain'
+import { MOCK_CARD_REFUSED_KEY } from './definition'
 import { amountRule, avsOf, cvvOf, DECLINED_CARDS } from './simulator'
 import { delay, hang, withTimeout } from '../../with-timeout'
 
@@ -105,6 +109,19 @@ export class MockCardConnector implements CardConnector {
     })
   }
 
+  /**
+   * Accepts every setting but the API key `MOCK_CARD_REFUSED_KEY`; `mode` behaves as on a
+   * payment (`down` fails, `timeout` never answers), so that a verification's failures can be tried.
+   */
+  verify(fields: readonly PaymentServiceField[]): TE.TaskEither<CredentialsRefused | CardConnectorError, void> {
+    const service = { fields }
+    const refused: CredentialsRefused = { _tag: 'CredentialsRefused', field: 'api_key', reason: 'The service refused the API key' }
+    return TE.flatMap((answer: typeof downResult | undefined): TE.TaskEither<CredentialsRefused | CardConnectorError, void> => {
+      if (answer !== undefined) return TE.left(serviceFailed(answer.rawResponseDescription, 'card'))
+      return fieldOf(service, 'api_key') === MOCK_CARD_REFUSED_KEY ? TE.left(refused) : TE.right(undefined)
+    })(this.bounded(service, () => Promise.resolve(undefined)))
+  }
+
   private async byAmount(op: 'capture' | 'refund', req: CaptureRequest | RefundRequest, signal: AbortSignal): Promise<OperationResult> {
     const rule = amountRule(req.amount)
     if (rule.kind === 'fail') return failed(rule.errorCode, req.amount)
@@ -120,7 +137,7 @@ export class MockCardConnector implements CardConnector {
   }
 
   /** Within the timeout, after the service's `mode`: `down` fails at once, `timeout` never answers. */
-  private bounded<A>(service: PaymentServiceRecord, work: (signal: AbortSignal) => Promise<A | typeof downResult>) {
+  private bounded<A>(service: Pick<PaymentServiceRecord, 'fields'>, work: (signal: AbortSignal) => Promise<A | typeof downResult>) {
     return withTimeout<CardConnectorError, A | typeof downResult>(
       this.timeoutMs,
       () => serviceTimeout('card'),

@@ -21,6 +21,7 @@ const money = (o: { amount?: number; service?: PaymentServiceRecord } = {}) => (
   service: o.service ?? service,
   reference: 'tx-1:step',
   authorization: 'tx-1:authorize',
+  serviceTransactionId: 'mock-authorization-id',
   amount: o.amount ?? 1299,
   currency: 'USD',
 })
@@ -169,7 +170,9 @@ describe('MockCardConnector simulator', () => {
       expect(tagOf(await right(c.capture(money({ amount })))), `capture ${amount}`).to.equal(expected)
       expect(tagOf(await right(c.refund(money({ amount })))), `refund ${amount}`).to.equal(expected)
     }
-    expect(await right(c.void({ service, reference: 'tx-1:void', authorization: 'tx-1:authorize' }))).to.deep.include({
+    expect(
+      await right(c.void({ service, reference: 'tx-1:void', authorization: 'tx-1:authorize', serviceTransactionId: null })),
+    ).to.deep.include({
       _tag: 'Succeeded',
       rawResponseCode: '00',
     })
@@ -180,7 +183,7 @@ describe('MockCardConnector simulator', () => {
     const ids = [
       await right(c.capture(money())),
       await right(c.refund(money())),
-      await right(c.void({ service, reference: 'tx-1:step', authorization: 'tx-1:authorize' })),
+      await right(c.void({ service, reference: 'tx-1:step', authorization: 'tx-1:authorize', serviceTransactionId: null })),
     ].map((r) => (r._tag === 'Succeeded' ? r.serviceId : null))
     expect(new Set(ids).size).to.equal(3)
     expect(ids).to.not.include(null)
@@ -231,7 +234,9 @@ describe('MockCardConnector modes (the service field `mode`)', () => {
     expect(await right(c.authorize(authorization({ service: down })))).to.deep.equal(failed)
     expect(await right(c.capture(money({ service: down })))).to.deep.equal(failed)
     expect(await right(c.refund(money({ service: down })))).to.deep.equal(failed)
-    expect(await right(c.void({ service: down, reference: 'tx-1:void', authorization: 'tx-1:authorize' }))).to.deep.equal(failed)
+    expect(
+      await right(c.void({ service: down, reference: 'tx-1:void', authorization: 'tx-1:authorize', serviceTransactionId: null })),
+    ).to.deep.equal(failed)
   })
 
   it('timeout: no authorization, capture or refund is answered, but a void is', async () => {
@@ -240,7 +245,9 @@ describe('MockCardConnector modes (the service field `mode`)', () => {
     expect(await c.authorize(authorization({ service: slow }))()).to.deep.equal(E.left({ _tag: 'ServiceTimeout', service: 'card' }))
     expect(await c.capture(money({ service: slow }))()).to.deep.equal(E.left({ _tag: 'ServiceTimeout', service: 'card' }))
     expect(await c.refund(money({ service: slow }))()).to.deep.equal(E.left({ _tag: 'ServiceTimeout', service: 'card' }))
-    expect((await right(c.void({ service: slow, reference: 'tx-1:void', authorization: 'tx-1:authorize' })))._tag).to.equal('Succeeded')
+    expect(
+      (await right(c.void({ service: slow, reference: 'tx-1:void', authorization: 'tx-1:authorize', serviceTransactionId: null })))._tag,
+    ).to.equal('Succeeded')
   })
 
   it('any other mode is normal', async () => {

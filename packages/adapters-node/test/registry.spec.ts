@@ -17,6 +17,7 @@ import {
 
 const context: ConnectorContext = {
   timeoutMs: 100,
+  endpoints: {},
   clock: new ManualClock(new Date('2026-01-01T00:00:00Z')),
   mac: fakeMac(),
   // Only made, never called here: a connector reads its ledger when asked about a card.

@@ -109,7 +109,13 @@ export const eventWorld = (clock: ManualClock, ids: SequentialIds) => {
 export const ACTOR: AuditActor = { id: '0f9b9a4e-6d1c-4c53-9a57-3c1d2e4f5a60', name: 'API key 4d2c19aa' }
 
 /** What the sandbox connectors are made with here: a fresh ledger, a fixed MAC. */
-const context = (clock: ManualClock) => ({ timeoutMs: 1000, clock, mac: fakeMac('ledger'), giftCardLedger: new MemoryGiftCardLedger() })
+const context = (clock: ManualClock) => ({
+  timeoutMs: 1000,
+  endpoints: {},
+  clock,
+  mac: fakeMac('ledger'),
+  giftCardLedger: new MemoryGiftCardLedger(),
+})
 
 /** Everything activation needs, in memory, on a manual clock. */
 export const activationWorld = (o: { timeoutMs?: number; slowMs?: number } = {}) => {

@@ -7,6 +7,8 @@ import { CardConnector, Clock, ConnectorModule, GiftCardConnector, GiftCardLedge
  */
 export interface ConnectorContext {
   readonly timeoutMs: number
+  /** Base URLs the operator points connectors at instead of their providers' (`CONNECTOR_ENDPOINTS`), by definition id. */
+  readonly endpoints: Readonly<Record<string, string>>
   readonly clock: Clock
   readonly mac: Mac
   readonly giftCardLedger: GiftCardLedger

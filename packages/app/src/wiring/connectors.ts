@@ -9,6 +9,8 @@ import { get, Wiring } from './context'
 export const wireConnectors = (c: DependencyContainer, { config, metrics }: Wiring): void => {
   const context: ConnectorContext = {
     timeoutMs: config.connectorTimeoutMs,
+    // CONNECTOR_ENDPOINTS comes with the first connector to a real provider in the registry (issue 37).
+    endpoints: {},
     clock: get(c, Clock),
     mac: get(c, Mac),
     giftCardLedger: get(c, GiftCardLedger),

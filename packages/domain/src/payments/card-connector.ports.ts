@@ -9,9 +9,11 @@ import { CardDetails } from '../cards/card-details'
 
 /**
  * Every call names the authorization by `authorization`, the reference its authorize call
- * carried, and carries a `reference` of its own that the service deduplicates on: a call
- * repeated with the same reference (after a crash or a timeout) has its effect once and
- * answers as the first did. References are Orka's (the transaction id and the step).
+ * carried, and by `serviceTransactionId`, the id the service answered it with (null only for
+ * the void of an authorization whose outcome is unknown: the service finds it by reference).
+ * Each carries a `reference` of its own that the service deduplicates on: a call repeated with
+ * the same reference (after a crash or a timeout) has its effect once and answers as the first
+ * did. References are Orka's (the transaction id and the step).
  */
 export interface AuthorizeRequest {
   readonly service: PaymentServiceRecord
@@ -28,6 +30,7 @@ export interface CaptureRequest {
   readonly service: PaymentServiceRecord
   readonly reference: string
   readonly authorization: string
+  readonly serviceTransactionId: string
   readonly amount: number
   readonly currency: string
 }
@@ -36,11 +39,13 @@ export interface VoidRequest {
   readonly reference: string
   /** Voids whatever the authorization with this reference left at the service, if anything: also after a timeout, when its outcome is unknown. */
   readonly authorization: string
+  readonly serviceTransactionId: string | null
 }
 export interface RefundRequest {
   readonly service: PaymentServiceRecord
   readonly reference: string
   readonly authorization: string
+  readonly serviceTransactionId: string
   readonly amount: number
   readonly currency: string
 }

@@ -68,7 +68,13 @@ export const cardConnectorContract = (name: string, setup: () => Promise<Harness
       billingPostalCode: null,
       ...o,
     })
-    const authorize = async (req: AuthorizeRequest) => decoded(AuthorizeResult, await right(h.port.authorize(req)))
+    /** The service's id for each authorization it answered, by reference: what capture, void and refund name it by. */
+    const held = new Map<string, string>()
+    const authorize = async (req: AuthorizeRequest) => {
+      const r = decoded(AuthorizeResult, await right(h.port.authorize(req)))
+      if (r._tag === 'Authorized') held.set(req.reference, r.serviceTransactionId)
+      return r
+    }
     const authorized = async (req: AuthorizeRequest) => {
       const r = await authorize(req)
       if (r._tag !== 'Authorized') return expect.fail(`expected Authorized, got ${JSON.stringify(r)}`)
@@ -78,13 +84,19 @@ export const cardConnectorContract = (name: string, setup: () => Promise<Harness
       service: h.service,
       reference: ref,
       authorization: authz,
+      serviceTransactionId: held.get(authz) ?? expect.fail(`no authorization ${authz}`),
       amount: AMOUNT,
       currency: 'USD',
     })
     const capture = async (req: CaptureRequest) => decoded(OperationResult, await right(h.port.capture(req)))
     const refund = async (req: RefundRequest) => decoded(OperationResult, await right(h.port.refund(req)))
     const voidOf = async (authz: string, ref: string) =>
-      decoded(OperationResult, await right(h.port.void({ service: h.service, reference: ref, authorization: authz })))
+      decoded(
+        OperationResult,
+        await right(
+          h.port.void({ service: h.service, reference: ref, authorization: authz, serviceTransactionId: held.get(authz) ?? null }),
+        ),
+      )
 
     it('authorizes an approving card, capturing only when asked', async () => {
       const ref = references()

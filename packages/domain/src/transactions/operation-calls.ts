@@ -16,7 +16,11 @@ const atService =
   (
     deps: TransactionDeps,
     r: TransactionRecord,
-    call: (c: CardConnector, service: PaymentServiceRecord, authorization: string) => ReturnType<CardConnector['capture']>,
+    call: (
+      c: CardConnector,
+      service: PaymentServiceRecord,
+      authorization: { readonly authorization: string; readonly serviceTransactionId: string },
+    ) => ReturnType<CardConnector['capture']>,
   ): Outcome =>
   async () => {
     const auth = r.authorization
@@ -25,20 +29,21 @@ const atService =
     if (E.isLeft(found)) return found
     if (O.isNone(found.right)) return E.right(serviceFailed('the card service is gone', 'card'))
     const { connector, service } = found.right.value
-    const answer = await askCardService(OperationResult, () => call(connector, service, auth.reference))()
+    const held = { authorization: auth.reference, serviceTransactionId: auth.service_transaction_id }
+    const answer = await askCardService(OperationResult, () => call(connector, service, held))()
     return E.right(E.isLeft(answer) ? answer.left : answer.right)
   }
 
 /** Every call repeats with the reference it was recorded with: the service does it once. */
 export const callCapture = (deps: TransactionDeps, r: TransactionRecord, c: CaptureRecord): Outcome =>
   atService(deps, r, (connector, service, authorization) =>
-    connector.capture({ service, reference: c.reference, authorization, amount: c.amount, currency: r.currency }),
+    connector.capture({ service, reference: c.reference, ...authorization, amount: c.amount, currency: r.currency }),
   )
 
 export const callVoid = (deps: TransactionDeps, r: TransactionRecord, reference: string): Outcome =>
-  atService(deps, r, (connector, service, authorization) => connector.void({ service, reference, authorization }))
+  atService(deps, r, (connector, service, authorization) => connector.void({ service, reference, ...authorization }))
 
 export const callRefund = (deps: TransactionDeps, r: TransactionRecord, x: RefundRecord): Outcome =>
   atService(deps, r, (connector, service, authorization) =>
-    connector.refund({ service, reference: x.reference, authorization, amount: x.amount, currency: r.currency }),
+    connector.refund({ service, reference: x.reference, ...authorization, amount: x.amount, currency: r.currency }),
   )

@@ -145,7 +145,7 @@ export const voidAttempt =
     if (O.isNone(found.right)) return E.right(serviceFailed('the card service is gone', 'card'))
     const { service, connector } = found.right.value
     const answer = await askCardService(OperationAnswer, () =>
-      connector.void({ service, reference: `${attempt.reference}:void`, authorization: attempt.reference }),
+      connector.void({ service, reference: `${attempt.reference}:void`, authorization: attempt.reference, serviceTransactionId: null }),
     )()
     return E.right(E.isLeft(answer) ? answer.left : answer.right)
   }

@@ -1,0 +1,62 @@
+import { formEncode, FormValue } from './form'
+
+/** The API version Orka's requests and parsing are written against (`Stripe-Version` on every call). */
+export const STRIPE_API_VERSION = '2024-06-20'
+
+export interface StripeCall {
+  readonly method: 'GET' | 'POST'
+  readonly path: string
+  readonly params?: Readonly<Record<string, FormValue>>
+  /** Stripe runs a request with a key it has seen once, and answers every repeat as the first (for 24 hours). */
+  readonly idempotencyKey?: string
+}
+
+export interface StripeAnswer {
+  readonly status: number
+  readonly body: unknown
+}
+
+/** The call did not reach Stripe (refused, no such host): nothing happened there. */
+export class NotSent extends Error {}
+
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'])
+const causeCode = (e: unknown): string | undefined => {
+  const cause = (e as { cause?: { code?: unknown } } | null)?.cause
+  return typeof cause?.code === 'string' ? cause.code : undefined
+}
+
+/**
+ * One call to Stripe's API at `base`, within `signal`. Rejects with `NotSent` when no connection
+ * was made, and with the fetch error otherwise (the call may have been received). The secret key
+ * goes in the header only; nothing here is logged.
+ */
+export const callStripe = async (base: string, secretKey: string, call: StripeCall, signal: AbortSignal): Promise<StripeAnswer> => {
+  const form = call.params === undefined ? '' : formEncode(call.params)
+  const url = call.method === 'GET' && form !== '' ? `${base}${call.path}?${form}` : `${base}${call.path}`
+  let res: Response
+  try {
+    res = await fetch(url, {
+      method: call.method,
+      headers: {
+        Authorization: `Bearer ${secretKey}`,
+        'Stripe-Version': STRIPE_API_VERSION,
+        ...(call.method === 'POST' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+        ...(call.idempotencyKey === undefined ? {} : { 'Idempotency-Key': call.idempotencyKey }),
+      },
+      ...(call.method === 'POST' ? { body: form } : {}),
+      redirect: 'error',
+      signal,
+    })
+  } catch (e) {
+    if (NOT_SENT.has(causeCode(e) ?? '')) throw new NotSent('Stripe could not be reached', { cause: e })
+    throw e
+  }
+  const text = await res.text()
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    body = null
+  }
+  return { status: res.status, body }
+}

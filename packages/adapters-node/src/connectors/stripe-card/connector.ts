@@ -1,0 +1,180 @@
+import * as E from 'fp-ts/Either'
+import * as TE from 'fp-ts/TaskEither'
+import {
+  AuthorizeRequest,
+  AuthorizeResult,
+  CaptureRequest,
+  CardConnector,
+  CardConnectorError,
+  CredentialsRefused,
+  fieldOf,
+  OperationResult,
+  PaymentServiceField,
+  RefundRequest,
+  serviceFailed,
+  serviceTimeout,
+  VoidRequest,
+} from '@orka/domain'
+import { withTimeout } from '../../with-timeout'
+import { callStripe, NotSent, StripeAnswer, StripeCall } from './client'
+import { authorizeResultOf, foundIntent, operationResultOf } from './responses'
+
+export interface StripeCardConnectorOptions {
+  /** Stripe's API, or the operator's stand-in for it (`CONNECTOR_ENDPOINTS`). */
+  readonly baseUrl: string
+  /** Every call not answered within this many ms is a ServiceTimeout (its outcome unknown). */
+  readonly timeoutMs: number
+}
+
+type Fields = Pick<{ fields: readonly PaymentServiceField[] }, 'fields'>
+
+/** `MM/YY` as Stripe's month and four-digit year. */
+const expiry = (mmYy: string) => ({ exp_month: Number(mmYy.slice(0, 2)), exp_year: 2000 + Number(mmYy.slice(3, 5)) })
+
+/** Orka's reference as Stripe keeps it on the PaymentIntent, to find an attempt whose answer was lost. */
+const REFERENCE_KEY = 'orka_reference'
+
+/**
+ * Cards through Stripe's PaymentIntents (`stripe-card`). An authorization is two calls, each
+ * with an idempotency key derived from Orka's reference: the card as a PaymentMethod, then a
+ * PaymentIntent confirmed at once (`capture_method` manual unless the intent captures), Orka's
+ * reference in its metadata. Captures, cancels and refunds name the PaymentIntent, and answer
+ * at once. The card goes to Stripe and nowhere else: nothing is kept or logged.
+ */
+export class StripeCardConnector implements CardConnector {
+  constructor(private readonly o: StripeCardConnectorOptions) {}
+
+  authorize(req: AuthorizeRequest): TE.TaskEither<CardConnectorError, AuthorizeResult> {
+    return this.bounded(req.service, async (call) => {
+      const method = await call({
+        method: 'POST',
+        path: '/v1/payment_methods',
+        idempotencyKey: `${req.reference}:payment_method`,
+        params: {
+          type: 'card',
+          card: { number: req.card.number, ...expiry(req.card.expirationDate), cvc: req.card.securityCode },
+          billing_details: req.billingPostalCode === null ? null : { address: { postal_code: req.billingPostalCode } },
+        },
+      })
+      const methodId = method.status === 200 ? (method.body as { id?: unknown } | null)?.id : undefined
+      // A card Stripe refuses as a PaymentMethod (a bad number, say) is a decline like any other.
+      if (typeof methodId !== 'string') return authorizeResultOf(method)
+      return authorizeResultOf(
+        await call({
+          method: 'POST',
+          path: '/v1/payment_intents',
+          idempotencyKey: req.reference,
+          params: {
+            amount: req.amount,
+            currency: req.currency.toLowerCase(),
+            payment_method: methodId,
+            payment_method_types: ['card'],
+            capture_method: req.capture ? 'automatic' : 'manual',
+            confirm: true,
+            error_on_requires_action: true,
+            metadata: { [REFERENCE_KEY]: req.reference },
+            expand: ['latest_charge'],
+          },
+        }),
+      )
+    })
+  }
+
+  capture(req: CaptureRequest): TE.TaskEither<CardConnectorError, OperationResult> {
+    return this.bounded(req.service, async (call) =>
+      operationResultOf(
+        await call({
+          method: 'POST',
+          path: `/v1/payment_intents/${encodeURIComponent(req.serviceTransactionId)}/capture`,
+          idempotencyKey: req.reference,
+          params: { amount_to_capture: req.amount },
+        }),
+        (intent) => (typeof intent.latest_charge === 'string' ? intent.latest_charge : null),
+      ),
+    )
+  }
+
+  /**
+   * Cancels the PaymentIntent. One whose authorization's answer was lost is found by Orka's
+   * reference (Stripe's search); none found is nothing held, unless the search may not show it
+   * yet, which Stripe says of intents made in the last minute: then the outcome stays unknown.
+   */
+  void(req: VoidRequest): TE.TaskEither<CardConnectorError, OperationResult> {
+    return this.bounded(req.service, async (call) => {
+      let intent = req.serviceTransactionId
+      if (intent === null) {
+        const found = foundIntent(
+          await call({
+            method: 'GET',
+            path: '/v1/payment_intents/search',
+            params: { query: `metadata['${REFERENCE_KEY}']:'${req.authorization.replace(/['\\]/g, '')}'`, limit: 1 },
+          }),
+        )
+        if (found === undefined) return serviceFailed('Stripe did not answer the search', 'card')
+        if (found === null) return serviceFailed('Stripe shows no payment for the reference yet', 'card')
+        intent = found
+      }
+      return operationResultOf(
+        await call({ method: 'POST', path: `/v1/payment_intents/${encodeURIComponent(intent)}/cancel`, idempotencyKey: req.reference }),
+        (i) => (typeof i.id === 'string' ? i.id : null),
+      )
+    })
+  }
+
+  refund(req: RefundRequest): TE.TaskEither<CardConnectorError, OperationResult> {
+    return this.bounded(req.service, async (call) =>
+      operationResultOf(
+        await call({
+          method: 'POST',
+          path: '/v1/refunds',
+          idempotencyKey: req.reference,
+          params: { payment_intent: req.serviceTransactionId, amount: req.amount, metadata: { [REFERENCE_KEY]: req.reference } },
+        }),
+        (refund) => (typeof refund.id === 'string' ? refund.id : null),
+      ),
+    )
+  }
+
+  /** Reads the account's balance: the cheapest call Stripe authenticates. */
+  verify(fields: readonly PaymentServiceField[]): TE.TaskEither<CredentialsRefused | CardConnectorError, void> {
+    return TE.flatMap((a: StripeAnswer): TE.TaskEither<CredentialsRefused | CardConnectorError, void> => {
+      if (a.status === 200) return TE.right(undefined)
+      if (a.status === 401 || a.status === 403) {
+        const message = (a.body as { error?: { message?: unknown } } | null)?.error?.message
+        const reason = a.status === 401 ? 'Stripe refused the key' : 'The key may not read the balance'
+        return TE.left({
+          _tag: 'CredentialsRefused',
+          field: 'secret_key',
+          reason: typeof message === 'string' && !message.includes('sk_') ? message.slice(0, 200) : reason,
+        })
+      }
+      return TE.left(serviceFailed(`Stripe answered ${String(a.status)}`, 'card'))
+    })(this.bounded({ fields }, (call) => call({ method: 'GET', path: '/v1/balance' })))
+  }
+
+  /** Runs `work` with the service's key, within the timeout: a call not sent is a failure with nothing held. */
+  private bounded<A>(
+    service: Fields,
+    work: (call: (c: StripeCall) => Promise<StripeAnswer>) => Promise<A | CardConnectorError>,
+  ): TE.TaskEither<CardConnectorError, A> {
+    const key = fieldOf(service, 'secret_key') ?? ''
+    return withTimeout(
+      this.o.timeoutMs,
+      () => serviceTimeout('card'),
+      async (signal) => {
+        try {
+          const r = await work((c) => callStripe(this.o.baseUrl, key, c, signal))
+          return isConnectorError(r) ? E.left(r) : E.right(r)
+        } catch (e) {
+          if (e instanceof NotSent) return E.left(serviceFailed('Stripe could not be reached', 'card'))
+          return E.left(serviceFailed('the call to Stripe failed', 'card'))
+        }
+      },
+    )
+  }
+}
+
+const isConnectorError = (x: unknown): x is CardConnectorError =>
+  typeof x === 'object' &&
+  x !== null &&
+  ((x as { _tag?: unknown })._tag === 'ServiceFailed' || (x as { _tag?: unknown })._tag === 'ServiceTimeout')

@@ -161,11 +161,13 @@ describe('stripe-card: what Stripe’s answers mean', () => {
       rawResponseCode: 'payment_intent_unexpected_state',
     })
     expect(
-      operationResultOf(answer(200, { id: 're_1', status: 'failed', failure_reason: 'expired_or_canceled_card' }), id),
+      operationResultOf(answer(200, { id: 're_1', status: 'failed', failure_reason: 'expired_or_canceled_card' }), id, ['failed']),
     ).to.deep.include({
       _tag: 'Declined',
       rawResponseCode: 'expired_or_canceled_card',
     })
+    // A cancelled intent is what a cancel asks for: done.
+    expect(operationResultOf(answer(200, { id: 'pi_1', status: 'canceled' }), id)).to.deep.include({ _tag: 'Succeeded', serviceId: 'pi_1' })
     expect(operationResultOf(answer(503, null), id)).to.deep.include({ _tag: 'ServiceFailed' })
   })
 

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either'
 import * as t from 'io-ts'
+import { endpoints } from './connector-endpoints'
 
 /**
  * Every setting comes from one environment variable, described once here: the codec decodes
@@ -202,6 +203,14 @@ export const SETTINGS = {
     codec: int(1, 600000),
     default: 10000,
     doc: 'Time a gift card or card service has to answer a call before the connector gives up (gift cards: 504)',
+  }),
+  connectorEndpoints: s({
+    env: 'CONNECTOR_ENDPOINTS',
+    codec: endpoints,
+    default: {},
+    // A URL pasted in may carry credentials (refused, and never repeated in the error).
+    secret: true,
+    doc: "Where connectors send their calls instead of their providers' own APIs, as connector-id=base-url pairs (tests, private gateways); operator configuration only, never an API field",
   }),
   idempotencyReplayS: s({
     env: 'IDEMPOTENCY_TTL_S',

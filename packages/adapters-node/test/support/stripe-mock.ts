@@ -21,6 +21,14 @@ const root = (): string => {
   return dir
 }
 
+/** The Go module stripe-mock was installed from: its embedded OpenAPI document and fixtures. */
+export const stripeMockModule = (): string => {
+  binary()
+  const env = { ...process.env, PATH: `${process.env.PATH ?? ''}:/usr/local/go/bin` }
+  const cache = spawnSync('go', ['env', 'GOMODCACHE'], { env, encoding: 'utf8' }).stdout.trim()
+  return path.join(cache, 'github.com', 'stripe', `stripe-mock@${STRIPE_MOCK_VERSION}`, 'embedded', 'openapi')
+}
+
 const binary = (): string => {
   const bin = path.join(root(), 'tools', 'stripe-mock', 'bin')
   const file = path.join(bin, 'stripe-mock')

@@ -162,4 +162,35 @@ describe('configuration', () => {
         expect(origins(bad), bad).to.deep.equal([`CORS_ALLOWED_ORIGINS: expected ${expects}, got '${bad}'`])
     })
   })
+  describe('CONNECTOR_ENDPOINTS', () => {
+    const endpoints = (value?: string) => {
+      const c = loadConfig(value === undefined ? {} : { CONNECTOR_ENDPOINTS: value })
+      return E.isRight(c) ? c.right.connectorEndpoints : c.left
+    }
+
+    it('is empty by default: every connector calls its provider', () => {
+      expect(endpoints()).to.deep.equal({})
+    })
+
+    it('reads connector-id=base-url pairs, each URL without a trailing slash', () => {
+      expect(endpoints('stripe-card=http://127.0.0.1:12111, adyen-card=https://gateway.example/adyen/')).to.deep.equal({
+        'stripe-card': 'http://127.0.0.1:12111',
+        'adyen-card': 'https://gateway.example/adyen',
+      })
+    })
+
+    it('refuses anything else, with one line naming the variable and never the value (a URL may carry credentials)', () => {
+      const expects = 'comma-separated connector-id=http(s)://host[:port][/path] pairs, each id once'
+      for (const bad of [
+        'stripe-card',
+        'stripe-card=ftp://x',
+        'stripe-card=https://user:pw@x',
+        'stripe-card=https://x?y=1',
+        'stripe-card=https://x,stripe-card=https://y',
+        'Stripe Card=https://x',
+        'stripe-card=https://x,,adyen-card=https://y',
+      ])
+        expect(endpoints(bad), bad).to.deep.equal([`CONNECTOR_ENDPOINTS: expected ${expects}`])
+    })
+  })
 })

@@ -27,6 +27,14 @@ describe('entry points', () => {
     expect(r.stderr).to.match(/^Orka could not start: SEED_FILE \/nonexistent\/seed.json: ENOENT/)
   })
 
+  it('exits 1 when CONNECTOR_ENDPOINTS names a connector Orka does not have', () => {
+    const r = node('main.js', [], { PORT: '0', CONNECTOR_ENDPOINTS: 'paypal-card=http://127.0.0.1:9', LOG_LEVEL: 'silent' })
+    expect([r.status, r.stderr]).to.deep.equal([
+      1,
+      'Orka could not start: CONNECTOR_ENDPOINTS names paypal-card: Orka has no such connector (it has: mock-card, mock-gift-card)\n',
+    ])
+  })
+
   it('exits 1 naming a card service definition Orka has no connector for', () => {
     const seed = join(mkdtempSync(join(tmpdir(), 'orka-seed-')), 'seed.json')
     const service = { merchant_account_id: 'default', payment_service_definition_id: 'adyen-card', display_name: 'Adyen' }

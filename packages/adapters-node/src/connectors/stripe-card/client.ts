@@ -1,7 +1,7 @@
 import { formEncode, FormValue } from './form'
 
-/** The API version Orka's requests and parsing are written against (`Stripe-Version` on every call). */
-export const STRIPE_API_VERSION = '2024-06-20'
+/** The API version Orka's requests and parsing are written against (`Stripe-Version` on every call): stripe-mock's document's. */
+export const STRIPE_API_VERSION = '2026-08-26.dahlia'
 
 export interface StripeCall {
   readonly method: 'GET' | 'POST'

@@ -131,6 +131,7 @@ export class StripeCardConnector implements CardConnector {
           params: { payment_intent: req.serviceTransactionId, amount: req.amount, metadata: { [REFERENCE_KEY]: req.reference } },
         }),
         (refund) => (typeof refund.id === 'string' ? refund.id : null),
+        ['failed', 'canceled'],
       ),
     )
   }

@@ -107,8 +107,15 @@ export const authorizeResultOf = (a: StripeAnswer): AuthorizeResult | CardConnec
   return unknown(a)
 }
 
-/** A capture, cancel or refund: done (`serviceId`: the charge or refund), refused, or unknown. */
-export const operationResultOf = (a: StripeAnswer, idOf: (body: Obj) => string | null): OperationResult | CardConnectorError => {
+/**
+ * A capture, cancel or refund: done (`serviceId`: the charge or refund), refused, or unknown. A
+ * `200` is done, unless its object's status is one of `refusedStatuses` (a refund that failed).
+ */
+export const operationResultOf = (
+  a: StripeAnswer,
+  idOf: (body: Obj) => string | null,
+  refusedStatuses: readonly string[] = [],
+): OperationResult | CardConnectorError => {
   const e = errorOf(a)
   if (e !== null && a.status >= 400 && a.status < 500 && a.status !== 409 && e.type !== 'idempotency_error') {
     const raw = { rawResponseCode: rawCode(e), rawResponseDescription: text(e.message) }
@@ -118,7 +125,7 @@ export const operationResultOf = (a: StripeAnswer, idOf: (body: Obj) => string |
   }
   const body = obj(a.body)
   if (a.status !== 200 || body === null) return unknown(a)
-  if (body.status === 'failed' || body.status === 'canceled')
+  if (refusedStatuses.includes(String(body.status)))
     return {
       _tag: 'Declined',
       errorCode: 'refused_transaction',

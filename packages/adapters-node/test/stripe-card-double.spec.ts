@@ -1,0 +1,115 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/Either'
+import { AuthorizeRequest } from '@orka/domain'
+import { aPaymentServiceRecord, cardConnectorContract, right } from '@orka/domain/testing'
+import { StripeCardConnector } from '../src/connectors/stripe-card/connector'
+import { startStripeDouble, StripeDouble } from './support/stripe-double'
+
+const service = aPaymentServiceRecord({
+  payment_service_definition_id: 'stripe-card',
+  fields: [{ key: 'secret_key', value: 'sk_test_orka_double' }],
+})
+const APPROVING = { number: '4242424242424242', expirationDate: '12/34', securityCode: '123' }
+const TIMEOUT_MS = 1000
+
+let started: Promise<StripeDouble> | undefined
+/** One double for this file's suites, started on first use. */
+const theDouble = () => (started ??= startStripeDouble())
+after(async () => {
+  if (started !== undefined) await (await started).close()
+})
+
+cardConnectorContract('stripe-card (the Stripe double)', async () => {
+  const d = await theDouble()
+  return {
+    port: new StripeCardConnector({ baseUrl: d.url, timeoutMs: TIMEOUT_MS }),
+    service,
+    approvingCard: APPROVING,
+    decliningCard: { number: '4000000000000002', expirationDate: '12/34', securityCode: '123' },
+    timeoutMs: TIMEOUT_MS,
+    unanswered: { amount: d.hangingAmount, card: APPROVING },
+    teardown: () => Promise.resolve(),
+  }
+})
+
+describe('stripe-card through the Stripe double: the lifecycle as Stripe runs it', function () {
+  this.timeout(60_000)
+  let d: StripeDouble
+  let c: StripeCardConnector
+  before(async () => {
+    d = await theDouble()
+    c = new StripeCardConnector({ baseUrl: d.url, timeoutMs: 5000 })
+  })
+  after(() => {
+    // Every answer the double gave in this file validated against Stripe's document.
+    expect(d.violations).to.deep.equal([])
+  })
+  const authorize = (reference: string, o: Partial<AuthorizeRequest> = {}) =>
+    right(
+      c.authorize({ service, reference, amount: 5000, currency: 'EUR', capture: false, card: APPROVING, billingPostalCode: '10115', ...o }),
+    )
+
+  it('checks its answers for real: one Stripe’s document does not allow is a violation', () => {
+    expect(d.check('/v1/refunds', 'post', 200, { id: 're_1', object: 'refund', amount: '5' })).to.be.a('string')
+    expect(d.check('/v1/payment_intents', 'post', 402, { error: { type: 'not_a_type' } })).to.be.a('string')
+  })
+
+  it('holds, captures in part, refunds twice in part, and refuses a refund over what is left', async () => {
+    const held = await authorize('tx-10:authorize')
+    if (held._tag !== 'Authorized') return expect.fail(JSON.stringify(held))
+    expect(held).to.deep.include({ captured: false, avs: 'match', cvv: 'match', rawResponseCode: 'requires_capture' })
+    const money = { service, authorization: 'tx-10:authorize', serviceTransactionId: held.serviceTransactionId, currency: 'EUR' }
+    expect(await right(c.capture({ ...money, reference: 'tx-10:capture', amount: 3000 }))).to.deep.include({ _tag: 'Succeeded' })
+    const first = await right(c.refund({ ...money, reference: 'tx-10:refund-1', amount: 1000 }))
+    const second = await right(c.refund({ ...money, reference: 'tx-10:refund-2', amount: 2000 }))
+    expect([first._tag, second._tag]).to.deep.equal(['Succeeded', 'Succeeded'])
+    expect(first._tag === 'Succeeded' && second._tag === 'Succeeded' && first.serviceId !== second.serviceId).to.equal(true)
+    expect(await right(c.refund({ ...money, reference: 'tx-10:refund-3', amount: 1 }))).to.deep.include({
+      _tag: 'Declined',
+      rawResponseCode: 'charge_already_refunded',
+    })
+    // A capture after the capture: Stripe's unexpected state, a refusal.
+    expect(await right(c.capture({ ...money, reference: 'tx-10:capture-2', amount: 1 }))).to.deep.include({
+      _tag: 'Declined',
+      rawResponseCode: 'payment_intent_unexpected_state',
+    })
+  })
+
+  it('declines Stripe’s test cards with Orka’s codes, keeping Stripe’s; a processing error is a failure', async () => {
+    const card = (number: string) => ({ ...APPROVING, number })
+    const outcomes = []
+    for (const [i, n] of ['4000000000009995', '4000000000000069', '4000000000000127', '4000000000000119'].entries()) {
+      const r = await authorize(`tx-2${String(i)}:authorize`, { card: card(n) })
+      outcomes.push([r._tag, r._tag === 'Authorized' ? null : r.errorCode, r.rawResponseCode])
+    }
+    expect(outcomes).to.deep.equal([
+      ['Declined', 'insufficient_funds', 'insufficient_funds'],
+      ['Declined', 'expired_payment_method', 'expired_card'],
+      ['Declined', 'incorrect_cvv', 'incorrect_cvc'],
+      ['Failed', 'service_error', 'processing_error'],
+    ])
+  })
+
+  it('sells at once with `capture`, and voids what it holds', async () => {
+    expect(await authorize('tx-30:authorize', { capture: true })).to.deep.include({ _tag: 'Authorized', captured: true })
+    const held = await authorize('tx-31:authorize')
+    if (held._tag !== 'Authorized') return expect.fail(JSON.stringify(held))
+    const voided = await right(
+      c.void({ service, reference: 'tx-31:void', authorization: 'tx-31:authorize', serviceTransactionId: held.serviceTransactionId }),
+    )
+    expect(voided).to.deep.include({ _tag: 'Succeeded', serviceId: held.serviceTransactionId, rawResponseCode: 'canceled' })
+  })
+
+  it('verifies a key with a balance read; a key Stripe refuses names the field, never the key', async () => {
+    expect(await c.verify(service.fields)()).to.deep.equal(E.right(undefined))
+    expect(await c.verify([{ key: 'secret_key', value: 'sk_test_refused' }])()).to.deep.equal(
+      E.left({ _tag: 'CredentialsRefused', field: 'secret_key', reason: 'Stripe refused the key' }),
+    )
+  })
+
+  it('answers a lost authorization’s void as unknown while Stripe shows no intent for its reference', async () => {
+    expect(
+      await c.void({ service, reference: 'tx-40:authorize:void', authorization: 'tx-40:authorize', serviceTransactionId: null })(),
+    ).to.deep.equal(E.left({ _tag: 'ServiceFailed', service: 'card', reason: 'Stripe shows no payment for the reference yet' }))
+  })
+})

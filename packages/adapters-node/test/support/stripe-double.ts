@@ -1,0 +1,338 @@
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import http from 'node:http'
+import { AddressInfo } from 'node:net'
+import path from 'node:path'
+import Ajv, { ValidateFunction } from 'ajv'
+import { stripeMockModule } from './stripe-mock'
+
+/**
+ * A stateful stand-in for Stripe's PaymentIntents API, for the lifecycle stripe-mock (stateless)
+ * cannot show: intents held, captured in part, cancelled and refunded, Stripe's test cards'
+ * declines, idempotency keys replayed, search by metadata, a lost answer. Each object starts as
+ * the fixture stripe-mock serves, and every answer is checked against the OpenAPI document
+ * stripe-mock embeds (Stripe's own): `violations` lists any that does not validate.
+ */
+export interface StripeDouble {
+  readonly url: string
+  /** Answers that do not validate against Stripe's document: must stay empty. */
+  readonly violations: string[]
+  /** Every request, as method and path. */
+  readonly requests: string[]
+  /** Authorizations of this amount are made, then never answered (an answer lost). */
+  readonly hangingAmount: number
+  /** What Stripe's document says of `body` as the answer of a route: its errors, none when it validates. */
+  check(template: string, method: 'get' | 'post', status: number, body: unknown): string | null
+  close(): Promise<void>
+}
+
+type Obj = Record<string, unknown>
+const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {})
+
+/** Stripe's form encoding, brackets and all, back into objects and arrays. */
+const parseForm = (body: string): Obj => {
+  const out: Obj = {}
+  for (const pair of body.split('&').filter((p) => p !== '')) {
+    const [rawKey = '', rawValue = ''] = pair.split('=')
+    const key = decodeURIComponent(rawKey.replace(/\+/g, ' '))
+    const value = decodeURIComponent(rawValue.replace(/\+/g, ' '))
+    const parts = key.split(/[[\]]+/).filter((p, i) => i === 0 || p !== '' || key.endsWith('[]'))
+    let at: Obj = out
+    parts.forEach((p, i) => {
+      const last = i === parts.length - 1
+      if (p === '' && last) return
+      const next = parts[i + 1]
+      if (last) at[p] = value
+      else if (next === '' && i + 1 === parts.length - 1) ((at[p] ??= []) as unknown[]).push(value)
+      else at = obj((at[p] ??= {}))
+    })
+  }
+  return out
+}
+
+/** Stripe's test cards: the decline (code, decline code) each one answers with. */
+const DECLINES: Readonly<Record<string, readonly [string, string | null]>> = {
+  '4000000000000002': ['card_declined', 'generic_decline'],
+  '4000000000009995': ['card_declined', 'insufficient_funds'],
+  '4000000000000069': ['expired_card', null],
+  '4000000000000127': ['incorrect_cvc', null],
+  '4000000000000119': ['processing_error', null],
+}
+const DEBIT = '4000056655665556'
+
+/** OpenAPI 3.0's `nullable: true` as JSON Schema says it (what Ajv checks): `null` also passes. */
+const withNulls = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(withNulls)
+  if (typeof node !== 'object' || node === null) return node
+  const { nullable, ...rest } = node as Obj
+  const converted = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, withNulls(v)]))
+  if (nullable !== true) return converted
+  return typeof converted.type === 'string' && converted.enum === undefined
+    ? { ...converted, type: [converted.type, 'null'] }
+    : { anyOf: [converted, { type: 'null' }] }
+}
+
+export const startStripeDouble = async (): Promise<StripeDouble> => {
+  const dir = stripeMockModule()
+  const spec = withNulls(JSON.parse(readFileSync(path.join(dir, 'spec3.json'), 'utf8'))) as Obj
+  const fixtures = obj(obj(JSON.parse(readFileSync(path.join(dir, 'fixtures3.json'), 'utf8')) as Obj).resources)
+  const fixture = (name: string): Obj => structuredClone(obj(fixtures[name]))
+  const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false })
+  ajv.addSchema(spec, 'stripe')
+  const validators = new Map<string, ValidateFunction>()
+  const schemaOf = (template: string, method: string, status: number): ValidateFunction => {
+    const ref = `stripe#/paths/${template.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/responses/${status === 200 ? '200' : 'default'}/content/application~1json/schema`
+    let v = validators.get(ref)
+    if (v === undefined) {
+      v = ajv.compile({ $ref: ref })
+      validators.set(ref, v)
+    }
+    return v
+  }
+
+  // Compiled before the first request: compiling one answer's schema takes longer than a connector waits.
+  const ROUTES = [
+    ['/v1/balance', 'get'],
+    ['/v1/payment_methods', 'post'],
+    ['/v1/payment_intents', 'post'],
+    ['/v1/payment_intents/search', 'get'],
+    ['/v1/payment_intents/{intent}/capture', 'post'],
+    ['/v1/payment_intents/{intent}/cancel', 'post'],
+    ['/v1/refunds', 'post'],
+  ] as const
+  for (const [template, method] of ROUTES) for (const status of [200, 400]) schemaOf(template, method, status)
+
+  const violations: string[] = []
+  const requests: string[] = []
+  const methods = new Map<string, Obj>()
+  const intents = new Map<string, Obj>()
+  const refunded = new Map<string, number>()
+  const keys = new Map<string, { fingerprint: string; status: number; body: Obj }>()
+  const hangingAmount = 999_999
+  const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`
+  const now = () => Math.floor(Date.now() / 1000)
+  const error = (status: number, e: Obj) => ({ status, body: { error: { message: 'Refused by the Stripe double', ...e } } })
+  type Answer = { status: number; body: Obj } | 'hang'
+
+  const chargeOf = (intent: Obj, method: Obj): Obj => {
+    const card = obj(method.card)
+    const charge = fixture('charge')
+    const details = obj(charge.payment_method_details)
+    Object.assign(charge, {
+      id: id('ch'),
+      amount: intent.amount,
+      currency: intent.currency,
+      payment_intent: intent.id,
+      payment_method: method.id,
+      captured: intent.status === 'succeeded',
+      status: 'succeeded',
+      payment_method_details: {
+        ...details,
+        type: 'card',
+        card: { ...obj(details.card), brand: card.brand, last4: card.last4, funding: card.funding, checks: card.checks },
+      },
+    })
+    return charge
+  }
+
+  const createIntent = (p: Obj): Answer => {
+    const method = methods.get(String(p.payment_method))
+    if (method === undefined) return error(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method' })
+    const amount = Number(p.amount)
+    if (!Number.isInteger(amount) || amount < 1)
+      return error(400, { type: 'invalid_request_error', code: 'parameter_invalid_integer', param: 'amount' })
+    const intent = fixture('payment_intent')
+    Object.assign(intent, {
+      id: id('pi'),
+      amount,
+      currency: String(p.currency),
+      capture_method: p.capture_method === 'manual' ? 'manual' : 'automatic',
+      payment_method: method.id,
+      metadata: obj(p.metadata),
+      created: now(),
+      livemode: false,
+      last_payment_error: null,
+      canceled_at: null,
+      cancellation_reason: null,
+    })
+    const decline = DECLINES[String(obj(method.card).__number)]
+    if (decline !== undefined) {
+      const [code, declineCode] = decline
+      Object.assign(intent, { status: 'requires_payment_method', amount_capturable: 0, amount_received: 0, latest_charge: null })
+      const lastError = {
+        type: 'card_error',
+        code,
+        ...(declineCode === null ? {} : { decline_code: declineCode }),
+        message: 'Your card was declined.',
+      }
+      intent.last_payment_error = lastError
+      intents.set(String(intent.id), intent)
+      return error(402, { ...lastError, payment_intent: intent })
+    }
+    const manual = intent.capture_method === 'manual'
+    Object.assign(intent, {
+      status: manual ? 'requires_capture' : 'succeeded',
+      amount_capturable: manual ? amount : 0,
+      amount_received: manual ? 0 : amount,
+    })
+    intent.latest_charge = chargeOf(intent, method)
+    intents.set(String(intent.id), intent)
+    return amount === hangingAmount ? 'hang' : { status: 200, body: intent }
+  }
+
+  const route = (method: string, url: URL, p: Obj): { template: string; answer: Answer } => {
+    const parts = url.pathname.split('/')
+    if (method === 'GET' && url.pathname === '/v1/balance')
+      return { template: '/v1/balance', answer: { status: 200, body: fixture('balance') } }
+    if (method === 'POST' && url.pathname === '/v1/payment_methods') {
+      const card = obj(p.card)
+      const number = typeof card.number === 'string' ? card.number : ''
+      const pm = fixture('payment_method')
+      const cvc = card.cvc === undefined ? null : DECLINES[number]?.[0] === 'incorrect_cvc' ? 'fail' : 'pass'
+      const postal = obj(obj(p.billing_details).address).postal_code
+      Object.assign(pm, {
+        id: id('pm'),
+        type: 'card',
+        created: now(),
+        customer: null,
+        card: {
+          ...obj(pm.card),
+          brand: number.startsWith('5') ? 'mastercard' : 'visa',
+          last4: number.slice(-4),
+          exp_month: Number(card.exp_month),
+          exp_year: Number(card.exp_year),
+          funding: number === DEBIT ? 'debit' : 'credit',
+          checks: { address_line1_check: null, address_postal_code_check: postal === undefined ? null : 'pass', cvc_check: cvc },
+        },
+      })
+      // The number stays in the double's memory (to decide at confirmation), never in an answer.
+      methods.set(String(pm.id), { ...pm, card: { ...obj(pm.card), __number: number } })
+      return { template: '/v1/payment_methods', answer: { status: 200, body: pm } }
+    }
+    if (method === 'POST' && url.pathname === '/v1/payment_intents') {
+      const answer = createIntent(p)
+      return { template: '/v1/payment_intents', answer }
+    }
+    if (method === 'GET' && url.pathname === '/v1/payment_intents/search') {
+      const m = /^metadata\['([^']+)'\]:'([^']*)'$/.exec(url.searchParams.get('query') ?? '')
+      const data = m === null ? [] : [...intents.values()].filter((i) => obj(i.metadata)[m[1] ?? ''] === m[2])
+      return {
+        template: '/v1/payment_intents/search',
+        answer: {
+          status: 200,
+          body: { object: 'search_result', data, has_more: false, next_page: null, url: '/v1/payment_intents/search' },
+        },
+      }
+    }
+    const intent = parts[3] === undefined ? undefined : intents.get(parts[3])
+    const unexpected = (i: Obj) => error(400, { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', payment_intent: i })
+    if (method === 'POST' && parts[4] === 'capture') {
+      const template = '/v1/payment_intents/{intent}/capture'
+      if (intent === undefined) return { template, answer: error(404, { type: 'invalid_request_error', code: 'resource_missing' }) }
+      if (intent.status !== 'requires_capture') return { template, answer: unexpected(intent) }
+      const amount = p.amount_to_capture === undefined ? Number(intent.amount_capturable) : Number(p.amount_to_capture)
+      if (amount > Number(intent.amount_capturable))
+        return { template, answer: error(400, { type: 'invalid_request_error', code: 'amount_too_large', param: 'amount_to_capture' }) }
+      Object.assign(intent, { status: 'succeeded', amount_received: amount, amount_capturable: 0 })
+      intent.latest_charge = String(obj(intent.latest_charge).id ?? intent.latest_charge)
+      return { template, answer: { status: 200, body: intent } }
+    }
+    if (method === 'POST' && parts[4] === 'cancel') {
+      const template = '/v1/payment_intents/{intent}/cancel'
+      if (intent === undefined) return { template, answer: error(404, { type: 'invalid_request_error', code: 'resource_missing' }) }
+      if (intent.status !== 'requires_capture' && intent.status !== 'requires_payment_method')
+        return { template, answer: unexpected(intent) }
+      Object.assign(intent, { status: 'canceled', canceled_at: now(), cancellation_reason: 'requested_by_customer', amount_capturable: 0 })
+      if (typeof intent.latest_charge === 'object' && intent.latest_charge !== null)
+        intent.latest_charge = String(obj(intent.latest_charge).id)
+      return { template, answer: { status: 200, body: intent } }
+    }
+    if (method === 'POST' && url.pathname === '/v1/refunds') {
+      const template = '/v1/refunds'
+      const paid = intents.get(String(p.payment_intent))
+      if (paid === undefined)
+        return { template, answer: error(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_intent' }) }
+      const left = Number(paid.amount_received) - (refunded.get(String(paid.id)) ?? 0)
+      const amount = p.amount === undefined ? left : Number(p.amount)
+      if (paid.status !== 'succeeded' || amount > left || amount < 1)
+        return { template, answer: error(400, { type: 'invalid_request_error', code: 'charge_already_refunded' }) }
+      refunded.set(String(paid.id), (refunded.get(String(paid.id)) ?? 0) + amount)
+      const refund = fixture('refund')
+      Object.assign(refund, {
+        id: id('re'),
+        amount,
+        currency: paid.currency,
+        payment_intent: paid.id,
+        status: 'succeeded',
+        metadata: obj(p.metadata),
+        created: now(),
+      })
+      return { template, answer: { status: 200, body: refund } }
+    }
+    return { template: '', answer: error(404, { type: 'invalid_request_error', code: 'resource_missing' }) }
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://double')
+      const method = req.method ?? 'GET'
+      requests.push(`${method} ${url.pathname}`)
+      const body = Buffer.concat(chunks).toString()
+      const send = (status: number, payload: Obj) => {
+        res.writeHead(status, { 'content-type': 'application/json' })
+        res.end(JSON.stringify(payload))
+      }
+      const auth = req.headers.authorization ?? ''
+      if (!/^Bearer sk_test_\w+$/.test(auth) || auth === 'Bearer sk_test_refused') {
+        send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****' } })
+        return
+      }
+      const key = req.headers['idempotency-key']
+      const fingerprint = `${method} ${url.pathname} ${body}`
+      if (typeof key === 'string') {
+        const seen = keys.get(key)
+        if (seen !== undefined) {
+          if (seen.fingerprint === fingerprint) send(seen.status, seen.body)
+          else
+            send(400, {
+              error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters' },
+            })
+          return
+        }
+      }
+      const { template, answer } = route(method, url, parseForm(body))
+      if (answer === 'hang') {
+        if (typeof key === 'string') keys.set(key, { fingerprint, status: 200, body: intents.get([...intents.keys()].at(-1) ?? '') ?? {} })
+        return
+      }
+      if (template !== '') {
+        const validate = schemaOf(template, method.toLowerCase(), answer.status)
+        if (!validate(answer.body)) violations.push(`${method} ${template} ${String(answer.status)}: ${ajv.errorsText(validate.errors)}`)
+      }
+      if (typeof key === 'string' && answer.status < 500) keys.set(key, { fingerprint, status: answer.status, body: answer.body })
+      send(answer.status, answer.body)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${String(port)}`,
+    violations,
+    requests,
+    hangingAmount,
+    check: (template, method, status, body) => {
+      const validate = schemaOf(template, method, status)
+      return validate(body) ? null : ajv.errorsText(validate.errors)
+    },
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve()
+        })
+      })
+    },
+  }
+}

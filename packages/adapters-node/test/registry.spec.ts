@@ -13,6 +13,7 @@ import {
   MOCK_GIFT_CARD_DEFINITION_ID,
   MockCardConnector,
   MockGiftCardConnector,
+  StripeCardConnector,
 } from '../src'
 
 const context: ConnectorContext = {
@@ -32,7 +33,10 @@ describe('the connector registry', () => {
   it('lists each connector once, card connectors as card and gift card connectors as gift card, the mocks first', () => {
     const ids = [...CARD_CONNECTORS, ...GIFT_CARD_CONNECTORS].map((m) => m.definition.id)
     expect(new Set(ids).size).to.equal(ids.length)
-    expect(CARD_CONNECTORS.map((m) => [m.definition.id, m.definition.method])).to.deep.equal([[MOCK_CARD, 'card']])
+    expect(CARD_CONNECTORS.map((m) => [m.definition.id, m.definition.method])).to.deep.equal([
+      [MOCK_CARD, 'card'],
+      ['stripe-card', 'card'],
+    ])
     expect(GIFT_CARD_CONNECTORS.map((m) => [m.definition.id, m.definition.method])).to.deep.equal([
       [MOCK_GIFT_CARD_DEFINITION_ID, 'gift-card'],
     ])
@@ -43,7 +47,9 @@ describe('the connector registry', () => {
     const card = cards.forDefinition(MOCK_CARD)
     expect(O.isSome(card) && card.value).to.be.instanceOf(MockCardConnector)
     expect(cards.forDefinition(MOCK_CARD)).to.deep.equal(card)
-    expect(cards.forDefinition('stripe-card')).to.deep.equal(O.none)
+    const stripe = cards.forDefinition('stripe-card')
+    expect(O.isSome(stripe) && stripe.value).to.be.instanceOf(StripeCardConnector)
+    expect(cards.forDefinition('adyen-card')).to.deep.equal(O.none)
     const giftCards = giftCardConnectorRegistry(context)
     const giftCard = giftCards.forDefinition(MOCK_GIFT_CARD_DEFINITION_ID)
     expect(O.isSome(giftCard) && giftCard.value).to.be.instanceOf(MockGiftCardConnector)

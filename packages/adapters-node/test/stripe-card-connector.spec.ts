@@ -7,7 +7,7 @@ import { aPaymentServiceRecord, right } from '@orka/domain/testing'
 import { StripeCardConnector } from '../src/connectors/stripe-card/connector'
 import { authorizeResultOf, operationResultOf } from '../src/connectors/stripe-card/responses'
 import { formEncode } from '../src/connectors/stripe-card/form'
-import { startStripeMock, StripeMock } from './support/stripe-mock'
+import { startStripeMock, StripeMock } from '../src/testing/stripe-mock'
 
 const SECRET_KEY = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc'
 const service = aPaymentServiceRecord({ payment_service_definition_id: 'stripe-card', fields: [{ key: 'secret_key', value: SECRET_KEY }] })

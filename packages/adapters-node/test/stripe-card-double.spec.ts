@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either'
 import { AuthorizeRequest } from '@orka/domain'
 import { aPaymentServiceRecord, cardConnectorContract, right } from '@orka/domain/testing'
 import { StripeCardConnector } from '../src/connectors/stripe-card/connector'
-import { startStripeDouble, StripeDouble } from './support/stripe-double'
+import { startStripeDouble, StripeDouble } from '../src/testing/stripe-double'
 
 const service = aPaymentServiceRecord({
   payment_service_definition_id: 'stripe-card',

@@ -31,7 +31,7 @@ describe('entry points', () => {
     const r = node('main.js', [], { PORT: '0', CONNECTOR_ENDPOINTS: 'paypal-card=http://127.0.0.1:9', LOG_LEVEL: 'silent' })
     expect([r.status, r.stderr]).to.deep.equal([
       1,
-      'Orka could not start: CONNECTOR_ENDPOINTS names paypal-card: Orka has no such connector (it has: mock-card, mock-gift-card)\n',
+      'Orka could not start: CONNECTOR_ENDPOINTS names paypal-card: Orka has no such connector (it has: mock-card, stripe-card, mock-gift-card)\n',
     ])
   })
 
@@ -42,7 +42,7 @@ describe('entry points', () => {
     const r = node('main.js', [], { PORT: '0', SEED_FILE: seed, LOG_LEVEL: 'silent' })
     expect([r.status, r.stderr]).to.deep.equal([
       1,
-      "Orka could not start: seed: payment service Adyen: /payment_service_definition_id: Orka has no connector 'adyen-card' (it has: mock-card)\n",
+      "Orka could not start: seed: payment service Adyen: /payment_service_definition_id: Orka has no connector 'adyen-card' (it has: mock-card, stripe-card)\n",
     ])
   })
 

@@ -173,7 +173,7 @@ describe('provisioning', () => {
       const cases: [SeedService, string][] = [
         [
           { ...up, payment_service_definition_id: 'adyen-card' },
-          "seed: payment service Up: /payment_service_definition_id: Orka has no connector 'adyen-card' (it has: mock-card)",
+          "seed: payment service Up: /payment_service_definition_id: Orka has no connector 'adyen-card' (it has: mock-card, stripe-card)",
         ],
         [
           { ...up, fields: [{ key: 'mode', value: 'Down' }] },

@@ -1574,7 +1574,7 @@ const serviceSettings = {
  */
 const serviceCreate: fc.Arbitrary<Obj> = obj({
   display_name: textField(fc.constantFrom('Mock card service', 'Backup', '\u{1f600}'), 200),
-  payment_service_definition_id: field(fc.constantFrom('mock-card', 'stripe-card', '')),
+  payment_service_definition_id: field(fc.constantFrom('mock-card', 'paypal-card', '')),
   ...serviceSettings,
   active: fc.constant(false),
   three_d_secure_enabled: opt(fc.constantFrom(false, true, null), 2),
@@ -1588,7 +1588,7 @@ const serviceUpdate: fc.Arbitrary<Obj> = obj({
   active: opt(fc.constantFrom(false, null)),
 })
 const verifyBody: fc.Arbitrary<Obj> = obj({
-  payment_service_definition_id: field(fc.constantFrom('mock-card', 'stripe-card')),
+  payment_service_definition_id: field(fc.constantFrom('mock-card', 'paypal-card')),
   fields: serviceSettings.fields,
   payment_service_id: opt(oneof(ref('paymentService'), fc.uuid({ version: 4 }), fc.constant(null))),
 })

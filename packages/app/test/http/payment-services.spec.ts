@@ -126,11 +126,11 @@ describe('payment services over HTTP', () => {
     const before = await h.request<Json>('GET', '/payment-services')
     const cases: [unknown, number, Json][] = [
       [
-        { ...CREATE, payment_service_definition_id: 'stripe-card' },
+        { ...CREATE, payment_service_definition_id: 'paypal-card' },
         400,
         refusal(
           '/payment_service_definition_id',
-          "Orka has no connector 'stripe-card' (it has: mock-card)",
+          "Orka has no connector 'paypal-card' (it has: mock-card, stripe-card)",
           'unknown_payment_service_definition',
         ),
       ],
@@ -241,7 +241,11 @@ describe('payment services over HTTP', () => {
     })
     expect([unknown.status, unknown.body]).to.deep.equal([
       400,
-      refusal('/payment_service_definition_id', "Orka has no connector 'nope' (it has: mock-card)", 'unknown_payment_service_definition'),
+      refusal(
+        '/payment_service_definition_id',
+        "Orka has no connector 'nope' (it has: mock-card, stripe-card)",
+        'unknown_payment_service_definition',
+      ),
     ])
   })
 
@@ -290,15 +294,15 @@ describe('payment services over HTTP', () => {
     const definitions = await h.request<Json>('GET', '/payment-service-definitions?limit=1')
     expect(definitions.status).to.equal(200)
     expect((definitions.body.items as Json[]).map((d) => d.id)).to.deep.equal(['mock-card'])
-    expect(definitions.body.next_cursor).to.equal(null)
-    const missing = await h.request<Json>('GET', '/payment-service-definitions/stripe-card')
+    expect(definitions.body.next_cursor).to.not.equal(null)
+    const missing = await h.request<Json>('GET', '/payment-service-definitions/paypal-card')
     expect(missing.status).to.equal(404)
     const session = await h.request<Json>('POST', '/payment-service-definitions/mock-card/sessions', { body: {} })
     expect([session.status, session.body]).to.deep.equal([
       400,
       refusal('', "mock-card opens no sessions: sessions are for wallets, which no connector of Orka's has", 'unsupported'),
     ])
-    const noDefinition = await h.request<Json>('POST', '/payment-service-definitions/stripe-card/sessions', { body: {} })
+    const noDefinition = await h.request<Json>('POST', '/payment-service-definitions/paypal-card/sessions', { body: {} })
     expect(noDefinition.status).to.equal(404)
     const schemes = await h.request<Json>('GET', '/card-scheme-definitions')
     expect(schemes.status).to.equal(200)

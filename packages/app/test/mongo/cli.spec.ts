@@ -152,7 +152,7 @@ describe('CLI against MongoDB', function () {
     }
     expect(run('add', '--merchant-account', 'default', '--display-name', 'Adyen', '--definition', 'adyen-card')).to.deep.equal([
       2,
-      "orka: payment-services add: /payment_service_definition_id: Orka has no connector 'adyen-card' (it has: mock-card)",
+      "orka: payment-services add: /payment_service_definition_id: Orka has no connector 'adyen-card' (it has: mock-card, stripe-card)",
     ])
     expect(run('add', '--merchant-account', 'default', '--display-name', 'X', '--field', 'mode=off')).to.deep.equal([
       2,

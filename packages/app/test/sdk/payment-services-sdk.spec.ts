@@ -111,6 +111,17 @@ const MOCK_CARD_DEFINITION: PaymentServiceDefinition = {
   supportedIntegrationClients: null,
 }
 
+/** Stripe's definition: the same shape, its own fields, and the same features. */
+const STRIPE_CARD_DEFINITION: PaymentServiceDefinition = {
+  ...MOCK_CARD_DEFINITION,
+  id: 'stripe-card',
+  displayName: 'Stripe',
+  fields: [
+    { key: 'secret_key', displayName: 'Secret key', required: true, format: 'text', secret: true },
+    { key: 'webhook_secret', displayName: 'Webhook signing secret', required: false, format: 'text', secret: true },
+  ],
+}
+
 onBothStores("the original API SDK's payment services against Orka", (world) => {
   it('create → get → list → update (partial) → delete', async () => {
     const { sdk } = world()
@@ -164,7 +175,12 @@ onBothStores("the original API SDK's payment services against Orka", (world) => 
       const { sdk } = world()
       const page = await sdk.paymentServiceDefinitions.list()
       expect(page).to.not.equal(undefined)
-      expect(page.result).to.deep.equal({ items: [MOCK_CARD_DEFINITION], limit: 20, nextCursor: null, previousCursor: null })
+      expect(page.result).to.deep.equal({
+        items: [MOCK_CARD_DEFINITION, STRIPE_CARD_DEFINITION],
+        limit: 20,
+        nextCursor: null,
+        previousCursor: null,
+      })
 
       const definition = await sdk.paymentServiceDefinitions.get('mock-card')
       expect(definition.id).to.equal('mock-card')

@@ -1,0 +1,3 @@
+// Stand-ins for providers' APIs, for the tests of Orka and of those who embed its connectors.
+export * from './stripe-mock'
+export * from './stripe-double'

@@ -147,6 +147,7 @@ describe('MockCardConnector simulator', () => {
       captured: true,
       avs: null,
       cvv: 'match',
+      cardType: null,
       rawResponseCode: '00',
       rawResponseDescription: 'Approved',
     })

@@ -69,17 +69,17 @@ describe('stripe-card against stripe-mock (Stripe’s OpenAPI document checks ev
 
 describe('stripe-card: what Stripe’s answers mean', () => {
   const answer = (status: number, body: unknown) => ({ status, body })
-  const intent = (status: string, checks: Record<string, string | null> = {}) => ({
+  const intent = (status: string, checks: Record<string, string | null> = {}, funding = 'credit') => ({
     id: 'pi_1',
     object: 'payment_intent',
     status,
     latest_charge: {
       id: 'ch_1',
-      payment_method_details: { card: { checks: { address_postal_code_check: null, cvc_check: null, ...checks } } },
+      payment_method_details: { card: { funding, checks: { address_postal_code_check: null, cvc_check: null, ...checks } } },
     },
   })
 
-  it('an intent that requires capture is held; one that succeeded is captured; checks become AVS and CVV codes', () => {
+  it('an intent that requires capture is held; one that succeeded is captured; checks become AVS and CVV codes, funding the card type', () => {
     expect(
       authorizeResultOf(answer(200, intent('requires_capture', { address_postal_code_check: 'pass', cvc_check: 'fail' }))),
     ).to.deep.equal({
@@ -89,15 +89,18 @@ describe('stripe-card: what Stripe’s answers mean', () => {
       authCode: null,
       avs: 'match',
       cvv: 'no_match',
+      cardType: 'credit',
       rawResponseCode: 'requires_capture',
       rawResponseDescription: null,
     })
-    expect(authorizeResultOf(answer(200, intent('succeeded')))).to.deep.include({
+    expect(authorizeResultOf(answer(200, intent('succeeded', {}, 'debit')))).to.deep.include({
       _tag: 'Authorized',
       captured: true,
       avs: null,
       cvv: 'not_provided',
+      cardType: 'debit',
     })
+    expect(authorizeResultOf(answer(200, intent('succeeded', {}, 'unknown')))).to.deep.include({ cardType: null })
   })
 
   it('a card error is a decline with Orka’s code and Stripe’s own kept; a processing error is a failure', () => {

@@ -57,7 +57,7 @@ describe('stripe-card through the Stripe double: the lifecycle as Stripe runs it
   it('holds, captures in part, refunds twice in part, and refuses a refund over what is left', async () => {
     const held = await authorize('tx-10:authorize')
     if (held._tag !== 'Authorized') return expect.fail(JSON.stringify(held))
-    expect(held).to.deep.include({ captured: false, avs: 'match', cvv: 'match', rawResponseCode: 'requires_capture' })
+    expect(held).to.deep.include({ captured: false, avs: 'match', cvv: 'match', cardType: 'credit', rawResponseCode: 'requires_capture' })
     const money = { service, authorization: 'tx-10:authorize', serviceTransactionId: held.serviceTransactionId, currency: 'EUR' }
     expect(await right(c.capture({ ...money, reference: 'tx-10:capture', amount: 3000 }))).to.deep.include({ _tag: 'Succeeded' })
     const first = await right(c.refund({ ...money, reference: 'tx-10:refund-1', amount: 1000 }))
@@ -91,7 +91,11 @@ describe('stripe-card through the Stripe double: the lifecycle as Stripe runs it
   })
 
   it('sells at once with `capture`, and voids what it holds', async () => {
-    expect(await authorize('tx-30:authorize', { capture: true })).to.deep.include({ _tag: 'Authorized', captured: true })
+    expect(await authorize('tx-30:authorize', { capture: true, card: { ...APPROVING, number: '4000056655665556' } })).to.deep.include({
+      _tag: 'Authorized',
+      captured: true,
+      cardType: 'debit',
+    })
     const held = await authorize('tx-31:authorize')
     if (held._tag !== 'Authorized') return expect.fail(JSON.stringify(held))
     const voided = await right(

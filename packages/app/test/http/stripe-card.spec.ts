@@ -75,7 +75,7 @@ describe('stripe-card over HTTP: a Stripe service configured by API takes the pa
           ...(approvedCardPayment(r.body, at).payment_method as Json),
           label: '4242',
           expiration_date: '12/34',
-          details: { bin: '424242', card_type: null },
+          details: { bin: '424242', card_type: 'credit' },
         },
         payment_service: {
           type: 'payment-service',

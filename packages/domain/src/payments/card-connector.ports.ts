@@ -62,6 +62,10 @@ export type AvsResponseCode = t.TypeOf<typeof AvsResponseCode>
 export const CvvResponseCode = oneOf('CVVResponseCode', ['no_match', 'match', 'unavailable', 'not_provided'])
 export type CvvResponseCode = t.TypeOf<typeof CvvResponseCode>
 
+/** The card's funding type, as the service tells it (the original API's `card_type`). */
+export const CardType = oneOf('CardType', ['credit', 'debit', 'prepaid'])
+export type CardType = t.TypeOf<typeof CardType>
+
 const raw = { rawResponseCode: nullable(str), rawResponseDescription: nullable(str) }
 
 /**
@@ -77,6 +81,7 @@ export const AuthorizeResult = t.union([
     authCode: nullable(str),
     avs: nullable(AvsResponseCode),
     cvv: nullable(CvvResponseCode),
+    cardType: nullable(CardType),
     ...raw,
   }),
   t.type({ _tag: literal('Declined'), errorCode: str, avs: nullable(AvsResponseCode), cvv: nullable(CvvResponseCode), ...raw }),

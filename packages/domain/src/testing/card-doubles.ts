@@ -29,6 +29,7 @@ export const AUTHORIZED = (captured = false): AuthorizeResult => ({
   authCode: '123456',
   avs: null,
   cvv: null,
+  cardType: null,
   ...raw,
 })
 export const DECLINED = (errorCode = 'insufficient_funds'): AuthorizeResult => ({

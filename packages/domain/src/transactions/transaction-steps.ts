@@ -104,6 +104,10 @@ export const attemptAnswered = (
             cvv: answer.cvv,
           },
           captures,
+          // The funding type the service told, on the card the transaction shows.
+          ...(answer.cardType === null || r.payment_method === null
+            ? {}
+            : { payment_method: { ...r.payment_method, details: { ...r.payment_method.details, card_type: answer.cardType } } }),
           error_code: null,
           ...rawOf(answer),
         },

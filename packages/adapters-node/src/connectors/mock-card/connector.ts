@@ -84,6 +84,8 @@ export class MockCardConnector implements CardConnector {
         authCode: authCodeOf(req.service, req.reference),
         avs,
         cvv,
+        // The simulator knows nothing of funding: as the original API's sandbox, no card type.
+        cardType: null,
         rawResponseCode: '00',
         rawResponseDescription: 'Approved',
       }

@@ -1,4 +1,12 @@
-import { AuthorizeResult, AvsResponseCode, CardConnectorError, CvvResponseCode, OperationResult, serviceFailed } from '@orka/domain'
+import {
+  AuthorizeResult,
+  AvsResponseCode,
+  CardConnectorError,
+  CardType,
+  CvvResponseCode,
+  OperationResult,
+  serviceFailed,
+} from '@orka/domain'
 import { StripeAnswer } from './client'
 
 type Obj = Readonly<Record<string, unknown>>
@@ -67,6 +75,11 @@ const checksOf = (charge: Obj | null) => {
   return { avs: postal === null ? null : (AVS[postal] ?? null), cvv: cvc === null ? 'not_provided' : (CVV[cvc] ?? null) } as const
 }
 
+const FUNDING: Readonly<Record<string, CardType>> = { credit: 'credit', debit: 'debit', prepaid: 'prepaid' }
+/** The card's funding as Stripe tells it on the charge (`unknown`: none). */
+const cardTypeOf = (charge: Obj | null): CardType | null =>
+  FUNDING[text(obj(obj(charge?.payment_method_details)?.card)?.funding) ?? ''] ?? null
+
 /** What the outcome of a call says when the answer says nothing (a 5xx, a 409 for a key in use, garbage). */
 const unknown = (a: StripeAnswer): CardConnectorError => serviceFailed(`Stripe answered ${String(a.status)}`, 'card')
 
@@ -98,7 +111,16 @@ export const authorizeResultOf = (a: StripeAnswer): AuthorizeResult | CardConnec
   const { avs, cvv } = checksOf(charge)
   const raw = { rawResponseCode: status, rawResponseDescription: null }
   if (status === 'requires_capture' || status === 'succeeded')
-    return { _tag: 'Authorized', serviceTransactionId: id, captured: status === 'succeeded', authCode: null, avs, cvv, ...raw }
+    return {
+      _tag: 'Authorized',
+      serviceTransactionId: id,
+      captured: status === 'succeeded',
+      authCode: null,
+      avs,
+      cvv,
+      cardType: cardTypeOf(charge),
+      ...raw,
+    }
   if (status === 'requires_action') return { _tag: 'Declined', errorCode: 'requires_buyer_authentication', avs, cvv, ...raw }
   if (status === 'requires_payment_method' || status === 'canceled') {
     const d = declineOrFailure(obj(intent.last_payment_error))

@@ -28,13 +28,23 @@ describe('stripe-card against stripe-mock (Stripe’s OpenAPI document checks ev
   let mock: StripeMock
   let connector: StripeCardConnector
   before(async () => {
-    mock = await startStripeMock()
+    // stripe-mock keeps no keys: the proxy answers as Stripe would a lost authorization's probe whose key was used.
+    mock = await startStripeMock(({ path, idempotencyKey }) =>
+      path === '/v1/payment_intents' && idempotencyKey === 'tx-4:authorize'
+        ? {
+            status: 400,
+            body: {
+              error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters' },
+            },
+          }
+        : undefined,
+    )
     connector = new StripeCardConnector({ baseUrl: mock.url, timeoutMs: 5000 })
   })
   after(() => mock.close())
   beforeEach(() => mock.exchanges.splice(0))
 
-  it('sends each call of the lifecycle as Stripe’s document allows: every one answered 200', async () => {
+  it('sends each call of the lifecycle as Stripe’s document allows: every one stripe-mock saw answered 200', async () => {
     const held = await right(connector.authorize(authorization()))
     const sale = await right(connector.authorize(authorization({ reference: 'tx-2:authorize', capture: true, billingPostalCode: null })))
     const money = { service, authorization: 'tx-1:authorize', serviceTransactionId: 'pi_123', amount: 500, currency: 'USD' }
@@ -46,6 +56,9 @@ describe('stripe-card against stripe-mock (Stripe’s OpenAPI document checks ev
     const voidedUnknown = await right(
       connector.void({ service, reference: 'tx-4:authorize:void', authorization: 'tx-4:authorize', serviceTransactionId: null }),
     )
+    const neverSent = await right(
+      connector.void({ service, reference: 'tx-5:authorize:void', authorization: 'tx-5:authorize', serviceTransactionId: null }),
+    )
     await right(connector.verify(service.fields))
     expect(mock.exchanges.map((x) => [x.method, x.path.replace(/pi_\w+/, '{intent}'), x.status])).to.deep.equal([
       ['POST', '/v1/payment_methods', 200],
@@ -55,13 +68,16 @@ describe('stripe-card against stripe-mock (Stripe’s OpenAPI document checks ev
       ['POST', '/v1/payment_intents/{intent}/capture', 200],
       ['POST', '/v1/refunds', 200],
       ['POST', '/v1/payment_intents/{intent}/cancel', 200],
+      // (the probe under tx-4's used key, answered by the proxy)
       ['GET', '/v1/payment_intents/search', 200],
+      ['POST', '/v1/payment_intents/{intent}/cancel', 200],
+      ['POST', '/v1/payment_intents', 200],
       ['POST', '/v1/payment_intents/{intent}/cancel', 200],
       ['GET', '/v1/balance', 200],
     ])
     // stripe-mock answers fixtures (not this payment's state): the answers decode, whatever they say.
     for (const r of [held, sale]) expect(E.isRight(AuthorizeResult.decode(r)), JSON.stringify(r)).to.equal(true)
-    for (const r of [captured, refunded, voided, voidedUnknown])
+    for (const r of [captured, refunded, voided, voidedUnknown, neverSent])
       expect(E.isRight(OperationResult.decode(r)), JSON.stringify(r)).to.equal(true)
     expect(JSON.stringify([held, sale, captured, refunded, voided, voidedUnknown])).to.not.include(CARD.number)
   })

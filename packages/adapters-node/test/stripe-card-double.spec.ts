@@ -111,9 +111,46 @@ describe('stripe-card through the Stripe double: the lifecycle as Stripe runs it
     )
   })
 
-  it('answers a lost authorization’s void as unknown while Stripe shows no intent for its reference', async () => {
-    expect(
-      await c.void({ service, reference: 'tx-40:authorize:void', authorization: 'tx-40:authorize', serviceTransactionId: null })(),
-    ).to.deep.equal(E.left({ _tag: 'ServiceFailed', service: 'card', reason: 'Stripe shows no payment for the reference yet' }))
+  it('voids an attempt that never reached Stripe: its key was unused, so the probe holds nothing and is cancelled', async () => {
+    const before = d.requests.length
+    const r = await right(
+      c.void({ service, reference: 'tx-40:authorize:void', authorization: 'tx-40:authorize', serviceTransactionId: null }),
+    )
+    expect(r).to.deep.include({ _tag: 'Succeeded', rawResponseCode: 'canceled' })
+    expect(d.requests.slice(before)).to.deep.equal([
+      'POST /v1/payment_intents',
+      `POST /v1/payment_intents/${String(r._tag === 'Succeeded' && r.serviceId)}/cancel`,
+    ])
+  })
+
+  it('leaves a lost authorization’s void unknown while Stripe’s search does not show its intent yet, then voids it', async () => {
+    const quick = new StripeCardConnector({ baseUrl: d.url, timeoutMs: 500 })
+    const lost = {
+      service,
+      reference: 'tx-41:authorize',
+      amount: d.hangingAmount,
+      currency: 'EUR',
+      capture: false,
+      card: APPROVING,
+      billingPostalCode: null,
+    }
+    expect(await quick.authorize(lost)()).to.deep.equal(E.left({ _tag: 'ServiceTimeout', service: 'card' }))
+    const voidIt = () =>
+      c.void({ service, reference: 'tx-41:authorize:void', authorization: 'tx-41:authorize', serviceTransactionId: null })()
+    d.searchLagS = 3600
+    try {
+      expect(await voidIt()).to.deep.equal(
+        E.left({ _tag: 'ServiceFailed', service: 'card', reason: 'Stripe shows no payment for the reference yet' }),
+      )
+    } finally {
+      d.searchLagS = 0
+    }
+    const voided = await voidIt()
+    expect(E.isRight(voided) && voided.right).to.deep.include({ _tag: 'Succeeded', rawResponseCode: 'canceled' })
+    // The intent the lost authorization made, found by its reference, is the one cancelled.
+    const cancelled = d.requests.filter((r) => r.endsWith('/cancel')).at(-1)
+    expect(cancelled).to.equal(
+      `POST /v1/payment_intents/${String(E.isRight(voided) && voided.right._tag === 'Succeeded' && voided.right.serviceId)}/cancel`,
+    )
   })
 })

@@ -21,6 +21,8 @@ export interface StripeDouble {
   readonly requests: string[]
   /** Authorizations of this amount are made, then never answered (an answer lost). */
   readonly hangingAmount: number
+  /** How far behind the writes Stripe's search runs (Stripe: up to about a minute); 0 by default. */
+  searchLagS: number
   /** What Stripe's document says of `body` as the answer of a route: its errors, none when it validates. */
   check(template: string, method: 'get' | 'post', status: number, body: unknown): string | null
   close(): Promise<void>
@@ -109,6 +111,7 @@ export const startStripeDouble = async (): Promise<StripeDouble> => {
   const refunded = new Map<string, number>()
   const keys = new Map<string, { fingerprint: string; status: number; body: Obj }>()
   const hangingAmount = 999_999
+  const tuning = { searchLagS: 0 }
   const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`
   const now = () => Math.floor(Date.now() / 1000)
   const error = (status: number, e: Obj) => ({ status, body: { error: { message: 'Refused by the Stripe double', ...e } } })
@@ -136,11 +139,33 @@ export const startStripeDouble = async (): Promise<StripeDouble> => {
   }
 
   const createIntent = (p: Obj): Answer => {
-    const method = methods.get(String(p.payment_method))
-    if (method === undefined) return error(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method' })
     const amount = Number(p.amount)
     if (!Number.isInteger(amount) || amount < 1)
       return error(400, { type: 'invalid_request_error', code: 'parameter_invalid_integer', param: 'amount' })
+    if (p.payment_method === undefined && p.confirm === undefined) {
+      // An intent made without a card (as a lost answer's probe makes one): it holds nothing.
+      const bare = fixture('payment_intent')
+      Object.assign(bare, {
+        id: id('pi'),
+        amount,
+        currency: String(p.currency),
+        status: 'requires_payment_method',
+        payment_method: null,
+        metadata: obj(p.metadata),
+        created: now(),
+        livemode: false,
+        last_payment_error: null,
+        latest_charge: null,
+        amount_capturable: 0,
+        amount_received: 0,
+        canceled_at: null,
+        cancellation_reason: null,
+      })
+      intents.set(String(bare.id), bare)
+      return { status: 200, body: bare }
+    }
+    const method = methods.get(String(p.payment_method))
+    if (method === undefined) return error(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method' })
     const intent = fixture('payment_intent')
     Object.assign(intent, {
       id: id('pi'),
@@ -215,7 +240,8 @@ export const startStripeDouble = async (): Promise<StripeDouble> => {
     }
     if (method === 'GET' && url.pathname === '/v1/payment_intents/search') {
       const m = /^metadata\['([^']+)'\]:'([^']*)'$/.exec(url.searchParams.get('query') ?? '')
-      const data = m === null ? [] : [...intents.values()].filter((i) => obj(i.metadata)[m[1] ?? ''] === m[2])
+      const shown = (i: Obj) => Number(i.created) <= now() - tuning.searchLagS
+      const data = m === null ? [] : [...intents.values()].filter((i) => obj(i.metadata)[m[1] ?? ''] === m[2] && shown(i))
       return {
         template: '/v1/payment_intents/search',
         answer: {
@@ -322,6 +348,12 @@ export const startStripeDouble = async (): Promise<StripeDouble> => {
     violations,
     requests,
     hangingAmount,
+    get searchLagS() {
+      return tuning.searchLagS
+    },
+    set searchLagS(s: number) {
+      tuning.searchLagS = s
+    },
     check: (template, method, status, body) => {
       const validate = schemaOf(template, method, status)
       return validate(body) ? null : ajv.errorsText(validate.errors)

@@ -57,8 +57,15 @@ export interface StripeMock {
   close(): Promise<void>
 }
 
+/** An answer the proxy gives itself instead of stripe-mock's (for what a stateless mock cannot say). */
+export type Intercept = (req: {
+  readonly method: string
+  readonly path: string
+  readonly idempotencyKey: string | undefined
+}) => { readonly status: number; readonly body: unknown } | undefined
+
 /** Starts stripe-mock and a proxy that records each exchange with it. */
-export const startStripeMock = async (): Promise<StripeMock> => {
+export const startStripeMock = async (intercept: Intercept = () => undefined): Promise<StripeMock> => {
   const child: ChildProcess = spawn(binary(), ['-http-addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] })
   const port = await new Promise<number>((resolve, reject) => {
     let out = ''
@@ -78,6 +85,17 @@ export const startStripeMock = async (): Promise<StripeMock> => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
+      const key = req.headers['idempotency-key']
+      const own = intercept({
+        method: req.method ?? '',
+        path: (req.url ?? '').split('?')[0] ?? '',
+        idempotencyKey: typeof key === 'string' ? key : undefined,
+      })
+      if (own !== undefined) {
+        res.writeHead(own.status, { 'content-type': 'application/json' })
+        res.end(JSON.stringify(own.body))
+        return
+      }
       const up = http.request({ host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
         const parts: Buffer[] = []
         answer.on('data', (c: Buffer) => parts.push(c))

@@ -17,7 +17,7 @@ import {
 } from '@orka/domain'
 import { withTimeout } from '../../with-timeout'
 import { callStripe, NotSent, StripeAnswer, StripeCall } from './client'
-import { authorizeResultOf, foundIntent, operationResultOf } from './responses'
+import { authorizeResultOf, foundIntent, operationResultOf, probeOutcome } from './responses'
 
 export interface StripeCardConnectorOptions {
   /** Stripe's API, or the operator's stand-in for it (`CONNECTOR_ENDPOINTS`). */
@@ -33,6 +33,8 @@ const expiry = (mmYy: string) => ({ exp_month: Number(mmYy.slice(0, 2)), exp_yea
 
 /** Orka's reference as Stripe keeps it on the PaymentIntent, to find an attempt whose answer was lost. */
 const REFERENCE_KEY = 'orka_reference'
+/** On the intent a lost answer's probe made (when the attempt never reached Stripe), under another key. */
+const PROBE_KEY = 'orka_lost_answer_probe'
 
 /**
  * Cards through Stripe's PaymentIntents (`stripe-card`). An authorization is two calls, each
@@ -95,30 +97,45 @@ export class StripeCardConnector implements CardConnector {
   }
 
   /**
-   * Cancels the PaymentIntent. One whose authorization's answer was lost is found by Orka's
-   * reference (Stripe's search); none found is nothing held, unless the search may not show it
-   * yet, which Stripe says of intents made in the last minute: then the outcome stays unknown.
+   * Cancels the PaymentIntent. For an authorization whose answer was lost, the connector first
+   * asks whether its key was ever used: it sends a harmless create (an unconfirmed intent, no
+   * card) under the authorization's idempotency key. Stripe runs it only if that key is unused,
+   * so the attempt never reached Stripe: nothing is held, and the probe's intent is cancelled.
+   * Refused as another request's key, the attempt's intent exists: found by the reference in
+   * its metadata and cancelled; Stripe's search can lag a minute behind, so not found yet (or a
+   * key still in use) leaves the outcome unknown, for recovery to try again.
    */
   void(req: VoidRequest): TE.TaskEither<CardConnectorError, OperationResult> {
     return this.bounded(req.service, async (call) => {
-      let intent = req.serviceTransactionId
-      if (intent === null) {
-        const found = foundIntent(
-          await call({
-            method: 'GET',
-            path: '/v1/payment_intents/search',
-            params: { query: `metadata['${REFERENCE_KEY}']:'${req.authorization.replace(/['\\]/g, '')}'`, limit: 1 },
-          }),
-        )
-        if (found === undefined) return serviceFailed('Stripe did not answer the search', 'card')
-        if (found === null) return serviceFailed('Stripe shows no payment for the reference yet', 'card')
-        intent = found
-      }
+      const intent = req.serviceTransactionId ?? (await this.lostIntent(call, req.authorization))
+      if (typeof intent !== 'string') return intent
       return operationResultOf(
         await call({ method: 'POST', path: `/v1/payment_intents/${encodeURIComponent(intent)}/cancel`, idempotencyKey: req.reference }),
         (i) => (typeof i.id === 'string' ? i.id : null),
       )
     })
+  }
+
+  /** The intent a lost authorization left, the probe's own when it left none, or why that is not known yet. */
+  private async lostIntent(call: (c: StripeCall) => Promise<StripeAnswer>, reference: string): Promise<string | CardConnectorError> {
+    const probe = await call({
+      method: 'POST',
+      path: '/v1/payment_intents',
+      idempotencyKey: reference,
+      params: { amount: 100, currency: 'usd', payment_method_types: ['card'], metadata: { [PROBE_KEY]: reference } },
+    })
+    const probed = probeOutcome(probe)
+    if (probed._tag === 'ProbeRan') return probed.intent
+    if (probed._tag !== 'KeyUsed') return probed
+    const found = foundIntent(
+      await call({
+        method: 'GET',
+        path: '/v1/payment_intents/search',
+        params: { query: `metadata['${REFERENCE_KEY}']:'${reference.replace(/['\\]/g, '')}'`, limit: 1 },
+      }),
+    )
+    if (found === undefined) return serviceFailed('Stripe did not answer the search', 'card')
+    return found ?? serviceFailed('Stripe shows no payment for the reference yet', 'card')
   }
 
   refund(req: RefundRequest): TE.TaskEither<CardConnectorError, OperationResult> {

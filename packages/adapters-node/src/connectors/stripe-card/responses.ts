@@ -164,3 +164,17 @@ export const foundIntent = (a: StripeAnswer): string | null | undefined => {
   if (!Array.isArray(data)) return undefined
   return data.length === 0 ? null : text(obj(data[0])?.id)
 }
+
+/**
+ * What a lost authorization's probe says (a create under its idempotency key): the probe's own
+ * intent when Stripe ran it (the key was unused: the attempt never reached Stripe), `KeyUsed`
+ * when Stripe refused it as another request's key, else unknown (a key still in use, a 5xx).
+ */
+export const probeOutcome = (
+  a: StripeAnswer,
+): { readonly _tag: 'ProbeRan'; readonly intent: string } | { readonly _tag: 'KeyUsed' } | CardConnectorError => {
+  const e = errorOf(a)
+  if (a.status === 400 && e?.type === 'idempotency_error') return { _tag: 'KeyUsed' }
+  const intent = a.status === 200 ? text(obj(a.body)?.id) : null
+  return intent === null ? unknown(a) : { _tag: 'ProbeRan', intent }
+}

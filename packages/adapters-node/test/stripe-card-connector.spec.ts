@@ -198,7 +198,7 @@ describe('stripe-card: what Stripe’s answers mean', () => {
 })
 
 describe('stripe-card: a Stripe that does not answer, or cannot be reached', () => {
-  it('gives up within its timeout (outcome unknown); an unreachable Stripe is a failure with nothing held', async () => {
+  it('gives up within its timeout (outcome unknown); an unreachable Stripe is a failure with nothing done, a void unknown', async () => {
     const silent = http.createServer(() => undefined)
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
     const { port } = silent.address() as AddressInfo
@@ -216,7 +216,18 @@ describe('stripe-card: a Stripe that does not answer, or cannot be reached', () 
       )
     }
     const gone = new StripeCardConnector({ baseUrl: `http://127.0.0.1:${String(port)}`, timeoutMs: 2000 })
-    expect(await gone.authorize(authorization())()).to.deep.equal(
+    const unreachable = {
+      _tag: 'Failed',
+      errorCode: 'service_error',
+      rawResponseCode: 'unreachable',
+      rawResponseDescription: 'Stripe could not be reached',
+    }
+    expect(await gone.authorize(authorization())()).to.deep.equal(E.right(unreachable))
+    const money = { service, authorization: 'tx-1:authorize', serviceTransactionId: 'pi_1', amount: 500, currency: 'USD' }
+    expect(await gone.capture({ ...money, reference: 'tx-1:capture' })()).to.deep.equal(E.right(unreachable))
+    expect(await gone.refund({ ...money, reference: 'tx-1:refund' })()).to.deep.equal(E.right(unreachable))
+    // A void that could not be sent has released nothing: still unknown.
+    expect(await gone.void({ ...money, reference: 'tx-1:void' })()).to.deep.equal(
       E.left({ _tag: 'ServiceFailed', service: 'card', reason: 'Stripe could not be reached' }),
     )
   })

@@ -1,4 +1,6 @@
 import { expect } from 'chai'
+import { createServer } from 'node:http'
+import { AddressInfo } from 'node:net'
 import { startStripeDouble, StripeDouble } from '@orka/adapters-node/testing'
 import { defaultCardServiceId } from '../../src/card-services'
 import { errorBody, Harness, Resource, startHarness } from '../support/harness'
@@ -112,6 +114,23 @@ describe('stripe-card over HTTP: a Stripe service configured by API takes the pa
       error_code: 'insufficient_funds',
       raw_response_code: 'insufficient_funds',
     })
+  })
+
+  it('fails over to the next service when Stripe cannot be reached, the failure in the events log', async () => {
+    await h.close()
+    // A port nothing listens on any more: the connection is refused.
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const { port } = closed.address() as AddressInfo
+    await new Promise((resolve) => closed.close(resolve))
+    h = await startHarness({ env: { CONNECTOR_ENDPOINTS: `stripe-card=http://127.0.0.1:${String(port)}` } })
+    const service = await addStripe()
+    const r = await pay({ payment_method: card() })
+    expect([r.status, r.body.status]).to.deep.equal([201, 'authorization_succeeded'])
+    expect(r.body.payment_service).to.include({ id: defaultCardServiceId('default') })
+    const events = await h.request<{ items: { name: string; context: Json }[] }>('GET', `/transactions/${r.body.id}/events`)
+    const failed = events.body.items.find((e) => e.name === 'payment-connector-response-transaction-authorization-failed')
+    expect(failed?.context).to.deep.include({ payment_service_id: service.id, error_code: 'service_error' })
   })
 
   it('fails over to the next service when Stripe refuses the key (nothing held there)', async () => {

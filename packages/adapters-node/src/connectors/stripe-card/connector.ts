@@ -33,6 +33,14 @@ const expiry = (mmYy: string) => ({ exp_month: Number(mmYy.slice(0, 2)), exp_yea
 
 /** Orka's reference as Stripe keeps it on the PaymentIntent, to find an attempt whose answer was lost. */
 const REFERENCE_KEY = 'orka_reference'
+/** What a call that never reached Stripe answers, for an operation that then did nothing there: routing moves on. */
+const UNREACHABLE = {
+  _tag: 'Failed',
+  errorCode: 'service_error',
+  rawResponseCode: 'unreachable',
+  rawResponseDescription: 'Stripe could not be reached',
+} as const
+
 /** On the intent a lost answer's probe made (when the attempt never reached Stripe), under another key. */
 const PROBE_KEY = 'orka_lost_answer_probe'
 
@@ -47,7 +55,7 @@ export class StripeCardConnector implements CardConnector {
   constructor(private readonly o: StripeCardConnectorOptions) {}
 
   authorize(req: AuthorizeRequest): TE.TaskEither<CardConnectorError, AuthorizeResult> {
-    return this.bounded(req.service, async (call) => {
+    return this.bounded(req.service, UNREACHABLE, async (call) => {
       const method = await call({
         method: 'POST',
         path: '/v1/payment_methods',
@@ -83,7 +91,7 @@ export class StripeCardConnector implements CardConnector {
   }
 
   capture(req: CaptureRequest): TE.TaskEither<CardConnectorError, OperationResult> {
-    return this.bounded(req.service, async (call) =>
+    return this.bounded(req.service, UNREACHABLE, async (call) =>
       operationResultOf(
         await call({
           method: 'POST',
@@ -106,7 +114,8 @@ export class StripeCardConnector implements CardConnector {
    * key still in use) leaves the outcome unknown, for recovery to try again.
    */
   void(req: VoidRequest): TE.TaskEither<CardConnectorError, OperationResult> {
-    return this.bounded(req.service, async (call) => {
+    // Unreachable, a void is not done: what it was to release may still be held.
+    return this.bounded(req.service, undefined, async (call) => {
       const intent = req.serviceTransactionId ?? (await this.lostIntent(call, req.authorization))
       if (typeof intent !== 'string') return intent
       return operationResultOf(
@@ -139,7 +148,7 @@ export class StripeCardConnector implements CardConnector {
   }
 
   refund(req: RefundRequest): TE.TaskEither<CardConnectorError, OperationResult> {
-    return this.bounded(req.service, async (call) =>
+    return this.bounded(req.service, UNREACHABLE, async (call) =>
       operationResultOf(
         await call({
           method: 'POST',
@@ -167,12 +176,16 @@ export class StripeCardConnector implements CardConnector {
         })
       }
       return TE.left(serviceFailed(`Stripe answered ${String(a.status)}`, 'card'))
-    })(this.bounded({ fields }, (call) => call({ method: 'GET', path: '/v1/balance' })))
+    })(this.bounded({ fields }, undefined, (call) => call({ method: 'GET', path: '/v1/balance' })))
   }
 
-  /** Runs `work` with the service's key, within the timeout: a call not sent is a failure with nothing held. */
+  /**
+   * Runs `work` with the service's key, within the timeout. A call that never reached Stripe
+   * answers `unreachable` when there is such an answer (nothing was done), else a failure.
+   */
   private bounded<A>(
     service: Fields,
+    unreachable: A | undefined,
     work: (call: (c: StripeCall) => Promise<StripeAnswer>) => Promise<A | CardConnectorError>,
   ): TE.TaskEither<CardConnectorError, A> {
     const key = fieldOf(service, 'secret_key') ?? ''
@@ -184,7 +197,8 @@ export class StripeCardConnector implements CardConnector {
           const r = await work((c) => callStripe(this.o.baseUrl, key, c, signal))
           return isConnectorError(r) ? E.left(r) : E.right(r)
         } catch (e) {
-          if (e instanceof NotSent) return E.left(serviceFailed('Stripe could not be reached', 'card'))
+          if (e instanceof NotSent)
+            return unreachable === undefined ? E.left(serviceFailed('Stripe could not be reached', 'card')) : E.right(unreachable)
           return E.left(serviceFailed('the call to Stripe failed', 'card'))
         }
       },

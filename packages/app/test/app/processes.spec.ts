@@ -119,6 +119,8 @@ describe('entry points', () => {
     expect(r.stdout).to.include('MONGODB_URI=********\n')
     expect(r.stdout).not.to.include('hunter2')
     expect(r.stdout).not.to.include('cdcdcd')
+    expect(r.stdout).to.include('CONNECTOR_ENDPOINTS=(unset)\n')
+    expect(r.stdout).to.include('WEBHOOK_RETRY_DELAYS_S=10,60,300,')
     const bad = node('cli.js', ['config'], { RATE_LIMIT_WINDOW_S: 'soon' })
     expect(bad.status).to.equal(1)
     expect(bad.stderr).to.equal("orka: configuration error: RATE_LIMIT_WINDOW_S: expected an integer from 1 to 86400, got 'soon'\n")

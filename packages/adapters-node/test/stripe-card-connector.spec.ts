@@ -6,6 +6,7 @@ import { AuthorizeRequest, AuthorizeResult, OperationResult } from '@orka/domain
 import { aPaymentServiceRecord, right } from '@orka/domain/testing'
 import { StripeCardConnector } from '../src/connectors/stripe-card/connector'
 import { authorizeResultOf, operationResultOf } from '../src/connectors/stripe-card/responses'
+import { MAX_ANSWER_BYTES } from '../src/connectors/stripe-card/client'
 import { formEncode } from '../src/connectors/stripe-card/form'
 import { startStripeMock, StripeMock } from '../src/testing/stripe-mock'
 
@@ -194,6 +195,40 @@ describe('stripe-card: what Stripe’s answers mean', () => {
     expect(
       formEncode({ amount: 5, card: { number: '42', cvc: null }, expand: ['latest_charge'], metadata: { orka_reference: 'a b' } }),
     ).to.equal('amount=5&card%5Bnumber%5D=42&expand%5B%5D=latest_charge&metadata%5Borka_reference%5D=a%20b')
+  })
+})
+
+describe('stripe-card: an answer far larger than Stripe’s', () => {
+  it('reads at most MAX_ANSWER_BYTES of it and takes it for no answer (outcome unknown)', async () => {
+    let sent = 0
+    const flood = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      const chunk = Buffer.alloc(64 * 1024, 'x')
+      const more = () => {
+        while (sent < 8 * MAX_ANSWER_BYTES && !res.destroyed) {
+          sent += chunk.length
+          if (!res.write(chunk)) return void res.once('drain', more)
+        }
+        res.end()
+      }
+      more()
+    })
+    await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve))
+    const { port } = flood.address() as AddressInfo
+    try {
+      const c = new StripeCardConnector({ baseUrl: `http://127.0.0.1:${String(port)}`, timeoutMs: 5000 })
+      expect(await c.authorize(authorization())()).to.deep.equal(
+        E.left({ _tag: 'ServiceFailed', service: 'card', reason: 'Stripe answered 200' }),
+      )
+      expect(sent).to.be.below(8 * MAX_ANSWER_BYTES)
+    } finally {
+      flood.closeAllConnections()
+      await new Promise<void>((resolve) => {
+        flood.close(() => {
+          resolve()
+        })
+      })
+    }
   })
 })
 

@@ -16,6 +16,28 @@ export interface StripeAnswer {
   readonly body: unknown
 }
 
+/** The most of an answer read: Stripe's are a few KB; past this it is not an answer of Stripe's (parsed as none). */
+export const MAX_ANSWER_BYTES = 1 << 20
+
+/** The answer's text, up to `MAX_ANSWER_BYTES`: a longer one is cut off (and then fails to parse). */
+const boundedText = async (res: Response): Promise<string> => {
+  if (res.body === null) return ''
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    chunks.push(value)
+    size += value.byteLength
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel()
+      break
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
 /** The call did not reach Stripe (refused, no such host): nothing happened there. */
 export class NotSent extends Error {}
 
@@ -51,7 +73,7 @@ export const callStripe = async (base: string, secretKey: string, call: StripeCa
     if (NOT_SENT.has(causeCode(e) ?? '')) throw new NotSent('Stripe could not be reached', { cause: e })
     throw e
   }
-  const text = await res.text()
+  const text = await boundedText(res)
   let body: unknown
   try {
     body = JSON.parse(text)

@@ -115,7 +115,8 @@ export const startStripeDouble = async (): Promise<StripeDouble> => {
   const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`
   const now = () => Math.floor(Date.now() / 1000)
   const error = (status: number, e: Obj) => ({ status, body: { error: { message: 'Refused by the Stripe double', ...e } } })
-  type Answer = { status: number; body: Obj } | 'hang'
+  /** An answer, or (`hang`) an intent made whose answer is never sent. */
+  type Answer = { status: number; body: Obj } | { hang: Obj }
 
   const chargeOf = (intent: Obj, method: Obj): Obj => {
     const card = obj(method.card)
@@ -202,7 +203,7 @@ export const startStripeDouble = async (): Promise<StripeDouble> => {
     })
     intent.latest_charge = chargeOf(intent, method)
     intents.set(String(intent.id), intent)
-    return amount === hangingAmount ? 'hang' : { status: 200, body: intent }
+    return amount === hangingAmount ? { hang: intent } : { status: 200, body: intent }
   }
 
   const route = (method: string, url: URL, p: Obj): { template: string; answer: Answer } => {
@@ -329,8 +330,8 @@ export const startStripeDouble = async (): Promise<StripeDouble> => {
         }
       }
       const { template, answer } = route(method, url, parseForm(body))
-      if (answer === 'hang') {
-        if (typeof key === 'string') keys.set(key, { fingerprint, status: 200, body: intents.get([...intents.keys()].at(-1) ?? '') ?? {} })
+      if ('hang' in answer) {
+        if (typeof key === 'string') keys.set(key, { fingerprint, status: 200, body: answer.hang })
         return
       }
       if (template !== '') {

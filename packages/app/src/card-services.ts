@@ -11,7 +11,6 @@ import {
   MOCK_CARD,
   PaymentServiceCreate,
   PaymentServiceDeps,
-  PaymentServiceRepository,
   SecretBox,
   StoragePorts,
 } from '@orka/domain'
@@ -112,18 +111,17 @@ export const applyDefaultCardServices = async (
   accounts: readonly string[],
   seeded: readonly SeedPaymentService[],
 ): Promise<void> => {
-  const services: PaymentServiceRepository = deps.cardServices
   const named = cardServicesOf(seeded)
   for (const account of new Set(accounts)) {
     const fallback = defaultCardService(account)
     const cmd = { merchantAccountId: account, actor: SEED_ACTOR }
     if (!named.some((s) => s.merchantAccountId === account)) {
-      const existing = await runTask(services.listForAccount(account), 'reading payment services')
+      const existing = await runTask(deps.cardServices.listForAccount(account), 'reading payment services')
       if (existing.length === 0)
         await runTask(makeProvisionPaymentService(deps)({ ...cmd, ...fallback }), `seeding the default payment service of ${account}`)
       continue
     }
-    const stored = O.toNullable(await runTask(services.findById(account, fallback.id), 'reading a payment service'))
+    const stored = O.toNullable(await runTask(deps.cardServices.findById(account, fallback.id), 'reading a payment service'))
     if (stored?.active === true && stored.deleted_at === undefined && !named.some((s) => s.id === fallback.id))
       await runTask(
         makeUpdatePaymentService(deps)({ ...cmd, id: fallback.id, input: { active: false } }),

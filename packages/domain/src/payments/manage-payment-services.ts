@@ -1,6 +1,6 @@
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { pipe } from 'fp-ts/function'
+import { flow, pipe } from 'fp-ts/function'
 import { AuditActor } from '../audit/audit-entry'
 import { paymentServiceWitness } from '../audit/change-witness'
 import { AuditedChange, auditedOutcome, changeOf, RecordAudited } from '../audit/record-audited'
@@ -40,14 +40,17 @@ const resourceOf = (r: Pick<PaymentServiceRecord, 'id' | 'display_name'>) => ({
 })
 
 /** The account's service with this id, not deleted; anything else (unknown, another account's, deleted) is a `404`. */
-const live = (deps: Pick<PaymentServiceDeps, 'cardServices'>, merchantAccountId: string, id: string) =>
+export const liveService = (
+  deps: Pick<PaymentServiceDeps, 'cardServices'>,
+  merchantAccountId: string,
+  id: string,
+): TE.TaskEither<NotFound | Unavailable, PaymentServiceRecord> =>
   pipe(
     deps.cardServices.findById(merchantAccountId, id),
     TE.flatMap(
-      O.match(
-        () => TE.left<NotFound | Unavailable, PaymentServiceRecord>(notFound('PaymentService', id)),
-        (r: PaymentServiceRecord) =>
-          r.deleted_at === undefined ? TE.right(r) : TE.left<NotFound | Unavailable, PaymentServiceRecord>(notFound('PaymentService', id)),
+      flow(
+        O.filter((r) => r.deleted_at === undefined),
+        TE.fromOption(() => notFound('PaymentService', id)),
       ),
     ),
   )
@@ -116,7 +119,7 @@ const onLatest = <E>(
   round = 1,
 ): TE.TaskEither<E | NotFound | Conflict | Unavailable, PaymentServiceRecord> =>
   pipe(
-    live(deps, q.merchantAccountId, q.id),
+    liveService(deps, q.merchantAccountId, q.id),
     TE.flatMap((current): TE.TaskEither<E | NotFound | Conflict | Unavailable, PaymentServiceRecord | null> => change(current)),
     TE.flatMap((r) =>
       r !== null ? TE.right(r) : round < REVISION_ROUNDS ? onLatest(deps, q, change, round + 1) : TE.left(keptChanging(q.id)),
@@ -216,7 +219,7 @@ export const makeListPaymentServices =
 export const makeGetPaymentService =
   (deps: Pick<PaymentServiceDeps, 'cardServices'>) =>
   (q: { readonly merchantAccountId: string; readonly id: string }): TE.TaskEither<NotFound | Unavailable, PaymentService> =>
-    TE.map(presentPaymentService)(live(deps, q.merchantAccountId, q.id))
+    TE.map(presentPaymentService)(liveService(deps, q.merchantAccountId, q.id))
 
 /**
  * Changes what is sent (`PUT /payment-services/{id}`): display name, `active`, `position`,
@@ -336,5 +339,5 @@ export const makePaymentServiceSession =
   (deps: Pick<PaymentServiceDeps, 'cardServices'>) =>
   (q: { readonly merchantAccountId: string; readonly id: string }): TE.TaskEither<NotFound | InvalidRequest | Unavailable, never> =>
     TE.flatMap((r: PaymentServiceRecord) => TE.left<InvalidRequest>(noSessions(r.payment_service_definition_id)))(
-      live(deps, q.merchantAccountId, q.id),
+      liveService(deps, q.merchantAccountId, q.id),
     )

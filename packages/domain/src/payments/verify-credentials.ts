@@ -5,7 +5,6 @@ import {
   failedValidation,
   InvalidRequest,
   NotFound,
-  notFound,
   problem,
   refusedInput,
   ServiceFailed,
@@ -13,7 +12,7 @@ import {
   Unavailable,
 } from '../shared/errors'
 import { CardConnectors } from './card-connector.ports'
-import { PaymentServiceDeps } from './manage-payment-services'
+import { liveService, PaymentServiceDeps } from './manage-payment-services'
 import { PaymentServiceField, withSecrets } from './payment-service'
 import { VerifiedCredentials, VerifyCredentials } from './payment-service.codecs'
 import { checkedSettings, unknownDefinition } from './payment-service-rules'
@@ -34,10 +33,9 @@ export const makeVerifyCredentials =
     const definitionId = input.payment_service_definition_id
     let base: readonly PaymentServiceField[] = []
     if (input.payment_service_id != null) {
-      const found = await deps.cardServices.findById(cmd.merchantAccountId, input.payment_service_id)()
+      const found = await liveService(deps, cmd.merchantAccountId, input.payment_service_id)()
       if (E.isLeft(found)) return found
-      const service = O.toNullable(found.right)
-      if (service === null || service.deleted_at !== undefined) return E.left(notFound('PaymentService', input.payment_service_id))
+      const service = found.right
       if (service.payment_service_definition_id !== definitionId)
         return E.left(
           refusedInput(['payment_service_id'], 'The payment service is of another definition', 'payment_service_definition_mismatch'),

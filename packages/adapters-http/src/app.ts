@@ -18,6 +18,7 @@ import { serve } from './operations/serve'
 import { demoCheckoutRouter } from './routes/demo-checkout'
 import { docsRouter } from './routes/docs'
 import { healthRouter } from './routes/health'
+import { providerWebhooksRouter } from './routes/provider-webhooks'
 import { secureFieldsRouter } from './routes/secure-fields'
 import type { HttpDeps } from './types'
 
@@ -105,6 +106,7 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
   app.use(docs.routes())
   app.use(healthRouter(deps.ready ?? (() => Promise.resolve('ready'))).routes())
   app.use(secureFieldsRouter(config.corsAllowedOrigins ?? []).routes())
+  app.use(providerWebhooksRouter(useCases, log).routes())
   if (deps.demoCheckout !== undefined) app.use(demoCheckoutRouter(deps.demoCheckout, log).routes())
   app.use(fixedPathsFirst(literals, taken))
   app.use(served.routes())

@@ -1,6 +1,7 @@
 export { createHttpApp } from './app'
 export { DemoCheckout, DemoCheckoutStart } from './routes/demo-checkout'
 export { fieldPolicy, SECURE_FIELDS_DIR, SECURE_FIELDS_PATH } from './routes/secure-fields'
+export { PROVIDER_WEBHOOK_MAX_BYTES, PROVIDER_WEBHOOK_PATH } from './routes/provider-webhooks'
 export { HttpDeps, HttpLog, PublicBaseUrls, RequestDone, RequestObserver, UseCases } from './types'
 export { IdempotencyConflict } from './context'
 export {

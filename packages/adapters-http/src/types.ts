@@ -113,6 +113,8 @@ export interface UseCases {
   voidTransaction: ReturnType<typeof domain.makeVoidTransaction>
   refundTransaction: ReturnType<typeof domain.makeRefundTransaction>
   refundAllTransaction: ReturnType<typeof domain.makeRefundAllTransaction>
+  syncTransaction: ReturnType<typeof domain.makeSyncTransaction>
+  receiveProviderWebhook: ReturnType<typeof domain.makeReceiveProviderWebhook>
   listRefunds: ReturnType<typeof domain.makeListRefunds>
   getRefund: ReturnType<typeof domain.makeGetRefund>
   listCaptures: ReturnType<typeof domain.makeListCaptures>

@@ -228,6 +228,8 @@ const USE_CASES: Record<keyof UseCases, true> = {
   getCapture: true,
   listTransactionEvents: true,
   unsupportedTransactionOperation: true,
+  syncTransaction: true,
+  receiveProviderWebhook: true,
   createCheckoutSession: true,
   getCheckoutSession: true,
   updateCheckoutSession: true,
@@ -258,6 +260,8 @@ export const TRANSACTION_USE_CASES_UNUSED = Object.fromEntries(
     'getCapture',
     'listTransactionEvents',
     'unsupportedTransactionOperation',
+    'syncTransaction',
+    'receiveProviderWebhook',
   ].map((n) => [
     n,
     () => {
@@ -280,6 +284,8 @@ export const TRANSACTION_USE_CASES_UNUSED = Object.fromEntries(
   | 'getCapture'
   | 'listTransactionEvents'
   | 'unsupportedTransactionOperation'
+  | 'syncTransaction'
+  | 'receiveProviderWebhook'
 >
 
 /** The payment method use cases (and the audit log's), each throwing when called: for suites that do not exercise them. */

@@ -32,7 +32,7 @@ const outcome = async (req: AuthorizeRequest) => {
   const r: AuthorizeResult = await authorize(req)
   return r._tag === 'Authorized' ? 'Authorized' : `${r._tag} ${r.errorCode}`
 }
-const tagOf = (r: OperationResult) => (r._tag === 'Succeeded' ? 'Succeeded' : `${r._tag} ${r.errorCode}`)
+const tagOf = (r: OperationResult) => (r._tag === 'Succeeded' || r._tag === 'Received' ? r._tag : `${r._tag} ${r.errorCode}`)
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i)
 
 describe('MockCardConnector simulator', () => {

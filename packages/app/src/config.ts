@@ -204,6 +204,12 @@ export const SETTINGS = {
     default: 10000,
     doc: 'Time a gift card or card service has to answer a call before the connector gives up (gift cards: 504)',
   }),
+  publicUrl: s({
+    env: 'PUBLIC_URL',
+    codec: text('an http:// or https:// base URL, without query or fragment', /^https?:\/\/[^\s?#@]+[^\s?#@/]$/),
+    default: undefined,
+    doc: "Orka's base URL as payment providers reach it: the start of each payment service's `webhook_url` (unset: none is shown)",
+  }),
   connectorEndpoints: s({
     env: 'CONNECTOR_ENDPOINTS',
     codec: endpoints,

@@ -84,7 +84,7 @@ export const buildContainer = (
       ...transactionUseCases(c),
       ...checkoutSessionUseCases(c),
       ...auditUseCases(c),
-      ...paymentServiceUseCases(c),
+      ...paymentServiceUseCases(c, w.config),
     })),
   })
   return c

@@ -107,12 +107,8 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true })
 export const readJsonBody = (ctx: ParameterizedContext<OrkaState>, maxBytes: number): Promise<Decoded<unknown>> =>
   readBody(ctx, maxBytes, undefined)
 
-/** `empty`: what a body of no bytes reads as; a 422 `missing` when there is none. */
-const readBody = async (
-  ctx: ParameterizedContext<OrkaState>,
-  maxBytes: number,
-  empty: { readonly value: unknown } | undefined,
-): Promise<Decoded<unknown>> => {
+/** The body's bytes, at most `maxBytes`, uncompressed; a 422 for any other. */
+const readRaw = async (ctx: ParameterizedContext<OrkaState>, maxBytes: number): Promise<Decoded<Buffer>> => {
   const encoding = ctx.get('content-encoding').toLowerCase()
   if (encoding !== '' && encoding !== 'identity')
     return fault('value_error', `Content-Encoding '${encoding.slice(0, 40)}' is not supported; send the body uncompressed`)
@@ -121,13 +117,39 @@ const readBody = async (
     closeConnectionAfterResponse(ctx)
     return fault('value_error', BODY_READ_MESSAGES.tooLarge(maxBytes))
   }
-  let bytes: Buffer
   try {
-    bytes = await readBytes(ctx.req, maxBytes, length)
+    return E.right(await readBytes(ctx.req, maxBytes, length))
   } catch (e) {
     closeConnectionAfterResponse(ctx)
     return readFailure(e, maxBytes)
   }
+}
+
+/** Strict: a byte sequence that is not UTF-8 is refused, not turned into U+FFFD (which would make two different bodies one). */
+const utf8Of = (bytes: Buffer): Decoded<string> => {
+  try {
+    return E.right(UTF8.decode(bytes))
+  } catch {
+    return fault('json_invalid', BODY_READ_MESSAGES.notUtf8)
+  }
+}
+
+/**
+ * The body's exact text, read with the same cap and refusals as a JSON body (for what is checked
+ * over its bytes: a provider's signed webhook). No bytes is the empty text.
+ */
+export const readTextBody = async (ctx: ParameterizedContext<OrkaState>, maxBytes: number): Promise<Decoded<string>> =>
+  E.flatMap(utf8Of)(await readRaw(ctx, maxBytes))
+
+/** `empty`: what a body of no bytes reads as; a 422 `missing` when there is none. */
+const readBody = async (
+  ctx: ParameterizedContext<OrkaState>,
+  maxBytes: number,
+  empty: { readonly value: unknown } | undefined,
+): Promise<Decoded<unknown>> => {
+  const raw = await readRaw(ctx, maxBytes)
+  if (E.isLeft(raw)) return raw
+  const bytes = raw.right
   if (bytes.length === 0)
     return empty !== undefined
       ? E.right(empty.value)
@@ -135,16 +157,11 @@ const readBody = async (
   const contentType = ctx.get('content-type')
   if (contentType !== '' && !JSON_TYPE.test(ctx.request.type))
     return fault('model_attributes_type', 'Request body must be JSON: send it with Content-Type: application/json')
-  let text: string
+  // A leading byte order mark is dropped (TextDecoder's default).
+  const text = utf8Of(bytes)
+  if (E.isLeft(text)) return text
   try {
-    // Strict: a byte sequence that is not UTF-8 is refused, not turned into U+FFFD (which would
-    // make two different bodies one). A leading byte order mark is dropped, as before.
-    text = UTF8.decode(bytes)
-  } catch {
-    return fault('json_invalid', BODY_READ_MESSAGES.notUtf8)
-  }
-  try {
-    return E.right(JSON.parse(text))
+    return E.right(JSON.parse(text.right))
   } catch {
     // No input and no parser message: both would echo what was sent.
     return fault('json_invalid', 'JSON decode error')

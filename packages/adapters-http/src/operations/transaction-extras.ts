@@ -1,6 +1,6 @@
 import * as t from 'io-ts'
 import * as TE from 'fp-ts/TaskEither'
-import { canonicalUuid, closed, NoItems, notFound } from '@orka/domain'
+import { canonicalUuid, closed, NoItems, notFound, Transaction } from '@orka/domain'
 import { defineOperation } from './operation'
 import { one, TRANSACTION_ID, TRANSACTIONS } from './transactions'
 
@@ -59,14 +59,37 @@ const unsupported = (path: string, operationId: string, summary: string, what: s
     handle: (u) => (req) => u.unsupportedTransactionOperation({ ...one(req), operation: what }),
   })
 
+/** Asks the card service what it says now, and settles it (as its notifications would). */
+const syncTransaction = defineOperation({
+  method: 'POST',
+  path: '/transactions/{transaction_id}/sync',
+  scope: 'transactions.write',
+  serverOnly: true,
+  operationId: 'sync_transaction',
+  doc: {
+    tag: TRANSACTIONS,
+    summary: 'Sync transaction',
+    description:
+      'Asks the card service that holds the authorization what it says now of it and of each capture, void and refund still ' +
+      'awaited (`capture_pending`, `authorization_void_pending`, a `processing` refund), and settles what it says, once, as its ' +
+      "notification would. A service with no way to be asked (Adyen's Checkout API) changes nothing: its notifications settle. " +
+      'Calls still in flight are left to their own flow. `502`/`504` when the service cannot be asked.',
+  },
+  params: TRANSACTION_ID,
+  optionalBody: true,
+  body: t.record(t.string, t.unknown),
+  success: { status: 200, codec: Transaction, description: 'The transaction after what the service said.' },
+  handle: (u) => (req) => u.syncTransaction(one(req)),
+})
+
 export const TRANSACTION_EXTRA_OPERATIONS = [
+  syncTransaction,
   emptyList('actions', 'list_transaction_actions', 'List transaction actions', 'TransactionActions'),
   emptyList('settlements', 'list_transaction_settlements', 'List transaction settlements', 'TransactionSettlements'),
   emptyList('refund-settlements', 'list_transaction_refund_settlements', 'List transaction refund settlements', 'RefundSettlements'),
   noneOf('settlements', 'settlement_id', 'get_transaction_settlement', 'Get transaction settlement'),
   noneOf('refund-settlements', 'refund_settlement_id', 'get_transaction_refund_settlement', 'Get transaction refund settlement'),
   unsupported('cancel', 'cancel_transaction', 'Cancel transaction', 'Canceling a transaction'),
-  unsupported('sync', 'sync_transaction', 'Sync transaction', 'Syncing a transaction with its card service'),
   unsupported(
     'authorization/increment',
     'increment_transaction_authorization',

@@ -247,6 +247,8 @@ describe('cards on file: store: true and paying with a stored method', () => {
       void: (r) => service.void(r),
       refund: (r) => service.refund(r),
       verify: (f) => service.verify(f),
+      readNotification: (f, w) => service.readNotification(f, w),
+      lookup: (r) => service.lookup(r),
     }
     void makeCreateTransaction({ ...w, cardConnectors: cardConnectorsOf({ 'card-1': hanging }) })({
       merchantAccountId: MERCHANT_A,

@@ -13,6 +13,8 @@ const abandoned = async (w: TransactionWorld, service: ScriptedCardConnector, n:
     void: (r) => service.void(r),
     refund: (r) => service.refund(r),
     verify: (f) => service.verify(f),
+    readNotification: (f, w) => service.readNotification(f, w),
+    lookup: (r) => service.lookup(r),
   }
   const create = makeCreateTransaction({ ...w, cardConnectors: cardConnectorsOf({ 'card-1': hanging }) })
   for (let i = 0; i < n; i++)

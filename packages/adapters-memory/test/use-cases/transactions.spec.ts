@@ -191,6 +191,8 @@ describe('creating a transaction', () => {
       void: (r) => service.void(r),
       refund: (r) => service.refund(r),
       verify: (f) => service.verify(f),
+      readNotification: (f, w) => service.readNotification(f, w),
+      lookup: (r) => service.lookup(r),
     }
     const w = await transactionWorld([service])
     void makeCreateTransaction({ ...w, cardConnectors: cardConnectorsOf({ 'card-1': hanging }) })({

@@ -25,6 +25,8 @@ import {
   SecretBox,
 } from '@orka/domain'
 import { connectorCatalogue } from '@orka/adapters-node'
+import { PROVIDER_WEBHOOK_PATH } from '@orka/adapters-http'
+import { Config } from '../config'
 import { get } from './context'
 import { FreshPaymentServices } from './storage'
 
@@ -43,8 +45,15 @@ export const paymentServiceDeps = (c: DependencyContainer): PaymentServiceDeps =
   audited: get(c, RecordAudited),
 })
 
-export const paymentServiceUseCases = (c: DependencyContainer) => {
-  const deps = paymentServiceDeps(c)
+/** Where a service's provider sends webhooks: Orka's public URL, then the route that takes them (`PUBLIC_URL` unset: not known). */
+const webhookUrlOf = (publicUrl: string | undefined): PaymentServiceDeps['webhookUrl'] =>
+  publicUrl === undefined
+    ? undefined
+    : (s) => `${publicUrl}${PROVIDER_WEBHOOK_PATH}/${encodeURIComponent(s.merchant_account_id)}/${s.id}`
+
+export const paymentServiceUseCases = (c: DependencyContainer, config: Pick<Config, 'publicUrl'>) => {
+  const webhookUrl = webhookUrlOf(config.publicUrl)
+  const deps = { ...paymentServiceDeps(c), ...(webhookUrl === undefined ? {} : { webhookUrl }) }
   const { catalogue, mac } = deps
   return {
     createPaymentService: makeCreatePaymentService(deps),

@@ -13,9 +13,11 @@ import {
   makeListRefunds,
   makeListTransactionEvents,
   makeListTransactions,
+  makeReceiveProviderWebhook,
   makeRecoverTransactions,
   makeRefundAllTransaction,
   makeRefundTransaction,
+  makeSyncTransaction,
   makeUnsupportedOperation,
   makeUpdateTransaction,
   makeVoidTransaction,
@@ -83,6 +85,8 @@ type TransactionUseCases = Pick<
   | 'getCapture'
   | 'listTransactionEvents'
   | 'unsupportedTransactionOperation'
+  | 'syncTransaction'
+  | 'receiveProviderWebhook'
 >
 
 export const transactionUseCases = (c: DependencyContainer): TransactionUseCases => {
@@ -102,5 +106,7 @@ export const transactionUseCases = (c: DependencyContainer): TransactionUseCases
     getCapture: makeGetCapture(deps),
     listTransactionEvents: makeListTransactionEvents(deps),
     unsupportedTransactionOperation: makeUnsupportedOperation(deps),
+    syncTransaction: makeSyncTransaction(deps),
+    receiveProviderWebhook: makeReceiveProviderWebhook(deps),
   }
 }

@@ -1,3 +1,4 @@
+import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
@@ -6,6 +7,7 @@ import { bool, literal, nullable, oneOf, str } from '../shared/codecs'
 import { token } from '../shared/token'
 import { PaymentServiceField, PaymentServiceRecord } from './payment-service'
 import { CardDetails } from '../cards/card-details'
+import { ProviderEvent, ProviderNotification, ProviderWebhook, WebhookRefused } from './provider-events'
 
 /**
  * Every call names the authorization by `authorization`, the reference its authorize call
@@ -89,9 +91,14 @@ export const AuthorizeResult = t.union([
 ])
 export type AuthorizeResult = t.TypeOf<typeof AuthorizeResult>
 
-/** What a capture, void or refund answers; `serviceId` is the service's id for the capture or refund. */
+/**
+ * What a capture, void or refund answers; `serviceId` is the service's id for the capture or
+ * refund. `Received`: the service took it and settles it later, by a notification (or when
+ * asked, `lookup`): the operation is neither done nor open, it is awaited.
+ */
 export const OperationResult = t.union([
   t.type({ _tag: literal('Succeeded'), serviceId: nullable(str), ...raw }),
+  t.type({ _tag: literal('Received'), serviceId: nullable(str), ...raw }),
   t.type({ _tag: literal('Declined'), errorCode: str, ...raw }),
   t.type({ _tag: literal('Failed'), errorCode: str, ...raw }),
 ])
@@ -125,7 +132,26 @@ export interface CardConnector {
    * authenticated call for a real provider, within the same timeout. Nothing is kept.
    */
   verify(fields: readonly PaymentServiceField[]): TE.TaskEither<CredentialsRefused | CardConnectorError, void>
+  /**
+   * Reads a webhook the provider sent to a service with these settings (secrets opened): its
+   * events if it carries the service's signature (within the provider's tolerance of `now`),
+   * else why not. Pure: no call, nothing kept.
+   */
+  readNotification(fields: readonly PaymentServiceField[], webhook: ProviderWebhook, now: Date): E.Either<WebhookRefused, ProviderNotification>
+  /**
+   * What the provider says now of an authorization and the calls on it, as events (for `sync`).
+   * A provider with no way to be asked answers none: its notifications are the only word.
+   */
+  lookup(req: LookupRequest): TE.TaskEither<CardConnectorError, readonly ProviderEvent[]>
 }
+/** An authorization, and the references of the calls on it Orka awaits the outcome of. */
+export interface LookupRequest {
+  readonly service: PaymentServiceRecord
+  readonly authorization: string
+  readonly serviceTransactionId: string
+  readonly awaited: readonly string[]
+}
+
 export interface CardConnectors {
   forDefinition(definitionId: string): O.Option<CardConnector>
 }

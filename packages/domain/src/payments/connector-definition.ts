@@ -37,6 +37,8 @@ export interface ConnectorDefinition {
   readonly currencies: readonly string[]
   readonly countries: readonly string[]
   readonly features: ConnectorFeatures
+  /** Its provider sends webhooks: a service of it shows a `webhook_url` to configure there. */
+  readonly webhooks?: boolean
 }
 
 /** A connector module: its definition, and how to make the connector from what the host gives (`Context`). */

@@ -25,7 +25,17 @@ export interface PaymentServiceDeps {
   readonly clock: Clock
   readonly ids: IdGenerator
   readonly audited: RecordAudited
+  /** Where a service's provider sends its webhooks (Orka's public URL and the service); unset: unknown, none shown. */
+  readonly webhookUrl?: (service: Pick<PaymentServiceRecord, 'merchant_account_id' | 'id'>) => string
 }
+
+/** How the API shows a service: with its `webhook_url` when its connector takes webhooks and Orka's public URL is known. */
+const shown =
+  (deps: Pick<PaymentServiceDeps, 'catalogue' | 'webhookUrl'>) =>
+  (r: PaymentServiceRecord): PaymentService => {
+    const takesWebhooks = deps.catalogue.cardDefinitions.some((d) => d.id === r.payment_service_definition_id && d.webhooks === true)
+    return presentPaymentService(r, takesWebhooks && deps.webhookUrl !== undefined ? deps.webhookUrl(r) : null)
+  }
 
 /** Who asks for a change to which account's services. */
 export interface PaymentServiceCommand {
@@ -174,7 +184,7 @@ export const makeCreatePaymentService =
     // A random id another service has: never in practice, and then a 409 rather than a replaced service.
     return pipe(
       created(deps, cmd, id),
-      TE.flatMap((r) => (r === null ? TE.left(keptChanging(id)) : TE.right(presentPaymentService(r)))),
+      TE.flatMap((r) => (r === null ? TE.left(keptChanging(id)) : TE.right(shown(deps)(r)))),
     )
   }
 
@@ -190,7 +200,7 @@ export interface PaymentServiceFilter {
 
 /** The account's card services in routing order, a page at a time: the live ones, or (`deleted`) those deleted. */
 export const makeListPaymentServices =
-  (deps: Pick<PaymentServiceDeps, 'cardServices' | 'mac'>) =>
+  (deps: Pick<PaymentServiceDeps, 'cardServices' | 'mac' | 'catalogue' | 'webhookUrl'>) =>
   (
     q: PageQuery & { readonly merchantAccountId: string; readonly filter: PaymentServiceFilter },
   ): TE.TaskEither<InvalidRequest | Unavailable, Page<PaymentService>> =>
@@ -213,13 +223,13 @@ export const makeListPaymentServices =
             ),
           )(deps.cardServices.listForAccount(q.merchantAccountId)),
       )(q),
-      TE.map((page) => ({ ...page, items: page.items.map(presentPaymentService) })),
+      TE.map((page) => ({ ...page, items: page.items.map(shown(deps)) })),
     )
 
 export const makeGetPaymentService =
-  (deps: Pick<PaymentServiceDeps, 'cardServices'>) =>
+  (deps: Pick<PaymentServiceDeps, 'cardServices' | 'catalogue' | 'webhookUrl'>) =>
   (q: { readonly merchantAccountId: string; readonly id: string }): TE.TaskEither<NotFound | Unavailable, PaymentService> =>
-    TE.map(presentPaymentService)(liveService(deps, q.merchantAccountId, q.id))
+    TE.map(shown(deps))(liveService(deps, q.merchantAccountId, q.id))
 
 /**
  * Changes what is sent (`PUT /payment-services/{id}`): display name, `active`, `position`,
@@ -232,7 +242,7 @@ export const makeUpdatePaymentService =
   (
     cmd: PaymentServiceCommand & { readonly id: string; readonly input: PaymentServiceUpdate },
   ): TE.TaskEither<NotFound | InvalidRequest | Conflict | Unavailable, PaymentService> =>
-    TE.map(presentPaymentService)(onLatest(deps, cmd, (r) => updated(deps, cmd, withSecrets(deps.box, r), cmd.input)))
+    TE.map(shown(deps))(onLatest(deps, cmd, (r) => updated(deps, cmd, withSecrets(deps.box, r), cmd.input)))
 
 /** `before` (secrets opened) with `input`'s changes, checked and stored (null: another writer moved first). */
 const updated = (

@@ -122,8 +122,11 @@ export const changedNames = (
   ]
 }
 
-/** A service as the API shows it: its secret fields left out (never masked: a mask sent back would replace the secret). */
-export const presentPaymentService = (r: PaymentServiceRecord): PaymentService => ({
+/**
+ * A service as the API shows it: its secret fields left out (never masked: a mask sent back
+ * would replace the secret); `webhookUrl`, where its provider sends webhooks, if it sends any.
+ */
+export const presentPaymentService = (r: PaymentServiceRecord, webhookUrl: string | null = null): PaymentService => ({
   type: 'payment-service',
   id: r.id,
   merchant_account_id: r.merchant_account_id,
@@ -141,7 +144,7 @@ export const presentPaymentService = (r: PaymentServiceRecord): PaymentService =
   settlement_reporting_enabled: false,
   three_d_secure_enabled: false,
   merchant_profile: null,
-  webhook_url: null,
+  webhook_url: webhookUrl,
   fields: r.fields,
   reporting_fields: [],
   is_deleted: r.deleted_at !== undefined,

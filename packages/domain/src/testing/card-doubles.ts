@@ -9,11 +9,13 @@ import {
   CardConnectorError,
   CardConnectors,
   CredentialsRefused,
+  LookupRequest,
   OperationResult,
   RefundRequest,
   VoidRequest,
 } from '../payments/card-connector.ports'
 import { serviceTimeout } from '../shared/errors'
+import { ProviderEvent, ProviderNotification, ProviderWebhook, WebhookRefused } from '../payments/provider-events'
 import { PaymentServiceField } from '../payments/payment-service'
 
 type Op = 'authorize' | 'capture' | 'void' | 'refund'
@@ -63,6 +65,10 @@ export class ScriptedCardConnector implements CardConnector {
       readonly void?: (req: VoidRequest) => Scripted<OperationResult>
       readonly refund?: (req: RefundRequest) => Scripted<OperationResult>
       readonly verify?: (fields: readonly PaymentServiceField[]) => CredentialsRefused | CardConnectorError | null
+      /** What a webhook reads as (default: refused, none configured). */
+      readonly notification?: (webhook: ProviderWebhook) => E.Either<WebhookRefused, ProviderNotification>
+      /** What the service says when asked (`sync`); default: nothing. */
+      readonly lookup?: (req: LookupRequest) => readonly ProviderEvent[] | CardConnectorError
     } = {},
   ) {}
 
@@ -83,7 +89,7 @@ export class ScriptedCardConnector implements CardConnector {
       const outcome = 'lost' in scripted ? scripted.lost : scripted
       if (outcome._tag === 'ServiceFailed' || outcome._tag === 'ServiceTimeout') return E.left(outcome)
       this.done.set(reference, outcome)
-      if (outcome._tag === 'Authorized' || outcome._tag === 'Succeeded') this.effects.push({ op, reference, ...effect })
+      if (outcome._tag === 'Authorized' || outcome._tag === 'Succeeded' || outcome._tag === 'Received') this.effects.push({ op, reference, ...effect })
       return 'lost' in scripted ? E.left(serviceTimeout('card')) : E.right(outcome)
     }
   }
@@ -129,6 +135,14 @@ export class ScriptedCardConnector implements CardConnector {
       authorization: req.authorization,
       amount: req.amount,
     })
+  }
+
+  readNotification(_fields: readonly PaymentServiceField[], webhook: ProviderWebhook): E.Either<WebhookRefused, ProviderNotification> {
+    return this.script.notification?.(webhook) ?? E.left({ _tag: 'WebhookRefused', reason: 'not-configured' })
+  }
+  lookup(req: LookupRequest): TE.TaskEither<CardConnectorError, readonly ProviderEvent[]> {
+    const answer = this.script.lookup?.(req) ?? []
+    return 'length' in answer ? TE.right(answer) : TE.left(answer)
   }
 
   /** Accepts any settings unless scripted to refuse them; changes nothing. */

@@ -6,7 +6,7 @@ import { serviceFailed, Unavailable } from '../shared/errors'
 import { voidAttempt } from './payment-routing'
 import { advance, collapse, reread } from './transaction-versions'
 import { callCapture, callVoid } from './operation-calls'
-import { cardPart, redemptionsOf, TransactionRecord } from './transaction'
+import { cardPart, isOpen, redemptionsOf, TransactionRecord } from './transaction'
 import { StaleFrom } from './transaction.ports'
 import { stepContext, TransactionDeps } from './transaction-deps'
 import { attemptAnswered, attemptVoided, captureAnswered, refundAnswered, routedTo, voidAnswered } from './transaction-steps'
@@ -41,10 +41,11 @@ const settleStep =
     if (O.isSome(split)) return split.value()
     if (r.status === 'processing') return E.right(routedTo(r, ctx, null, ''))
     const answered = (f: (answer: OperationResult | CardConnectorError) => TransactionRecord | null) => TE.map(f)
-    const capture = r.captures.find((c) => c.status === 'pending')
+    // What the service received is awaited (its notification settles it), not open: never asked again here.
+    const capture = r.captures.find(isOpen)
     if (capture !== undefined) return answered((a) => captureAnswered(r, ctx, a))(callCapture(deps, r, capture))()
-    if (r.void?.status === 'pending') return answered((a) => voidAnswered(r, ctx, a))(callVoid(deps, r, r.void.reference))()
-    const refund = r.refunds.find((x) => x.status === 'processing')
+    if (r.void !== null && isOpen(r.void)) return answered((a) => voidAnswered(r, ctx, a))(callVoid(deps, r, r.void.reference))()
+    const refund = r.refunds.find(isOpen)
     if (refund !== undefined) return answered((a) => refundAnswered(r, ctx, refund.id, a))(callRefundOf(deps, r, refund))()
     return E.right(null)
   }

@@ -9,7 +9,7 @@ import { mayHaveTaken, RedemptionRecord } from './gift-card-redemption'
 import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
 import { collapse } from './transaction-versions'
 import { callCapture, callRefund, callVoid } from './operation-calls'
-import { cardPart, redemptionsOf, RefundRecord, TransactionRecord } from './transaction'
+import { cardPart, isOpen, redemptionsOf, RefundRecord, TransactionRecord } from './transaction'
 import { stepContext, TransactionDeps } from './transaction-deps'
 import { captureAnswered, captureRequested, voidAnswered, voidRequested } from './transaction-steps'
 import {
@@ -71,7 +71,7 @@ const planOf = (deps: TransactionDeps, r: TransactionRecord, mode: SplitMode): P
       return call(TE.fromTask(T.map((a: RedemptionAnswer) => redemptionAnswered(r, ctx, x, a))(redeem(deps, x, r.currency))))
     }
     if (r.status !== 'processing') return { k: 'none' }
-    const capture = r.captures.find((c) => c.status === 'pending')
+    const capture = r.captures.find(isOpen)
     if (capture !== undefined) return call(TE.map((a: CallAnswer) => captureAnswered(r, ctx, a))(callCapture(deps, r, capture)))
     if (r.intent === 'capture' && r.authorization !== null && r.authorization.amount > 0 && r.captures.length === 0)
       return pure(captureRequested(r, ctx, splitCapture(r, ctx.newId(), ctx.now, r.authorization.amount)))
@@ -96,7 +96,7 @@ const planOf = (deps: TransactionDeps, r: TransactionRecord, mode: SplitMode): P
   if (r.authorization !== null && r.void === null && r.captures.every((c) => c.status !== 'succeeded'))
     return pure(voidRequested(r, ctx, `${r.id}:void:undo`))
   const voiding = r.void
-  if (voiding?.status === 'pending') return call(TE.map((a: CallAnswer) => voidAnswered(r, ctx, a))(callVoid(deps, r, voiding.reference)))
+  if (voiding !== null && isOpen(voiding)) return call(TE.map((a: CallAnswer) => voidAnswered(r, ctx, a))(callVoid(deps, r, voiding.reference)))
   return r.status === 'processing' ? pure(splitSettled(r, ctx, true)) : { k: 'none' }
 }
 

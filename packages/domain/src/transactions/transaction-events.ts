@@ -20,10 +20,14 @@ const ON_STATUS: Partial<
   authorization_voided: 'transaction.voided',
 }
 
+const PENDING: readonly string[] = ['capture_pending', 'authorization_void_pending'] satisfies TransactionStatus[]
+
 /** The webhook event a version raises: its status change, or the refund it settled; none for the other steps. */
 const eventOf = (deps: Pick<TransactionDeps, 'events'>, r: TransactionRecord): TE.TaskEither<Unavailable, O.Option<OutboxEntry>> => {
   const changed = r.events.find((e) => e.name === 'transaction-updated-status')
-  const name = changed === undefined ? undefined : ON_STATUS[r.status]
+  // Back to authorized from a capture or void the provider then refused: no second `transaction.authorized`.
+  const fellBack = r.status === 'authorization_succeeded' && PENDING.includes(String(changed?.context.from))
+  const name = changed === undefined || fellBack ? undefined : ON_STATUS[r.status]
   if (name !== undefined) return deps.events.raise(name, r.merchant_account_id, toTransaction(r))
   const settled = r.events.find((e) => /^(gift-card-)?refund-(succeeded|declined|failed)$/.test(e.name))
   const refund = r.refunds.find((x) => x.id === settled?.context.refund_id)

@@ -15,7 +15,9 @@ export const TRANSACTION_STATUSES = [
   'authorization_declined',
   'authorization_failed',
   'authorization_voided',
+  'authorization_void_pending',
   'capture_succeeded',
+  'capture_pending',
 ] as const
 export const TransactionStatus = oneOf('TransactionStatus', TRANSACTION_STATUSES)
 export type TransactionStatus = t.TypeOf<typeof TransactionStatus>

@@ -55,27 +55,39 @@ export const Authorization = t.type({
 })
 export type Authorization = t.TypeOf<typeof Authorization>
 
-export const CaptureRecord = t.type({
-  id: uuid,
-  reference: str,
-  amount: intRange('amount', 1),
-  status: CaptureStatus,
-  external_identifier: nullableText,
-  created_at: str,
-  updated_at: str,
-  captured_at: nullableText,
-  service_capture_id: nullableText,
-  ...raw,
-})
+/**
+ * When the service answered a capture, void or refund `Received` (it settles it later, by a
+ * notification): the call is no longer open, its outcome is awaited. Optional, absent until then.
+ */
+const awaited = t.partial({ received_at: str })
+
+export const CaptureRecord = t.intersection([
+  t.type({
+    id: uuid,
+    reference: str,
+    amount: intRange('amount', 1),
+    status: CaptureStatus,
+    external_identifier: nullableText,
+    created_at: str,
+    updated_at: str,
+    captured_at: nullableText,
+    service_capture_id: nullableText,
+    ...raw,
+  }),
+  awaited,
+])
 export type CaptureRecord = t.TypeOf<typeof CaptureRecord>
 
-export const VoidRecord = t.type({
-  reference: str,
-  status: oneOf('VoidStatus', ['pending', 'succeeded', 'declined', 'failed']),
-  requested_at: str,
-  answered_at: nullableText,
-  ...raw,
-})
+export const VoidRecord = t.intersection([
+  t.type({
+    reference: str,
+    status: oneOf('VoidStatus', ['pending', 'succeeded', 'declined', 'failed']),
+    requested_at: str,
+    answered_at: nullableText,
+    ...raw,
+  }),
+  awaited,
+])
 export type VoidRecord = t.TypeOf<typeof VoidRecord>
 
 export const RefundRecord = t.intersection([
@@ -96,6 +108,7 @@ export const RefundRecord = t.intersection([
     redemption_id: uuid,
     /** The id of the `refunds/all` request that made it with others: how that request finds them all. */
     batch: uuid,
+    received_at: str,
   }),
 ])
 export type RefundRecord = t.TypeOf<typeof RefundRecord>
@@ -138,8 +151,12 @@ export const TransactionRecord = t.intersection([
     /** What this version's step did, for the events log. */
     events: t.readonlyArray(TransactionEvent),
   }),
-  // Optional so that versions written before gift cards could pay still read.
-  t.partial({ gift_card_redemptions: t.readonlyArray(RedemptionRecord) }),
+  // Optional so that versions written before gift cards could pay (or providers notify) still read.
+  t.partial({
+    gift_card_redemptions: t.readonlyArray(RedemptionRecord),
+    /** The ids of the provider events applied to it (`applyProviderEvent`): each is applied once. */
+    notifications: t.readonlyArray(str),
+  }),
 ])
 export type TransactionRecord = t.TypeOf<typeof TransactionRecord>
 
@@ -160,16 +177,25 @@ export const redemptionsOf = (r: Pick<TransactionRecord, 'gift_card_redemptions'
 /** What the card pays: the amount less what the gift cards were asked to pay. */
 export const cardPart = (r: Pick<TransactionRecord, 'amount' | 'gift_card_redemptions'>): number => r.amount - sum(redemptionsOf(r))
 
-/** Whether a call to a card or gift card service is recorded without its outcome. */
+/** A capture, void or refund asked and not answered: open, unlike one the service `received` (awaited). */
+export const isOpen = (x: { readonly status: string; readonly received_at?: string }): boolean =>
+  (x.status === 'pending' || x.status === 'processing') && x.received_at === undefined
+/** Asked and not settled: open, or received and awaiting the service's notification. */
+export const isUnsettled = (x: { readonly status: string }): boolean => x.status === 'pending' || x.status === 'processing'
+
+/**
+ * Whether a call to a card or gift card service is recorded without its outcome. One the service
+ * received is not: it is settled by the service's notification, not by asking again.
+ */
 export const isPending = (
   r: Pick<TransactionRecord, 'status' | 'attempts' | 'captures' | 'void' | 'refunds' | 'gift_card_redemptions'>,
 ): boolean =>
   r.status === 'processing' ||
   redemptionsOf(r).some((x) => x.status === 'created' || x.reversal?.status === 'pending') ||
   r.attempts.some((a) => a.outcome === 'pending' || (a.outcome === 'unknown' && !a.voided)) ||
-  r.captures.some((c) => c.status === 'pending') ||
-  r.void?.status === 'pending' ||
-  r.refunds.some((x) => x.status === 'processing')
+  r.captures.some(isOpen) ||
+  (r.void !== null && isOpen(r.void)) ||
+  r.refunds.some(isOpen)
 
 /** Newest first; the id breaks ties. */
 export const transactionSortKey = (r: Pick<TransactionRecord, 'created_at' | 'id'>): SortKey => [r.created_at, r.id]
@@ -179,11 +205,13 @@ const intentOutcome = (r: TransactionRecord): 'pending' | 'succeeded' | 'failed'
   if (r.status !== 'processing' && redemptionsOf(r).some((x) => x.status === 'failed' || x.status === 'skipped')) return 'failed'
   switch (r.status) {
     case 'processing':
+    case 'capture_pending':
       return 'pending'
     case 'authorization_declined':
     case 'authorization_failed':
       return 'failed'
     case 'authorization_succeeded':
+    case 'authorization_void_pending':
     case 'authorization_voided':
       return r.intent === 'authorize' ? 'succeeded' : 'failed'
     case 'capture_succeeded':

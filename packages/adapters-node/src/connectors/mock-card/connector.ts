@@ -9,6 +9,9 @@ import {
   CardConnectorError,
   CredentialsRefused,
   fieldOf,
+  ProviderEvent,
+  ProviderNotification,
+  WebhookRefused,
   OperationResult,
   PaymentServiceField,
   PaymentServiceRecord,
@@ -122,6 +125,16 @@ export class MockCardConnector implements CardConnector {
       if (answer !== undefined) return TE.left(serviceFailed(answer.rawResponseDescription, 'card'))
       return fieldOf(service, 'api_key') === MOCK_CARD_REFUSED_KEY ? TE.left(refused) : TE.right(undefined)
     })(this.bounded(service, () => Promise.resolve(undefined)))
+  }
+
+  /** The sandbox sends no webhooks: there is nothing it could sign. */
+  readNotification(): E.Either<WebhookRefused, ProviderNotification> {
+    return E.left({ _tag: 'WebhookRefused', reason: 'not-configured' })
+  }
+
+  /** It settles every call in its answer: there is never anything more to tell. */
+  lookup(): TE.TaskEither<CardConnectorError, readonly ProviderEvent[]> {
+    return TE.right([])
   }
 
   private async byAmount(op: 'capture' | 'refund', req: CaptureRequest | RefundRequest, signal: AbortSignal): Promise<OperationResult> {

@@ -16,4 +16,5 @@ export const STRIPE_CARD_DEFINITION: ConnectorDefinition = {
   currencies: [],
   countries: [],
   features: { delayedCapture: true, partialCapture: true, void: true, refunds: true, partialRefunds: true, multipleRefunds: true },
+  webhooks: true,
 }

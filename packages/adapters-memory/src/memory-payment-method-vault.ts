@@ -2,6 +2,8 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
+  learnedFacts,
+  StoredCardFacts,
   Duplicate,
   duplicate,
   PaymentMethod,
@@ -103,11 +105,18 @@ export class MemoryPaymentMethodVault implements PaymentMethodVault {
     })
   }
 
-  settle(merchantAccountId: string, id: string, outcome: 'succeeded' | 'failed', at: string): TE.TaskEither<Unavailable, boolean> {
+  settle(
+    merchantAccountId: string,
+    id: string,
+    outcome: 'succeeded' | 'failed',
+    at: string,
+    learned?: StoredCardFacts,
+  ): TE.TaskEither<Unavailable, boolean> {
     return atomically(() => {
       const v = this.held(merchantAccountId, id)
       if (v === undefined || !settles(v.method.status, outcome)) return E.right(false)
-      this.replace({ ...v, method: { ...v.method, status: outcome, updated_at: at } })
+      const facts = outcome === 'succeeded' ? learnedFacts(v.method, learned) : {}
+      this.replace({ ...v, method: { ...v.method, ...facts, status: outcome, updated_at: at } })
       return E.right(true)
     })
   }

@@ -3,6 +3,8 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { UpdateFilter } from 'mongodb'
 import {
+  learnedFacts,
+  StoredCardFacts,
   Duplicate,
   duplicate,
   PaymentMethod,
@@ -149,9 +151,23 @@ export class MongoPaymentMethodVault implements PaymentMethodVault {
   }
 
   /** One conditional update: the filter admits only the statuses the outcome may replace. */
-  settle(merchantAccountId: string, id: string, outcome: 'succeeded' | 'failed', at: string): TE.TaskEither<Unavailable, boolean> {
+  settle(
+    merchantAccountId: string,
+    id: string,
+    outcome: 'succeeded' | 'failed',
+    at: string,
+    learned?: StoredCardFacts,
+  ): TE.TaskEither<Unavailable, boolean> {
     const from = outcome === 'succeeded' ? { $ne: 'succeeded' } : 'processing'
-    const settled = update({ $set: { 'method.status': outcome, 'method.updated_at': at } })
+    // What the service told of the card, field by field (a stored card always has its `details`).
+    const told = outcome === 'succeeded' ? learnedFacts({ details: null }, learned) : {}
+    const facts = {
+      ...(told.details === undefined ? {} : { 'method.details.card_type': told.details?.card_type }),
+      ...(told.scheme_transaction_id === undefined
+        ? {}
+        : { 'method.scheme_transaction_id': told.scheme_transaction_id, 'method.scheme_transaction_id_scheme': told.scheme_transaction_id_scheme }),
+    }
+    const settled = update({ $set: { 'method.status': outcome, 'method.updated_at': at, ...facts } })
     return this.#calls.attempt((signal) =>
       this.#writes.run(
         id,

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import http from 'node:http'
 import { AddressInfo } from 'node:net'
-import { AuthorizeRequest, AuthorizeResult, OperationResult } from '@orka/domain'
+import { AuthorizeRequest, AuthorizeResult, OperationResult, ProviderEvent } from '@orka/domain'
 import { aPaymentServiceRecord, right } from '@orka/domain/testing'
 import { StripeCardConnector } from '../src/connectors/stripe-card/connector'
 import { authorizeResultOf, operationResultOf } from '../src/connectors/stripe-card/responses'
@@ -61,6 +61,9 @@ describe('stripe-card against stripe-mock (Stripe’s OpenAPI document checks ev
       connector.void({ service, reference: 'tx-5:authorize:void', authorization: 'tx-5:authorize', serviceTransactionId: null }),
     )
     await right(connector.verify(service.fields))
+    const looked = await right(
+      connector.lookup({ service, authorization: 'tx-1:authorize', serviceTransactionId: 'pi_123', awaited: ['tx-1:refund'] }),
+    )
     expect(mock.exchanges.map((x) => [x.method, x.path.replace(/pi_\w+/, '{intent}'), x.status])).to.deep.equal([
       ['POST', '/v1/payment_methods', 200],
       ['POST', '/v1/payment_intents', 200],
@@ -75,7 +78,11 @@ describe('stripe-card against stripe-mock (Stripe’s OpenAPI document checks ev
       ['POST', '/v1/payment_intents', 200],
       ['POST', '/v1/payment_intents/{intent}/cancel', 200],
       ['GET', '/v1/balance', 200],
+      ['GET', '/v1/refunds', 200],
+      ['GET', '/v1/payment_intents/{intent}', 200],
     ])
+    // stripe-mock's fixtures carry no Orka reference: nothing to tell, but every event would decode.
+    for (const e of looked) expect(E.isRight(ProviderEvent.decode(e)), JSON.stringify(e)).to.equal(true)
     // stripe-mock answers fixtures (not this payment's state): the answers decode, whatever they say.
     for (const r of [held, sale]) expect(E.isRight(AuthorizeResult.decode(r)), JSON.stringify(r)).to.equal(true)
     for (const r of [captured, refunded, voided, voidedUnknown, neverSent])
@@ -92,21 +99,29 @@ describe('stripe-card: what Stripe’s answers mean', () => {
     status,
     latest_charge: {
       id: 'ch_1',
-      payment_method_details: { card: { funding, checks: { address_postal_code_check: null, cvc_check: null, ...checks } } },
+      payment_method_details: {
+        card: {
+          funding,
+          checks: { address_postal_code_check: null, cvc_check: null, ...checks },
+          authorization_code: '123456',
+          network_transaction_id: '483297487231504',
+        },
+      },
     },
   })
 
-  it('an intent that requires capture is held; one that succeeded is captured; checks become AVS and CVV codes, funding the card type', () => {
+  it('an intent that requires capture is held; one that succeeded is captured; checks become AVS and CVV codes, funding the card type, with the scheme’s ids', () => {
     expect(
       authorizeResultOf(answer(200, intent('requires_capture', { address_postal_code_check: 'pass', cvc_check: 'fail' }))),
     ).to.deep.equal({
       _tag: 'Authorized',
       serviceTransactionId: 'pi_1',
       captured: false,
-      authCode: null,
+      authCode: '123456',
       avs: 'match',
       cvv: 'no_match',
       cardType: 'credit',
+      schemeTransactionId: '483297487231504',
       rawResponseCode: 'requires_capture',
       rawResponseDescription: null,
     })
@@ -186,6 +201,14 @@ describe('stripe-card: what Stripe’s answers mean', () => {
       _tag: 'Declined',
       rawResponseCode: 'expired_or_canceled_card',
     })
+    // A refund Stripe settles later is received, not done.
+    for (const status of ['pending', 'requires_action'])
+      expect(operationResultOf(answer(200, { id: 're_1', status }), id, ['failed'], ['pending', 'requires_action'])).to.deep.equal({
+        _tag: 'Received',
+        serviceId: 're_1',
+        rawResponseCode: status,
+        rawResponseDescription: null,
+      })
     // A cancelled intent is what a cancel asks for: done.
     expect(operationResultOf(answer(200, { id: 'pi_1', status: 'canceled' }), id)).to.deep.include({ _tag: 'Succeeded', serviceId: 'pi_1' })
     expect(operationResultOf(answer(503, null), id)).to.deep.include({ _tag: 'ServiceFailed' })
@@ -233,6 +256,27 @@ describe('stripe-card: an answer far larger than Stripe’s', () => {
 })
 
 describe('stripe-card: a Stripe that does not answer, or cannot be reached', () => {
+  it('tells nothing from a lookup it gave up on or could not send: the caller keeps waiting', async () => {
+    const lookup = { service, authorization: 'tx-1:authorize', serviceTransactionId: 'pi_1', awaited: ['tx-1:refund'] }
+    const silent = http.createServer(() => undefined)
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as AddressInfo
+    const c = new StripeCardConnector({ baseUrl: `http://127.0.0.1:${String(port)}`, timeoutMs: 200 })
+    try {
+      expect(await c.lookup(lookup)()).to.deep.equal(E.left({ _tag: 'ServiceTimeout', service: 'card' }))
+    } finally {
+      silent.closeAllConnections()
+      await new Promise<void>((resolve) =>
+        silent.close(() => {
+          resolve()
+        }),
+      )
+    }
+    expect(await c.lookup(lookup)()).to.deep.equal(
+      E.left({ _tag: 'ServiceFailed', service: 'card', reason: 'Stripe could not be reached' }),
+    )
+  })
+
   it('gives up within its timeout (outcome unknown); an unreachable Stripe is a failure with nothing done, a void unknown', async () => {
     const silent = http.createServer(() => undefined)
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))

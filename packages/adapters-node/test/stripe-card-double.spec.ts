@@ -1,13 +1,17 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
-import { AuthorizeRequest } from '@orka/domain'
+import { AuthorizeRequest, ProviderEvent } from '@orka/domain'
 import { aPaymentServiceRecord, cardConnectorContract, right } from '@orka/domain/testing'
 import { StripeCardConnector } from '../src/connectors/stripe-card/connector'
 import { startStripeDouble, StripeDouble } from '../src/testing/stripe-double'
 
+const WEBHOOK_SECRET = 'whsec_orka_double'
 const service = aPaymentServiceRecord({
   payment_service_definition_id: 'stripe-card',
-  fields: [{ key: 'secret_key', value: 'sk_test_orka_double' }],
+  fields: [
+    { key: 'secret_key', value: 'sk_test_orka_double' },
+    { key: 'webhook_secret', value: WEBHOOK_SECRET },
+  ],
 })
 const APPROVING = { number: '4242424242424242', expirationDate: '12/34', securityCode: '123' }
 const TIMEOUT_MS = 1000
@@ -49,9 +53,11 @@ describe('stripe-card through the Stripe double: the lifecycle as Stripe runs it
       c.authorize({ service, reference, amount: 5000, currency: 'EUR', capture: false, card: APPROVING, billingPostalCode: '10115', ...o }),
     )
 
-  it('checks its answers for real: one Stripe’s document does not allow is a violation', () => {
+  it('checks its answers and events for real: one Stripe’s document does not allow is a violation', () => {
     expect(d.check('/v1/refunds', 'post', 200, { id: 're_1', object: 'refund', amount: '5' })).to.be.a('string')
     expect(d.check('/v1/payment_intents', 'post', 402, { error: { type: 'not_a_type' } })).to.be.a('string')
+    d.signedEvent('refund.updated', 'not an object', WEBHOOK_SECRET)
+    expect(d.violations.pop()).to.match(/^event refund.updated: /)
   })
 
   it('holds, captures in part, refunds twice in part, and refuses a refund over what is left', async () => {
@@ -151,6 +157,101 @@ describe('stripe-card through the Stripe double: the lifecycle as Stripe runs it
     const cancelled = d.requests.filter((r) => r.endsWith('/cancel')).at(-1)
     expect(cancelled).to.equal(
       `POST /v1/payment_intents/${String(E.isRight(voided) && voided.right._tag === 'Succeeded' && voided.right.serviceId)}/cancel`,
+    )
+  })
+
+  /** The events a webhook the double signed carries, as the connector reads it. */
+  const notified = (type: string, object: unknown): readonly ProviderEvent[] => {
+    const read = c.readNotification(service.fields, d.signedEvent(type, object, WEBHOOK_SECRET), new Date())
+    return E.isRight(read) ? read.right.events : expect.fail(`refused: ${read.left.reason}`)
+  }
+
+  it('answers a pending refund Received; a lookup and Stripe’s webhook then tell it succeeded', async () => {
+    const sold = await authorize('tx-50:authorize', { capture: true })
+    if (sold._tag !== 'Authorized') return expect.fail(JSON.stringify(sold))
+    const pi = sold.serviceTransactionId
+    const money = { service, authorization: 'tx-50:authorize', serviceTransactionId: pi, currency: 'EUR' }
+    const pending = await right(c.refund({ ...money, reference: 'tx-50:refund-1', amount: d.pendingRefundAmount }))
+    if (pending._tag !== 'Received' || pending.serviceId === null) return expect.fail(JSON.stringify(pending))
+    expect(pending).to.deep.include({ rawResponseCode: 'pending' })
+    // Another refund, not awaited, is not told.
+    await right(c.refund({ ...money, reference: 'tx-50:refund-2', amount: 100 }))
+    const lookup = { service, authorization: 'tx-50:authorize', serviceTransactionId: pi, awaited: ['tx-50:refund-1'] }
+    const refundEvent = (status: string, outcome: string) => ({
+      id: `lookup:${String(pending.serviceId)}:${status}`,
+      name: 'refund',
+      kind: 'refund',
+      reference: 'tx-50:refund-1',
+      serviceTransactionId: pi,
+      serviceId: pending.serviceId,
+      outcome,
+      errorCode: null,
+      rawResponseCode: status,
+      rawResponseDescription: null,
+    })
+    const captured = {
+      id: `lookup:${pi}:succeeded`,
+      name: 'payment_intent',
+      kind: 'capture',
+      reference: 'tx-50:authorize',
+      serviceTransactionId: pi,
+      serviceId: d.paymentIntent(pi)?.latest_charge,
+      outcome: 'succeeded',
+      errorCode: null,
+      rawResponseCode: 'succeeded',
+      rawResponseDescription: null,
+    }
+    expect(await right(c.lookup(lookup))).to.deep.equal([refundEvent('pending', 'pending'), captured])
+    const settled = d.settleRefund(pending.serviceId, 'succeeded')
+    expect(await right(c.lookup(lookup))).to.deep.equal([refundEvent('succeeded', 'succeeded'), captured])
+    const [event] = notified('charge.refund.updated', settled)
+    expect(event).to.deep.equal({ ...refundEvent('succeeded', 'succeeded'), id: event?.id, name: 'charge.refund.updated' })
+    expect(event?.id).to.match(/^evt_/)
+    // The refund's key replayed answers as Stripe first did.
+    expect(await right(c.refund({ ...money, reference: 'tx-50:refund-1', amount: d.pendingRefundAmount }))).to.deep.equal(pending)
+  })
+
+  it('tells a pending refund that failed with Orka’s code, and what failed can be refunded again', async () => {
+    const sold = await authorize('tx-51:authorize', { capture: true, amount: d.pendingRefundAmount })
+    if (sold._tag !== 'Authorized') return expect.fail(JSON.stringify(sold))
+    const money = { service, authorization: 'tx-51:authorize', serviceTransactionId: sold.serviceTransactionId, currency: 'EUR' }
+    const pending = await right(c.refund({ ...money, reference: 'tx-51:refund-1', amount: d.pendingRefundAmount }))
+    if (pending._tag !== 'Received' || pending.serviceId === null) return expect.fail(JSON.stringify(pending))
+    const failed = d.settleRefund(pending.serviceId, 'failed')
+    const [event] = notified('refund.failed', failed)
+    expect(event).to.deep.include({ kind: 'refund', reference: 'tx-51:refund-1', outcome: 'failed', errorCode: 'canceled_payment_method' })
+    const looked = await right(c.lookup({ ...money, awaited: ['tx-51:refund-1'] }))
+    expect(looked[0]).to.deep.include({ outcome: 'failed', rawResponseDescription: 'expired_or_canceled_card' })
+    expect(await right(c.refund({ ...money, reference: 'tx-51:refund-2', amount: 500 }))).to.deep.include({ _tag: 'Succeeded' })
+  })
+
+  it('looks up a cancelled intent as the authorization’s void, as Stripe’s webhook tells it', async () => {
+    const held = await authorize('tx-52:authorize')
+    if (held._tag !== 'Authorized') return expect.fail(JSON.stringify(held))
+    const pi = held.serviceTransactionId
+    const lookup = { service, authorization: 'tx-52:authorize', serviceTransactionId: pi, awaited: ['tx-52:void'] }
+    // Held, not yet settled either way: nothing to tell.
+    expect(await right(c.lookup(lookup))).to.deep.equal([])
+    await right(c.void({ service, reference: 'tx-52:void', authorization: 'tx-52:authorize', serviceTransactionId: pi }))
+    const voided = {
+      kind: 'void',
+      reference: 'tx-52:authorize',
+      serviceTransactionId: pi,
+      serviceId: pi,
+      outcome: 'succeeded',
+      errorCode: null,
+      rawResponseCode: 'canceled',
+      rawResponseDescription: null,
+    }
+    expect(await right(c.lookup(lookup))).to.deep.equal([{ ...voided, id: `lookup:${pi}:canceled`, name: 'payment_intent' }])
+    const told = notified('payment_intent.canceled', d.paymentIntent(pi))
+    expect(told).to.have.length(1)
+    expect(told[0]).to.deep.include({ ...voided, name: 'payment_intent.canceled' })
+  })
+
+  it('leaves a lookup unknown when Stripe does not know the intent', async () => {
+    expect(await c.lookup({ service, authorization: 'tx-53:authorize', serviceTransactionId: 'pi_unknown', awaited: [] })()).to.deep.equal(
+      E.left({ _tag: 'ServiceFailed', service: 'card', reason: 'Stripe answered 404' }),
     )
   })
 })

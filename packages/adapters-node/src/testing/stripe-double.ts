@@ -4,14 +4,18 @@ import http from 'node:http'
 import { AddressInfo } from 'node:net'
 import path from 'node:path'
 import Ajv, { ValidateFunction } from 'ajv'
+import { stripeEvent, stripeSignature } from './stripe-double-events'
+import { PENDING_REFUND_AMOUNT, refundBook } from './stripe-double-refunds'
+import { Answer, error, Maker, Obj, obj, parseForm, withNulls } from './stripe-double-support'
 import { stripeMockModule } from './stripe-mock'
 
 /**
  * A stateful stand-in for Stripe's PaymentIntents API, for the lifecycle stripe-mock (stateless)
  * cannot show: intents held, captured in part, cancelled and refunded, Stripe's test cards'
- * declines, idempotency keys replayed, search by metadata, a lost answer. Each object starts as
- * the fixture stripe-mock serves, and every answer is checked against the OpenAPI document
- * stripe-mock embeds (Stripe's own): `violations` lists any that does not validate.
+ * declines, idempotency keys replayed, search by metadata, a lost answer, refunds that settle
+ * later, and the signed webhooks Stripe sends. Each object starts as the fixture stripe-mock
+ * serves, and every answer and event is checked against the OpenAPI document stripe-mock embeds
+ * (Stripe's own): `violations` lists any that does not validate.
  */
 export interface StripeDouble {
   readonly url: string
@@ -21,35 +25,25 @@ export interface StripeDouble {
   readonly requests: string[]
   /** Authorizations of this amount are made, then never answered (an answer lost). */
   readonly hangingAmount: number
+  /** Refunds of this amount answer `pending` until `settleRefund` (Stripe's settle when the bank does). */
+  readonly pendingRefundAmount: number
   /** How far behind the writes Stripe's search runs (Stripe: up to about a minute); 0 by default. */
   searchLagS: number
+  /** Settles a pending refund as Stripe later does; answers the Refund as it is now (for `signedEvent`). */
+  settleRefund(id: string, status: 'succeeded' | 'failed'): Record<string, unknown>
+  /** A PaymentIntent as Stripe shows it now, in a retrieve or an event; undefined when unknown. */
+  paymentIntent(id: string): Record<string, unknown> | undefined
+  /** The webhook Stripe would send an endpoint with `secret` for an event of `type` about `object`, signed `at`. */
+  signedEvent(type: string, object: unknown, secret: string, at?: Date): SignedEvent
   /** What Stripe's document says of `body` as the answer of a route: its errors, none when it validates. */
   check(template: string, method: 'get' | 'post', status: number, body: unknown): string | null
   close(): Promise<void>
 }
 
-type Obj = Record<string, unknown>
-const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {})
-
-/** Stripe's form encoding, brackets and all, back into objects and arrays. */
-const parseForm = (body: string): Obj => {
-  const out: Obj = {}
-  for (const pair of body.split('&').filter((p) => p !== '')) {
-    const [rawKey = '', rawValue = ''] = pair.split('=')
-    const key = decodeURIComponent(rawKey.replace(/\+/g, ' '))
-    const value = decodeURIComponent(rawValue.replace(/\+/g, ' '))
-    const parts = key.split(/[[\]]+/).filter((p, i) => i === 0 || p !== '' || key.endsWith('[]'))
-    let at: Obj = out
-    parts.forEach((p, i) => {
-      const last = i === parts.length - 1
-      if (p === '' && last) return
-      const next = parts[i + 1]
-      if (last) at[p] = value
-      else if (next === '' && i + 1 === parts.length - 1) ((at[p] ??= []) as unknown[]).push(value)
-      else at = obj((at[p] ??= {}))
-    })
-  }
-  return out
+/** A webhook as Stripe sends it: the exact body, and its headers. */
+export interface SignedEvent {
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
 }
 
 /** Stripe's test cards: the decline (code, decline code) each one answers with. */
@@ -61,18 +55,6 @@ const DECLINES: Readonly<Record<string, readonly [string, string | null]>> = {
   '4000000000000119': ['processing_error', null],
 }
 const DEBIT = '4000056655665556'
-
-/** OpenAPI 3.0's `nullable: true` as JSON Schema says it (what Ajv checks): `null` also passes. */
-const withNulls = (node: unknown): unknown => {
-  if (Array.isArray(node)) return node.map(withNulls)
-  if (typeof node !== 'object' || node === null) return node
-  const { nullable, ...rest } = node as Obj
-  const converted = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, withNulls(v)]))
-  if (nullable !== true) return converted
-  return typeof converted.type === 'string' && converted.enum === undefined
-    ? { ...converted, type: [converted.type, 'null'] }
-    : { anyOf: [converted, { type: 'null' }] }
-}
 
 export const startStripeDouble = async (): Promise<StripeDouble> => {
   const dir = stripeMockModule()
@@ -101,22 +83,28 @@ export const startStripeDouble = async (): Promise<StripeDouble> => {
     ['/v1/payment_intents/{intent}/capture', 'post'],
     ['/v1/payment_intents/{intent}/cancel', 'post'],
     ['/v1/refunds', 'post'],
+    ['/v1/refunds', 'get'],
+    ['/v1/payment_intents/{intent}', 'get'],
   ] as const
   for (const [template, method] of ROUTES) for (const status of [200, 400]) schemaOf(template, method, status)
+  const eventSchema = ajv.compile({ $ref: 'stripe#/components/schemas/event' })
 
   const violations: string[] = []
   const requests: string[] = []
   const methods = new Map<string, Obj>()
   const intents = new Map<string, Obj>()
-  const refunded = new Map<string, number>()
   const keys = new Map<string, { fingerprint: string; status: number; body: Obj }>()
   const hangingAmount = 999_999
   const tuning = { searchLagS: 0 }
   const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`
   const now = () => Math.floor(Date.now() / 1000)
-  const error = (status: number, e: Obj) => ({ status, body: { error: { message: 'Refused by the Stripe double', ...e } } })
-  /** An answer, or (`hang`) an intent made whose answer is never sent. */
-  type Answer = { status: number; body: Obj } | { hang: Obj }
+  const make: Maker = { fixture, id, now }
+  const refunds = refundBook(make)
+  /** An intent as a retrieve (or an event) shows it: its charge by id, unexpanded. */
+  const retrieved = (i: Obj): Obj => {
+    const charge = i.latest_charge
+    return { ...i, latest_charge: typeof charge === 'object' && charge !== null ? String(obj(charge).id) : charge }
+  }
 
   const chargeOf = (intent: Obj, method: Obj): Obj => {
     const card = obj(method.card)
@@ -274,27 +262,16 @@ export const startStripeDouble = async (): Promise<StripeDouble> => {
         intent.latest_charge = String(obj(intent.latest_charge).id)
       return { template, answer: { status: 200, body: intent } }
     }
-    if (method === 'POST' && url.pathname === '/v1/refunds') {
-      const template = '/v1/refunds'
-      const paid = intents.get(String(p.payment_intent))
-      if (paid === undefined)
-        return { template, answer: error(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_intent' }) }
-      const left = Number(paid.amount_received) - (refunded.get(String(paid.id)) ?? 0)
-      const amount = p.amount === undefined ? left : Number(p.amount)
-      if (paid.status !== 'succeeded' || amount > left || amount < 1)
-        return { template, answer: error(400, { type: 'invalid_request_error', code: 'charge_already_refunded' }) }
-      refunded.set(String(paid.id), (refunded.get(String(paid.id)) ?? 0) + amount)
-      const refund = fixture('refund')
-      Object.assign(refund, {
-        id: id('re'),
-        amount,
-        currency: paid.currency,
-        payment_intent: paid.id,
-        status: 'succeeded',
-        metadata: obj(p.metadata),
-        created: now(),
-      })
-      return { template, answer: { status: 200, body: refund } }
+    if (method === 'POST' && url.pathname === '/v1/refunds')
+      return { template: '/v1/refunds', answer: refunds.create(intents.get(String(p.payment_intent)), p) }
+    if (method === 'GET' && url.pathname === '/v1/refunds') {
+      const data = refunds.list(url.searchParams.get('payment_intent') ?? '')
+      return { template: '/v1/refunds', answer: { status: 200, body: { object: 'list', data, has_more: false, url: '/v1/refunds' } } }
+    }
+    if (method === 'GET' && parts.length === 4 && parts[2] === 'payment_intents') {
+      const template = '/v1/payment_intents/{intent}'
+      if (intent === undefined) return { template, answer: error(404, { type: 'invalid_request_error', code: 'resource_missing' }) }
+      return { template, answer: { status: 200, body: retrieved(intent) } }
     }
     return { template: '', answer: error(404, { type: 'invalid_request_error', code: 'resource_missing' }) }
   }
@@ -349,11 +326,24 @@ export const startStripeDouble = async (): Promise<StripeDouble> => {
     violations,
     requests,
     hangingAmount,
+    pendingRefundAmount: PENDING_REFUND_AMOUNT,
     get searchLagS() {
       return tuning.searchLagS
     },
     set searchLagS(s: number) {
       tuning.searchLagS = s
+    },
+    settleRefund: (refundId, status) => refunds.settle(refundId, status),
+    paymentIntent: (intentId) => {
+      const i = intents.get(intentId)
+      return i === undefined ? undefined : structuredClone(retrieved(i))
+    },
+    signedEvent: (type, object, secret, at = new Date()) => {
+      const atS = Math.floor(at.getTime() / 1000)
+      const event = stripeEvent(make, type, object, atS)
+      if (!eventSchema(event)) violations.push(`event ${type}: ${ajv.errorsText(eventSchema.errors)}`)
+      const body = JSON.stringify(event)
+      return { headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignature(body, secret, atS) }, body }
     },
     check: (template, method, status, body) => {
       const validate = schemaOf(template, method, status)

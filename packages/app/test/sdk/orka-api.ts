@@ -712,6 +712,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transactions/{transaction_id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync transaction
+         * @description Asks the card service that holds the authorization what it says now of it and of each capture, void and refund still awaited (`capture_pending`, `authorization_void_pending`, a `processing` refund), and settles what it says, once, as its notification would. A service with no way to be asked (Adyen's Checkout API) changes nothing: its notifications settle. Calls still in flight are left to their own flow. `502`/`504` when the service cannot be asked.
+         *
+         *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it).
+         */
+        post: operations["sync_transaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/transactions/{transaction_id}/actions": {
         parameters: {
             query?: never;
@@ -838,28 +860,6 @@ export interface paths {
          *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it).
          */
         post: operations["cancel_transaction"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/transactions/{transaction_id}/sync": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Sync transaction
-         * @description Syncing a transaction with its card service is not supported by the card services Orka connects to: a `400` that says so (`403` for an `embed` token).
-         *
-         *     **Scope:** `transactions.write` (`*.write` and `embed` also grant it).
-         */
-        post: operations["sync_transaction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2095,7 +2095,7 @@ export interface components {
          * TransactionStatus
          * @enum {string}
          */
-        TransactionStatus: "processing" | "authorization_succeeded" | "authorization_declined" | "authorization_failed" | "authorization_voided" | "capture_succeeded";
+        TransactionStatus: "processing" | "authorization_succeeded" | "authorization_declined" | "authorization_failed" | "authorization_voided" | "authorization_void_pending" | "capture_succeeded" | "capture_pending";
         /**
          * TransactionIntent
          * @enum {string}
@@ -10105,6 +10105,167 @@ export interface operations {
             };
         };
     };
+    sync_transaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The ID of the merchant account to act for; `default` when absent.
+                 * @example default
+                 */
+                "x-orka-merchant-account-id"?: string;
+            };
+            path: {
+                /** @description The ID of the transaction. */
+                transaction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The transaction after what the service said. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description The request was invalid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description The request was unauthorized. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The resource was not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The request method was not allowed. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description A duplicate record was found. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description The request was too early. */
+            425: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error425"];
+                };
+            };
+            /** @description Too many requests were made. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description The server encountered an error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The server encountered an error. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description The server encountered an error. */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
     list_transaction_actions: {
         parameters: {
             query?: never;
@@ -10865,157 +11026,6 @@ export interface operations {
         };
     };
     cancel_transaction: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description The ID of the merchant account to act for; `default` when absent.
-                 * @example default
-                 */
-                "x-orka-merchant-account-id"?: string;
-            };
-            path: {
-                /** @description The ID of the transaction. */
-                transaction_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description The request was invalid. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error400"];
-                };
-            };
-            /** @description The request was unauthorized. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error401"];
-                };
-            };
-            /** @description The credentials were invalid or the caller did not have permission to act on the resource. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error403"];
-                };
-            };
-            /** @description The resource was not found. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error404"];
-                };
-            };
-            /** @description The request method was not allowed. */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Allow: components["headers"]["Allow"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error405"];
-                };
-            };
-            /** @description A duplicate record was found. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error409"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-            /** @description The request was too early. */
-            425: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error425"];
-                };
-            };
-            /** @description Too many requests were made. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error429"];
-                };
-            };
-            /** @description The server encountered an error. */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error500"];
-                };
-            };
-            /** @description The server encountered an error. */
-            502: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error502"];
-                };
-            };
-            /** @description The server encountered an error. */
-            504: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error504"];
-                };
-            };
-        };
-    };
-    sync_transaction: {
         parameters: {
             query?: never;
             header?: {

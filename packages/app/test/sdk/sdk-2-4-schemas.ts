@@ -396,6 +396,7 @@ export const SDK_SUCCESS: Readonly<Record<string, readonly SdkSchemaName[]>> = {
   list_transactions: ['TransactionSummaries'],
   get_transaction: ['Transaction'],
   update_transaction: ['Transaction'],
+  sync_transaction: ['Transaction'],
   capture_transaction: ['Transaction', 'TransactionCapture'],
   void_transaction: ['Transaction', 'TransactionVoid'],
   create_transaction_refund: ['Refund'],

@@ -6,6 +6,7 @@ import { str } from '../shared/codecs'
 import { Duplicate, Unavailable } from '../shared/errors'
 import { token } from '../shared/token'
 import { PaymentMethod, PaymentMethodStatus } from './payment-method.codecs'
+import { CardScheme } from '../cards/card.codecs'
 
 /**
  * A card kept in the vault: its number sealed (SecretBox), never its security code. `fingerprint`
@@ -32,6 +33,31 @@ export type PaymentMethodChanges = Partial<
     'expiration_date' | 'external_identifier' | 'scheme_transaction_id' | 'scheme_transaction_id_scheme' | 'transaction_link_id'
   >
 >
+
+/**
+ * What the service that authorized a stored card's first payment told of the card: its funding
+ * type (`details.card_type`) and the scheme's id of that authorization (`scheme_transaction_id`).
+ */
+export interface StoredCardFacts {
+  readonly cardType: string | null
+  readonly schemeTransactionId: string | null
+  /** The card's scheme: the scheme of that id. */
+  readonly scheme: t.TypeOf<typeof CardScheme> | null
+}
+
+/**
+ * The stored method's fields what was `learned` sets, in the API's shape: only what the service
+ * told (a null leaves its field as it was).
+ */
+export const learnedFacts = (
+  m: Pick<PaymentMethod, 'details'>,
+  learned: StoredCardFacts | undefined,
+): Partial<Pick<PaymentMethod, 'details' | 'scheme_transaction_id' | 'scheme_transaction_id_scheme'>> => ({
+  ...(learned?.cardType == null ? {} : { details: { bin: m.details?.bin ?? null, ...m.details, card_type: learned.cardType } }),
+  ...(learned?.schemeTransactionId == null
+    ? {}
+    : { scheme_transaction_id: learned.schemeTransactionId, scheme_transaction_id_scheme: learned.scheme }),
+})
 
 export interface PaymentMethodVault {
   /** The method with this id, if the account stores it. */
@@ -63,9 +89,16 @@ export interface PaymentMethodVault {
   /**
    * The outcome of the payment that stored the card (`store: true`): `succeeded` from any
    * status, `failed` only from `processing` (a card that paid once stays usable). False when
-   * the account holds no such method or its status stays as it was. Idempotent.
+   * the account holds no such method or its status stays as it was. Idempotent. A settle to
+   * `succeeded` also keeps what the service told of the card (`learned`, the values not null).
    */
-  settle(merchantAccountId: string, id: string, outcome: 'succeeded' | 'failed', at: string): TE.TaskEither<Unavailable, boolean>
+  settle(
+    merchantAccountId: string,
+    id: string,
+    outcome: 'succeeded' | 'failed',
+    at: string,
+    learned?: StoredCardFacts,
+  ): TE.TaskEither<Unavailable, boolean>
   /**
    * One more successful use at `at`: `usage_count` + 1 and `last_used_at`, and the `cit_` pair
    * when the buyer started the payment, in one atomic update. False when there is no such method.

@@ -76,16 +76,21 @@ const raw = { rawResponseCode: nullable(str), rawResponseDescription: nullable(s
  * not process it and holds no authorization, routing moves to the next service.
  */
 export const AuthorizeResult = t.union([
-  t.type({
-    _tag: literal('Authorized'),
-    serviceTransactionId: str,
-    captured: bool,
-    authCode: nullable(str),
-    avs: nullable(AvsResponseCode),
-    cvv: nullable(CvvResponseCode),
-    cardType: nullable(CardType),
-    ...raw,
-  }),
+  t.intersection([
+    t.type({
+      _tag: literal('Authorized'),
+      serviceTransactionId: str,
+      captured: bool,
+      authCode: nullable(str),
+      avs: nullable(AvsResponseCode),
+      cvv: nullable(CvvResponseCode),
+      cardType: nullable(CardType),
+      ...raw,
+    }),
+    // The card scheme's id of this authorization (network transaction id), when the service tells it:
+    // what later payments with the stored card refer to.
+    t.partial({ schemeTransactionId: nullable(str) }),
+  ]),
   t.type({ _tag: literal('Declined'), errorCode: str, avs: nullable(AvsResponseCode), cvv: nullable(CvvResponseCode), ...raw }),
   t.type({ _tag: literal('Failed'), errorCode: str, ...raw }),
 ])

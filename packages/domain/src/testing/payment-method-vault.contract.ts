@@ -264,6 +264,31 @@ export const paymentMethodVaultContract = (name: string, setup: () => Promise<Ha
       }
     })
 
+    it('keeps, on a settle to succeeded, what the service told of the card (null: left as it was); a failed settle keeps nothing', async () => {
+      const told = aVaultedPaymentMethod({ method: { status: 'processing' } })
+      const silent = aVaultedPaymentMethod({ method: { status: 'processing' } })
+      const refused = aVaultedPaymentMethod({ method: { status: 'processing' } })
+      await insertAll([told, silent, refused])
+      const facts = { cardType: 'debit', schemeTransactionId: '483297487231504', scheme: 'visa' as const }
+      expect(await right(h.port.settle(MERCHANT_A, told.method.id, 'succeeded', isoAt(1000), facts))).to.equal(true)
+      expect(await found(told)).to.deep.equal({
+        ...told,
+        method: {
+          ...told.method,
+          status: 'succeeded',
+          updated_at: isoAt(1000),
+          details: { bin: told.method.details?.bin ?? null, card_type: 'debit' },
+          scheme_transaction_id: '483297487231504',
+          scheme_transaction_id_scheme: 'visa',
+        },
+      })
+      const none = { cardType: null, schemeTransactionId: null, scheme: null }
+      expect(await right(h.port.settle(MERCHANT_A, silent.method.id, 'succeeded', isoAt(1000), none))).to.equal(true)
+      expect(await found(silent)).to.deep.equal({ ...silent, method: { ...silent.method, status: 'succeeded', updated_at: isoAt(1000) } })
+      expect(await right(h.port.settle(MERCHANT_A, refused.method.id, 'failed', isoAt(1000), facts))).to.equal(true)
+      expect(await found(refused)).to.deep.equal({ ...refused, method: { ...refused.method, status: 'failed', updated_at: isoAt(1000) } })
+    })
+
     it('settles as failed only from processing: a method that succeeded stays succeeded', async () => {
       const processing = aVaultedPaymentMethod({ method: { status: 'processing' } })
       const succeeded = aVaultedPaymentMethod()

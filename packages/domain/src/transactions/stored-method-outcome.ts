@@ -2,6 +2,14 @@ import * as T from 'fp-ts/Task'
 import { TransactionStatus } from './transaction.codecs'
 import { TransactionRecord } from './transaction'
 import { TransactionDeps } from './transaction-deps'
+import { StoredCardFacts } from '../payment-methods/payment-method.ports'
+
+/** What the authorizing service told of the card, for the stored method it paid with. */
+const factsOf = (r: TransactionRecord): StoredCardFacts => ({
+  cardType: r.payment_method?.details?.card_type ?? null,
+  schemeTransactionId: r.authorization?.scheme_transaction_id ?? null,
+  scheme: r.payment_method?.scheme ?? null,
+})
 
 const PAID: ReadonlySet<TransactionStatus> = new Set(['authorization_succeeded', 'capture_succeeded'])
 const NOT_PAID: ReadonlySet<TransactionStatus> = new Set(['authorization_declined', 'authorization_failed', 'authorization_voided'])
@@ -21,7 +29,7 @@ export const storedMethodOutcome =
     const ended = r.events.some((e) => e.name === 'transaction-updated-status' && e.context.from === 'processing')
     if (id == null || !ended) return
     if (PAID.has(r.status)) {
-      await deps.paymentMethods.settle(r.merchant_account_id, id, 'succeeded', r.updated_at)()
+      await deps.paymentMethods.settle(r.merchant_account_id, id, 'succeeded', r.updated_at, factsOf(r))()
       await deps.paymentMethods.recordUse(r.merchant_account_id, id, r.updated_at, true)()
     } else if (NOT_PAID.has(r.status)) await deps.paymentMethods.settle(r.merchant_account_id, id, 'failed', r.updated_at)()
   }
@@ -36,5 +44,5 @@ export const settleStoredMethod =
     const id = r.payment_method?.id
     if (id == null || r.status === 'processing') return
     const paid = r.authorization !== null || PAID.has(r.status)
-    await deps.paymentMethods.settle(r.merchant_account_id, id, paid ? 'succeeded' : 'failed', r.updated_at)()
+    await deps.paymentMethods.settle(r.merchant_account_id, id, paid ? 'succeeded' : 'failed', r.updated_at, factsOf(r))()
   }

@@ -102,6 +102,7 @@ export const attemptAnswered = (
             auth_code: answer.authCode,
             avs: answer.avs,
             cvv: answer.cvv,
+            ...(answer.schemeTransactionId == null ? {} : { scheme_transaction_id: answer.schemeTransactionId }),
           },
           captures,
           // The funding type the service told, on the card the transaction shows.

@@ -42,17 +42,21 @@ export const Attempt = t.intersection([
 ])
 export type Attempt = t.TypeOf<typeof Attempt>
 
-export const Authorization = t.type({
-  /** The attempt's reference: how capture, void and refund name this authorization to the service. */
-  reference: str,
-  payment_service: TransactionPaymentService,
-  service_transaction_id: str,
-  amount: intRange('amount', 0),
-  at: str,
-  auth_code: nullableText,
-  avs: nullable(AvsResponseCode),
-  cvv: nullable(CvvResponseCode),
-})
+export const Authorization = t.intersection([
+  t.type({
+    /** The attempt's reference: how capture, void and refund name this authorization to the service. */
+    reference: str,
+    payment_service: TransactionPaymentService,
+    service_transaction_id: str,
+    amount: intRange('amount', 0),
+    at: str,
+    auth_code: nullableText,
+    avs: nullable(AvsResponseCode),
+    cvv: nullable(CvvResponseCode),
+  }),
+  /** The scheme's id of the authorization, when its service told it (kept on a card stored with it). */
+  t.partial({ scheme_transaction_id: nullableText }),
+])
 export type Authorization = t.TypeOf<typeof Authorization>
 
 /**

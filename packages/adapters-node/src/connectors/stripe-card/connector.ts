@@ -8,15 +8,21 @@ import {
   CardConnectorError,
   CredentialsRefused,
   fieldOf,
+  LookupRequest,
   OperationResult,
   PaymentServiceField,
+  ProviderEvent,
+  ProviderNotification,
+  ProviderWebhook,
   RefundRequest,
   serviceFailed,
   serviceTimeout,
   VoidRequest,
+  WebhookRefused,
 } from '@orka/domain'
 import { withTimeout } from '../../with-timeout'
 import { callStripe, NotSent, StripeAnswer, StripeCall } from './client'
+import { lookupEvents, readStripeNotification, REFERENCE_KEY } from './notifications'
 import { authorizeResultOf, foundIntent, operationResultOf, probeOutcome } from './responses'
 
 export interface StripeCardConnectorOptions {
@@ -31,8 +37,6 @@ type Fields = Pick<{ fields: readonly PaymentServiceField[] }, 'fields'>
 /** `MM/YY` as Stripe's month and four-digit year. */
 const expiry = (mmYy: string) => ({ exp_month: Number(mmYy.slice(0, 2)), exp_year: 2000 + Number(mmYy.slice(3, 5)) })
 
-/** Orka's reference as Stripe keeps it on the PaymentIntent, to find an attempt whose answer was lost. */
-const REFERENCE_KEY = 'orka_reference'
 /** What a call that never reached Stripe answers, for an operation that then did nothing there: routing moves on. */
 const UNREACHABLE = {
   _tag: 'Failed',
@@ -48,8 +52,9 @@ const PROBE_KEY = 'orka_lost_answer_probe'
  * Cards through Stripe's PaymentIntents (`stripe-card`). An authorization is two calls, each
  * with an idempotency key derived from Orka's reference: the card as a PaymentMethod, then a
  * PaymentIntent confirmed at once (`capture_method` manual unless the intent captures), Orka's
- * reference in its metadata. Captures, cancels and refunds name the PaymentIntent, and answer
- * at once. The card goes to Stripe and nowhere else: nothing is kept or logged.
+ * reference in its metadata. Captures, cancels and refunds name the PaymentIntent; captures and
+ * cancels answer at once, a refund may be `pending` (Received), settled by a webhook or `lookup`.
+ * The card goes to Stripe and nowhere else: nothing is kept or logged.
  */
 export class StripeCardConnector implements CardConnector {
   constructor(private readonly o: StripeCardConnectorOptions) {}
@@ -158,8 +163,31 @@ export class StripeCardConnector implements CardConnector {
         }),
         (refund) => (typeof refund.id === 'string' ? refund.id : null),
         ['failed', 'canceled'],
+        ['pending', 'requires_action'],
       ),
     )
+  }
+
+  readNotification(
+    fields: readonly PaymentServiceField[],
+    webhook: ProviderWebhook,
+    now: Date,
+  ): E.Either<WebhookRefused, ProviderNotification> {
+    return readStripeNotification(fields, webhook, now)
+  }
+
+  /** The intent's refunds (Stripe keeps Orka's reference on each) and the intent itself, read. */
+  lookup(req: LookupRequest): TE.TaskEither<CardConnectorError, readonly ProviderEvent[]> {
+    // Unreachable, nothing is known: the caller keeps waiting.
+    return this.bounded(req.service, undefined, async (call) => {
+      const refunds = await call({
+        method: 'GET',
+        path: '/v1/refunds',
+        params: { payment_intent: req.serviceTransactionId, limit: 100 },
+      })
+      const intent = await call({ method: 'GET', path: `/v1/payment_intents/${encodeURIComponent(req.serviceTransactionId)}` })
+      return lookupEvents(refunds, intent, req.awaited)
+    })
   }
 
   /** Reads the account's balance: the cheapest call Stripe authenticates. */

@@ -9,9 +9,9 @@ import {
 } from '@orka/domain'
 import { StripeAnswer } from './client'
 
-type Obj = Readonly<Record<string, unknown>>
-const obj = (v: unknown): Obj | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : null)
-const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v.slice(0, 200) : null)
+export type Obj = Readonly<Record<string, unknown>>
+export const obj = (v: unknown): Obj | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : null)
+export const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v.slice(0, 200) : null)
 
 /** Stripe's decline codes (and card error codes), as the original API's `error_code`s; any other is `issuer_decline`. */
 const DECLINES: Readonly<Record<string, string>> = {
@@ -81,10 +81,10 @@ const cardTypeOf = (charge: Obj | null): CardType | null =>
   FUNDING[text(obj(obj(charge?.payment_method_details)?.card)?.funding) ?? ''] ?? null
 
 /** What the outcome of a call says when the answer says nothing (a 5xx, a 409 for a key in use, garbage). */
-const unknown = (a: StripeAnswer): CardConnectorError => serviceFailed(`Stripe answered ${String(a.status)}`, 'card')
+export const unknown = (a: StripeAnswer): CardConnectorError => serviceFailed(`Stripe answered ${String(a.status)}`, 'card')
 
 /** A card error: declined, unless Stripe says it could not process the card. */
-const declineOrFailure = (e: Obj | null) => {
+export const declineOrFailure = (e: Obj | null) => {
   const raw = rawCode(e)
   const rawResponseDescription = text(e?.message)
   if (raw === 'processing_error')
@@ -110,15 +110,18 @@ export const authorizeResultOf = (a: StripeAnswer): AuthorizeResult | CardConnec
   const charge = obj(intent.latest_charge)
   const { avs, cvv } = checksOf(charge)
   const raw = { rawResponseCode: status, rawResponseDescription: null }
+  const card = obj(obj(charge?.payment_method_details)?.card)
   if (status === 'requires_capture' || status === 'succeeded')
     return {
       _tag: 'Authorized',
       serviceTransactionId: id,
       captured: status === 'succeeded',
-      authCode: null,
+      authCode: text(card?.authorization_code),
       avs,
       cvv,
       cardType: cardTypeOf(charge),
+      // What the scheme calls this authorization: later payments with a stored card refer to it.
+      schemeTransactionId: text(card?.network_transaction_id),
       ...raw,
     }
   if (status === 'requires_action') return { _tag: 'Declined', errorCode: 'requires_buyer_authentication', avs, cvv, ...raw }
@@ -131,12 +134,14 @@ export const authorizeResultOf = (a: StripeAnswer): AuthorizeResult | CardConnec
 
 /**
  * A capture, cancel or refund: done (`serviceId`: the charge or refund), refused, or unknown. A
- * `200` is done, unless its object's status is one of `refusedStatuses` (a refund that failed).
+ * `200` is done, unless its object's status is one of `refusedStatuses` (a refund that failed)
+ * or of `receivedStatuses` (a refund Stripe settles later, telling by a webhook).
  */
 export const operationResultOf = (
   a: StripeAnswer,
   idOf: (body: Obj) => string | null,
   refusedStatuses: readonly string[] = [],
+  receivedStatuses: readonly string[] = [],
 ): OperationResult | CardConnectorError => {
   const e = errorOf(a)
   if (e !== null && a.status >= 400 && a.status < 500 && a.status !== 409 && e.type !== 'idempotency_error') {
@@ -154,7 +159,8 @@ export const operationResultOf = (
       rawResponseCode: text(body.failure_reason) ?? text(body.status),
       rawResponseDescription: null,
     }
-  return { _tag: 'Succeeded', serviceId: idOf(body), rawResponseCode: text(body.status), rawResponseDescription: null }
+  const tag = receivedStatuses.includes(String(body.status)) ? 'Received' : 'Succeeded'
+  return { _tag: tag, serviceId: idOf(body), rawResponseCode: text(body.status), rawResponseDescription: null }
 }
 
 /** A PaymentIntent search's first match's id (Orka's reference is in its metadata), if any. */

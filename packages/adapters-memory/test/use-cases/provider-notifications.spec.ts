@@ -196,12 +196,16 @@ describe('payments that settle later: received operations and provider notificat
     expect(await record(w, t.id)).to.deep.equal(before)
   })
 
-  it('syncs: settles what the provider says when asked, once; a provider that cannot be asked is an error and changes nothing', async () => {
+  it('syncs: settles what the provider says when asked, once, writing nothing for a "not yet"; a provider that cannot be asked is an error and changes nothing', async () => {
     let told: readonly ProviderEvent[] | ReturnType<typeof serviceTimeout> = serviceTimeout('card')
     const { w, t, sync } = await world(provider(() => told))
     await right(w.capture(t.id))
     const before = await record(w, t.id)
     expect(await left(sync())).to.deep.equal({ _tag: 'ServiceTimeout', service: 'card' })
+    expect(await record(w, t.id)).to.deep.equal(before)
+    // Told "not yet": nothing is written (asking again must not grow the events log).
+    told = [event({ kind: 'capture', reference: before.captures[0]?.reference ?? '', id: 'lookup:cap:pending', outcome: 'pending' })]
+    expect((await right(sync())).status).to.equal('capture_pending')
     expect(await record(w, t.id)).to.deep.equal(before)
     told = [event({ kind: 'capture', reference: before.captures[0]?.reference ?? '', id: 'lookup:cap:succeeded' })]
     expect((await right(sync())).status).to.equal('capture_succeeded')

@@ -53,9 +53,16 @@ const targetOf = (r: TransactionRecord, e: ProviderEvent) => {
  * Any other event (about the authorization, `pending`, about what is already settled, or
  * contradicting it) is only written to the events log: an outcome is never undone by a later
  * word, which a merchant reviews from the log. Either way the event's id is kept, in the same
- * version, so a replay changes nothing.
+ * version, so a replay changes nothing. What a provider says when asked (`keep: settling`) is
+ * written only when it settles something: asking again must not grow the log.
  */
-export const applyProviderEvent = (r: TransactionRecord, ctx: StepContext, e: ProviderEvent): TransactionRecord | null => {
+export const applyProviderEvent = (
+  r: TransactionRecord,
+  ctx: StepContext,
+  e: ProviderEvent,
+  /** `settling`: only an event that settles something is written (what a `sync` was told, not sent). */
+  keep: 'every' | 'settling' = 'every',
+): TransactionRecord | null => {
   const seen = r.notifications ?? []
   if (seen.includes(e.id)) return null
   const noted: TransactionRecord = { ...r, notifications: [...seen, e.id] }
@@ -73,6 +80,7 @@ export const applyProviderEvent = (r: TransactionRecord, ctx: StepContext, e: Pr
         return refundSettled(noted, ctx, target.id, o, source)
     }
   }
+  if (keep === 'settling') return null
   return next(noted, ctx, {}, [
     {
       name: 'payment-connector-notification',

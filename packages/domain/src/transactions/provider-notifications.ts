@@ -37,7 +37,13 @@ const sentTo = (r: TransactionRecord, serviceId: string) => r.attempts.some((a) 
  * provider sends the webhook again, and what was applied is not applied twice.
  */
 const applyEvents =
-  (deps: TransactionDeps, merchantAccountId: string, serviceId: string, events: readonly ProviderEvent[]): TE.TaskEither<Unavailable, void> =>
+  (
+    deps: TransactionDeps,
+    merchantAccountId: string,
+    serviceId: string,
+    events: readonly ProviderEvent[],
+    keep: 'every' | 'settling',
+  ): TE.TaskEither<Unavailable, void> =>
   async () => {
     const put = advance(deps)
     for (const e of events) {
@@ -48,7 +54,7 @@ const applyEvents =
         const found = await deps.transactions.find(merchantAccountId, id)()
         if (E.isLeft(found)) return found
         if (O.isNone(found.right) || !sentTo(found.right.value, serviceId)) break
-        const step = applyProviderEvent(found.right.value, stepContext(deps), e)
+        const step = applyProviderEvent(found.right.value, stepContext(deps), e, keep)
         if (step === null) break
         const written = await put(step)()
         if (E.isLeft(written)) return written
@@ -88,7 +94,7 @@ export const makeReceiveProviderWebhook =
           ? invalidRequest(problem('input', [], 'The body is not a notification this payment service sends'))
           : unsigned,
       )
-    const applied = await applyEvents(deps, cmd.merchantAccountId, service.id, read.right.events)()
+    const applied = await applyEvents(deps, cmd.merchantAccountId, service.id, read.right.events, 'every')()
     return E.map(() => read.right.reply)(applied)
   }
 
@@ -125,7 +131,7 @@ export const makeSyncTransaction =
       awaited,
     })()
     if (E.isLeft(told)) return told
-    const applied = await applyEvents(deps, r.merchant_account_id, auth.payment_service.id, told.right)()
+    const applied = await applyEvents(deps, r.merchant_account_id, auth.payment_service.id, told.right, 'settling')()
     if (E.isLeft(applied)) return applied
     const after = await read()
     return E.map(O.match(() => toTransaction(r), toTransaction))(after)

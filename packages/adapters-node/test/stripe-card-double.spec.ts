@@ -254,4 +254,21 @@ describe('stripe-card through the Stripe double: the lifecycle as Stripe runs it
       E.left({ _tag: 'ServiceFailed', service: 'card', reason: 'Stripe answered 404' }),
     )
   })
+
+  it('holds at most its connection limit in flight: a call past it waits, and gives up unsent when none comes free', async () => {
+    const one = new StripeCardConnector({ baseUrl: d.url, timeoutMs: 500, maxConnections: 1 })
+    const request = (reference: string, amount: number) =>
+      one.authorize({ service, reference, amount, currency: 'EUR', capture: false, card: APPROVING, billingPostalCode: null })()
+    const before = d.requests.length
+    const [hung, waited] = await Promise.all([request('tx-60:authorize', d.hangingAmount), request('tx-61:authorize', 5000)])
+    expect([hung, waited]).to.deep.equal([
+      E.left({ _tag: 'ServiceTimeout', service: 'card' }),
+      E.left({ _tag: 'ServiceTimeout', service: 'card' }),
+    ])
+    // Turns go first come first served: both cards were made, then the hung intent took the one
+    // connection, and the other authorization's intent never left.
+    expect(d.requests.slice(before)).to.deep.equal(['POST /v1/payment_methods', 'POST /v1/payment_methods', 'POST /v1/payment_intents'])
+    const free = await request('tx-62:authorize', 5000)
+    expect(E.isRight(free) && free.right._tag).to.equal('Authorized')
+  })
 })

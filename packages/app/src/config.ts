@@ -204,6 +204,12 @@ export const SETTINGS = {
     default: 10000,
     doc: 'Time a gift card or card service has to answer a call before the connector gives up (gift cards: 504)',
   }),
+  connectorMaxConnections: s({
+    env: 'CONNECTOR_MAX_CONNECTIONS',
+    codec: int(1, 1000),
+    default: 32,
+    doc: 'Calls one connector has in flight to its provider at most, per instance: the others wait their turn within `CONNECTOR_TIMEOUT_MS` (a provider that slows down holds that many sockets, not every request)',
+  }),
   publicUrl: s({
     env: 'PUBLIC_URL',
     codec: text('an http:// or https:// base URL, without query or fragment', /^https?:\/\/[^\s?#@]+[^\s?#@/]$/),

@@ -9,6 +9,8 @@ export interface ConnectorContext {
   readonly timeoutMs: number
   /** Base URLs the operator points connectors at instead of their providers' (`CONNECTOR_ENDPOINTS`), by definition id. */
   readonly endpoints: Readonly<Record<string, string>>
+  /** Calls in flight to one provider at most, per connector (`CONNECTOR_MAX_CONNECTIONS`); unset: `DEFAULT_MAX_CONNECTIONS`. */
+  readonly maxConnections?: number
   readonly clock: Clock
   readonly mac: Mac
   readonly giftCardLedger: GiftCardLedger

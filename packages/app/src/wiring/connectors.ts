@@ -20,6 +20,7 @@ export const wireConnectors = (c: DependencyContainer, { config, metrics }: Wiri
   const context: ConnectorContext = {
     timeoutMs: config.connectorTimeoutMs,
     endpoints: config.connectorEndpoints,
+    maxConnections: config.connectorMaxConnections,
     clock: get(c, Clock),
     mac: get(c, Mac),
     giftCardLedger: get(c, GiftCardLedger),

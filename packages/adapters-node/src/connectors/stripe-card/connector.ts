@@ -21,6 +21,7 @@ import {
   WebhookRefused,
 } from '@orka/domain'
 import { withTimeout } from '../../with-timeout'
+import { CallSlots, DEFAULT_MAX_CONNECTIONS } from '../call-slots'
 import { callStripe, NotSent, StripeAnswer, StripeCall } from './client'
 import { lookupEvents, readStripeNotification, REFERENCE_KEY } from './notifications'
 import { authorizeResultOf, foundIntent, operationResultOf, probeOutcome } from './responses'
@@ -30,6 +31,8 @@ export interface StripeCardConnectorOptions {
   readonly baseUrl: string
   /** Every call not answered within this many ms is a ServiceTimeout (its outcome unknown). */
   readonly timeoutMs: number
+  /** Calls in flight to Stripe at most (the others wait their turn within their bound). Default `DEFAULT_MAX_CONNECTIONS`. */
+  readonly maxConnections?: number
 }
 
 type Fields = Pick<{ fields: readonly PaymentServiceField[] }, 'fields'>
@@ -57,7 +60,11 @@ const PROBE_KEY = 'orka_lost_answer_probe'
  * The card goes to Stripe and nowhere else: nothing is kept or logged.
  */
 export class StripeCardConnector implements CardConnector {
-  constructor(private readonly o: StripeCardConnectorOptions) {}
+  private readonly slots: CallSlots
+
+  constructor(private readonly o: StripeCardConnectorOptions) {
+    this.slots = new CallSlots(o.maxConnections ?? DEFAULT_MAX_CONNECTIONS)
+  }
 
   authorize(req: AuthorizeRequest): TE.TaskEither<CardConnectorError, AuthorizeResult> {
     return this.bounded(req.service, UNREACHABLE, async (call) => {
@@ -222,7 +229,7 @@ export class StripeCardConnector implements CardConnector {
       () => serviceTimeout('card'),
       async (signal) => {
         try {
-          const r = await work((c) => callStripe(this.o.baseUrl, key, c, signal))
+          const r = await work((c) => this.slots.run(signal, () => callStripe(this.o.baseUrl, key, c, signal)))
           return isConnectorError(r) ? E.left(r) : E.right(r)
         } catch (e) {
           if (e instanceof NotSent)

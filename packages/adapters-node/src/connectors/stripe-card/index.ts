@@ -6,5 +6,9 @@ import { STRIPE_BASE_URL, STRIPE_CARD, STRIPE_CARD_DEFINITION } from './definiti
 export const stripeCard: CardConnectorModule = {
   definition: STRIPE_CARD_DEFINITION,
   create: (context) =>
-    new StripeCardConnector({ baseUrl: context.endpoints[STRIPE_CARD] ?? STRIPE_BASE_URL, timeoutMs: context.timeoutMs }),
+    new StripeCardConnector({
+      baseUrl: context.endpoints[STRIPE_CARD] ?? STRIPE_BASE_URL,
+      timeoutMs: context.timeoutMs,
+      ...(context.maxConnections === undefined ? {} : { maxConnections: context.maxConnections }),
+    }),
 }

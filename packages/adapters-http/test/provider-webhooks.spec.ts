@@ -18,7 +18,9 @@ const send = (url: string, o: { headers?: [string, string][]; body?: Buffer | st
     const req = request(url, { method: 'POST', headers: byName }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }))
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') })
+      })
       res.on('error', reject)
     })
     req.on('error', reject)
@@ -37,7 +39,12 @@ describe('provider webhooks route', () => {
       clock: clockAtT0(),
       mac: fakeMac,
       log,
-      config: { merchantAccountHeader: 'x-orka-merchant-account-id', defaultMerchantAccountId: 'default', maxBodyBytes: 1024, tokenCacheSize: 10 },
+      config: {
+        merchantAccountHeader: 'x-orka-merchant-account-id',
+        defaultMerchantAccountId: 'default',
+        maxBodyBytes: 1024,
+        tokenCacheSize: 10,
+      },
       useCases: useCasesWith(
         (name) => () => {
           throw new Error(`${name} is not used here`)
@@ -46,7 +53,8 @@ describe('provider webhooks route', () => {
           receiveProviderWebhook: (cmd) => {
             received.push(cmd)
             if (cmd.webhook.body === 'storage down') return TE.left(unavailable(new Error('down')))
-            if (cmd.webhook.body === 'not json') return TE.left(invalidRequest(problem('input', [], 'The body is not a notification this payment service sends')))
+            if (cmd.webhook.body === 'not json')
+              return TE.left(invalidRequest(problem('input', [], 'The body is not a notification this payment service sends')))
             return cmd.webhook.headers['x-signature'] === 'good'
               ? TE.right({ contentType: 'text/plain', body: '[accepted]' })
               : TE.left(unauthenticated('bad signature'))
@@ -93,7 +101,9 @@ describe('provider webhooks route', () => {
     })
     const notUtf8 = await send(`${server.url}${PATH}`, { body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) })
     expect(notUtf8.status).to.equal(422)
-    expect(JSON.parse(notUtf8.body)).to.deep.equal({ detail: [{ loc: ['body'], msg: 'Request body must be valid UTF-8', type: 'json_invalid' }] })
+    expect(JSON.parse(notUtf8.body)).to.deep.equal({
+      detail: [{ loc: ['body'], msg: 'Request body must be valid UTF-8', type: 'json_invalid' }],
+    })
     const gzip = await send(`${server.url}${PATH}`, { headers: [['content-encoding', 'gzip']], body: 'x' })
     expect(gzip.status).to.equal(422)
     expect(received).to.deep.equal([])

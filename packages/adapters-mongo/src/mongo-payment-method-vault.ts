@@ -165,7 +165,10 @@ export class MongoPaymentMethodVault implements PaymentMethodVault {
       ...(told.details === undefined ? {} : { 'method.details.card_type': told.details?.card_type }),
       ...(told.scheme_transaction_id === undefined
         ? {}
-        : { 'method.scheme_transaction_id': told.scheme_transaction_id, 'method.scheme_transaction_id_scheme': told.scheme_transaction_id_scheme }),
+        : {
+            'method.scheme_transaction_id': told.scheme_transaction_id,
+            'method.scheme_transaction_id_scheme': told.scheme_transaction_id_scheme,
+          }),
     }
     const settled = update({ $set: { 'method.status': outcome, 'method.updated_at': at, ...facts } })
     return this.#calls.attempt((signal) =>

@@ -15,6 +15,7 @@ import {
   MockGiftCardConnector,
   StripeCardConnector,
 } from '../src'
+import { AdyenCardConnector } from '../src/connectors/adyen-card/connector'
 
 const context: ConnectorContext = {
   timeoutMs: 100,
@@ -36,6 +37,7 @@ describe('the connector registry', () => {
     expect(CARD_CONNECTORS.map((m) => [m.definition.id, m.definition.method])).to.deep.equal([
       [MOCK_CARD, 'card'],
       ['stripe-card', 'card'],
+      ['adyen-card', 'card'],
     ])
     expect(GIFT_CARD_CONNECTORS.map((m) => [m.definition.id, m.definition.method])).to.deep.equal([
       [MOCK_GIFT_CARD_DEFINITION_ID, 'gift-card'],
@@ -49,7 +51,9 @@ describe('the connector registry', () => {
     expect(cards.forDefinition(MOCK_CARD)).to.deep.equal(card)
     const stripe = cards.forDefinition('stripe-card')
     expect(O.isSome(stripe) && stripe.value).to.be.instanceOf(StripeCardConnector)
-    expect(cards.forDefinition('adyen-card')).to.deep.equal(O.none)
+    const adyen = cards.forDefinition('adyen-card')
+    expect(O.isSome(adyen) && adyen.value).to.be.instanceOf(AdyenCardConnector)
+    expect(cards.forDefinition('worldpay-card')).to.deep.equal(O.none)
     const giftCards = giftCardConnectorRegistry(context)
     const giftCard = giftCards.forDefinition(MOCK_GIFT_CARD_DEFINITION_ID)
     expect(O.isSome(giftCard) && giftCard.value).to.be.instanceOf(MockGiftCardConnector)

@@ -24,6 +24,7 @@ const CONNECTOR_OUTCOMES: Readonly<Record<string, string>> = {
   Declined: 'declined',
   Failed: 'failed',
   Succeeded: 'succeeded',
+  Received: 'received',
   Redeemed: 'redeemed',
   Balance: 'balance',
   Refused: 'refused',

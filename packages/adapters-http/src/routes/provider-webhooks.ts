@@ -33,25 +33,22 @@ const headersOf = (raw: readonly string[]): Record<string, string | string[]> =>
  * failed, so that the provider sends it again (applying is idempotent).
  */
 export const providerWebhooksRouter = (useCases: Pick<UseCases, 'receiveProviderWebhook'>, log: HttpLog): Router<OrkaState> =>
-  new Router<OrkaState>({ sensitive: true }).post(
-    `${PROVIDER_WEBHOOK_PATH}/:merchant_account_id/:payment_service_id`,
-    async (ctx) => {
-      const body = await readTextBody(ctx, PROVIDER_WEBHOOK_MAX_BYTES)
-      if (E.isLeft(body)) {
-        sendErrorResponse(ctx, validationErrorResponse(body.left))
-        return
-      }
-      const r = await useCases.receiveProviderWebhook({
-        merchantAccountId: ctx.params.merchant_account_id ?? '',
-        paymentServiceId: ctx.params.payment_service_id ?? '',
-        webhook: { headers: headersOf(ctx.req.rawHeaders), body: body.right },
-      })()
-      if (E.isLeft(r)) {
-        sendDomainError(ctx, log, r.left)
-        return
-      }
-      ctx.status = 200
-      ctx.type = r.right.contentType
-      ctx.body = r.right.body
-    },
-  )
+  new Router<OrkaState>({ sensitive: true }).post(`${PROVIDER_WEBHOOK_PATH}/:merchant_account_id/:payment_service_id`, async (ctx) => {
+    const body = await readTextBody(ctx, PROVIDER_WEBHOOK_MAX_BYTES)
+    if (E.isLeft(body)) {
+      sendErrorResponse(ctx, validationErrorResponse(body.left))
+      return
+    }
+    const r = await useCases.receiveProviderWebhook({
+      merchantAccountId: ctx.params.merchant_account_id ?? '',
+      paymentServiceId: ctx.params.payment_service_id ?? '',
+      webhook: { headers: headersOf(ctx.req.rawHeaders), body: body.right },
+    })()
+    if (E.isLeft(r)) {
+      sendDomainError(ctx, log, r.left)
+      return
+    }
+    ctx.status = 200
+    ctx.type = r.right.contentType
+    ctx.body = r.right.body
+  })

@@ -138,11 +138,19 @@ describe('payments that settle later: received operations and provider notificat
     const both = await record(w, t.id)
     expect(refundable(both)).to.equal(0)
     const [a, b] = both.refunds
-    await right(deliver([event({ kind: 'refund', reference: a?.reference ?? '', id: 'r1' }), event({ kind: 'refund', reference: b?.reference ?? '', id: 'r2', outcome: 'failed' })]))
+    await right(
+      deliver([
+        event({ kind: 'refund', reference: a?.reference ?? '', id: 'r1' }),
+        event({ kind: 'refund', reference: b?.reference ?? '', id: 'r2', outcome: 'failed' }),
+      ]),
+    )
     const after = await record(w, t.id)
     expect(after.refunds.map((x) => x.status)).to.deep.equal(['succeeded', 'failed'])
     expect(refundable(after)).to.equal(599)
     expect(published(w).filter((n) => n.startsWith('refund.'))).to.deep.equal(['refund.succeeded', 'refund.failed'])
+    // Every reference Orka sends fits the most a provider takes (Adyen: 80 characters).
+    const references = [...after.attempts, ...after.captures, ...after.refunds].map((x) => x.reference)
+    expect(references.filter((x) => x.length > 80)).to.deep.equal([])
   })
 
   it('is left alone by recovery: a received operation is awaited, not abandoned', async () => {
@@ -180,7 +188,9 @@ describe('payments that settle later: received operations and provider notificat
     await right(deliver([event({ kind: 'capture', reference: `00000000-0000-4000-8000-000000000000:capture:x` })]))
     expect(await record(w, t.id)).to.deep.equal(before)
     // Signed by a service of another account: that account has no such transaction.
-    expect(await left(deliver([event({ kind: 'capture', reference })], { merchant: MERCHANT_B }))).to.deep.include({ _tag: 'Unauthenticated' })
+    expect(await left(deliver([event({ kind: 'capture', reference })], { merchant: MERCHANT_B }))).to.deep.include({
+      _tag: 'Unauthenticated',
+    })
     expect(await record(w, t.id)).to.deep.equal(before)
   })
 

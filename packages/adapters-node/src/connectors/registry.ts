@@ -12,13 +12,14 @@ import { CardConnectorModule, ConnectorContext, GiftCardConnectorModule } from '
 import { mockCard } from './mock-card'
 import { mockGiftCard } from './mock-gift-card'
 import { stripeCard } from './stripe-card'
+import { adyenCard } from './adyen-card'
 
 /**
  * Every connector Orka has: the one list that routing, the API's definitions, seed and CLI
  * validation read. A new connector is a module of its own (its definition, its factory) added
  * here, and nothing else.
  */
-export const CARD_CONNECTORS: readonly CardConnectorModule[] = [mockCard, stripeCard]
+export const CARD_CONNECTORS: readonly CardConnectorModule[] = [mockCard, stripeCard, adyenCard]
 export const GIFT_CARD_CONNECTORS: readonly GiftCardConnectorModule[] = [mockGiftCard]
 
 /** A module's definition by id, if Orka has that connector. */

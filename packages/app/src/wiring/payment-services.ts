@@ -47,9 +47,7 @@ export const paymentServiceDeps = (c: DependencyContainer): PaymentServiceDeps =
 
 /** Where a service's provider sends webhooks: Orka's public URL, then the route that takes them (`PUBLIC_URL` unset: not known). */
 const webhookUrlOf = (publicUrl: string | undefined): PaymentServiceDeps['webhookUrl'] =>
-  publicUrl === undefined
-    ? undefined
-    : (s) => `${publicUrl}${PROVIDER_WEBHOOK_PATH}/${encodeURIComponent(s.merchant_account_id)}/${s.id}`
+  publicUrl === undefined ? undefined : (s) => `${publicUrl}${PROVIDER_WEBHOOK_PATH}/${encodeURIComponent(s.merchant_account_id)}/${s.id}`
 
 export const paymentServiceUseCases = (c: DependencyContainer, config: Pick<Config, 'publicUrl'>) => {
   const webhookUrl = webhookUrlOf(config.publicUrl)

@@ -31,18 +31,18 @@ describe('entry points', () => {
     const r = node('main.js', [], { PORT: '0', CONNECTOR_ENDPOINTS: 'paypal-card=http://127.0.0.1:9', LOG_LEVEL: 'silent' })
     expect([r.status, r.stderr]).to.deep.equal([
       1,
-      'Orka could not start: CONNECTOR_ENDPOINTS names paypal-card: Orka has no such connector (it has: mock-card, stripe-card, mock-gift-card)\n',
+      'Orka could not start: CONNECTOR_ENDPOINTS names paypal-card: Orka has no such connector (it has: mock-card, stripe-card, adyen-card, mock-gift-card)\n',
     ])
   })
 
   it('exits 1 naming a card service definition Orka has no connector for', () => {
     const seed = join(mkdtempSync(join(tmpdir(), 'orka-seed-')), 'seed.json')
-    const service = { merchant_account_id: 'default', payment_service_definition_id: 'adyen-card', display_name: 'Adyen' }
+    const service = { merchant_account_id: 'default', payment_service_definition_id: 'worldpay-card', display_name: 'Worldpay' }
     writeFileSync(seed, JSON.stringify({ payment_services: [service] }))
     const r = node('main.js', [], { PORT: '0', SEED_FILE: seed, LOG_LEVEL: 'silent' })
     expect([r.status, r.stderr]).to.deep.equal([
       1,
-      "Orka could not start: seed: payment service Adyen: /payment_service_definition_id: Orka has no connector 'adyen-card' (it has: mock-card, stripe-card)\n",
+      "Orka could not start: seed: payment service Worldpay: /payment_service_definition_id: Orka has no connector 'worldpay-card' (it has: mock-card, stripe-card, adyen-card)\n",
     ])
   })
 

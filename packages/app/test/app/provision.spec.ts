@@ -172,8 +172,8 @@ describe('provisioning', () => {
       }
       const cases: [SeedService, string][] = [
         [
-          { ...up, payment_service_definition_id: 'adyen-card' },
-          "seed: payment service Up: /payment_service_definition_id: Orka has no connector 'adyen-card' (it has: mock-card, stripe-card)",
+          { ...up, payment_service_definition_id: 'worldpay-card' },
+          "seed: payment service Up: /payment_service_definition_id: Orka has no connector 'worldpay-card' (it has: mock-card, stripe-card, adyen-card)",
         ],
         [
           { ...up, fields: [{ key: 'mode', value: 'Down' }] },

@@ -130,7 +130,7 @@ describe('payment services over HTTP', () => {
         400,
         refusal(
           '/payment_service_definition_id',
-          "Orka has no connector 'paypal-card' (it has: mock-card, stripe-card)",
+          "Orka has no connector 'paypal-card' (it has: mock-card, stripe-card, adyen-card)",
           'unknown_payment_service_definition',
         ),
       ],
@@ -243,7 +243,7 @@ describe('payment services over HTTP', () => {
       400,
       refusal(
         '/payment_service_definition_id',
-        "Orka has no connector 'nope' (it has: mock-card, stripe-card)",
+        "Orka has no connector 'nope' (it has: mock-card, stripe-card, adyen-card)",
         'unknown_payment_service_definition',
       ),
     ])
@@ -293,7 +293,7 @@ describe('payment services over HTTP', () => {
   it('definitions, sessions and card schemes', async () => {
     const definitions = await h.request<Json>('GET', '/payment-service-definitions?limit=1')
     expect(definitions.status).to.equal(200)
-    expect((definitions.body.items as Json[]).map((d) => d.id)).to.deep.equal(['mock-card'])
+    expect((definitions.body.items as Json[]).map((d) => d.id)).to.deep.equal(['adyen-card'])
     expect(definitions.body.next_cursor).to.not.equal(null)
     const missing = await h.request<Json>('GET', '/payment-service-definitions/paypal-card')
     expect(missing.status).to.equal(404)

@@ -7,7 +7,9 @@ import { errorBody, Harness, Resource, startHarness } from '../support/harness'
 type Json = Record<string, unknown>
 type Tx = Resource & { status: string; captured_amount: number; refunded_amount: number; [k: string]: unknown }
 type Refund = Resource & { status: string; amount: number; payment_service_refund_id: string | null }
-type Events = { items: { name: string; context: Json }[] }
+interface Events {
+  items: { name: string; context: Json }[]
+}
 const KEY = 'sk_test_orka_webhooks'
 const SECRET = 'whsec_orka_test_secret'
 const PUBLIC_URL = 'https://pay.example.test'
@@ -47,7 +49,9 @@ for (const [store, database] of STORES)
 
     /** A Stripe service routed to first (the account's mock service moved behind it). */
     const addStripe = async () => {
-      expect((await h.request('PUT', `/payment-services/${defaultCardServiceId('default')}`, { body: { position: 1 } })).status).to.equal(200)
+      expect((await h.request('PUT', `/payment-services/${defaultCardServiceId('default')}`, { body: { position: 1 } })).status).to.equal(
+        200,
+      )
       const r = await h.request<Json & { id: string }>('POST', '/payment-services', {
         body: {
           display_name: 'Stripe',
@@ -73,7 +77,9 @@ for (const [store, database] of STORES)
     /** A captured Stripe payment with a refund of the double's pending amount: `processing` until Stripe settles it. */
     const pendingRefund = async () => {
       const service = await addStripe()
-      const t = await h.request<Tx>('POST', '/transactions', { body: { amount: 5000, currency: 'USD', intent: 'capture', payment_method: card } })
+      const t = await h.request<Tx>('POST', '/transactions', {
+        body: { amount: 5000, currency: 'USD', intent: 'capture', payment_method: card },
+      })
       expect([t.status, t.body.status]).to.deep.equal([201, 'capture_succeeded'])
       const refund = await h.request<Refund>('POST', `/transactions/${t.body.id}/refunds`, { body: { amount: stripe.pendingRefundAmount } })
       expect([refund.status, refund.body.status]).to.deep.equal([201, 'processing'])
@@ -101,7 +107,10 @@ for (const [store, database] of STORES)
       const log = async () => (await h.request<Events>('GET', `/transactions/${t.id}/events`)).body.items
       const before = await log()
       expect(before.filter((e) => e.name === 'refund-succeeded')).to.have.length(1)
-      expect(before.find((e) => e.name === 'refund-succeeded')?.context).to.deep.include({ source: 'notification', event: 'refund.updated' })
+      expect(before.find((e) => e.name === 'refund-succeeded')?.context).to.deep.include({
+        source: 'notification',
+        event: 'refund.updated',
+      })
       expect(await deliver(String(service.webhook_url), event)).to.deep.equal({ status: 200, text: '{"received":true}' })
       expect(await log()).to.deep.equal(before)
       expect(h.logs.join('')).to.not.include(SECRET).and.not.include(KEY)
@@ -118,9 +127,9 @@ for (const [store, database] of STORES)
       await deliver(String(service.webhook_url), stripe.signedEvent('refund.failed', settled, SECRET, h.clock.now()))
       const log = (await h.request<Events>('GET', `/transactions/${t.id}/events`)).body.items
       expect(log.filter((e) => e.name === 'refund-failed').map((e) => e.context.source ?? 'answer')).to.deep.equal(['notification'])
-      expect(log.filter((e) => e.name === 'payment-connector-notification').map((e) => [e.context.event, e.context.applied])).to.deep.equal([
-        ['refund.failed', false],
-      ])
+      expect(log.filter((e) => e.name === 'payment-connector-notification').map((e) => [e.context.event, e.context.applied])).to.deep.equal(
+        [['refund.failed', false]],
+      )
     })
 
     it('refuses a wrongly signed, stale or unsigned event with a 401 and changes nothing', async () => {

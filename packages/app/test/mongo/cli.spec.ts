@@ -150,9 +150,9 @@ describe('CLI against MongoDB', function () {
       const r = cli(['payment-services', ...args], db.env)
       return [r.status, r.stderr.split('\n')[0]]
     }
-    expect(run('add', '--merchant-account', 'default', '--display-name', 'Adyen', '--definition', 'adyen-card')).to.deep.equal([
+    expect(run('add', '--merchant-account', 'default', '--display-name', 'Worldpay', '--definition', 'worldpay-card')).to.deep.equal([
       2,
-      "orka: payment-services add: /payment_service_definition_id: Orka has no connector 'adyen-card' (it has: mock-card, stripe-card)",
+      "orka: payment-services add: /payment_service_definition_id: Orka has no connector 'worldpay-card' (it has: mock-card, stripe-card, adyen-card)",
     ])
     expect(run('add', '--merchant-account', 'default', '--display-name', 'X', '--field', 'mode=off')).to.deep.equal([
       2,

@@ -122,6 +122,18 @@ const STRIPE_CARD_DEFINITION: PaymentServiceDefinition = {
   ],
 }
 
+const ADYEN_CARD_DEFINITION: PaymentServiceDefinition = {
+  ...MOCK_CARD_DEFINITION,
+  id: 'adyen-card',
+  displayName: 'Adyen',
+  fields: [
+    { key: 'api_key', displayName: 'API key', required: true, format: 'text', secret: true },
+    { key: 'hmac_key', displayName: 'HMAC key (webhooks)', required: false, format: 'text', secret: true },
+    { key: 'merchant_account', displayName: 'Merchant account', required: true, format: 'text', secret: false },
+    { key: 'live_url_prefix', displayName: 'Live URL prefix', required: false, format: 'text', secret: false },
+  ],
+}
+
 onBothStores("the original API SDK's payment services against Orka", (world) => {
   it('create → get → list → update (partial) → delete', async () => {
     const { sdk } = world()
@@ -176,7 +188,7 @@ onBothStores("the original API SDK's payment services against Orka", (world) => 
       const page = await sdk.paymentServiceDefinitions.list()
       expect(page).to.not.equal(undefined)
       expect(page.result).to.deep.equal({
-        items: [MOCK_CARD_DEFINITION, STRIPE_CARD_DEFINITION],
+        items: [ADYEN_CARD_DEFINITION, MOCK_CARD_DEFINITION, STRIPE_CARD_DEFINITION],
         limit: 20,
         nextCursor: null,
         previousCursor: null,

@@ -138,7 +138,7 @@ onBothStores("SDK 2.4.10's required keys in Orka's answers", (world) => {
     noFaults()
   })
 
-  it('transactions captured and voided, as the transaction and as the wrappers `Prefer` asks for', async () => {
+  it('transactions captured, voided and synced, as the transaction and as the wrappers `Prefer` asks for', async () => {
     const pay = async () => {
       const t = await answer('create_transaction', 'Transaction', 'POST', '/transactions', {
         body: { amount: 1299, currency: 'USD', payment_method: card() },
@@ -149,6 +149,7 @@ onBothStores("SDK 2.4.10's required keys in Orka's answers", (world) => {
     await answer('capture_transaction', 'TransactionCapture', 'POST', `${await pay()}/capture`, wrapper('transaction-capture'))
     await answer('void_transaction', 'Transaction', 'POST', `${await pay()}/void`, { body: {} })
     await answer('void_transaction', 'TransactionVoid', 'POST', `${await pay()}/void`, wrapper('transaction-void'))
+    await answer('sync_transaction', 'Transaction', 'POST', `${await pay()}/sync`)
     noFaults()
   })
 

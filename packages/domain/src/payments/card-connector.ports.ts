@@ -142,7 +142,11 @@ export interface CardConnector {
    * events if it carries the service's signature (within the provider's tolerance of `now`),
    * else why not. Pure: no call, nothing kept.
    */
-  readNotification(fields: readonly PaymentServiceField[], webhook: ProviderWebhook, now: Date): E.Either<WebhookRefused, ProviderNotification>
+  readNotification(
+    fields: readonly PaymentServiceField[],
+    webhook: ProviderWebhook,
+    now: Date,
+  ): E.Either<WebhookRefused, ProviderNotification>
   /**
    * What the provider says now of an authorization and the calls on it, as events (for `sync`).
    * A provider with no way to be asked answers none: its notifications are the only word.

@@ -195,6 +195,6 @@ export const cardConnectorContract = (name: string, setup: () => Promise<Harness
       if (unanswered === undefined) return this.skip()
       const ref = references()
       await left(h.port.authorize(authorization(ref('authorize'), unanswered)))
-      expect((await voidOf(ref('authorize'), ref('void')))._tag).to.equal('Succeeded')
+      expect((await voidOf(ref('authorize'), ref('void')))._tag).to.be.oneOf(TAKEN)
     })
   })

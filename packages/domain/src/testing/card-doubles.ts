@@ -89,7 +89,8 @@ export class ScriptedCardConnector implements CardConnector {
       const outcome = 'lost' in scripted ? scripted.lost : scripted
       if (outcome._tag === 'ServiceFailed' || outcome._tag === 'ServiceTimeout') return E.left(outcome)
       this.done.set(reference, outcome)
-      if (outcome._tag === 'Authorized' || outcome._tag === 'Succeeded' || outcome._tag === 'Received') this.effects.push({ op, reference, ...effect })
+      if (outcome._tag === 'Authorized' || outcome._tag === 'Succeeded' || outcome._tag === 'Received')
+        this.effects.push({ op, reference, ...effect })
       return 'lost' in scripted ? E.left(serviceTimeout('card')) : E.right(outcome)
     }
   }

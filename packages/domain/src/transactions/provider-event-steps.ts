@@ -1,6 +1,7 @@
 import { ProviderEvent } from '../payments/provider-events'
 import { isUnsettled, TransactionRecord } from './transaction'
-import { captureSettled, next, Outcome, refundSettled, StepContext, voidSettled } from './transaction-steps'
+import { next, StepContext } from './transaction-steps'
+import { captureSettled, Outcome, refundSettled, voidSettled } from './operation-steps'
 
 /** What an event settles to; none for `pending` (a provider's "not yet" never takes a step back). */
 const outcomeOf = (e: ProviderEvent): Outcome | null =>
@@ -16,11 +17,13 @@ const outcomeOf = (e: ProviderEvent): Outcome | null =>
 
 /** Whether the event names the transaction's authorization (by Orka's reference, or the provider's id). */
 const ofAuthorization = (r: TransactionRecord, e: ProviderEvent): boolean =>
-  r.authorization !== null && (e.reference === r.authorization.reference || e.serviceTransactionId === r.authorization.service_transaction_id)
+  r.authorization !== null &&
+  (e.reference === r.authorization.reference || e.serviceTransactionId === r.authorization.service_transaction_id)
 
 /**
- * The capture, void or refund the event is about: the one with its reference, or (for an event
- * that names only the authorization) the one of its kind Orka awaits. A refund is found by its
+ * The capture, void or refund the event is about: the one with its reference or the provider's
+ * id for it, or (for an event that names only the authorization) the one of its kind Orka awaits
+ * (one at most: a capture or void starts only from `authorization_succeeded`). A refund is found by its
  * reference or the provider's id for it only: with several refunds, "the awaited one" could be
  * any. Never a gift card's refund: a card service has no word on those.
  */
@@ -28,7 +31,10 @@ const targetOf = (r: TransactionRecord, e: ProviderEvent) => {
   const byAuthorization = ofAuthorization(r, e)
   switch (e.kind) {
     case 'capture': {
-      const c = r.captures.find((x) => x.reference === e.reference) ?? (byAuthorization ? r.captures.find(isUnsettled) : undefined)
+      const c =
+        r.captures.find((x) => x.reference === e.reference) ??
+        r.captures.find((x) => e.serviceId !== null && x.service_capture_id === e.serviceId) ??
+        (byAuthorization ? r.captures.find(isUnsettled) : undefined)
       return c === undefined ? undefined : { kind: 'capture' as const, id: c.id, unsettled: isUnsettled(c) }
     }
     case 'void':
@@ -37,7 +43,8 @@ const targetOf = (r: TransactionRecord, e: ProviderEvent) => {
         : undefined
     case 'refund': {
       const cards = r.refunds.filter((y) => y.redemption_id === undefined)
-      const x = cards.find((y) => y.reference === e.reference) ?? cards.find((y) => e.serviceId !== null && y.service_refund_id === e.serviceId)
+      const x =
+        cards.find((y) => y.reference === e.reference) ?? cards.find((y) => e.serviceId !== null && y.service_refund_id === e.serviceId)
       return x === undefined ? undefined : { kind: 'refund' as const, id: x.id, unsettled: isUnsettled(x) }
     }
     case 'authorization':
@@ -69,7 +76,8 @@ export const applyProviderEvent = (
   const source = { source: 'notification', event: e.name }
   const o = outcomeOf(e)
   const target = targetOf(r, e)
-  const mismatched = e.serviceTransactionId !== null && r.authorization !== null && e.serviceTransactionId !== r.authorization.service_transaction_id
+  const mismatched =
+    e.serviceTransactionId !== null && r.authorization !== null && e.serviceTransactionId !== r.authorization.service_transaction_id
   if (o !== null && target?.unsettled === true && !mismatched) {
     switch (target.kind) {
       case 'capture':

@@ -50,7 +50,8 @@ const applyEvents =
       const id = transactionIdOf(e.reference)
       if (id === null) continue
       for (let round = 0; ; round++) {
-        if (round === OPERATION_ROUNDS) return E.left(unavailable(new Error('the transaction kept changing while a notification was applied')))
+        if (round === OPERATION_ROUNDS)
+          return E.left(unavailable(new Error('the transaction kept changing while a notification was applied')))
         const found = await deps.transactions.find(merchantAccountId, id)()
         if (E.isLeft(found)) return found
         if (O.isNone(found.right) || !sentTo(found.right.value, serviceId)) break
@@ -81,7 +82,9 @@ const unsigned = unauthenticated("The request does not carry this payment servic
  */
 export const makeReceiveProviderWebhook =
   (deps: TransactionDeps) =>
-  (cmd: ProviderWebhookCommand): TE.TaskEither<Unauthenticated | InvalidRequest | Unavailable, { readonly contentType: string; readonly body: string }> =>
+  (
+    cmd: ProviderWebhookCommand,
+  ): TE.TaskEither<Unauthenticated | InvalidRequest | Unavailable, { readonly contentType: string; readonly body: string }> =>
   async () => {
     const found = await connectorFor(deps, cmd.merchantAccountId, cmd.paymentServiceId)()
     if (E.isLeft(found)) return found

@@ -9,7 +9,8 @@ import { callCapture, callVoid } from './operation-calls'
 import { cardPart, isOpen, redemptionsOf, TransactionRecord } from './transaction'
 import { StaleFrom } from './transaction.ports'
 import { stepContext, TransactionDeps } from './transaction-deps'
-import { attemptAnswered, attemptVoided, captureAnswered, refundAnswered, routedTo, voidAnswered } from './transaction-steps'
+import { attemptAnswered, attemptVoided, routedTo } from './transaction-steps'
+import { captureAnswered, refundAnswered, voidAnswered } from './operation-steps'
 import { callRefundOf, recordUses, SplitMode, splitStep } from './split-tender'
 
 /**

@@ -9,9 +9,9 @@ import { mayHaveTaken, RedemptionRecord } from './gift-card-redemption'
 import { CardConnectorError, OperationResult } from '../payments/card-connector.ports'
 import { collapse } from './transaction-versions'
 import { callCapture, callRefund, callVoid } from './operation-calls'
-import { cardPart, isOpen, redemptionsOf, RefundRecord, TransactionRecord } from './transaction'
+import { captureReference, cardPart, isOpen, redemptionsOf, RefundRecord, TransactionRecord } from './transaction'
 import { stepContext, TransactionDeps } from './transaction-deps'
-import { captureAnswered, captureRequested, voidAnswered, voidRequested } from './transaction-steps'
+import { captureAnswered, captureRequested, voidAnswered, voidRequested } from './operation-steps'
 import {
   RedemptionAnswer,
   redemptionAnswered,
@@ -96,7 +96,8 @@ const planOf = (deps: TransactionDeps, r: TransactionRecord, mode: SplitMode): P
   if (r.authorization !== null && r.void === null && r.captures.every((c) => c.status !== 'succeeded'))
     return pure(voidRequested(r, ctx, `${r.id}:void:undo`))
   const voiding = r.void
-  if (voiding !== null && isOpen(voiding)) return call(TE.map((a: CallAnswer) => voidAnswered(r, ctx, a))(callVoid(deps, r, voiding.reference)))
+  if (voiding !== null && isOpen(voiding))
+    return call(TE.map((a: CallAnswer) => voidAnswered(r, ctx, a))(callVoid(deps, r, voiding.reference)))
   return r.status === 'processing' ? pure(splitSettled(r, ctx, true)) : { k: 'none' }
 }
 
@@ -124,7 +125,7 @@ export const splitStep = (deps: TransactionDeps, r: TransactionRecord, mode: Spl
 
 const splitCapture = (r: TransactionRecord, id: string, now: string, amount: number) => ({
   id,
-  reference: `${r.id}:capture:${id}`,
+  reference: captureReference(r.id, id),
   amount,
   status: 'pending' as const,
   external_identifier: null,

@@ -4,6 +4,7 @@ import { InvalidRequest } from '../shared/errors'
 import { callCapture, callVoid } from './operation-calls'
 import { AuditedStep, makeOperation, OperationCommand, OperationError, ownRefund, Plan } from './operation-runner'
 import {
+  captureReference,
   CaptureRecord,
   redemptionRefundable,
   redemptionsOf,
@@ -17,7 +18,7 @@ import { callRefundOf } from './split-tender'
 import { TransactionCaptureCreate, TransactionRefundAllCreate, TransactionRefundCreate } from './transaction-requests.codecs'
 import { notOffered, statusWords, stepContext, TransactionDeps, wrongState } from './transaction-deps'
 import { refusedInput } from '../shared/errors'
-import { captureAnswered, captureRequested, refundAnswered, refundRequested, voidAnswered, voidRequested } from './transaction-steps'
+import { captureAnswered, captureRequested, refundAnswered, refundRequested, voidAnswered, voidRequested } from './operation-steps'
 import { unsupportedFields } from '../shared/codecs'
 
 /** Succeeded: it happened; declined or failed: it did not (no money moved); still pending: not known yet. */
@@ -81,7 +82,7 @@ export const makeCaptureTransaction = (deps: TransactionDeps) =>
       const id = ids[0] ?? ctx.newId()
       const capture: CaptureRecord = {
         id,
-        reference: `${r.id}:capture:${id}`,
+        reference: captureReference(r.id, id),
         amount: take,
         status: 'pending',
         external_identifier: cmd.input.external_identifier ?? null,

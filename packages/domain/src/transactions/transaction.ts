@@ -65,6 +65,12 @@ export type Authorization = t.TypeOf<typeof Authorization>
  */
 const awaited = t.partial({ received_at: str })
 
+/**
+ * A capture's reference: the transaction and the capture, within 80 characters (the most Adyen
+ * takes; every reference Orka makes fits it). One made before this form (`:capture:`) is kept.
+ */
+export const captureReference = (transactionId: string, captureId: string): string => `${transactionId}:cap:${captureId}`
+
 export const CaptureRecord = t.intersection([
   t.type({
     id: uuid,

@@ -1,3 +1,5 @@
+import { CardConnectorError } from '@orka/domain'
+
 /** The most of a provider's answer read: theirs are a few KB; past this it is not an answer (parsed as none). */
 export const MAX_ANSWER_BYTES = 1 << 20
 
@@ -51,3 +53,9 @@ export const fetchProvider = async (provider: string, url: string, init: Request
     throw e
   }
 }
+
+/** Whether a connector's work came to an unknown outcome rather than an answer. */
+export const isConnectorError = (x: unknown): x is CardConnectorError =>
+  typeof x === 'object' &&
+  x !== null &&
+  ((x as { _tag?: unknown })._tag === 'ServiceFailed' || (x as { _tag?: unknown })._tag === 'ServiceTimeout')

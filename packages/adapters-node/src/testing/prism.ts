@@ -1,8 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import http from 'node:http'
 import { AddressInfo, createServer } from 'node:net'
 import path from 'node:path'
+import { listening, recordingProxy } from './stand-in-process'
 
 /**
  * Stoplight's Prism (`@stoplight/prism-cli`, a dev dependency), mocking a provider from its own
@@ -70,73 +70,17 @@ export const startPrism = async (document: string): Promise<Prism> => {
   const child: ChildProcess = spawn(process.execPath, [prismBin(), 'mock', document, '--errors', '-p', String(port), '-h', '127.0.0.1'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  await new Promise<void>((resolve, reject) => {
-    // Only what Prism says before it listens is kept (for a failure to start): never a request.
-    let out = ''
-    const seen = (chunk: Buffer) => {
-      out += chunk.toString()
-      if (out.includes('Prism is listening')) {
-        child.stdout?.removeListener('data', seen)
-        child.stderr?.removeListener('data', seen)
-        out = ''
-        resolve()
-      }
-    }
-    child.stdout?.on('data', seen)
-    child.stderr?.on('data', seen)
-    child.once('exit', (code) => {
-      reject(new Error(`prism exited (${String(code)}): ${out.slice(-2000)}`))
-    })
-  })
-  // Its output is drained and dropped from now on: it would echo the requests, card numbers and all.
-  child.stdout?.resume()
-  child.stderr?.resume()
+  await listening(child, 'prism', /Prism is listening/)
   const exchanges: PrismExchange[] = []
-  const proxy = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      const body = Buffer.concat(chunks)
-      const up = http.request({ host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-        const parts: Buffer[] = []
-        answer.on('data', (c: Buffer) => parts.push(c))
-        answer.on('end', () => {
-          const text = Buffer.concat(parts)
-          exchanges.push({
-            method: req.method ?? '',
-            path: (req.url ?? '').split('?')[0] ?? '',
-            status: answer.statusCode ?? 0,
-            violations: violationsOf(answer.headers['sl-violations']),
-            request: parsed(body.toString()),
-            answer: parsed(text.toString()),
-          })
-          res.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'application/json' })
-          res.end(text)
-        })
-      })
-      up.end(body)
-    })
-  })
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-  const { port: proxyPort } = proxy.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${String(proxyPort)}`,
-    exchanges,
-    close: async () => {
-      proxy.closeAllConnections()
-      await new Promise<void>((resolve) => {
-        proxy.close(() => {
-          resolve()
-        })
-      })
-      if (child.exitCode !== null) return
-      const exited = new Promise<void>((resolve) => {
-        child.once('exit', () => {
-          resolve()
-        })
-      })
-      child.kill('SIGTERM')
-      await exited
-    },
-  }
+  const proxy = await recordingProxy(port, child, (x) =>
+    exchanges.push({
+      method: x.method,
+      path: x.path,
+      status: x.status,
+      violations: violationsOf(x.headers['sl-violations']),
+      request: parsed(x.request.toString()),
+      answer: parsed(x.answer.toString()),
+    }),
+  )
+  return { url: proxy.url, exchanges, close: () => proxy.close() }
 }

@@ -1,8 +1,7 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import http from 'node:http'
-import { AddressInfo } from 'node:net'
 import path from 'node:path'
+import { listening, recordingProxy } from './stand-in-process'
 
 /**
  * stripe-mock, the mock server Stripe publishes: it checks every request against Stripe's own
@@ -67,65 +66,20 @@ export type Intercept = (req: {
 /** Starts stripe-mock and a proxy that records each exchange with it. */
 export const startStripeMock = async (intercept: Intercept = () => undefined): Promise<StripeMock> => {
   const child: ChildProcess = spawn(binary(), ['-http-addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] })
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = ''
-    const seen = (chunk: Buffer) => {
-      out += chunk.toString()
-      const m = /Listening for HTTP at address: [^\s]*:(\d+)/.exec(out)
-      if (m !== null) resolve(Number(m[1]))
-    }
-    child.stdout?.on('data', seen)
-    child.stderr?.on('data', seen)
-    child.once('exit', (code) => {
-      reject(new Error(`stripe-mock exited (${String(code)}): ${out}`))
-    })
-  })
+  const ready = await listening(child, 'stripe-mock', /Listening for HTTP at address: [^\s]*:(\d+)/)
   const exchanges: Exchange[] = []
-  const proxy = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
+  const proxy = await recordingProxy(
+    Number(ready[1]),
+    child,
+    (x) => exchanges.push({ method: x.method, path: x.path, status: x.status, answer: x.answer.toString() }),
+    (req) => {
       const key = req.headers['idempotency-key']
-      const own = intercept({
+      return intercept({
         method: req.method ?? '',
         path: (req.url ?? '').split('?')[0] ?? '',
         idempotencyKey: typeof key === 'string' ? key : undefined,
       })
-      if (own !== undefined) {
-        res.writeHead(own.status, { 'content-type': 'application/json' })
-        res.end(JSON.stringify(own.body))
-        return
-      }
-      const up = http.request({ host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-        const parts: Buffer[] = []
-        answer.on('data', (c: Buffer) => parts.push(c))
-        answer.on('end', () => {
-          const body = Buffer.concat(parts)
-          exchanges.push({
-            method: req.method ?? '',
-            path: (req.url ?? '').split('?')[0] ?? '',
-            status: answer.statusCode ?? 0,
-            answer: body.toString(),
-          })
-          res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json' })
-          res.end(body)
-        })
-      })
-      up.end(Buffer.concat(chunks))
-    })
-  })
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-  const { port: proxyPort } = proxy.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${String(proxyPort)}`,
-    exchanges,
-    close: async () => {
-      await new Promise<void>((resolve) =>
-        proxy.close(() => {
-          resolve()
-        }),
-      )
-      child.kill('SIGTERM')
     },
-  }
+  )
+  return { url: proxy.url, exchanges, close: () => proxy.close() }
 }

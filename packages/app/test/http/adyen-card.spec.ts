@@ -1,10 +1,8 @@
 import { expect } from 'chai'
-import { createServer } from 'node:http'
-import { AddressInfo } from 'node:net'
 import { AdyenDouble, REFUSED_ADYEN_KEY, SignedNotification, startAdyenDouble } from '@orka/adapters-node/testing'
 import { defaultCardServiceId } from '../../src/card-services'
-import { freshDatabase } from '../mongo/support'
 import { errorBody, Harness, Resource, startHarness } from '../support/harness'
+import { closedPort, Store, STORES } from './provider-stores'
 
 type Json = Record<string, unknown>
 type Tx = Resource & { status: string; captured_amount: number; refunded_amount: number; payment_method: Json; [k: string]: unknown }
@@ -13,20 +11,6 @@ interface Events {
 }
 const PUBLIC_URL = 'https://pay.example.test'
 const card = (number = '4111111111111111') => ({ method: 'card', number, expiration_date: '12/34', security_code: '737' })
-
-const STORES: [string, () => { env: Record<string, string>; drop: () => Promise<void> }][] = [
-  ['embedded store', () => ({ env: {}, drop: () => Promise.resolve() })],
-  ['MongoDB', freshDatabase],
-]
-
-/** A port nothing listens on: a connection to it is refused. */
-const closedPort = async (): Promise<number> => {
-  const s = createServer()
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))
-  const { port } = s.address() as AddressInfo
-  await new Promise((resolve) => s.close(resolve))
-  return port
-}
 
 /**
  * Payments through an `adyen-card` service configured by API, against the Adyen double (Adyen's
@@ -39,7 +23,7 @@ for (const [store, database] of STORES)
     this.timeout(60_000)
     let adyen: AdyenDouble
     let h: Harness
-    let db: ReturnType<(typeof STORES)[number][1]>
+    let db: ReturnType<Store>
     let stripePort: number
     before(async () => {
       adyen = await startAdyenDouble()

@@ -1,10 +1,8 @@
 import { expect } from 'chai'
-import { createServer } from 'node:http'
-import { AddressInfo } from 'node:net'
 import { startStripeDouble, StripeDouble } from '@orka/adapters-node/testing'
 import { defaultCardServiceId } from '../../src/card-services'
-import { freshDatabase } from '../mongo/support'
 import { errorBody, Harness, Resource, startHarness } from '../support/harness'
+import { closedPort, Store, STORES } from './provider-stores'
 import { approvedCardPayment } from '../support/transaction-bodies'
 
 type Json = Record<string, unknown>
@@ -18,17 +16,12 @@ const STRIPE = { display_name: 'Stripe', payment_service_definition_id: 'stripe-
  * (Stripe's fixtures and OpenAPI document, from stripe-mock), which the instance reaches through
  * `CONNECTOR_ENDPOINTS` as it would Stripe.
  */
-const STORES: [string, () => { env: Record<string, string>; drop: () => Promise<void> }][] = [
-  ['embedded store', () => ({ env: {}, drop: () => Promise.resolve() })],
-  ['MongoDB', freshDatabase],
-]
-
 for (const [store, database] of STORES)
   describe(`stripe-card over HTTP (${store}): a Stripe service configured by API takes the payments`, function () {
     this.timeout(60_000)
     let stripe: StripeDouble
     let h: Harness
-    let db: ReturnType<(typeof STORES)[number][1]>
+    let db: ReturnType<Store>
     before(async () => {
       stripe = await startStripeDouble()
     })
@@ -130,11 +123,7 @@ for (const [store, database] of STORES)
 
     it('fails over to the next service when Stripe cannot be reached, the failure in the events log', async () => {
       await h.close()
-      // A port nothing listens on any more: the connection is refused.
-      const closed = createServer()
-      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
-      const { port } = closed.address() as AddressInfo
-      await new Promise((resolve) => closed.close(resolve))
+      const port = await closedPort()
       h = await startHarness({ env: { ...db.env, CONNECTOR_ENDPOINTS: `stripe-card=http://127.0.0.1:${String(port)}` } })
       const service = await addStripe()
       const r = await pay({ payment_method: card() })

@@ -1,8 +1,8 @@
 import { expect } from 'chai'
 import { startStripeDouble, StripeDouble } from '@orka/adapters-node/testing'
 import { defaultCardServiceId } from '../../src/card-services'
-import { freshDatabase } from '../mongo/support'
 import { errorBody, Harness, Resource, startHarness } from '../support/harness'
+import { Store, STORES } from './provider-stores'
 
 type Json = Record<string, unknown>
 type Tx = Resource & { status: string; captured_amount: number; refunded_amount: number; [k: string]: unknown }
@@ -15,11 +15,6 @@ const SECRET = 'whsec_orka_test_secret'
 const PUBLIC_URL = 'https://pay.example.test'
 const card = { method: 'card', number: '4242424242424242', expiration_date: '12/34', security_code: '123' }
 
-const STORES: [string, () => { env: Record<string, string>; drop: () => Promise<void> }][] = [
-  ['embedded store', () => ({ env: {}, drop: () => Promise.resolve() })],
-  ['MongoDB', freshDatabase],
-]
-
 /**
  * Stripe's webhooks to a `stripe-card` service, signed by the Stripe double as Stripe signs
  * them, delivered to the service's `webhook_url`: a refund Stripe answered `pending` settles
@@ -30,7 +25,7 @@ for (const [store, database] of STORES)
     this.timeout(60_000)
     let stripe: StripeDouble
     let h: Harness
-    let db: ReturnType<(typeof STORES)[number][1]>
+    let db: ReturnType<Store>
     before(async () => {
       stripe = await startStripeDouble()
     })

@@ -21,7 +21,7 @@ import {
 } from '@orka/domain'
 import { withTimeout } from '../../with-timeout'
 import { CallSlots, DEFAULT_MAX_CONNECTIONS } from '../call-slots'
-import { NotSent } from '../provider-http'
+import { isConnectorError, NotSent } from '../provider-http'
 import { AdyenAnswer, AdyenCall, callAdyen } from './client'
 import { adyenBaseUrl } from './definition'
 import { readAdyenNotification } from './notification'
@@ -163,8 +163,3 @@ export class AdyenCardConnector implements CardConnector {
     )
   }
 }
-
-const isConnectorError = (x: unknown): x is CardConnectorError =>
-  typeof x === 'object' &&
-  x !== null &&
-  ((x as { _tag?: unknown })._tag === 'ServiceFailed' || (x as { _tag?: unknown })._tag === 'ServiceTimeout')

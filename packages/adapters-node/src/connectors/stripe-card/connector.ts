@@ -22,6 +22,7 @@ import {
 } from '@orka/domain'
 import { withTimeout } from '../../with-timeout'
 import { CallSlots, DEFAULT_MAX_CONNECTIONS } from '../call-slots'
+import { isConnectorError } from '../provider-http'
 import { callStripe, NotSent, StripeAnswer, StripeCall } from './client'
 import { lookupEvents, readStripeNotification, REFERENCE_KEY } from './notifications'
 import { authorizeResultOf, foundIntent, operationResultOf, probeOutcome } from './responses'
@@ -240,8 +241,3 @@ export class StripeCardConnector implements CardConnector {
     )
   }
 }
-
-const isConnectorError = (x: unknown): x is CardConnectorError =>
-  typeof x === 'object' &&
-  x !== null &&
-  ((x as { _tag?: unknown })._tag === 'ServiceFailed' || (x as { _tag?: unknown })._tag === 'ServiceTimeout')

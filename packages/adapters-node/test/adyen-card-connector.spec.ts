@@ -134,7 +134,7 @@ describe('adyen-card: its requests, checked against Adyen’s document', () => {
 
 describe('adyen-card: what Adyen’s answers mean (its documented examples)', () => {
   const answer = (status: number, body: unknown, transient = false) => ({ status, body, transient })
-  it('an authorised payment is held, or captured when the intent captured; AVS, CVC and funding are Orka’s codes', () => {
+  it('an authorised payment is held, or captured when the intent captured; AVS, CVC and funding are Orka’s codes, the scheme’s id kept', () => {
     expect(authorizeResultOf(answer(200, example('post-payments-card-direct-200')), false)).to.deep.equal({
       _tag: 'Authorized',
       serviceTransactionId: '993617895204576J',
@@ -143,17 +143,24 @@ describe('adyen-card: what Adyen’s answers mean (its documented examples)', ()
       avs: 'unavailable',
       cvv: 'match',
       cardType: null,
+      schemeTransactionId: null,
       rawResponseCode: 'Authorised',
       rawResponseDescription: null,
     })
     const debit = {
       resultCode: 'Authorised',
       pspReference: 'P1',
-      additionalData: { fundingSource: 'DEBIT', cvcResult: '2 Does not match', avsResult: '7 Both postal code and address match' },
+      additionalData: {
+        fundingSource: 'DEBIT',
+        cvcResult: '2 Does not match',
+        avsResult: '7 Both postal code and address match',
+        networkTxReference: '483297487231504',
+      },
     }
     expect(authorizeResultOf(answer(200, debit), true)).to.deep.include({
       captured: true,
       cardType: 'debit',
+      schemeTransactionId: '483297487231504',
       cvv: 'no_match',
       avs: 'match',
     })

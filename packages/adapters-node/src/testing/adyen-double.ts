@@ -168,7 +168,13 @@ export const startAdyenDouble = async (
     Object.assign(p, { authorised: true, capturable: manual ? amount.value : 0, captured: manual ? 0 : amount.value })
     const authCode = String(randomInt(100_000, 999_999))
     authorisation(true, `${authCode}:${number.slice(-4)}:${String(card.expiryMonth)}/${String(card.expiryYear)}`)
-    const additionalData = { authCode, cvcResult, avsResult: '5 No AVS data provided', fundingSource: FUNDING[number] ?? 'CREDIT' }
+    const additionalData = {
+      authCode,
+      cvcResult,
+      avsResult: '5 No AVS data provided',
+      fundingSource: FUNDING[number] ?? 'CREDIT',
+      networkTxReference: String(randomInt(100_000_000, 999_999_999)) + String(randomInt(100_000, 999_999)),
+    }
     const answer = { status: 200, body: { ...base, additionalData, resultCode: 'Authorised' } }
     return amount.value === hangingAmount ? { hang: answer } : answer
   }

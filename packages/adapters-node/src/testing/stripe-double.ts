@@ -121,7 +121,15 @@ export const startStripeDouble = async (): Promise<StripeDouble> => {
       payment_method_details: {
         ...details,
         type: 'card',
-        card: { ...obj(details.card), brand: card.brand, last4: card.last4, funding: card.funding, checks: card.checks },
+        card: {
+          ...obj(details.card),
+          brand: card.brand,
+          last4: card.last4,
+          funding: card.funding,
+          checks: card.checks,
+          authorization_code: String(100_000 + (Number(card.last4) % 900_000)),
+          network_transaction_id: `${String(Date.now())}${String(card.last4)}`.slice(-15),
+        },
       },
     })
     return charge

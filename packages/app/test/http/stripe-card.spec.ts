@@ -93,10 +93,11 @@ for (const [store, database] of STORES)
           },
           raw_response_code: 'requires_capture',
           raw_response_description: null,
-          auth_response_code: null,
+          auth_response_code: r.body.auth_response_code,
           cvv_response_code: 'match',
         }),
       )
+      expect(r.body.auth_response_code).to.match(/^\d{6}$/)
       expect(r.body.payment_service_transaction_id).to.match(/^pi_[0-9a-f]{24}$/)
       const captured = await h.request<Tx>('POST', `/transactions/${r.body.id}/capture`, { body: { amount: 3000 } })
       expect([captured.status, captured.body.status, captured.body.captured_amount]).to.deep.equal([200, 'capture_succeeded', 3000])
@@ -143,5 +144,17 @@ for (const [store, database] of STORES)
       const failed = events.body.items.find((e) => e.name === 'payment-connector-response-transaction-authorization-failed')
       expect(failed?.context).to.deep.include({ payment_service_id: service.id, error_code: 'invalid_service_credentials' })
       expect(JSON.stringify(events.body)).to.not.include('sk_test_refused')
+    })
+
+    it('keeps on a card stored with the payment (store: true) the funding type and the scheme’s transaction id Stripe told', async () => {
+      await addStripe()
+      const buyer = await h.request<Json>('POST', '/buyers', { body: { display_name: 'Grace Hopper' } })
+      const r = await pay({ payment_method: card(), store: true, buyer_id: buyer.body.id })
+      expect([r.status, r.body.status], JSON.stringify(r.body)).to.deep.equal([201, 'authorization_succeeded'])
+      const id = String(r.body.payment_method.id)
+      const stored = await h.request<Json>('GET', `/payment-methods/${id}`)
+      expect(stored.body).to.deep.include({ status: 'succeeded', scheme_transaction_id_scheme: 'visa' })
+      expect(stored.body.details).to.deep.equal({ bin: '424242', card_type: 'credit' })
+      expect(stored.body.scheme_transaction_id).to.match(/^\d{15}$/)
     })
   })

@@ -91,6 +91,8 @@ export const authorizeResultOf = (a: AdyenAnswer, captured: boolean): AuthorizeR
       avs,
       cvv,
       cardType: FUNDING[text(data?.fundingSource)?.toUpperCase() ?? ''] ?? null,
+      // The scheme's id of the authorization, when the account has Adyen return it: what later payments with a stored card refer to.
+      schemeTransactionId: text(data?.networkTxReference),
       rawResponseCode: result,
       rawResponseDescription: null,
     }

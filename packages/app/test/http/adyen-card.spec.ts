@@ -99,6 +99,34 @@ for (const [store, database] of STORES)
       expect(JSON.stringify(refused.body)).to.include('api_key').and.not.include(REFUSED_ADYEN_KEY)
     })
 
+    it('refuses, before storing anything, a live URL prefix that could name a host outside Adyen’s domain', async () => {
+      const r = await h.request<Json>('POST', '/payment-services', {
+        body: {
+          display_name: 'Adyen',
+          payment_service_definition_id: 'adyen-card',
+          accepted_currencies: [],
+          accepted_countries: [],
+          fields: [...fields(), { key: 'live_url_prefix', value: 'evil.example/x' }],
+        },
+      })
+      expect([r.status, r.body]).to.deep.equal([
+        400,
+        {
+          ...errorBody(400, [
+            {
+              location: 'body',
+              pointer: '/fields/3/value',
+              message: "live_url_prefix 'evil.example/x' is not a live URL prefix as Adyen gives them: letters, digits and hyphens",
+              type: 'invalid_field_value',
+            },
+          ]),
+          message: 'Request failed validation',
+        },
+      ])
+      const listed = await h.request<{ items: Json[] }>('GET', '/payment-services')
+      expect(listed.body.items.map((x) => x.payment_service_definition_id)).to.deep.equal(['mock-card'])
+    })
+
     it('authorizes, captures in part (capture_pending until its notification, settled once though delivered twice) and refunds', async () => {
       const service = await addAdyen()
       const t = await pay()

@@ -10,6 +10,16 @@ export interface ConnectorField {
   readonly format: 'text' | 'multiline' | 'number' | 'boolean'
   /** The values it may take, when they are a closed set. */
   readonly values?: readonly string[]
+  /** The form its value must have, when it has one (a value that names part of a host, say), and how to say it. */
+  readonly pattern?: { readonly test: RegExp; readonly description: string }
+}
+
+/** Why a value does not fit its field's closed set or form, if it does not (never quoting a secret). */
+export const valueProblem = (field: ConnectorField, value: string): string | undefined => {
+  const quoted = `${field.key}${field.secret ? '' : ` '${value}'`}`
+  if (field.values !== undefined && !field.values.includes(value)) return `${quoted} is not one of: ${field.values.join(', ')}`
+  if (field.pattern !== undefined && value !== '' && !field.pattern.test.test(value)) return `${quoted} is not ${field.pattern.description}`
+  return undefined
 }
 
 /** What a connector really does with a payment once authorized: the API's definition `supported_features`. */
@@ -56,8 +66,8 @@ export const fieldsProblem = (definition: ConnectorDefinition, fields: readonly 
   if (missing !== undefined) return `${definition.id} needs the field ${missing.key}`
   for (const f of fields) {
     const known = definition.fields.find((d) => d.key === f.key)
-    if (known?.values !== undefined && !known.values.includes(f.value))
-      return `${definition.id} field ${f.key}${known.secret ? '' : ` '${f.value}'`} is not one of: ${known.values.join(', ')}`
+    const wrong = known === undefined ? undefined : valueProblem(known, f.value)
+    if (wrong !== undefined) return `${definition.id} field ${wrong}`
   }
   return undefined
 }

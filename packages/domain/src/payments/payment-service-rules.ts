@@ -4,7 +4,7 @@ import { unsupportedFields } from '../shared/codecs'
 import { SecretBox } from '../shared/crypto.ports'
 import { failedValidation, InvalidRequest, Problem, problem, refusedInput } from '../shared/errors'
 import { ConnectorCatalogue } from './connector-catalogue.ports'
-import { ConnectorDefinition, fieldsProblem } from './connector-definition'
+import { ConnectorDefinition, fieldsProblem, valueProblem } from './connector-definition'
 import { PaymentServiceField, PaymentServiceRecord, SealedServiceField } from './payment-service'
 import { Field, PaymentService, UNSUPPORTED_SERVICE_FIELDS } from './payment-service.codecs'
 
@@ -54,15 +54,10 @@ export const sentFieldsFault = (definition: ConnectorDefinition, fields: readonl
         ),
       )
     else if (seen.has(f.key)) problems.push(problem('input', at('key'), `The field '${f.key}' is sent twice`, 'duplicate_field'))
-    else if (f.value !== '' && known.values !== undefined && !known.values.includes(f.value))
-      problems.push(
-        problem(
-          'input',
-          at('value'),
-          `${f.key}${known.secret ? '' : ` '${f.value}'`} is not one of: ${known.values.join(', ')}`,
-          'invalid_field_value',
-        ),
-      )
+    else {
+      const wrong = f.value === '' ? undefined : valueProblem(known, f.value)
+      if (wrong !== undefined) problems.push(problem('input', at('value'), wrong, 'invalid_field_value'))
+    }
     seen.add(f.key)
   }
   return problems.length === 0 ? null : failedValidation(...problems)

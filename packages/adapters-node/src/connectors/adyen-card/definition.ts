@@ -5,6 +5,13 @@ export const ADYEN_CARD = 'adyen-card'
 /** Adyen's test Checkout API (v71: what the requests and the parsing are written against). */
 export const ADYEN_TEST_URL = 'https://checkout-test.adyen.com/v71'
 
+/**
+ * A live URL prefix as Adyen gives them (`[random]-[company name]`): letters, digits and hyphens,
+ * short enough that `{prefix}-checkout-live` stays one DNS label. No dot, slash or anything else
+ * can get through, so whoever sets the field can only ever name a host under Adyen's domain.
+ */
+const LIVE_PREFIX = /^[A-Za-z0-9][A-Za-z0-9-]{0,48}$/
+
 export const ADYEN_CARD_DEFINITION: ConnectorDefinition = {
   id: ADYEN_CARD,
   displayName: 'Adyen',
@@ -13,20 +20,20 @@ export const ADYEN_CARD_DEFINITION: ConnectorDefinition = {
     { key: 'api_key', displayName: 'API key', required: true, secret: true, format: 'text' },
     { key: 'hmac_key', displayName: 'HMAC key (webhooks)', required: false, secret: true, format: 'text' },
     { key: 'merchant_account', displayName: 'Merchant account', required: true, secret: false, format: 'text' },
-    { key: 'live_url_prefix', displayName: 'Live URL prefix', required: false, secret: false, format: 'text' },
+    {
+      key: 'live_url_prefix',
+      displayName: 'Live URL prefix',
+      required: false,
+      secret: false,
+      format: 'text',
+      pattern: { test: LIVE_PREFIX, description: 'a live URL prefix as Adyen gives them: letters, digits and hyphens' },
+    },
   ],
   currencies: [],
   countries: [],
   features: { delayedCapture: true, partialCapture: true, void: true, refunds: true, partialRefunds: true, multipleRefunds: true },
   webhooks: true,
 }
-
-/**
- * A live URL prefix as Adyen gives them (`[random]-[company name]`): letters, digits and hyphens,
- * short enough that `{prefix}-checkout-live` stays one DNS label. No dot, slash or anything else
- * can get through, so whoever sets the field can only ever name a host under Adyen's domain.
- */
-const LIVE_PREFIX = /^[A-Za-z0-9][A-Za-z0-9-]{0,48}$/
 
 /**
  * The Checkout API a service's calls go to: the operator's stand-in when set

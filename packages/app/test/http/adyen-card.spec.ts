@@ -193,6 +193,31 @@ for (const [store, database] of STORES)
       expect(await tx(t.body.id)).to.include({ status: 'capture_pending', captured_amount: 0 })
     })
 
+    it('fails over when Adyen refuses the key, the reason in the events log and never the key', async () => {
+      expect((await h.request('PUT', `/payment-services/${defaultCardServiceId('default')}`, { body: { position: 5 } })).status).to.equal(
+        200,
+      )
+      const refused = await h.request<Json & { id: string }>('POST', '/payment-services', {
+        body: {
+          display_name: 'Adyen',
+          payment_service_definition_id: 'adyen-card',
+          position: 0,
+          accepted_currencies: [],
+          accepted_countries: [],
+          fields: fields(REFUSED_ADYEN_KEY),
+        },
+      })
+      expect(refused.status, refused.text).to.equal(201)
+      const t = await pay()
+      expect([t.status, t.body.status]).to.deep.equal([201, 'authorization_succeeded'])
+      expect(t.body.payment_service).to.include({ id: defaultCardServiceId('default') })
+      const events = (await h.request<Events>('GET', `/transactions/${t.body.id}/events`)).body.items
+      const failed = events.find((e) => e.name === 'payment-connector-response-transaction-authorization-failed')
+      expect(failed?.context).to.deep.include({ payment_service_id: refused.body.id, error_code: 'invalid_service_credentials' })
+      expect(JSON.stringify(events)).to.not.include(REFUSED_ADYEN_KEY)
+      expect(h.logs.join('')).to.not.include(REFUSED_ADYEN_KEY)
+    })
+
     it('fails over from a Stripe service that cannot be reached to Adyen, the failure in the events log', async () => {
       const stripe = await h.request<Json & { id: string }>('POST', '/payment-services', {
         body: {

@@ -1,4 +1,6 @@
 import { expect } from 'chai'
+import { createServer } from 'node:http'
+import { AddressInfo } from 'node:net'
 import { AdyenDouble, REFUSED_ADYEN_KEY, SignedNotification, startAdyenDouble } from '@orka/adapters-node/testing'
 import { defaultCardServiceId } from '../../src/card-services'
 import { errorBody, Harness, Resource, startHarness } from '../support/harness'
@@ -11,6 +13,47 @@ interface Events {
 }
 const PUBLIC_URL = 'https://pay.example.test'
 const card = (number = '4111111111111111') => ({ method: 'card', number, expiration_date: '12/34', security_code: '737' })
+
+/** A proxy in front of Adyen that holds its answers to captures until `release` (Adyen has acted; its answer is on the way). */
+const holdingCaptures = async (target: string) => {
+  let release: () => void = () => undefined
+  let arrived: () => void = () => undefined
+  const held = new Promise<void>((resolve) => (release = resolve))
+  const captured = new Promise<void>((resolve) => (arrived = resolve))
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k)))
+      void fetch(`${target}${req.url ?? ''}`, {
+        method: req.method ?? 'GET',
+        headers: headers as Record<string, string>,
+        body: Buffer.concat(chunks),
+      }).then(async (answer) => {
+        const text = await answer.text()
+        if ((req.url ?? '').endsWith('/captures')) {
+          arrived()
+          await held
+        }
+        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+        res.end(text)
+      })
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${String(port)}`,
+    captured,
+    release,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve()
+        })
+      }),
+  }
+}
 
 /**
  * Payments through an `adyen-card` service configured by API, against the Adyen double (Adyen's
@@ -154,6 +197,30 @@ for (const [store, database] of STORES)
       expect(await deliver(service.webhook_url, last('REFUND'))).to.deep.equal(ACCEPTED)
       const after = await h.request<Json>('GET', `/transactions/${t.body.id}/refunds/${refund.body.id}`)
       expect([after.body.status, (await tx(t.body.id)).refunded_amount]).to.deep.equal(['succeeded', 1000])
+    })
+
+    it('settles a capture once when its notification overtakes Adyen’s answer to it', async () => {
+      const proxy = await holdingCaptures(adyen.url)
+      try {
+        await h.close()
+        h = await startHarness({ env: { ...db.env, CONNECTOR_ENDPOINTS: `adyen-card=${proxy.url}`, PUBLIC_URL } })
+        const service = await addAdyen()
+        const t = await pay()
+        const capturing = h.request<Tx>('POST', `/transactions/${t.body.id}/capture`, { body: {} })
+        await proxy.captured
+        expect(await deliver(service.webhook_url, last('CAPTURE'))).to.deep.equal(ACCEPTED)
+        expect(await tx(t.body.id)).to.include({ status: 'capture_succeeded', captured_amount: 5000 })
+        proxy.release()
+        const answered = await capturing
+        expect([answered.status, answered.body.status, answered.body.captured_amount]).to.deep.equal([200, 'capture_succeeded', 5000])
+        const names = (await h.request<Events>('GET', `/transactions/${t.body.id}/events`)).body.items.map((e) => e.name)
+        expect(names.filter((n) => n.startsWith('payment-connector-response-transaction-capture'))).to.deep.equal([
+          'payment-connector-response-transaction-capture-succeeded',
+        ])
+      } finally {
+        proxy.release()
+        await proxy.close()
+      }
     })
 
     it('voids: authorization_void_pending until Adyen’s CANCELLATION, then voided', async () => {

@@ -136,7 +136,13 @@ for (const [store, database] of STORES)
       for (const e of [stale, forged, unsigned])
         expect(await deliver(String(service.webhook_url), e)).to.deep.equal({ status: 401, text: JSON.stringify(errorBody(401)) })
       expect((await h.request<Refund>('GET', `/transactions/${t.id}/refunds/${refund.id}`)).body.status).to.equal('processing')
-      const elsewhere = `${PUBLIC_URL}/provider-webhooks/other-account/${service.id}`
-      expect((await deliver(elsewhere, stripe.signedEvent('refund.updated', settled, SECRET, h.clock.now()))).status).to.equal(401)
+      const signed = stripe.signedEvent('refund.updated', settled, SECRET, h.clock.now())
+      // Another account's path, and paths a fuzzer would send (invalid UTF-8, NUL, a huge id): the same 401, never a 500.
+      for (const path of [`other-account/${service.id}`, '%ED%A0%80/%00', `default/${'x'.repeat(5000)}`, `%00/${service.id}`])
+        expect([path.slice(0, 20), (await deliver(`${PUBLIC_URL}/provider-webhooks/${path}`, signed)).status]).to.deep.equal([
+          path.slice(0, 20),
+          401,
+        ])
+      expect((await h.request<Refund>('GET', `/transactions/${t.id}/refunds/${refund.id}`)).body.status).to.equal('processing')
     })
   })

@@ -4,6 +4,8 @@ import * as TE from 'fp-ts/TaskEither'
 import { ProviderEvent, ProviderWebhook } from '../payments/provider-events'
 import { CardConnectorError } from '../payments/card-connector.ports'
 import { withSecrets } from '../payments/payment-service'
+import { MerchantAccountId } from '../merchant-accounts/merchant-account'
+import { uuid } from '../shared/codecs'
 import {
   InvalidRequest,
   invalidRequest,
@@ -86,7 +88,9 @@ export const makeReceiveProviderWebhook =
     cmd: ProviderWebhookCommand,
   ): TE.TaskEither<Unauthenticated | InvalidRequest | Unavailable, { readonly contentType: string; readonly body: string }> =>
   async () => {
-    const found = await connectorFor(deps, cmd.merchantAccountId, cmd.paymentServiceId)()
+    // Ids no account or service could have (a fuzzer's NUL, a lone surrogate, a huge one) are refused as any unsigned request.
+    if (!MerchantAccountId.is(cmd.merchantAccountId) || !uuid.is(cmd.paymentServiceId)) return E.left(unsigned)
+    const found = await connectorFor(deps, cmd.merchantAccountId, cmd.paymentServiceId.toLowerCase())()
     if (E.isLeft(found)) return found
     if (O.isNone(found.right)) return E.left(unsigned)
     const { connector, service } = found.right.value

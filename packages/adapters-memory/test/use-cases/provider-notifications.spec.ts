@@ -179,13 +179,16 @@ describe('payments that settle later: received operations and provider notificat
     expect(after.notifications).to.deep.equal(['p', 'capture:' + reference + ':succeeded', 'late-failure'])
   })
 
-  it('ignores, with the expected answer, events of unknown references, of other accounts and of other services', async () => {
+  it('ignores, with the expected answer, events of unknown references, of other accounts and of other services, and odd texts', async () => {
     const { w, t, deliver } = await world()
     await right(w.capture(t.id))
     const before = await record(w, t.id)
     const reference = before.captures[0]?.reference ?? ''
     await right(deliver([event({ kind: 'capture', reference: null }), event({ kind: 'capture', reference: 'not-orka:capture' })]))
     await right(deliver([event({ kind: 'capture', reference: `00000000-0000-4000-8000-000000000000:capture:x` })]))
+    // What storage could not keep as sent (a NUL, a lone surrogate, a huge text) is no event: nothing written.
+    for (const odd of [{ id: 'evt\u0000x' }, { name: '\ud800' }, { rawResponseDescription: 'x'.repeat(1001) }])
+      await right(deliver([{ ...event({ kind: 'capture', reference }), ...odd }]))
     expect(await record(w, t.id)).to.deep.equal(before)
     // Signed by a service of another account: that account has no such transaction.
     expect(await left(deliver([event({ kind: 'capture', reference })], { merchant: MERCHANT_B }))).to.deep.include({

@@ -1,5 +1,5 @@
 import * as t from 'io-ts'
-import { nullable, oneOf, str } from '../shared/codecs'
+import { boundedString, nullable, oneOf } from '../shared/codecs'
 
 /**
  * One thing a provider tells of a call Orka made to it: from a webhook it sent
@@ -7,23 +7,29 @@ import { nullable, oneOf, str } from '../shared/codecs'
  * connector translates its provider's words into these; the use case applies them
  * (`applyProviderEvents`), each once.
  */
+/**
+ * Text a provider sent, as Orka keeps it: bounded, no NUL and no lone surrogate (what storage
+ * could not keep, or a log could not show). An event with any other is not applied.
+ */
+const text = boundedString('ProviderText', { max: 1000 })
+
 export const ProviderEvent = t.type({
   /** The provider's id of this event: the same event delivered twice carries the same id. */
-  id: str,
+  id: text,
   /** The provider's own name for it (`CAPTURE`, `refund.updated`), for the events log. */
-  name: str,
+  name: text,
   kind: oneOf('ProviderEventKind', ['authorization', 'capture', 'void', 'refund']),
   /** Orka's reference of the call it is about (its idempotency key there); null when the provider gave none. */
-  reference: nullable(str),
+  reference: nullable(text),
   /** The provider's id of the authorization it concerns. */
-  serviceTransactionId: nullable(str),
+  serviceTransactionId: nullable(text),
   /** The provider's id of the capture, cancel or refund itself. */
-  serviceId: nullable(str),
+  serviceId: nullable(text),
   /** `pending`: the provider has it and has not settled it (a fact for the log, never a step back). */
   outcome: oneOf('ProviderEventOutcome', ['succeeded', 'failed', 'pending']),
-  errorCode: nullable(str),
-  rawResponseCode: nullable(str),
-  rawResponseDescription: nullable(str),
+  errorCode: nullable(text),
+  rawResponseCode: nullable(text),
+  rawResponseDescription: nullable(text),
 })
 export type ProviderEvent = t.TypeOf<typeof ProviderEvent>
 

@@ -50,7 +50,8 @@ const applyEvents =
     const put = advance(deps)
     for (const e of events) {
       const id = transactionIdOf(e.reference)
-      if (id === null) continue
+      // An event Orka could not keep as it is (a NUL, a huge text) is no event of Orka's.
+      if (id === null || !ProviderEvent.is(e)) continue
       for (let round = 0; ; round++) {
         if (round === OPERATION_ROUNDS)
           return E.left(unavailable(new Error('the transaction kept changing while a notification was applied')))

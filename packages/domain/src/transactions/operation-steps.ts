@@ -58,6 +58,13 @@ const recorded = <Open extends 'pending' | 'processing'>(o: Outcome, open: Open,
 /** Extra context of the events of a version a provider's notification wrote (none for an answer). */
 export type Source = Readonly<Record<string, unknown>>
 
+/**
+ * The status a capture's or void's outcome leaves: `done`, `awaited` while the service has it,
+ * or (refused) back to authorized from awaiting it; otherwise as it was.
+ */
+const statusAfter = (r: TransactionRecord, o: Outcome, done: TransactionStatus, awaited: TransactionStatus): TransactionStatus =>
+  o.status === 'succeeded' ? done : o.status === 'received' ? awaited : r.status === awaited ? 'authorization_succeeded' : r.status
+
 export const captureRequested = (r: TransactionRecord, ctx: StepContext, capture: CaptureRecord): TransactionRecord =>
   next(r, ctx, { captures: [...r.captures, capture] }, [
     { name: 'transaction-event', context: { step: 'capture-requested', capture_id: capture.id, amount: capture.amount } },
@@ -65,14 +72,7 @@ export const captureRequested = (r: TransactionRecord, ctx: StepContext, capture
 
 /** The capture `id` came to `o`: captured, refused (a pending one falls back to authorized), or received. */
 export const captureSettled = (r: TransactionRecord, ctx: StepContext, id: string, o: Outcome, source: Source = {}): TransactionRecord => {
-  const status: TransactionStatus =
-    o.status === 'succeeded'
-      ? 'capture_succeeded'
-      : o.status === 'received'
-        ? 'capture_pending'
-        : r.status === 'capture_pending'
-          ? 'authorization_succeeded'
-          : r.status
+  const status = statusAfter(r, o, 'capture_succeeded', 'capture_pending')
   const captures = r.captures.map((c) =>
     c.id === id
       ? {
@@ -119,14 +119,7 @@ export const voidRequested = (r: TransactionRecord, ctx: StepContext, reference:
 
 /** The void came to `o`: voided, refused (a pending one falls back to authorized), or received. */
 export const voidSettled = (r: TransactionRecord & { readonly void: VoidRecord }, ctx: StepContext, o: Outcome, source: Source = {}) => {
-  const status: TransactionStatus =
-    o.status === 'succeeded'
-      ? 'authorization_voided'
-      : o.status === 'received'
-        ? 'authorization_void_pending'
-        : r.status === 'authorization_void_pending'
-          ? 'authorization_succeeded'
-          : r.status
+  const status = statusAfter(r, o, 'authorization_voided', 'authorization_void_pending')
   const done: VoidRecord = { ...r.void, ...recorded(o, 'pending', ctx.now), answered_at: ctx.now }
   return next(r, ctx, { status, void: done }, [
     { name: `payment-connector-response-transaction-void-${o.status}`, context: { error_code: o.error_code, ...source } },

@@ -18,6 +18,13 @@ export class MemoryAuditLog implements AuditLog {
     })
   }
 
+  addAll(records: readonly AuditRecord[]): TE.TaskEither<Unavailable, void> {
+    return atomically(() => {
+      for (const r of records) if (!this.records.has(r.id)) this.put(r)
+      return E.right(undefined)
+    })
+  }
+
   /** The check is cleared: it only serves the relay while the record is pending. */
   commit(id: string): TE.TaskEither<Unavailable, void> {
     return atomically(() => {

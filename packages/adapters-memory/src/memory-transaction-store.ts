@@ -2,6 +2,7 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
+  AuditRecord,
   Seek,
   seekIn,
   StaleFrom,
@@ -11,6 +12,8 @@ import {
   transactionSortKey,
   TransactionStore,
   Unavailable,
+  VersionKey,
+  WrittenAudit,
 } from '@orka/domain'
 import { atomically, keep } from './memory-support'
 
@@ -34,7 +37,10 @@ export class MemoryTransactionStore implements TransactionStore {
   private readonly versions = new Map<string, TransactionRecord[]>()
   private readonly byRefund = new Map<string, string>()
 
-  put(record: TransactionRecord): TE.TaskEither<Unavailable, boolean> {
+  /** Entries written with versions and not folded yet, by `auditKey`. */
+  private readonly unfolded = new Map<string, WrittenAudit & { readonly updatedAt: number }>()
+
+  put(record: TransactionRecord, audit: readonly AuditRecord[] = []): TE.TaskEither<Unavailable, boolean> {
     return atomically(() => {
       const versions = this.versions.get(record.id) ?? []
       const first = versions[0]
@@ -43,6 +49,8 @@ export class MemoryTransactionStore implements TransactionStore {
       versions.push(keep(record))
       this.versions.set(record.id, versions)
       for (const x of record.refunds) this.byRefund.set(x.id, record.id)
+      const version = { merchantAccountId: record.merchant_account_id, transactionId: record.id, version: record.version }
+      if (audit.length > 0) this.unfolded.set(auditKey(version), { version, records: keep(audit), updatedAt: Date.parse(record.updated_at) })
       return E.right(true)
     })
   }
@@ -86,4 +94,23 @@ export class MemoryTransactionStore implements TransactionStore {
       return E.right(stale.slice(0, Math.max(0, limit)))
     })
   }
+
+  unfoldedAudit(before: Date, limit: number): TE.TaskEither<Unavailable, readonly WrittenAudit[]> {
+    return atomically(() => {
+      const old = [...this.unfolded.values()]
+        .filter((w) => w.updatedAt < before.getTime())
+        .sort((a, b) => a.updatedAt - b.updatedAt || compareText(auditKey(a.version), auditKey(b.version)))
+      return E.right(old.slice(0, Math.max(0, limit)).map(({ version, records }) => ({ version, records })))
+    })
+  }
+
+  auditFolded(versions: readonly VersionKey[]): TE.TaskEither<Unavailable, void> {
+    return atomically(() => {
+      for (const v of versions) this.unfolded.delete(auditKey(v))
+      return E.right(undefined)
+    })
+  }
 }
+
+const auditKey = (v: VersionKey) => `${v.transactionId}\u0000${String(v.version).padStart(12, '0')}`
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)

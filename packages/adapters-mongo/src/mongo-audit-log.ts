@@ -4,7 +4,7 @@ import { AuditRecordDocument, fromAuditRecordDocument, toAuditRecordDocument } f
 import { storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
-import { isDuplicateKey } from './duplicate-key'
+import { isDuplicateKey, onlyDuplicateKeys } from './duplicate-key'
 import { keysetRead } from './keyset-read'
 import { storageCalls, StorageCalls } from './storage-calls'
 
@@ -24,6 +24,18 @@ export class MongoAuditLog implements AuditLog {
         await this.#col.within(signal).insertOne(toAuditRecordDocument(record))
       } catch (e) {
         if (!isDuplicateKey(e)) throw e
+      }
+    })
+  }
+
+  /** One unordered insert: the ids stored already fail alone as duplicates, the rest are stored. */
+  addAll(records: readonly AuditRecord[]): TE.TaskEither<Unavailable, void> {
+    return this.#calls.attempt(async (signal) => {
+      if (records.length === 0) return
+      try {
+        await this.#col.within(signal).insertMany(records.map(toAuditRecordDocument), { ordered: false })
+      } catch (e) {
+        if (!onlyDuplicateKeys(e)) throw e
       }
     })
   }

@@ -2,7 +2,18 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { Filter } from 'mongodb'
-import { Seek, StaleFrom, TransactionFilter, TransactionRecord, TransactionStore, Unavailable } from '@orka/domain'
+import * as t from 'io-ts'
+import {
+  AuditRecord,
+  Seek,
+  StaleFrom,
+  TransactionFilter,
+  TransactionRecord,
+  TransactionStore,
+  Unavailable,
+  VersionKey,
+  WrittenAudit,
+} from '@orka/domain'
 import { BoundedCollection, storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
 import { COLLECTIONS } from './mongo-schema'
@@ -59,10 +70,10 @@ export class MongoTransactionStore implements TransactionStore {
    * version after one they read, of the account they read it in: that is not checked again.)
    * One round trip: the versions before are marked superseded later, in a batch.
    */
-  put(record: TransactionRecord): TE.TaskEither<Unavailable, boolean> {
+  put(record: TransactionRecord, audit?: readonly AuditRecord[]): TE.TaskEither<Unavailable, boolean> {
     return this.#calls.attempt(async (signal) => {
       try {
-        await this.#col.within(signal).insertOne(toTransactionVersionDocument(record))
+        await this.#col.within(signal).insertOne(toTransactionVersionDocument(record, audit))
       } catch (e) {
         if (isDuplicateKey(e)) return false
         throw e
@@ -212,10 +223,45 @@ export class MongoTransactionStore implements TransactionStore {
       }
     })
   }
+
+  /** Read on its index (`audit_unfolded_updated`): the flag is unset once folded, so it holds only the versions not folded yet. */
+  unfoldedAudit(before: Date, limit: number): TE.TaskEither<Unavailable, readonly WrittenAudit[]> {
+    return this.#calls.attempt(async (signal) => {
+      if (limit < 1) return []
+      const docs = await this.#col
+        .within(signal)
+        .find({ audit_folded: false, updated_at_ms: { $lt: before.getTime() } })
+        .sort({ updated_at_ms: 1, _id: 1 })
+        .limit(limit)
+        .toArray()
+      return docs.map(writtenAuditOf)
+    })
+  }
+
+  /** The entries' text goes with the flag: the audit log holds them from then on. */
+  auditFolded(versions: readonly VersionKey[]): TE.TaskEither<Unavailable, void> {
+    return this.#calls.attempt(async (signal) => {
+      if (versions.length === 0) return
+      await this.#col
+        .within(signal)
+        .updateMany(
+          { _id: { $in: versions.map((v) => versionId(v.transactionId, v.version)) }, audit_folded: false },
+          { $unset: { audit: '', audit_folded: '' } },
+        )
+    })
+  }
 }
+
+const WrittenRecords = t.readonlyArray(AuditRecord)
 
 const recordOf = (d: TransactionVersionDocument): TransactionRecord => {
   const decoded = E.flatMap((u: unknown) => TransactionRecord.decode(u))(E.tryCatch((): unknown => JSON.parse(d.record), E.toError))
   if (E.isLeft(decoded)) throw new UndecodableDocument(COLLECTIONS.transactionVersions, d._id, ['record'])
   return decoded.right
+}
+
+const writtenAuditOf = (d: TransactionVersionDocument): WrittenAudit => {
+  const decoded = E.flatMap((u: unknown) => WrittenRecords.decode(u))(E.tryCatch((): unknown => JSON.parse(d.audit ?? '[]'), E.toError))
+  if (E.isLeft(decoded)) throw new UndecodableDocument(COLLECTIONS.transactionVersions, d._id, ['audit'])
+  return { version: { merchantAccountId: d.merchant_account_id, transactionId: d.transaction_id, version: d.version }, records: decoded.right }
 }

@@ -35,7 +35,7 @@ describe('MongoTransactionStore: versions not yet marked superseded', () => {
   const unmarked = async (...rs: TransactionRecord[]) => {
     await dbOf(f.store)
       .collection<TransactionVersionDocument>(COLLECTIONS.transactionVersions)
-      .insertMany(rs.map(toTransactionVersionDocument))
+      .insertMany(rs.map((r) => toTransactionVersionDocument(r)))
   }
   const list = async (filter: Parameters<MongoTransactionStore['list']>[1], seek = FIRST) =>
     (await right(store.list(MERCHANT_A, filter, seek))).map((r) => [r.id, r.version])

@@ -12,7 +12,7 @@ import { wireRuntime } from './wiring/runtime'
 import { wireStorage } from './wiring/storage'
 import { wireConnectors } from './wiring/connectors'
 import { Dispatcher, webhookUseCases, wireWebhooks } from './wiring/webhooks'
-import { AuditSettler, AuditSweeper, auditUseCases, wireAudit } from './wiring/audit'
+import { AuditFolder, AuditSettler, AuditSweeper, auditUseCases, wireAudit } from './wiring/audit'
 import { authUseCases } from './wiring/auth'
 import { giftCardUseCases, wireGiftCards } from './wiring/gift-cards'
 import { paymentMethodUseCases } from './wiring/payment-methods'
@@ -22,7 +22,7 @@ import { checkoutSessionUseCases, SessionSweeper, wireCheckoutSessions } from '.
 import { TransactionRecovery, transactionUseCases, wireTransactions } from './wiring/transactions'
 
 export { get } from './wiring/context'
-export { AuditSettler, AuditSweeper, Dispatcher, SessionSweeper, TransactionRecovery }
+export { AuditFolder, AuditSettler, AuditSweeper, Dispatcher, SessionSweeper, TransactionRecovery }
 
 export type UseCases = HttpDeps['useCases']
 export const UseCases = token<UseCases>('UseCases')
@@ -47,6 +47,7 @@ export const BACKGROUND_JOBS: readonly Token<BackgroundJob>[] = [
   Dispatcher,
   SessionSweeper,
   TransactionRecovery,
+  AuditFolder,
   AuditSettler,
   AuditSweeper,
 ]

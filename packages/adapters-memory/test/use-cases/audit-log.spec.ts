@@ -36,9 +36,8 @@ import {
   MemoryGiftCardVault,
   MemoryPaymentMethodVault,
   MemoryPaymentServiceRepository,
-  MemoryTransactionStore,
 } from '../../src'
-import { ACTOR, eventWorld, ours, START, testBox, testMac } from './support'
+import { ACTOR, eventWorld, ours, START, testBox, testMac, transactionAudit } from './support'
 import { transactionWorld } from './transaction-world'
 
 const GRACE_MS = 60_000
@@ -62,13 +61,13 @@ class FlakyBuyers extends MemoryBuyerRepository {
 const world = (buyers: BuyerRepository = new MemoryBuyerRepository()) => {
   const clock = new ManualClock(START)
   const ids = new SequentialIds()
-  const w = { clock, ids, buyers, mac: testMac(), ...eventWorld(clock, ids) }
+  const events = eventWorld(clock, ids)
+  const w = { clock, ids, buyers, mac: testMac(), ...events, ...transactionAudit(events.audit) }
   const settle = makeSettleAudit({
     ...w,
     giftCardVault: new MemoryGiftCardVault(),
     paymentMethods: new MemoryPaymentMethodVault(),
     checkoutSessions: new MemoryCheckoutSessionStore(),
-    transactions: new MemoryTransactionStore(),
     keys: new MemoryApiKeyPairRepository(),
     cardServices: new MemoryPaymentServiceRepository(),
     config: { graceMs: GRACE_MS, batch: 10 },
@@ -79,16 +78,22 @@ const world = (buyers: BuyerRepository = new MemoryBuyerRepository()) => {
     update: makeUpdateBuyer(w),
     remove: makeDeleteBuyer({ ...w, cascade: [] }),
     settle: () => right(settle()),
-    listAuditLogs: makeListAuditLogs(w),
+    listAuditLogs: makeListAuditLogs({ ...w, folds: w.auditFolds }),
   }
 }
 type World = ReturnType<typeof world>
 
-/** The account's committed entries, newest first, as stored. */
-const listed = (w: Pick<World, 'audit'>, filter: AuditFilter = {}) =>
-  right(w.audit.list(MERCHANT_A, filter, { direction: 'forward', from: O.none, limit: 100 }))
-/** Every entry still pending, however young. */
-const pending = (w: Pick<World, 'audit'>) => right(w.audit.pendingBefore(FAR_FUTURE, 100))
+type Log = Pick<World, 'audit'> & Partial<Pick<World, 'auditFolds'>>
+/** The account's committed entries, newest first, as stored once what the use cases queued is folded. */
+const listed = async (w: Log, filter: AuditFilter = {}) => {
+  if (w.auditFolds !== undefined) await right(w.auditFolds.flush())
+  return right(w.audit.list(MERCHANT_A, filter, { direction: 'forward', from: O.none, limit: 100 }))
+}
+/** Every entry still pending in the log, however young, once what the use cases queued is folded. */
+const pending = async (w: Log) => {
+  if (w.auditFolds !== undefined) await right(w.auditFolds.flush())
+  return right(w.audit.pendingBefore(FAR_FUTURE, 100))
+}
 
 /** A pending entry as a process that stopped after (or before) its write leaves it. */
 const leftBehind = (w: World, buyerId: string): AuditRecord => ({
@@ -270,7 +275,7 @@ describe('the audit log, written by the use cases', () => {
       expect(await pending(w)).to.deep.equal([])
     })
 
-    it('a capture whose answer was lost waits pending, through the relay, until its outcome is known; then it is committed', async () => {
+    it('a capture whose answer was lost is folded pending, and waits through the relay until its outcome is known; then it is committed', async () => {
       let lose = true
       const connector = new ScriptedCardConnector({ capture: () => (lose ? { lost: SUCCEEDED } : SUCCEEDED) })
       const w = await transactionWorld([connector])
@@ -288,6 +293,7 @@ describe('the audit log, written by the use cases', () => {
       expect(await left(w.capture(t.id, {}, 'capture-1'))).to.deep.equal({ _tag: 'ServiceTimeout', service: 'card' })
       const [waiting] = await pending(w)
       expect([waiting?.action, waiting?.check?.probe]).to.deep.equal(['captured', 'capture-outcome'])
+      expect(await right(w.transactions.unfoldedAudit(FAR_FUTURE, 10)), 'folded by the request').to.deep.equal([])
       w.clock.advance(GRACE_MS + 1)
       expect(await right(relay()), 'the capture has no outcome yet').to.deep.equal({ committed: 0, dropped: 0 })
       lose = false
@@ -297,6 +303,36 @@ describe('the audit log, written by the use cases', () => {
         [t.id, 'captured'],
         [t.id, 'created'],
       ])
+    })
+
+    it("a payment's entry is written with its version: lost with the process's queue, the relay folds it from there, once", async () => {
+      const w = await transactionWorld()
+      const relay = makeSettleAudit({
+        ...w,
+        buyers: new MemoryBuyerRepository(),
+        giftCardVault: new MemoryGiftCardVault(),
+        checkoutSessions: new MemoryCheckoutSessionStore(),
+        webhooks: w.webhooks,
+        keys: new MemoryApiKeyPairRepository(),
+        cardServices: new MemoryPaymentServiceRepository(),
+        config: { graceMs: GRACE_MS, batch: 10 },
+      })
+      const { value: t } = await right(w.create())
+      // The queue not flushed: what a process that stopped before its batch leaves.
+      const stored = () => right(w.audit.list(MERCHANT_A, {}, { direction: 'forward', from: O.none, limit: 100 }))
+      expect(await stored()).to.deep.equal([])
+      expect(await right(relay()), 'younger than the grace period').to.deep.equal({ committed: 0, dropped: 0 })
+      expect(await stored()).to.deep.equal([])
+      w.clock.advance(GRACE_MS + 1)
+      await right(relay())
+      const entries = (await stored()).map((e) => [e.resource.id, e.action, e.committed, e.user.id])
+      expect(entries).to.deep.equal([[t.id, 'created', true, ACTOR.id]])
+      expect(await right(w.transactions.unfoldedAudit(FAR_FUTURE, 10))).to.deep.equal([])
+      // The stopped process's batch, had it run after all, and the relay again: still one entry.
+      await right(w.auditFolds.flush())
+      await right(relay())
+      expect((await listed(w)).map((e) => [e.resource.id, e.action, e.committed, e.user.id])).to.deep.equal(entries)
+      expect(await pending(w)).to.deep.equal([])
     })
 
     it('a secret rotation writes an updated entry on the webhook subscription', async () => {

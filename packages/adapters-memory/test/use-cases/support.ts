@@ -1,6 +1,7 @@
 import * as O from 'fp-ts/Option'
 import {
   AuditActor,
+  makeAuditFolds,
   makeRecordAudited,
   ActivationRequest,
   BalanceRequest,
@@ -103,6 +104,12 @@ export const eventWorld = (clock: ManualClock, ids: SequentialIds) => {
   const events = makeWebhookEvents({ webhooks, outbox, dispatch, ids, clock, environment: 'sandbox' })
   const audit = new MemoryAuditLog()
   return { webhooks, outbox, deliveries, dispatch, events, audit, audited: makeRecordAudited({ audit, ids, clock }) }
+}
+
+/** A world's transactions with the audit folds their use cases queue to. */
+export const transactionAudit = (audit: MemoryAuditLog) => {
+  const transactions = new MemoryTransactionStore()
+  return { transactions, auditFolds: makeAuditFolds({ audit, transactions }) }
 }
 
 /** The user the use-case specs act as: an API key pair. */

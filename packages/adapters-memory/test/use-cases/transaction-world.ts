@@ -37,9 +37,8 @@ import {
   MemoryIdempotencyStore,
   MemoryPaymentMethodVault,
   MemoryPaymentServiceRepository,
-  MemoryTransactionStore,
 } from '../../src'
-import { eventWorld, START, testBox, testMac, ACTOR } from './support'
+import { eventWorld, START, testBox, testMac, ACTOR, transactionAudit } from './support'
 
 /** A card payment's input: the approving card, a next-year expiry. */
 export const payment = (o: Record<string, unknown> = {}): TransactionCreate => {
@@ -83,7 +82,7 @@ export const transactionWorld = async (
   for (const r of records) await right(services.write(r))
   const events = eventWorld(clock, ids)
   const deps: TransactionDeps = {
-    transactions: new MemoryTransactionStore(),
+    ...transactionAudit(events.audit),
     sessions: new MemoryCheckoutSessionStore(),
     cardServices: services,
     cardConnectors: cardConnectorsOf(Object.fromEntries(connectors.map((c, i) => [`card-${i + 1}`, c]))),

@@ -2,6 +2,7 @@
 import * as TE from 'fp-ts/TaskEither'
 import { DependencyContainer, instanceCachingFactory } from 'tsyringe'
 import {
+  AuditFolds,
   CardConnectors,
   CheckoutSessionStore,
   makeCaptureTransaction,
@@ -60,6 +61,7 @@ const transactionDeps = (c: DependencyContainer): TransactionDeps => {
   return {
     ...writes,
     transactions: get(c, TransactionStore),
+    auditFolds: get(c, AuditFolds),
     sessions: get(c, CheckoutSessionStore),
     cardServices: get(c, PaymentServiceRepository),
     cardConnectors: get(c, CardConnectors),

@@ -17,6 +17,8 @@ export interface AuditFilter {
 export interface AuditLog {
   /** Stores a pending record; one with the same id again changes nothing. */
   add(record: AuditRecord): TE.TaskEither<Unavailable, void>
+  /** Stores each record as `add` does, in one write. */
+  addAll(records: readonly AuditRecord[]): TE.TaskEither<Unavailable, void>
   /**
    * Makes the record committed (listed from then on) with its `check` cleared, which only the
    * relay needs while it is pending; absent or committed already, nothing changes.

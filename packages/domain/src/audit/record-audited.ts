@@ -25,6 +25,19 @@ export interface AuditedChange {
   readonly changes?: readonly string[]
 }
 
+/** The entry a change will have, written with the version that makes it (`committed`: that version's existence is the change). */
+export const auditRecordOf = (deps: { ids: IdGenerator; clock: Clock }, change: AuditedChange, committed: boolean): AuditRecord => ({
+  id: deps.ids.uuid(),
+  merchant_account_id: change.merchantAccountId,
+  resource: change.resource,
+  action: change.action,
+  user: { id: change.actor.id, name: change.actor.name },
+  timestamp: deps.clock.now().toISOString(),
+  committed,
+  check: committed ? null : change.check,
+  changes: change.changes ?? null,
+})
+
 /** Runs a write with its audit entry pending first (see `makeRecordAudited`). */
 export type RecordAudited = <Err, A>(change: AuditedChange, write: TE.TaskEither<Err, A>) => TE.TaskEither<Err | Unavailable, A>
 export const RecordAudited = token<RecordAudited>('RecordAudited')
@@ -41,17 +54,7 @@ export const RecordAudited = token<RecordAudited>('RecordAudited')
 export const makeRecordAudited =
   (deps: { audit: AuditLog; ids: IdGenerator; clock: Clock }): RecordAudited =>
   <Err, A>(change: AuditedChange, write: TE.TaskEither<Err, A>): TE.TaskEither<Err | Unavailable, A> => {
-    const record: AuditRecord = {
-      id: deps.ids.uuid(),
-      merchant_account_id: change.merchantAccountId,
-      resource: change.resource,
-      action: change.action,
-      user: { id: change.actor.id, name: change.actor.name },
-      timestamp: deps.clock.now().toISOString(),
-      committed: false,
-      check: change.check,
-      changes: change.changes ?? null,
-    }
+    const record = auditRecordOf(deps, change, false)
     const settle = (how: 'commit' | 'drop') =>
       pipe(
         deps.audit[how](record.id),

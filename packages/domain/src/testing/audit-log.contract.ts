@@ -95,6 +95,19 @@ export const auditLogContract = (name: string, setup: () => Promise<Harness<Audi
       })
     })
 
+    describe('addAll', () => {
+      it('stores each record as add does, in one call; ids stored already change nothing, and none is fine', async () => {
+        const stored = anAuditRecord({ timestamp: isoAt(1) })
+        await addCommitted([stored])
+        const [a, b] = [anAuditRecord({ timestamp: isoAt(2) }), anAuditRecord({ timestamp: isoAt(3), committed: true, check: null })]
+        await right(h.port.addAll([a, b, { ...stored, action: 'deleted' }]))
+        await right(h.port.addAll([{ ...a, committed: true, check: null }]))
+        await right(h.port.addAll([]))
+        expect(await pending()).to.deep.equal([a])
+        expect(await list()).to.deep.equal([b, committedAuditRecord(stored)])
+      })
+    })
+
     describe('pendingBefore', () => {
       it('returns pending records from before the instant only, oldest first, up to the limit', async () => {
         const rs = [3, 1, 2, 9].map((n) => anAuditRecord({ id: uuidFor(n), timestamp: isoAt(n * 1000) }))

@@ -6,6 +6,7 @@ import { TransactionStore } from '../transactions/transaction.ports'
 import { dateAt, isoAt, MERCHANT_A, MERCHANT_B, nextUuid, uuidFor } from './fixtures'
 import { at, Harness, present, right, sortedBy, teardownHarness } from './harness'
 import { aTransactionRecord } from './transaction-fixtures'
+import { anAuditRecord } from './audit-log.contract'
 
 const FIRST: Seek = { direction: 'forward', from: O.none, limit: 100 }
 const ids = (rs: readonly TransactionRecord[]) => rs.map((r) => r.id)
@@ -267,5 +268,47 @@ export const transactionStoreContract = (name: string, setup: () => Promise<Harn
       if (third === undefined) throw new Error('no third stale transaction')
       expect(ids(await right(h.port.stale(before, 1, third)))).to.deep.equal([uuidFor(50)])
       expect(await right(h.port.stale(before, 1, (await right(h.port.stale(before, 10))).at(-1)))).to.deep.equal([])
+    })
+
+    describe('audit entries written with versions', () => {
+      const entry = (n: number) => anAuditRecord({ id: uuidFor(700 + n), committed: true, check: null })
+      const keyOf = (r: TransactionRecord) => ({ merchantAccountId: r.merchant_account_id, transactionId: r.id, version: r.version })
+      const unfolded = (before = 60_000, limit = 100) => right(h.port.unfoldedAudit(dateAt(before), limit))
+
+      it("keeps a version's entries with it until folded, oldest version first, of every account, up to the limit", async () => {
+        const v0 = aTransactionRecord({ updated_at: isoAt(2000) })
+        const other = aTransactionRecord({ merchant_account_id: MERCHANT_B, updated_at: isoAt(1000) })
+        const v1 = then(v0, { updated_at: isoAt(3000), status: 'capture_succeeded' })
+        expect(await right(h.port.put(v0, [entry(1)]))).to.equal(true)
+        expect(await right(h.port.put(other, [entry(2), entry(3)]))).to.equal(true)
+        expect(await right(h.port.put(v1))).to.equal(true)
+        expect(await unfolded()).to.deep.equal([
+          { version: keyOf(other), records: [entry(2), entry(3)] },
+          { version: keyOf(v0), records: [entry(1)] },
+        ])
+        expect(await unfolded(60_000, 1)).to.deep.equal([{ version: keyOf(other), records: [entry(2), entry(3)] }])
+        expect(await unfolded(2000)).to.deep.equal([{ version: keyOf(other), records: [entry(2), entry(3)] }])
+        expect(await right(h.port.find(MERCHANT_A, v0.id))).to.deep.equal(O.some(v1))
+      })
+
+      it('never keeps the entries of a version another writer had', async () => {
+        const v0 = aTransactionRecord()
+        await put(v0)
+        expect(await right(h.port.put(v0, [entry(4)]))).to.equal(false)
+        expect(await right(h.port.put(then(v0, { status: 'capture_succeeded' }), [entry(5)]))).to.equal(true)
+        expect(await right(h.port.put(then(v0, { status: 'authorization_voided' }), [entry(6)]))).to.equal(false)
+        expect((await unfolded()).map((w) => w.records)).to.deep.equal([[entry(5)]])
+      })
+
+      it('leaves out the versions marked folded; marking one again, or an absent one, changes nothing', async () => {
+        const [a, b] = [aTransactionRecord({ updated_at: isoAt(1) }), aTransactionRecord({ updated_at: isoAt(2) })]
+        await right(h.port.put(a, [entry(7)]))
+        await right(h.port.put(b, [entry(8)]))
+        await right(h.port.auditFolded([keyOf(a), { ...keyOf(b), version: 5 }]))
+        await right(h.port.auditFolded([keyOf(a)]))
+        await right(h.port.auditFolded([]))
+        expect(await unfolded()).to.deep.equal([{ version: keyOf(b), records: [entry(8)] }])
+        expect(await right(h.port.history(MERCHANT_A, a.id))).to.deep.equal([a])
+      })
     })
   })

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { auditedWhen, changeOf } from '../audit/record-audited'
+import { auditRecordOf, changeOf } from '../audit/record-audited'
 import { canonicalJson } from '../gift-cards/gift-card'
 import { Attempted, makeRunIdempotently, recordedOutcomeCodec, Reservation } from '../idempotency/run-idempotently'
 import { refusedInput, Unavailable, unavailable } from '../shared/errors'
@@ -18,6 +18,7 @@ import { settleStoredMethod } from './stored-method-outcome'
 import { Transaction } from './transaction.codecs'
 import { toTransaction, transactionResource, TransactionRecord } from './transaction'
 import { TransactionDeps } from './transaction-deps'
+import { foldLater } from './transaction-audit'
 import { CreateTransactionError, CreateTransactionCommand, Created, CREATE_TRANSACTION } from './payment-command'
 
 const outcomeCodec = recordedOutcomeCodec<CreateTransactionError, Transaction>(Transaction, () =>
@@ -123,14 +124,12 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
         sessionId: pm?.method === 'checkout-session' ? pm.id : null,
         redemptions: redemptions.right,
       })
-      const put = await auditedWhen(
-        deps.audited,
-        changeOf(cmd, transactionResource(start), 'created', 'transaction-present'),
-        deps.transactions.put(start),
-        (stored) => stored,
-      )()
+      // Its entry is committed in version 0 itself: that version stored is the transaction created.
+      const entry = auditRecordOf(deps, changeOf(cmd, transactionResource(start), 'created', 'transaction-present'), true)
+      const put = await deps.transactions.put(start, [entry])()
       if (E.isLeft(put)) return checked(put)
       if (!put.right) return checked(E.left(usedSession))
+      foldLater(deps, start, [entry])
       const routed =
         charge.right === null || first === undefined
           ? E.right(start)

@@ -2,8 +2,9 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
-import { AuditActor } from '../audit/audit-entry'
-import { AuditedChange, auditedOutcome, ChangeOutcome } from '../audit/record-audited'
+import { AuditActor, AuditRecord } from '../audit/audit-entry'
+import { AuditedChange, auditRecordOf, ChangeOutcome } from '../audit/record-audited'
+import { foldLater } from './transaction-audit'
 import { canonicalJson } from '../gift-cards/gift-card'
 import {
   Answered,
@@ -74,7 +75,7 @@ export interface OperationSpec<I> {
   readonly mine: (r: TransactionRecord, ownIds: readonly string[]) => boolean
   /** The operation on `r`, or why it cannot be done from there. */
   readonly plan: (r: TransactionRecord, cmd: OperationCommand<I>, ownIds: readonly string[]) => E.Either<OperationError, Plan>
-  /** Its audit entries: written pending with the request, settled by what the request came to. */
+  /** Its audit entries: written pending with the request's version, settled by what the request came to. */
   readonly audit: (requested: TransactionRecord, before: TransactionRecord, cmd: OperationCommand<I>) => readonly AuditedStep[]
   /** How a status is refused: "cannot be captured". */
   readonly verb: string
@@ -108,7 +109,7 @@ export const OPERATION_ROUNDS = 4
 
 /**
  * Runs one operation: read the transaction, decide (`plan`), write the request, call the service,
- * write its answer. Its audit entries are pending with the request and settled by the answer.
+ * write its answer. Its audit entries are written pending with the request, folded with its outcome.
  *
  * Exactly one of racing operations goes through: each writes its request as the next version,
  * which one writer gets. A request that finds another's operation open (its service not answered
@@ -127,9 +128,9 @@ export const makeOperation =
     const put = advance(deps)
 
     const run =
-      (p: Plan): TE.TaskEither<Unavailable, Ran> =>
+      (p: Plan, audit: readonly AuditRecord[]): TE.TaskEither<Unavailable, Ran> =>
       async () => {
-        const requested = await put(p.requested)()
+        const requested = await put(p.requested, audit)()
         if (E.isLeft(requested)) return requested
         if (O.isNone(requested.right)) return E.right({ lost: true })
         const r = requested.right.value
@@ -166,15 +167,14 @@ export const makeOperation =
         if (spec.mine(r, ids)) return r.pending ? unrecorded(serviceTimeout('card')) : done(r)
         const p = spec.plan(r, cmd, ids)
         if (E.isLeft(p)) return unrecorded(p.left)
-        const ran = await spec
-          .audit(p.right.requested, r, cmd)
-          .reduce(
-            (write, step) => auditedOutcome(deps.audited, step.change, write, (x) => (x.lost ? 'not-happened' : step.outcome(x.after))),
-            run(p.right),
-          )()
+        // Its entries are written pending with the request's version, and folded with what the request came to.
+        const steps = spec.audit(p.right.requested, r, cmd)
+        const entries = steps.map((step) => auditRecordOf(deps, step.change, false))
+        const ran = await run(p.right, entries)()
         if (E.isLeft(ran)) return unrecorded(ran.left)
         if (ran.right.lost) continue
         const { after, failedCall } = ran.right
+        foldLater(deps, p.right.requested, entries, new Map(entries.map((e, i) => [e.id, steps[i]?.outcome(after) ?? 'not-known'])))
         if (!after.pending) return done(after)
         return unrecorded(failedCall ? serviceFailed('the card service did not settle the operation', 'card') : serviceTimeout('card'))
       }

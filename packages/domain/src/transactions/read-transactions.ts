@@ -1,6 +1,7 @@
 import { AuditActor } from '../audit/audit-entry'
 import { versionWitness } from '../audit/change-witness'
-import { auditedWhen, changeOf } from '../audit/record-audited'
+import { auditRecordOf, changeOf } from '../audit/record-audited'
+import { foldLater } from './transaction-audit'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
@@ -95,14 +96,13 @@ export const makeUpdateTransaction =
       const updated = next(r.right, stepContext(deps), change, [
         { name: 'transaction-modified-event', context: { fields: Object.keys(change) } },
       ])
-      const written = await auditedWhen(
-        deps.audited,
-        changeOf(q, transactionResource(updated), 'updated', 'transaction-version', versionWitness(updated)),
-        advance(deps)(updated),
-        O.isSome,
-      )()
+      const entry = auditRecordOf(deps, changeOf(q, transactionResource(updated), 'updated', 'transaction-version', versionWitness(updated)), true)
+      const written = await advance(deps)(updated, [entry])()
       if (E.isLeft(written)) return written
-      if (O.isSome(written.right)) return E.right(toTransaction(written.right.value))
+      if (O.isSome(written.right)) {
+        foldLater(deps, updated, [entry])
+        return E.right(toTransaction(written.right.value))
+      }
     }
     return E.left(inProgress({ id: q.transactionId }, `Other changes to this transaction went first ${OPERATION_ROUNDS} times: try again`))
   }

@@ -1,3 +1,4 @@
+import { AuditFolds } from '../audit/audit-folds'
 import { RecordAudited } from '../audit/record-audited'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
@@ -33,6 +34,9 @@ export interface TransactionDeps {
   readonly clock: Clock
   readonly ids: IdGenerator
   readonly events: WebhookEvents
+  /** Where the audit entries written with versions go next (transactions record theirs with the version that makes the change). */
+  readonly auditFolds: AuditFolds
+  /** For changes outside the transaction's versions (a card kept with `store: true`). */
   readonly audited: RecordAudited
   readonly config: IdempotencyConfig
   /** Stored cards: what `{method: "id"}` pays with and `store: true` keeps. */

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
+import { AuditRecord } from '../audit/audit-entry'
 import { Unavailable } from '../shared/errors'
 import { TransactionRecord } from './transaction'
 import { TransactionDeps } from './transaction-deps'
@@ -8,14 +9,14 @@ import { withEvent } from './transaction-events'
 import { storedMethodOutcome } from './stored-method-outcome'
 
 /**
- * Writes the next version; `none` when another writer got that version first (the flow then
- * stops and reads what it wrote). A version that ends the payment settles its stored card.
+ * Writes the next version, with the audit entries of the changes it makes; `none` when another
+ * writer got that version first (the flow then stops and reads what it wrote). A version that ends the payment settles its stored card.
  */
 export const advance =
   (deps: Pick<TransactionDeps, 'transactions' | 'events' | 'paymentMethods'>) =>
-  (r: TransactionRecord): TE.TaskEither<Unavailable, O.Option<TransactionRecord>> =>
+  (r: TransactionRecord, audit?: readonly AuditRecord[]): TE.TaskEither<Unavailable, O.Option<TransactionRecord>> =>
   async () => {
-    const written = await withEvent(deps, r, deps.transactions.put(r))()
+    const written = await withEvent(deps, r, deps.transactions.put(r, audit))()
     if (E.isLeft(written)) return written
     if (!written.right) return E.right(O.none)
     await storedMethodOutcome(deps, r)()

@@ -3,6 +3,7 @@ import * as TE from 'fp-ts/TaskEither'
 import { Seek } from '../pagination/page'
 import { Unavailable } from '../shared/errors'
 import { token } from '../shared/token'
+import { AuditRecord } from '../audit/audit-entry'
 import { TransactionStatus } from './transaction.codecs'
 import { TransactionRecord } from './transaction'
 
@@ -28,6 +29,19 @@ export interface TransactionFilter {
 /** Where a read of stale transactions goes on from: a transaction it returned, as it returned it. */
 export type StaleFrom = Pick<TransactionRecord, 'id' | 'version' | 'updated_at'>
 
+/** One version of one transaction. */
+export interface VersionKey {
+  readonly merchantAccountId: string
+  readonly transactionId: string
+  readonly version: number
+}
+
+/** Audit entries a version was written with, not yet folded into the audit log (`foldAudit`). */
+export interface WrittenAudit {
+  readonly version: VersionKey
+  readonly records: readonly AuditRecord[]
+}
+
 /**
  * Transactions as versions: every step of a flow writes the whole state as the next version,
  * once. Writing a version is the only way a transaction changes, and exactly one writer gets
@@ -39,8 +53,10 @@ export interface TransactionStore {
    * Stores `record` as version `record.version` of its transaction. False, changing nothing,
    * when that version exists already (another writer moved first); for version 0, when a
    * transaction with this id exists. Versions after 0 follow the one before without a gap.
+   * `audit`: the entries of the changes this version makes, stored with it in the same write
+   * (so with it or not at all), and kept unfolded until `auditFolded` names the version.
    */
-  put(record: TransactionRecord): TE.TaskEither<Unavailable, boolean>
+  put(record: TransactionRecord, audit?: readonly AuditRecord[]): TE.TaskEither<Unavailable, boolean>
   /** The newest version of the account's transaction with this id; another account's is none. */
   find(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<TransactionRecord>>
   /** Every version of the account's transaction, oldest first (none: empty). */
@@ -55,5 +71,9 @@ export interface TransactionStore {
    * when given. `limit` of them when that many are left: fewer means none is left.
    */
   stale(before: Date, limit: number, after?: StaleFrom): TE.TaskEither<Unavailable, readonly TransactionRecord[]>
+  /** Versions of every account written before `before` whose audit entries are not folded, oldest first, at most `limit`. */
+  unfoldedAudit(before: Date, limit: number): TE.TaskEither<Unavailable, readonly WrittenAudit[]>
+  /** Marks these versions' audit entries folded: `unfoldedAudit` leaves them out from then on. */
+  auditFolded(versions: readonly VersionKey[]): TE.TaskEither<Unavailable, void>
 }
 export const TransactionStore = token<TransactionStore>('TransactionStore')

@@ -50,7 +50,8 @@ export class MemoryTransactionStore implements TransactionStore {
       this.versions.set(record.id, versions)
       for (const x of record.refunds) this.byRefund.set(x.id, record.id)
       const version = { merchantAccountId: record.merchant_account_id, transactionId: record.id, version: record.version }
-      if (audit.length > 0) this.unfolded.set(auditKey(version), { version, records: keep(audit), updatedAt: Date.parse(record.updated_at) })
+      if (audit.length > 0)
+        this.unfolded.set(auditKey(version), { version, records: keep(audit), updatedAt: Date.parse(record.updated_at) })
       return E.right(true)
     })
   }

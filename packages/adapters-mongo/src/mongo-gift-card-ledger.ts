@@ -16,6 +16,32 @@ import { Turns } from './turns'
  */
 export const MAX_LEDGER_RACES = 256
 
+/** How many cards' latest entries a process keeps: beyond it, the least recently moved are read again. */
+const LATEST_KEPT = 10_000
+
+/** The latest entry of the cards moved most recently, at most `size` of them, oldest dropped first. */
+class LatestEntries {
+  readonly #entries = new Map<string, LedgerEntry>()
+  constructor(private readonly size: number) {}
+
+  get(card: string): LedgerEntry | undefined {
+    return this.#entries.get(card)
+  }
+
+  set(entry: LedgerEntry): void {
+    const had = this.#entries.get(entry.card)
+    // An entry read may be older than one this process wrote meanwhile: the higher `seq` is kept.
+    if (had !== undefined && had.seq > entry.seq) return
+    this.#entries.delete(entry.card)
+    this.#entries.set(entry.card, entry)
+    if (this.#entries.size > this.size) this.#entries.delete(this.#entries.keys().next().value ?? '')
+  }
+
+  forget(card: string): void {
+    this.#entries.delete(card)
+  }
+}
+
 /** The card's entries, newest first: the unique-by-`_id` insert of entry `seq + 1` is what orders them. */
 const LATEST = { seq: -1 } as const
 
@@ -25,12 +51,20 @@ const LATEST = { seq: -1 } as const
  * card's latest entry and inserts the next one with `_id` (card, seq + 1): of two movements
  * built on the same entry one insert fails on the key, and that one reads again. A duplicate
  * (card, reference) means the movement was applied already: its entry is the answer.
+ *
+ * The latest entry this process wrote or read of a card is kept (`LatestEntries`), so a movement
+ * of a card it moved before reads nothing: entries are never deleted and their numbers have no
+ * gaps, so a kept entry that another instance has moved past names a `seq + 1` that exists, and
+ * the insert fails on the key, which reads again. Only a refusal is never told from a kept entry
+ * (another instance may have credited the card): it reads the latest first. On FerretDB 1.24,
+ * whose pushdown no index serves, that read is a scan of the collection (docs/benchmarks.md).
  */
 export class MongoGiftCardLedger implements GiftCardLedger {
   readonly #entries: StoredCollection<LedgerEntryDocument>
   readonly #calls: StorageCalls
   /** A card's movements take turns within this process (N of them cost N rounds, not up to N² lost races); only other instances race. */
   readonly #turns = new Turns()
+  readonly #known = new LatestEntries(LATEST_KEPT)
 
   constructor(store: MongoStore) {
     this.#calls = storageCalls(store)
@@ -38,7 +72,7 @@ export class MongoGiftCardLedger implements GiftCardLedger {
   }
 
   balance(card: string, opening: number): TE.TaskEither<Unavailable, number> {
-    return this.#calls.attempt(async (signal) => (await latest(this.#entries.within(signal), card))?.balance ?? opening)
+    return this.#calls.attempt(async (signal) => (await this.#read(this.#entries.within(signal), card))?.balance ?? opening)
   }
 
   debit(m: Movement): TE.TaskEither<Unavailable, Debit> {
@@ -68,10 +102,14 @@ export class MongoGiftCardLedger implements GiftCardLedger {
    * or (Left) the balance that does not cover it.
    */
   async #append(col: BoundedCollection<LedgerEntryDocument>, m: Movement, amount: number): Promise<E.Either<number, LedgerEntry>> {
+    let kept = this.#known.get(m.card)
     for (let race = 0; race <= MAX_LEDGER_RACES; race++) {
-      const last = await latest(col, m.card)
+      const last = kept ?? (await this.#read(col, m.card))
+      const fromKept = kept !== undefined
+      kept = undefined
       const balance = last?.balance ?? m.opening
       if (balance + amount < 0) {
+        if (fromKept) continue
         // Refused only if it was not applied before: a replay answers its entry whatever the balance now.
         const earlier = await applied(col, m)
         return earlier === null ? E.left(balance) : E.right(earlier)
@@ -79,8 +117,10 @@ export class MongoGiftCardLedger implements GiftCardLedger {
       const entry: LedgerEntry = { card: m.card, seq: (last?.seq ?? 0) + 1, reference: m.reference, amount, balance: balance + amount }
       try {
         await col.insertOne(toLedgerEntryDocument(entry))
+        this.#known.set(entry)
         return E.right(entry)
       } catch (e) {
+        this.#known.forget(m.card)
         if (!isDuplicateKey(e)) throw e
         // Either this reference is applied already (its entry is the answer), or another movement took seq + 1 (read again).
         const earlier = await applied(col, m)
@@ -88,6 +128,14 @@ export class MongoGiftCardLedger implements GiftCardLedger {
       }
     }
     throw new Error(`gift card ledger: more than ${String(MAX_LEDGER_RACES)} racing movements of one card`)
+  }
+
+  /** The card's latest entry as stored now, kept for the next movement. */
+  async #read(col: BoundedCollection<LedgerEntryDocument>, card: string): Promise<LedgerEntry | null> {
+    const last = await latest(col, card)
+    if (last === null) this.#known.forget(card)
+    else this.#known.set(last)
+    return last
   }
 }
 

@@ -263,5 +263,8 @@ const recordOf = (d: TransactionVersionDocument): TransactionRecord => {
 const writtenAuditOf = (d: TransactionVersionDocument): WrittenAudit => {
   const decoded = E.flatMap((u: unknown) => WrittenRecords.decode(u))(E.tryCatch((): unknown => JSON.parse(d.audit ?? '[]'), E.toError))
   if (E.isLeft(decoded)) throw new UndecodableDocument(COLLECTIONS.transactionVersions, d._id, ['audit'])
-  return { version: { merchantAccountId: d.merchant_account_id, transactionId: d.transaction_id, version: d.version }, records: decoded.right }
+  return {
+    version: { merchantAccountId: d.merchant_account_id, transactionId: d.transaction_id, version: d.version },
+    records: decoded.right,
+  }
 }

@@ -18,13 +18,13 @@ export const makeListAuditLogs =
     pipe(
       deps.folds.flush(),
       TE.flatMap(() =>
-    TE.map((page: Page<Parameters<typeof presentAuditEntry>[0]>) => ({ ...page, items: page.items.map(presentAuditEntry) }))(
-      paginate(
-        deps,
-        `audit-logs\u0000${q.merchantAccountId}\u0000${JSON.stringify([q.filter.action ?? null, q.filter.user_id ?? null, q.filter.resource_type ?? null])}`,
-        auditSortKey,
-        (seek) => deps.audit.list(q.merchantAccountId, q.filter, seek),
-      )(q),
-    ),
+        TE.map((page: Page<Parameters<typeof presentAuditEntry>[0]>) => ({ ...page, items: page.items.map(presentAuditEntry) }))(
+          paginate(
+            deps,
+            `audit-logs\u0000${q.merchantAccountId}\u0000${JSON.stringify([q.filter.action ?? null, q.filter.user_id ?? null, q.filter.resource_type ?? null])}`,
+            auditSortKey,
+            (seek) => deps.audit.list(q.merchantAccountId, q.filter, seek),
+          )(q),
+        ),
       ),
     )

@@ -96,7 +96,11 @@ export const makeUpdateTransaction =
       const updated = next(r.right, stepContext(deps), change, [
         { name: 'transaction-modified-event', context: { fields: Object.keys(change) } },
       ])
-      const entry = auditRecordOf(deps, changeOf(q, transactionResource(updated), 'updated', 'transaction-version', versionWitness(updated)), true)
+      const entry = auditRecordOf(
+        deps,
+        changeOf(q, transactionResource(updated), 'updated', 'transaction-version', versionWitness(updated)),
+        true,
+      )
       const written = await advance(deps)(updated, [entry])()
       if (E.isLeft(written)) return written
       if (O.isSome(written.right)) {

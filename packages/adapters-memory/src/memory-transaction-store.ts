@@ -2,7 +2,6 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
-  AuditRecord,
   Seek,
   seekIn,
   StaleFrom,
@@ -12,8 +11,9 @@ import {
   transactionSortKey,
   TransactionStore,
   Unavailable,
+  Unfolded,
   VersionKey,
-  WrittenAudit,
+  WrittenWith,
 } from '@orka/domain'
 import { atomically, keep } from './memory-support'
 
@@ -37,10 +37,10 @@ export class MemoryTransactionStore implements TransactionStore {
   private readonly versions = new Map<string, TransactionRecord[]>()
   private readonly byRefund = new Map<string, string>()
 
-  /** Entries written with versions and not folded yet, by `auditKey`. */
-  private readonly unfolded = new Map<string, WrittenAudit & { readonly updatedAt: number }>()
+  /** What versions were written with, not folded yet, by `versionKey`. */
+  private readonly unfoldedVersions = new Map<string, Unfolded & { readonly updatedAt: number }>()
 
-  put(record: TransactionRecord, audit: readonly AuditRecord[] = []): TE.TaskEither<Unavailable, boolean> {
+  put(record: TransactionRecord, written: Partial<WrittenWith> = {}): TE.TaskEither<Unavailable, boolean> {
     return atomically(() => {
       const versions = this.versions.get(record.id) ?? []
       const first = versions[0]
@@ -50,8 +50,14 @@ export class MemoryTransactionStore implements TransactionStore {
       this.versions.set(record.id, versions)
       for (const x of record.refunds) this.byRefund.set(x.id, record.id)
       const version = { merchantAccountId: record.merchant_account_id, transactionId: record.id, version: record.version }
-      if (audit.length > 0)
-        this.unfolded.set(auditKey(version), { version, records: keep(audit), updatedAt: Date.parse(record.updated_at) })
+      const [audit, events] = [written.audit ?? [], written.events ?? []]
+      if (audit.length > 0 || events.length > 0)
+        this.unfoldedVersions.set(versionKey(version), {
+          version,
+          audit: keep(audit),
+          events: keep(events),
+          updatedAt: Date.parse(record.updated_at),
+        })
       return E.right(true)
     })
   }
@@ -96,22 +102,22 @@ export class MemoryTransactionStore implements TransactionStore {
     })
   }
 
-  unfoldedAudit(before: Date, limit: number): TE.TaskEither<Unavailable, readonly WrittenAudit[]> {
+  unfolded(before: Date, limit: number): TE.TaskEither<Unavailable, readonly Unfolded[]> {
     return atomically(() => {
-      const old = [...this.unfolded.values()]
+      const old = [...this.unfoldedVersions.values()]
         .filter((w) => w.updatedAt < before.getTime())
-        .sort((a, b) => a.updatedAt - b.updatedAt || compareText(auditKey(a.version), auditKey(b.version)))
-      return E.right(old.slice(0, Math.max(0, limit)).map(({ version, records }) => ({ version, records })))
+        .sort((a, b) => a.updatedAt - b.updatedAt || compareText(versionKey(a.version), versionKey(b.version)))
+      return E.right(old.slice(0, Math.max(0, limit)).map(({ version, audit, events }) => ({ version, audit, events })))
     })
   }
 
-  auditFolded(versions: readonly VersionKey[]): TE.TaskEither<Unavailable, void> {
+  folded(versions: readonly VersionKey[]): TE.TaskEither<Unavailable, void> {
     return atomically(() => {
-      for (const v of versions) this.unfolded.delete(auditKey(v))
+      for (const v of versions) this.unfoldedVersions.delete(versionKey(v))
       return E.right(undefined)
     })
   }
 }
 
-const auditKey = (v: VersionKey) => `${v.transactionId}\u0000${String(v.version).padStart(12, '0')}`
+const versionKey = (v: VersionKey) => `${v.transactionId}\u0000${String(v.version).padStart(12, '0')}`
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)

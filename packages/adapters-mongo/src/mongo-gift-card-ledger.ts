@@ -52,12 +52,14 @@ const LATEST = { seq: -1 } as const
  * built on the same entry one insert fails on the key, and that one reads again. A duplicate
  * (card, reference) means the movement was applied already: its entry is the answer.
  *
- * The latest entry this process wrote or read of a card is kept (`LatestEntries`), so a movement
- * of a card it moved before reads nothing: entries are never deleted and their numbers have no
- * gaps, so a kept entry that another instance has moved past names a `seq + 1` that exists, and
- * the insert fails on the key, which reads again. Only a refusal is never told from a kept entry
- * (another instance may have credited the card): it reads the latest first. On FerretDB 1.24,
- * whose pushdown no index serves, that read is a scan of the collection (docs/benchmarks.md).
+ * A movement reads nothing first: it builds on the latest entry this process wrote or read of
+ * the card (`LatestEntries`), or, for a card it does not know, on the guess that the card has no
+ * entry yet. Entries are never deleted and their numbers have no gaps, so a guess that another
+ * instance (or an earlier process) has moved past names a `seq` that exists, and the insert fails
+ * on the key: then the movement reads the latest entry and decides again. Only a refusal is
+ * never told from a guess (the card may have been credited since): it reads the latest first.
+ * On FerretDB 1.24, whose pushdown no index serves, that read is a scan of the collection
+ * (docs/benchmarks.md), which the guess keeps off the common path.
  */
 export class MongoGiftCardLedger implements GiftCardLedger {
   readonly #entries: StoredCollection<LedgerEntryDocument>
@@ -102,14 +104,18 @@ export class MongoGiftCardLedger implements GiftCardLedger {
    * or (Left) the balance that does not cover it.
    */
   async #append(col: BoundedCollection<LedgerEntryDocument>, m: Movement, amount: number): Promise<E.Either<number, LedgerEntry>> {
-    let kept = this.#known.get(m.card)
+    // What this process knows of the card, or a guess that it has no entry: tried without a read, checked by the insert.
+    let guess: LedgerEntry | null | undefined = this.#known.get(m.card) ?? null
     for (let race = 0; race <= MAX_LEDGER_RACES; race++) {
-      const last = kept ?? (await this.#read(col, m.card))
-      const fromKept = kept !== undefined
-      kept = undefined
+      const guessed = guess !== undefined
+      const last = guess !== undefined ? guess : await this.#read(col, m.card)
+      guess = undefined
+      // An entry of the card (stored: read, or kept) with its reference: applied already, and that entry is the answer.
+      if (last !== null && last.reference === m.reference) return E.right(last)
       const balance = last?.balance ?? m.opening
       if (balance + amount < 0) {
-        if (fromKept) continue
+        // A refusal is told from storage, never from a guess (another instance may have credited the card).
+        if (guessed) continue
         // Refused only if it was not applied before: a replay answers its entry whatever the balance now.
         const earlier = await applied(col, m)
         return earlier === null ? E.left(balance) : E.right(earlier)
@@ -122,7 +128,9 @@ export class MongoGiftCardLedger implements GiftCardLedger {
       } catch (e) {
         this.#known.forget(m.card)
         if (!isDuplicateKey(e)) throw e
-        // Either this reference is applied already (its entry is the answer), or another movement took seq + 1 (read again).
+        // A wrong guess: read the latest and decide again. Otherwise either this reference is
+        // applied already (its entry is the answer), or another movement took seq + 1 (read again).
+        if (guessed) continue
         const earlier = await applied(col, m)
         if (earlier !== null) return E.right(earlier)
       }

@@ -134,8 +134,8 @@ export const INDEXES: readonly IndexSpec[] = [
   { collection: C.transactionVersions, name: 'merchant_refund', key: { merchant_account_id: 1, refund_ids: 1 } },
   // Recovery's scan: pending newest versions written before an instant, oldest first.
   { collection: C.transactionVersions, name: 'current_pending_updated', key: { superseded: 1, pending: 1, updated_at_ms: 1 } },
-  // The audit relay's scan of versions whose entries are not folded yet (the flag is unset once they are), oldest first.
-  { collection: C.transactionVersions, name: 'audit_unfolded_updated', key: { audit_folded: 1, updated_at_ms: 1, _id: 1 } },
+  // The relay's scan of versions whose audit entries and events are not folded yet (the flag is unset once they are), oldest first.
+  { collection: C.transactionVersions, name: 'unfolded_updated', key: { unfolded: 1, updated_at_ms: 1, _id: 1 } },
   // Sessions are read by `_id`; expiry is filtered on every read, so the TTL index (or the sweep) only reclaims space.
   expiry(C.checkoutSessions),
   expiry(C.checkoutSessionUses),

@@ -5,14 +5,16 @@ import { Filter } from 'mongodb'
 import * as t from 'io-ts'
 import {
   AuditRecord,
+  OutboxEntry,
   Seek,
   StaleFrom,
   TransactionFilter,
   TransactionRecord,
   TransactionStore,
   Unavailable,
+  Unfolded,
   VersionKey,
-  WrittenAudit,
+  WrittenWith,
 } from '@orka/domain'
 import { BoundedCollection, storedCollection, StoredCollection } from './mongo-collection'
 import { MongoStore } from './mongo-database'
@@ -70,10 +72,10 @@ export class MongoTransactionStore implements TransactionStore {
    * version after one they read, of the account they read it in: that is not checked again.)
    * One round trip: the versions before are marked superseded later, in a batch.
    */
-  put(record: TransactionRecord, audit?: readonly AuditRecord[]): TE.TaskEither<Unavailable, boolean> {
+  put(record: TransactionRecord, written?: Partial<WrittenWith>): TE.TaskEither<Unavailable, boolean> {
     return this.#calls.attempt(async (signal) => {
       try {
-        await this.#col.within(signal).insertOne(toTransactionVersionDocument(record, audit))
+        await this.#col.within(signal).insertOne(toTransactionVersionDocument(record, written))
       } catch (e) {
         if (isDuplicateKey(e)) return false
         throw e
@@ -224,35 +226,35 @@ export class MongoTransactionStore implements TransactionStore {
     })
   }
 
-  /** Read on its index (`audit_unfolded_updated`): the flag is unset once folded, so it holds only the versions not folded yet. */
-  unfoldedAudit(before: Date, limit: number): TE.TaskEither<Unavailable, readonly WrittenAudit[]> {
+  /** Read on its index (`unfolded_updated`): the flag is unset once folded, so it holds only the versions not folded yet. */
+  unfolded(before: Date, limit: number): TE.TaskEither<Unavailable, readonly Unfolded[]> {
     return this.#calls.attempt(async (signal) => {
       if (limit < 1) return []
       const docs = await this.#col
         .within(signal)
-        .find({ audit_folded: false, updated_at_ms: { $lt: before.getTime() } })
+        .find({ unfolded: true, updated_at_ms: { $lt: before.getTime() } })
         .sort({ updated_at_ms: 1, _id: 1 })
         .limit(limit)
         .toArray()
-      return docs.map(writtenAuditOf)
+      return docs.map(unfoldedOf)
     })
   }
 
-  /** The entries' text goes with the flag: the audit log holds them from then on. */
-  auditFolded(versions: readonly VersionKey[]): TE.TaskEither<Unavailable, void> {
+  /** The text goes with the flag: the audit log and the deliveries hold what it said from then on. */
+  folded(versions: readonly VersionKey[]): TE.TaskEither<Unavailable, void> {
     return this.#calls.attempt(async (signal) => {
       if (versions.length === 0) return
       await this.#col
         .within(signal)
         .updateMany(
-          { _id: { $in: versions.map((v) => versionId(v.transactionId, v.version)) }, audit_folded: false },
-          { $unset: { audit: '', audit_folded: '' } },
+          { _id: { $in: versions.map((v) => versionId(v.transactionId, v.version)) }, unfolded: true },
+          { $unset: { written: '', unfolded: '' } },
         )
     })
   }
 }
 
-const WrittenRecords = t.readonlyArray(AuditRecord)
+const Written = t.type({ audit: t.readonlyArray(AuditRecord), events: t.readonlyArray(OutboxEntry) })
 
 const recordOf = (d: TransactionVersionDocument): TransactionRecord => {
   const decoded = E.flatMap((u: unknown) => TransactionRecord.decode(u))(E.tryCatch((): unknown => JSON.parse(d.record), E.toError))
@@ -260,11 +262,9 @@ const recordOf = (d: TransactionVersionDocument): TransactionRecord => {
   return decoded.right
 }
 
-const writtenAuditOf = (d: TransactionVersionDocument): WrittenAudit => {
-  const decoded = E.flatMap((u: unknown) => WrittenRecords.decode(u))(E.tryCatch((): unknown => JSON.parse(d.audit ?? '[]'), E.toError))
-  if (E.isLeft(decoded)) throw new UndecodableDocument(COLLECTIONS.transactionVersions, d._id, ['audit'])
-  return {
-    version: { merchantAccountId: d.merchant_account_id, transactionId: d.transaction_id, version: d.version },
-    records: decoded.right,
-  }
+const unfoldedOf = (d: TransactionVersionDocument): Unfolded => {
+  const decoded = E.flatMap((u: unknown) => Written.decode(u))(E.tryCatch((): unknown => JSON.parse(d.written ?? ''), E.toError))
+  if (E.isLeft(decoded)) throw new UndecodableDocument(COLLECTIONS.transactionVersions, d._id, ['written'])
+  const version = { merchantAccountId: d.merchant_account_id, transactionId: d.transaction_id, version: d.version }
+  return { version, audit: decoded.right.audit, events: decoded.right.events }
 }

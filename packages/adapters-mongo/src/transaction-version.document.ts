@@ -1,4 +1,4 @@
-import { AuditRecord, redemptionsOf, TransactionRecord } from '@orka/domain'
+import { redemptionsOf, TransactionRecord, WrittenWith } from '@orka/domain'
 import { Doc } from './document-decoder'
 import { compositeId } from './text-escaping'
 
@@ -29,15 +29,15 @@ export interface TransactionVersionDocument extends Doc {
   gift_card_ids?: string[]
   has_gift_card_redemptions?: boolean
   record: string
-  /** The audit entries written with this version, as JSON text, until folded into the audit log (then unset with the flag). */
-  audit?: string
-  audit_folded?: false
+  /** What this version was written with (`WrittenWith`: audit entries, webhook events), as JSON text, until folded (then unset with the flag). */
+  written?: string
+  unfolded?: true
 }
 
 // 12 digits: ids of one transaction sort by version.
 export const versionId = (transactionId: string, version: number): string => compositeId(transactionId, String(version).padStart(12, '0'))
 
-export const toTransactionVersionDocument = (r: TransactionRecord, audit: readonly AuditRecord[] = []): TransactionVersionDocument => ({
+export const toTransactionVersionDocument = (r: TransactionRecord, written: Partial<WrittenWith> = {}): TransactionVersionDocument => ({
   _id: versionId(r.id, r.version),
   transaction_id: r.id,
   merchant_account_id: r.merchant_account_id,
@@ -58,5 +58,8 @@ export const toTransactionVersionDocument = (r: TransactionRecord, audit: readon
   gift_card_ids: redemptionsOf(r).flatMap((x) => (x.gift_card.id === null ? [] : [x.gift_card.id])),
   has_gift_card_redemptions: redemptionsOf(r).length > 0,
   record: JSON.stringify(r),
-  ...(audit.length === 0 ? {} : { audit: JSON.stringify(audit), audit_folded: false as const }),
+  ...writtenFields({ audit: written.audit ?? [], events: written.events ?? [] }),
 })
+
+const writtenFields = (w: WrittenWith) =>
+  w.audit.length === 0 && w.events.length === 0 ? {} : { written: JSON.stringify(w), unfolded: true as const }

@@ -12,17 +12,17 @@ import { wireRuntime } from './wiring/runtime'
 import { wireStorage } from './wiring/storage'
 import { wireConnectors } from './wiring/connectors'
 import { Dispatcher, webhookUseCases, wireWebhooks } from './wiring/webhooks'
-import { AuditFolder, AuditSettler, AuditSweeper, auditUseCases, wireAudit } from './wiring/audit'
+import { AuditSettler, AuditSweeper, auditUseCases, wireAudit } from './wiring/audit'
 import { authUseCases } from './wiring/auth'
 import { giftCardUseCases, wireGiftCards } from './wiring/gift-cards'
 import { paymentMethodUseCases } from './wiring/payment-methods'
 import { paymentServiceUseCases, wirePaymentServices } from './wiring/payment-services'
 import { buyerUseCases } from './wiring/buyers'
 import { checkoutSessionUseCases, SessionSweeper, wireCheckoutSessions } from './wiring/checkout-sessions'
-import { TransactionRecovery, transactionUseCases, wireTransactions } from './wiring/transactions'
+import { TransactionRecovery, transactionUseCases, VersionFolder, VersionRelay, wireTransactions } from './wiring/transactions'
 
 export { get } from './wiring/context'
-export { AuditFolder, AuditSettler, AuditSweeper, Dispatcher, SessionSweeper, TransactionRecovery }
+export { AuditSettler, AuditSweeper, Dispatcher, SessionSweeper, TransactionRecovery }
 
 export type UseCases = HttpDeps['useCases']
 export const UseCases = token<UseCases>('UseCases')
@@ -47,7 +47,8 @@ export const BACKGROUND_JOBS: readonly Token<BackgroundJob>[] = [
   Dispatcher,
   SessionSweeper,
   TransactionRecovery,
-  AuditFolder,
+  VersionFolder,
+  VersionRelay,
   AuditSettler,
   AuditSweeper,
 ]

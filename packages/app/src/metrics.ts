@@ -237,9 +237,9 @@ export const countingTransactions = (store: TransactionStore, metrics: Metrics):
         const v: unknown = Reflect.get(t, prop, receiver)
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v
       }
-      const put: TransactionStore['put'] = (record, audit) => () =>
+      const put: TransactionStore['put'] = (record, written) => () =>
         t
-          .put(record, audit)()
+          .put(record, written)()
           .then((r) => {
             if (E.isRight(r) && r.right && record.events.some((e) => e.name === 'transaction-updated-status'))
               metrics.transactionStatus(record.status)

@@ -13,6 +13,7 @@ import {
   makeDeleteBuyer,
   makeListAuditLogs,
   makeRotateWebhookSecret,
+  foldWrittenVersions,
   makeSettleAudit,
   makeUpdateBuyer,
   notFound,
@@ -37,7 +38,7 @@ import {
   MemoryPaymentMethodVault,
   MemoryPaymentServiceRepository,
 } from '../../src'
-import { ACTOR, eventWorld, ours, START, testBox, testMac, transactionAudit } from './support'
+import { ACTOR, eventWorld, ours, START, testBox, testMac, transactionFolds } from './support'
 import { transactionWorld } from './transaction-world'
 
 const GRACE_MS = 60_000
@@ -62,7 +63,7 @@ const world = (buyers: BuyerRepository = new MemoryBuyerRepository()) => {
   const clock = new ManualClock(START)
   const ids = new SequentialIds()
   const events = eventWorld(clock, ids)
-  const w = { clock, ids, buyers, mac: testMac(), ...events, ...transactionAudit(events.audit) }
+  const w = { clock, ids, buyers, mac: testMac(), ...events, ...transactionFolds(events) }
   const settle = makeSettleAudit({
     ...w,
     giftCardVault: new MemoryGiftCardVault(),
@@ -78,20 +79,20 @@ const world = (buyers: BuyerRepository = new MemoryBuyerRepository()) => {
     update: makeUpdateBuyer(w),
     remove: makeDeleteBuyer({ ...w, cascade: [] }),
     settle: () => right(settle()),
-    listAuditLogs: makeListAuditLogs({ ...w, folds: w.auditFolds }),
+    listAuditLogs: makeListAuditLogs({ ...w, folds: w.folds }),
   }
 }
 type World = ReturnType<typeof world>
 
-type Log = Pick<World, 'audit'> & Partial<Pick<World, 'auditFolds'>>
+type Log = Pick<World, 'audit'> & Partial<Pick<World, 'folds'>>
 /** The account's committed entries, newest first, as stored once what the use cases queued is folded. */
 const listed = async (w: Log, filter: AuditFilter = {}) => {
-  if (w.auditFolds !== undefined) await right(w.auditFolds.flush())
+  if (w.folds !== undefined) await right(w.folds.flush())
   return right(w.audit.list(MERCHANT_A, filter, { direction: 'forward', from: O.none, limit: 100 }))
 }
 /** Every entry still pending in the log, however young, once what the use cases queued is folded. */
 const pending = async (w: Log) => {
-  if (w.auditFolds !== undefined) await right(w.auditFolds.flush())
+  if (w.folds !== undefined) await right(w.folds.flush())
   return right(w.audit.pendingBefore(FAR_FUTURE, 100))
 }
 
@@ -293,7 +294,7 @@ describe('the audit log, written by the use cases', () => {
       expect(await left(w.capture(t.id, {}, 'capture-1'))).to.deep.equal({ _tag: 'ServiceTimeout', service: 'card' })
       const [waiting] = await pending(w)
       expect([waiting?.action, waiting?.check?.probe]).to.deep.equal(['captured', 'capture-outcome'])
-      expect(await right(w.transactions.unfoldedAudit(FAR_FUTURE, 10)), 'folded by the request').to.deep.equal([])
+      expect(await right(w.transactions.unfolded(FAR_FUTURE, 10)), 'folded by the request').to.deep.equal([])
       w.clock.advance(GRACE_MS + 1)
       expect(await right(relay()), 'the capture has no outcome yet').to.deep.equal({ committed: 0, dropped: 0 })
       lose = false
@@ -307,30 +308,22 @@ describe('the audit log, written by the use cases', () => {
 
     it("a payment's entry is written with its version: lost with the process's queue, the relay folds it from there, once", async () => {
       const w = await transactionWorld()
-      const relay = makeSettleAudit({
-        ...w,
-        buyers: new MemoryBuyerRepository(),
-        giftCardVault: new MemoryGiftCardVault(),
-        checkoutSessions: new MemoryCheckoutSessionStore(),
-        webhooks: w.webhooks,
-        keys: new MemoryApiKeyPairRepository(),
-        cardServices: new MemoryPaymentServiceRepository(),
-        config: { graceMs: GRACE_MS, batch: 10 },
-      })
+      const relay = () => right(foldWrittenVersions(w)(new Date(w.clock.now().getTime() - GRACE_MS), 10))
       const { value: t } = await right(w.create())
       // The queue not flushed: what a process that stopped before its batch leaves.
       const stored = () => right(w.audit.list(MERCHANT_A, {}, { direction: 'forward', from: O.none, limit: 100 }))
       expect(await stored()).to.deep.equal([])
-      expect(await right(relay()), 'younger than the grace period').to.deep.equal({ committed: 0, dropped: 0 })
+      expect(await relay(), 'younger than the grace period').to.equal(0)
       expect(await stored()).to.deep.equal([])
       w.clock.advance(GRACE_MS + 1)
-      await right(relay())
+      expect(await relay(), 'its two versions: the entry in the first, the event in the second').to.equal(2)
       const entries = (await stored()).map((e) => [e.resource.id, e.action, e.committed, e.user.id])
       expect(entries).to.deep.equal([[t.id, 'created', true, ACTOR.id]])
-      expect(await right(w.transactions.unfoldedAudit(FAR_FUTURE, 10))).to.deep.equal([])
+      expect(w.fannedOut.map((e) => [e.event_name, e.target_id])).to.deep.equal([['transaction.authorized', t.id]])
+      expect(await right(w.transactions.unfolded(FAR_FUTURE, 10))).to.deep.equal([])
       // The stopped process's batch, had it run after all, and the relay again: still one entry.
-      await right(w.auditFolds.flush())
-      await right(relay())
+      await right(w.folds.flush())
+      expect(await relay()).to.equal(0)
       expect((await listed(w)).map((e) => [e.resource.id, e.action, e.committed, e.user.id])).to.deep.equal(entries)
       expect(await pending(w)).to.deep.equal([])
     })

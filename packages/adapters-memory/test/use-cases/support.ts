@@ -1,8 +1,11 @@
 import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
 import {
   AuditActor,
-  makeAuditFolds,
+  FanOut,
+  makeFanOut,
   makeRecordAudited,
+  makeVersionFolds,
   ActivationRequest,
   BalanceRequest,
   GiftCard,
@@ -106,10 +109,17 @@ export const eventWorld = (clock: ManualClock, ids: SequentialIds) => {
   return { webhooks, outbox, deliveries, dispatch, events, audit, audited: makeRecordAudited({ audit, ids, clock }) }
 }
 
-/** A world's transactions with the audit folds their use cases queue to. */
-export const transactionAudit = (audit: MemoryAuditLog) => {
+/** A world's transactions with the folds their use cases queue to: into its audit log and its deliveries. */
+export const transactionFolds = (w: Pick<ReturnType<typeof eventWorld>, 'audit' | 'webhooks' | 'deliveries' | 'dispatch'>) => {
   const transactions = new MemoryTransactionStore()
-  return { transactions, auditFolds: makeAuditFolds({ audit, transactions }) }
+  /** The events fanned out, in order: every event a stored version raised, once folded. */
+  const fannedOut: OutboxEntry[] = []
+  const fanOutTo = makeFanOut({ webhooks: w.webhooks, deliveries: w.deliveries, dispatch: w.dispatch, mac: testMac() })
+  const fanOut: FanOut = (events) =>
+    TE.map(() => {
+      fannedOut.push(...events)
+    })(fanOutTo(events))
+  return { transactions, folds: makeVersionFolds({ audit: w.audit, transactions, fanOut }), fanOut, fannedOut }
 }
 
 /** The user the use-case specs act as: an API key pair. */

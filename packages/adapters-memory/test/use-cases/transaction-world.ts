@@ -38,7 +38,7 @@ import {
   MemoryPaymentMethodVault,
   MemoryPaymentServiceRepository,
 } from '../../src'
-import { eventWorld, START, testBox, testMac, ACTOR, transactionAudit } from './support'
+import { eventWorld, START, testBox, testMac, ACTOR, transactionFolds } from './support'
 
 /** A card payment's input: the approving card, a next-year expiry. */
 export const payment = (o: Record<string, unknown> = {}): TransactionCreate => {
@@ -81,8 +81,9 @@ export const transactionWorld = async (
   )
   for (const r of records) await right(services.write(r))
   const events = eventWorld(clock, ids)
+  const folding = transactionFolds(events)
   const deps: TransactionDeps = {
-    ...transactionAudit(events.audit),
+    ...folding,
     sessions: new MemoryCheckoutSessionStore(),
     cardServices: services,
     cardConnectors: cardConnectorsOf(Object.fromEntries(connectors.map((c, i) => [`card-${i + 1}`, c]))),
@@ -109,6 +110,8 @@ export const transactionWorld = async (
   return {
     ...events,
     ...deps,
+    fanOut: folding.fanOut,
+    fannedOut: folding.fannedOut,
     clock,
     records,
     ledger,

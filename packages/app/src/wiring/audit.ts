@@ -3,7 +3,6 @@ import * as TE from 'fp-ts/TaskEither'
 import { DependencyContainer, instanceCachingFactory } from 'tsyringe'
 import {
   ApiKeyPairRepository,
-  AuditFolds,
   AuditLog,
   BuyerRepository,
   CheckoutSessionStore,
@@ -11,7 +10,6 @@ import {
   GiftCardVault,
   IdGenerator,
   Mac,
-  makeAuditFolds,
   makeListAuditLogs,
   makeRecordAudited,
   makeSettleAudit,
@@ -19,6 +17,7 @@ import {
   RecordAudited,
   token,
   TransactionStore,
+  VersionFolds,
   WebhookDeliveryStore,
   WebhookSubscriptionRepository,
 } from '@orka/domain'
@@ -31,32 +30,12 @@ import { OUTBOX_GRACE_MS } from './webhooks'
 export const AuditSettler = token<PeriodicJob>('AuditSettler')
 export const AuditSweeper = token<PeriodicJob>('AuditSweeper')
 export const AUDIT_SETTLE_EVERY_MS = 5_000
-/** Writes the audit entries queued with transaction versions (`AuditFolds`): how late a payment's entry is listed on another instance. */
-export const AuditFolder = token<PeriodicJob>('AuditFolder')
-export const AUDIT_FOLD_EVERY_MS = 250
-
-/** Its last run comes after it stops, so what a stopping instance queued is folded by it, not left to the relay. */
-class FlushingJob extends PeriodicJob {
-  override async stop(): Promise<void> {
-    await super.stop()
-    await this.tick()
-  }
-}
 const AUDIT_SWEEP_EVERY_MS = 10 * 60_000
 
 export const wireAudit = (c: DependencyContainer, { config, log }: Wiring): void => {
   c.register(RecordAudited, {
     useFactory: instanceCachingFactory((c) =>
       makeRecordAudited({ audit: get(c, AuditLog), ids: get(c, IdGenerator), clock: get(c, Clock) }),
-    ),
-  })
-  c.register(AuditFolds, {
-    useFactory: instanceCachingFactory((c) => makeAuditFolds({ audit: get(c, AuditLog), transactions: get(c, TransactionStore) })),
-  })
-  c.register(AuditFolder, {
-    useFactory: instanceCachingFactory(
-      // Never counted in the log: a run every quarter second would fill it.
-      (c) => new FlushingJob('audit log folding', () => TE.map(() => 0)(get(c, AuditFolds).flush()), AUDIT_FOLD_EVERY_MS, log),
     ),
   })
   c.register(AuditSettler, {
@@ -101,5 +80,5 @@ export const wireAudit = (c: DependencyContainer, { config, log }: Wiring): void
 }
 
 export const auditUseCases = (c: DependencyContainer) => ({
-  listAuditLogs: makeListAuditLogs({ audit: get(c, AuditLog), folds: get(c, AuditFolds), mac: get(c, Mac) }),
+  listAuditLogs: makeListAuditLogs({ audit: get(c, AuditLog), folds: get(c, VersionFolds), mac: get(c, Mac) }),
 })

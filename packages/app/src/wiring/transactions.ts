@@ -2,8 +2,12 @@
 import * as TE from 'fp-ts/TaskEither'
 import { DependencyContainer, instanceCachingFactory } from 'tsyringe'
 import {
-  AuditFolds,
+  AuditLog,
   CardConnectors,
+  Clock,
+  FanOut,
+  foldWrittenVersions,
+  makeVersionFolds,
   CheckoutSessionStore,
   makeCaptureTransaction,
   makeCreateTransaction,
@@ -27,17 +31,55 @@ import {
   token,
   TransactionDeps,
   TransactionStore,
+  VersionFolds,
 } from '@orka/domain'
 import { UseCases } from '@orka/adapters-http'
 import { PeriodicJob } from '../periodic-job'
 import { RECOVERY_EVERY_MS, recoveryOf } from './recovery-policy'
 import { get, Wiring } from './context'
 import { CardWrites } from './gift-cards'
+import { OUTBOX_GRACE_MS } from './webhooks'
 
 /** Drives transactions left pending (a process stopped mid-flow, a service that did not answer) to an outcome. */
 export const TransactionRecovery = token<PeriodicJob>('TransactionRecovery')
 
+/** Folds what this instance's transaction versions were written with (`VersionFolds`), every `VERSION_FOLD_EVERY_MS`. */
+export const VersionFolder = token<PeriodicJob>('VersionFolder')
+/** Folds what a stopped process's versions were written with, once older than the outbox's grace. */
+export const VersionRelay = token<PeriodicJob>('VersionRelay')
+/** How late a payment's audit entry is listed on another instance, and its webhook event handed to delivery. */
+export const VERSION_FOLD_EVERY_MS = 250
+const VERSION_RELAY_EVERY_MS = 5_000
+
+/** Its last run comes after it stops, so what a stopping instance queued is folded by it, not left to the relay. */
+class FlushingJob extends PeriodicJob {
+  override async stop(): Promise<void> {
+    await super.stop()
+    await this.tick()
+  }
+}
+
 export const wireTransactions = (c: DependencyContainer, { config, log }: Wiring): void => {
+  const foldDeps = (c: DependencyContainer) => ({ audit: get(c, AuditLog), transactions: get(c, TransactionStore), fanOut: get(c, FanOut) })
+  c.register(VersionFolds, { useFactory: instanceCachingFactory((c) => makeVersionFolds(foldDeps(c))) })
+  c.register(VersionFolder, {
+    useFactory: instanceCachingFactory(
+      // Never counted in the log: a run every quarter second would fill it.
+      (c) =>
+        new FlushingJob('transaction version folding', () => TE.map(() => 0)(get(c, VersionFolds).flush()), VERSION_FOLD_EVERY_MS, log),
+    ),
+  })
+  c.register(VersionRelay, {
+    useFactory: instanceCachingFactory(
+      (c) =>
+        new PeriodicJob(
+          'transaction version relay',
+          () => foldWrittenVersions(foldDeps(c))(new Date(get(c, Clock).now().getTime() - OUTBOX_GRACE_MS), 100),
+          VERSION_RELAY_EVERY_MS,
+          log,
+        ),
+    ),
+  })
   c.register(TransactionRecovery, {
     useFactory: instanceCachingFactory(
       (c) =>
@@ -61,7 +103,7 @@ const transactionDeps = (c: DependencyContainer): TransactionDeps => {
   return {
     ...writes,
     transactions: get(c, TransactionStore),
-    auditFolds: get(c, AuditFolds),
+    folds: get(c, VersionFolds),
     sessions: get(c, CheckoutSessionStore),
     cardServices: get(c, PaymentServiceRepository),
     cardConnectors: get(c, CardConnectors),

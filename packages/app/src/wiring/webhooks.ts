@@ -19,6 +19,7 @@ import {
   makeRelayOutbox,
   makeRotateWebhookSecret,
   makeUpdateWebhookSubscription,
+  makeFanOut,
   makeWebhookEvents,
   PaymentMethodVault,
   Random,
@@ -28,6 +29,7 @@ import {
   token,
   TransactionStore,
   WebhookDeliveryStore,
+  FanOut,
   WebhookDispatch,
   WebhookEvents,
   WebhookOutbox,
@@ -64,6 +66,16 @@ export const wireWebhooks = (c: DependencyContainer, w: Wiring): void => {
   c.register(Dispatcher, { useFactory: instanceCachingFactory((c) => makeDispatcher(c, w)) })
   c.register(WebhookDispatch, { useFactory: (c) => get(c, Dispatcher) })
   // One for every feature whose writes raise events.
+  c.register(FanOut, {
+    useFactory: instanceCachingFactory((c) =>
+      makeFanOut({
+        webhooks: get(c, WebhookSubscriptionRepository),
+        deliveries: get(c, WebhookDeliveryStore),
+        dispatch: get(c, WebhookDispatch),
+        mac: get(c, Mac),
+      }),
+    ),
+  })
   c.register(WebhookEvents, {
     useFactory: instanceCachingFactory((c) =>
       makeWebhookEvents({

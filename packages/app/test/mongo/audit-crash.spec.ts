@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { MongoClient } from 'mongodb'
 import { COLLECTIONS } from '@orka/adapters-mongo'
+import { luhnValid } from '@orka/domain'
 import { makeFixture } from '../support/harness'
 import { eventually } from '../support/receiver'
 import { caller, crashTestSetup, freshDatabase, mongoUri, startOrkaProcess } from './support'
@@ -12,14 +13,23 @@ interface StoredEntry {
   readonly resource: { readonly type: string; readonly id: string }
 }
 
+/** A Luhn-valid 16-digit number per payment. */
+const numberOf = (i: number) => {
+  const body = `45${String(i).padStart(4, '0')}1190330${String(i % 7)}7`
+  for (let d = 0; d < 10; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`
+  throw new Error('no check digit')
+}
+
 /**
  * The audit log's guarantee through a `kill -9`: changes are under way when the process dies;
  * once another instance's relay has settled what it left pending, every buyer stored has exactly
  * one `created` entry, every entry names a buyer that was stored, and every `201` a client got
- * is among them. The relay waits out its grace (60 s) before it settles an entry.
+ * is among them. The same for payments, whose entries are written with their transactions'
+ * versions and folded into the log in batches: one a killed process never folded is folded by
+ * the relay. The relay waits out its grace (60 s) before it settles or folds an entry.
  */
 describe('audit log entries through a kill -9 (MongoDB)', function () {
-  this.timeout(180_000)
+  this.timeout(240_000)
   const db = freshDatabase()
   after(() => db.drop())
 
@@ -28,18 +38,31 @@ describe('audit log entries through a kill -9 (MongoDB)', function () {
     const { env, headers } = crashTestSetup(db.env, fixture)
     const call = caller({ ...headers, 'x-orka-merchant-account-id': 'acme' })
     const first = await startOrkaProcess(env)
+    const pay = caller({ ...headers, 'x-orka-merchant-account-id': 'default' })
     const acknowledged: string[] = []
+    const paid: string[] = []
     let killed = false
-    const requests = Array.from({ length: 120 }, async (_, i) => {
-      const r = await call(first.url, 'POST', '/buyers', { external_identifier: `crash-${String(i)}` }).catch(() => undefined)
-      if (r?.status === 201) acknowledged.push((JSON.parse(r.text) as { id: string }).id)
-      // Killed while the other requests are in flight: somewhere between their entries and their writes.
-      if (!killed && acknowledged.length >= 10) {
+    const kill = () => {
+      // Killed while the other requests are in flight: somewhere between their entries and their writes, or before a fold.
+      if (!killed && acknowledged.length + paid.length >= 20) {
         killed = true
         first.child.kill('SIGKILL')
       }
+    }
+    const buyers = Array.from({ length: 120 }, async (_, i) => {
+      const r = await call(first.url, 'POST', '/buyers', { external_identifier: `crash-${String(i)}` }).catch(() => undefined)
+      if (r?.status === 201) acknowledged.push((JSON.parse(r.text) as { id: string }).id)
+      kill()
     })
-    await Promise.all(requests)
+    const payments = Array.from({ length: 80 }, async (_, i) => {
+      const card = { method: 'card', number: numberOf(i), expiration_date: '12/35', security_code: '123' }
+      const r = await pay(first.url, 'POST', '/transactions', { amount: 1000 + i, currency: 'USD', payment_method: card }).catch(
+        () => undefined,
+      )
+      if (r?.status === 201) paid.push((JSON.parse(r.text) as { id: string }).id)
+      kill()
+    })
+    await Promise.all([...buyers, ...payments])
     expect(killed, 'the process was killed mid-run').to.equal(true)
 
     const second = await startOrkaProcess(env)
@@ -48,6 +71,7 @@ describe('audit log entries through a kill -9 (MongoDB)', function () {
       await client.connect()
       const database = client.db(db.env.MONGODB_DATABASE)
       const entries = database.collection<StoredEntry>(COLLECTIONS.auditLog)
+      const versions = database.collection<{ transaction_id: string; audit_folded?: false }>(COLLECTIONS.transactionVersions)
       // The relay runs every 5 s on entries older than 60 s: all settled within 90 s of the kill.
       await eventually(
         async () => ((await entries.countDocuments({ committed: false })) === 0 ? true : undefined),
@@ -62,6 +86,21 @@ describe('audit log entries through a kill -9 (MongoDB)', function () {
       )
       expect([...created].sort(), 'one entry per stored buyer, none for a buyer never stored').to.deep.equal([...stored].sort())
       expect(stored).to.include.members(acknowledged)
+
+      // Every transaction stored has one `created` entry, folded by the relay when its process could not.
+      await eventually(
+        async () => ((await versions.countDocuments({ audit_folded: false })) === 0 ? true : undefined),
+        'every version folded',
+        100_000,
+      )
+      const transactions = await versions.distinct('transaction_id', { merchant_account_id: 'default', version: 0 })
+      const paidEntries = await entries
+        .find({ committed: true, action: 'created', 'resource.type': 'transaction' })
+        .map((e) => e.resource.id)
+        .toArray()
+      expect(paidEntries.length, 'payments stored before the kill').to.be.greaterThan(0)
+      expect([...paidEntries].sort(), 'one entry per stored transaction, none for one never stored').to.deep.equal([...transactions].sort())
+      expect(transactions).to.include.members(paid)
 
       // The API lists the same: what the relay committed is visible.
       const listed = await caller({ ...headers, 'x-orka-merchant-account-id': 'acme' })(

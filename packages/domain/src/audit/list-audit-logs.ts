@@ -1,6 +1,6 @@
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
-import { AuditFolds } from './audit-folds'
+import { VersionFolds } from '../transactions/version-folds'
 import { Page } from '../pagination/page'
 import { paginate, PageQuery } from '../pagination/paginate'
 import { Mac } from '../shared/crypto.ports'
@@ -13,7 +13,7 @@ import { AuditFilter, AuditLog } from './audit.ports'
  * This process's queued folds are written first, so a change it answered is listed at once.
  */
 export const makeListAuditLogs =
-  (deps: { audit: AuditLog; folds: AuditFolds; mac: Mac }) =>
+  (deps: { audit: AuditLog; folds: Pick<VersionFolds, 'flush'>; mac: Mac }) =>
   (q: PageQuery & { merchantAccountId: string; filter: AuditFilter }): TE.TaskEither<InvalidRequest | Unavailable, Page<AuditLogEntry>> =>
     pipe(
       deps.folds.flush(),

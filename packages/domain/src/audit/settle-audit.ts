@@ -15,7 +15,6 @@ import { WebhookDeliveryStore } from '../webhooks/webhook-delivery.ports'
 import { WebhookSubscriptionRepository } from '../webhooks/webhooks.ports'
 import { ChangeProbe, AuditRecord } from './audit-entry'
 import { AuditLog } from './audit.ports'
-import { foldWrittenAudit } from './audit-folds'
 import {
   buyerWitness,
   paymentMethodWitness,
@@ -117,8 +116,7 @@ const happened = (s: Sources, r: AuditRecord): TE.TaskEither<Unavailable, boolea
   r.check === null ? TE.right(false) : PROBES[r.check.probe](s, r.merchant_account_id ?? '', r.check.id, r.check.witness)
 
 /**
- * First folds the entries written with transaction versions that no process folded (its own
- * stopped first: `foldWrittenAudit`), then settles audit entries left pending by processes that stopped between a change and its
+ * Settles audit entries left pending by processes that stopped between a change and its
  * commit (or whose write ended `Unavailable`): committed when the change is found, dropped when
  * it is not, left for a later pass while a call it waits on has no outcome (a capture or void
  * whose service has not answered: recovery gets the answer). Returns how many were committed
@@ -128,8 +126,7 @@ export const makeSettleAudit =
   (deps: Sources & { audit: AuditLog; config: SettleAuditConfig }) =>
   (): TE.TaskEither<Unavailable, { readonly committed: number; readonly dropped: number }> =>
     pipe(
-      foldWrittenAudit(deps)(new Date(deps.clock.now().getTime() - deps.config.graceMs), deps.config.batch),
-      TE.flatMap(() => deps.audit.pendingBefore(new Date(deps.clock.now().getTime() - deps.config.graceMs), deps.config.batch)),
+      deps.audit.pendingBefore(new Date(deps.clock.now().getTime() - deps.config.graceMs), deps.config.batch),
       TE.flatMap(
         TE.traverseSeqArray((r) =>
           pipe(

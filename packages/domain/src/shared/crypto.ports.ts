@@ -16,6 +16,7 @@ export type MacPurpose =
   | 'token-hash'
   | 'checkout-session-transaction'
   | 'audit-witness'
+  | 'webhook-delivery'
 export const Mac = token<Mac>('Mac')
 
 /** Authenticated encryption of secrets at rest (AES-256-GCM). Sealed values are opaque strings. */

@@ -7,6 +7,7 @@ import { dateAt, isoAt, MERCHANT_A, MERCHANT_B, nextUuid, uuidFor } from './fixt
 import { at, Harness, present, right, sortedBy, teardownHarness } from './harness'
 import { aTransactionRecord } from './transaction-fixtures'
 import { anAuditRecord } from './audit-log.contract'
+import { OutboxEntry } from '../webhooks/webhook-event'
 
 const FIRST: Seek = { direction: 'forward', from: O.none, limit: 100 }
 const ids = (rs: readonly TransactionRecord[]) => rs.map((r) => r.id)
@@ -270,44 +271,61 @@ export const transactionStoreContract = (name: string, setup: () => Promise<Harn
       expect(await right(h.port.stale(before, 1, (await right(h.port.stale(before, 10))).at(-1)))).to.deep.equal([])
     })
 
-    describe('audit entries written with versions', () => {
+    describe('what versions are written with', () => {
       const entry = (n: number) => anAuditRecord({ id: uuidFor(700 + n), committed: true, check: null })
+      const event = (n: number, r: TransactionRecord): OutboxEntry => ({
+        event_id: uuidFor(800 + n),
+        event_name: 'transaction.captured',
+        merchant_account_id: r.merchant_account_id,
+        target_id: r.id,
+        created_at: r.updated_at,
+        body: `{"n":${n}}`,
+        deliveries: [],
+      })
       const keyOf = (r: TransactionRecord) => ({ merchantAccountId: r.merchant_account_id, transactionId: r.id, version: r.version })
-      const unfolded = (before = 60_000, limit = 100) => right(h.port.unfoldedAudit(dateAt(before), limit))
+      const unfolded = (before = 60_000, limit = 100) => right(h.port.unfolded(dateAt(before), limit))
 
-      it("keeps a version's entries with it until folded, oldest version first, of every account, up to the limit", async () => {
+      it("keeps a version's audit entries and events with it until folded, oldest version first, of every account, up to the limit", async () => {
         const v0 = aTransactionRecord({ updated_at: isoAt(2000) })
         const other = aTransactionRecord({ merchant_account_id: MERCHANT_B, updated_at: isoAt(1000) })
         const v1 = then(v0, { updated_at: isoAt(3000), status: 'capture_succeeded' })
-        expect(await right(h.port.put(v0, [entry(1)]))).to.equal(true)
-        expect(await right(h.port.put(other, [entry(2), entry(3)]))).to.equal(true)
-        expect(await right(h.port.put(v1))).to.equal(true)
-        expect(await unfolded()).to.deep.equal([
-          { version: keyOf(other), records: [entry(2), entry(3)] },
-          { version: keyOf(v0), records: [entry(1)] },
-        ])
-        expect(await unfolded(60_000, 1)).to.deep.equal([{ version: keyOf(other), records: [entry(2), entry(3)] }])
-        expect(await unfolded(2000)).to.deep.equal([{ version: keyOf(other), records: [entry(2), entry(3)] }])
-        expect(await right(h.port.find(MERCHANT_A, v0.id))).to.deep.equal(O.some(v1))
+        const v2 = then(v1, { updated_at: isoAt(4000) })
+        expect(await right(h.port.put(v0, { audit: [entry(1)] }))).to.equal(true)
+        expect(await right(h.port.put(other, { audit: [entry(2), entry(3)], events: [event(1, other)] }))).to.equal(true)
+        expect(await right(h.port.put(v1, { events: [event(2, v1)] }))).to.equal(true)
+        expect(await right(h.port.put(v2, { audit: [], events: [] }))).to.equal(true)
+        const [first, second, third] = [
+          { version: keyOf(other), audit: [entry(2), entry(3)], events: [event(1, other)] },
+          { version: keyOf(v0), audit: [entry(1)], events: [] },
+          { version: keyOf(v1), audit: [], events: [event(2, v1)] },
+        ]
+        expect(await unfolded()).to.deep.equal([first, second, third])
+        expect(await unfolded(60_000, 1)).to.deep.equal([first])
+        expect(await unfolded(2000)).to.deep.equal([first])
+        expect(await right(h.port.find(MERCHANT_A, v0.id))).to.deep.equal(O.some(v2))
+        expect(await right(h.port.history(MERCHANT_A, v0.id))).to.deep.equal([v0, v1, v2])
       })
 
-      it('never keeps the entries of a version another writer had', async () => {
+      it('never keeps what a version another writer had was written with', async () => {
         const v0 = aTransactionRecord()
         await put(v0)
-        expect(await right(h.port.put(v0, [entry(4)]))).to.equal(false)
-        expect(await right(h.port.put(then(v0, { status: 'capture_succeeded' }), [entry(5)]))).to.equal(true)
-        expect(await right(h.port.put(then(v0, { status: 'authorization_voided' }), [entry(6)]))).to.equal(false)
-        expect((await unfolded()).map((w) => w.records)).to.deep.equal([[entry(5)]])
+        expect(await right(h.port.put(v0, { audit: [entry(4)] }))).to.equal(false)
+        const v1 = then(v0, { status: 'capture_succeeded' })
+        expect(await right(h.port.put(v1, { audit: [entry(5)], events: [event(5, v1)] }))).to.equal(true)
+        expect(
+          await right(h.port.put(then(v0, { status: 'authorization_voided' }), { audit: [entry(6)], events: [event(6, v1)] })),
+        ).to.equal(false)
+        expect(await unfolded()).to.deep.equal([{ version: keyOf(v1), audit: [entry(5)], events: [event(5, v1)] }])
       })
 
       it('leaves out the versions marked folded; marking one again, or an absent one, changes nothing', async () => {
         const [a, b] = [aTransactionRecord({ updated_at: isoAt(1) }), aTransactionRecord({ updated_at: isoAt(2) })]
-        await right(h.port.put(a, [entry(7)]))
-        await right(h.port.put(b, [entry(8)]))
-        await right(h.port.auditFolded([keyOf(a), { ...keyOf(b), version: 5 }]))
-        await right(h.port.auditFolded([keyOf(a)]))
-        await right(h.port.auditFolded([]))
-        expect(await unfolded()).to.deep.equal([{ version: keyOf(b), records: [entry(8)] }])
+        await right(h.port.put(a, { audit: [entry(7)], events: [event(7, a)] }))
+        await right(h.port.put(b, { audit: [entry(8)] }))
+        await right(h.port.folded([keyOf(a), { ...keyOf(b), version: 5 }]))
+        await right(h.port.folded([keyOf(a)]))
+        await right(h.port.folded([]))
+        expect(await unfolded()).to.deep.equal([{ version: keyOf(b), audit: [entry(8)], events: [] }])
         expect(await right(h.port.history(MERCHANT_A, a.id))).to.deep.equal([a])
       })
     })

@@ -18,7 +18,7 @@ import { settleStoredMethod } from './stored-method-outcome'
 import { Transaction } from './transaction.codecs'
 import { toTransaction, transactionResource, TransactionRecord } from './transaction'
 import { TransactionDeps } from './transaction-deps'
-import { foldLater } from './transaction-audit'
+import { foldLater } from './transaction-versions'
 import { CreateTransactionError, CreateTransactionCommand, Created, CREATE_TRANSACTION } from './payment-command'
 
 const outcomeCodec = recordedOutcomeCodec<CreateTransactionError, Transaction>(Transaction, () =>
@@ -126,10 +126,10 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       })
       // Its entry is committed in version 0 itself: that version stored is the transaction created.
       const entry = auditRecordOf(deps, changeOf(cmd, transactionResource(start), 'created', 'transaction-present'), true)
-      const put = await deps.transactions.put(start, [entry])()
+      const put = await deps.transactions.put(start, { audit: [entry] })()
       if (E.isLeft(put)) return checked(put)
       if (!put.right) return checked(E.left(usedSession))
-      foldLater(deps, start, [entry])
+      foldLater(deps, start, { audit: [entry], events: [] })
       const routed =
         charge.right === null || first === undefined
           ? E.right(start)

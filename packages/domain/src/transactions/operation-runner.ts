@@ -4,7 +4,6 @@ import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { AuditActor, AuditRecord } from '../audit/audit-entry'
 import { AuditedChange, auditRecordOf, ChangeOutcome } from '../audit/record-audited'
-import { foldLater } from './transaction-audit'
 import { canonicalJson } from '../gift-cards/gift-card'
 import {
   Answered,
@@ -27,11 +26,12 @@ import {
   Unavailable,
   unavailable,
 } from '../shared/errors'
-import { advance, reread } from './transaction-versions'
+import { advance, foldLater, reread, writeVersion } from './transaction-versions'
 import { makeSettleTransaction } from './settle-transaction'
 import { Capture, Refund, Transaction } from './transaction.codecs'
 import { RefundRecord, toCapture, toRefund, toTransaction, TransactionRecord } from './transaction'
 import { inProgress, TransactionDeps, wrongState } from './transaction-deps'
+import { WrittenWith } from './transaction.ports'
 
 export type OperationError = NotFound | Conflict | InvalidRequest | ServiceFailed | ServiceTimeout | IdempotencyRefusal | Unavailable
 
@@ -96,7 +96,9 @@ const codec = recordedOutcomeCodec<OperationError, OperationDone>(OperationDone,
 )
 
 /** What running a plan came to: its request lost to another's, or the transaction after it (`failedCall`: the service failed, saying nothing). */
-type Ran = { readonly lost: true } | { readonly lost: false; readonly after: TransactionRecord; readonly failedCall: boolean }
+type Ran =
+  | { readonly lost: true }
+  | { readonly lost: false; readonly after: TransactionRecord; readonly failedCall: boolean; readonly written: WrittenWith }
 
 /**
  * How many times a request decides again after losing the write of its request to another's
@@ -130,19 +132,21 @@ export const makeOperation =
     const run =
       (p: Plan, audit: readonly AuditRecord[]): TE.TaskEither<Unavailable, Ran> =>
       async () => {
-        const requested = await put(p.requested, audit)()
+        // Its fold waits for the outcome of its audit entries (the caller queues it).
+        const requested = await writeVersion(deps)(p.requested, audit)()
         if (E.isLeft(requested)) return requested
         if (O.isNone(requested.right)) return E.right({ lost: true })
-        const r = requested.right.value
-        if ('settled' in p) return E.map((after: TransactionRecord): Ran => ({ lost: false, after, failedCall: false }))(await settle(r)())
+        const [r, written] = [p.requested, requested.right.value]
+        const ran = (after: TransactionRecord, failedCall = false): Ran => ({ lost: false, after, failedCall, written })
+        if ('settled' in p) return E.map((after: TransactionRecord) => ran(after))(await settle(r)())
         const answer = await p.call(r)()
         if (E.isLeft(answer)) return answer
         const settled = p.answered(r, answer.right)
-        if (settled === null) return E.right({ lost: false, after: r, failedCall: answer.right._tag === 'ServiceFailed' })
-        const written = await put(settled)()
-        if (E.isLeft(written)) return written
-        const after = O.isSome(written.right) ? E.right(written.right.value) : await reread(deps, settled)()
-        return E.map((a: TransactionRecord): Ran => ({ lost: false, after: a, failedCall: false }))(after)
+        if (settled === null) return E.right(ran(r, answer.right._tag === 'ServiceFailed'))
+        const stored = await put(settled)()
+        if (E.isLeft(stored)) return stored
+        const after = O.isSome(stored.right) ? E.right(stored.right.value) : await reread(deps, settled)()
+        return E.map((a: TransactionRecord) => ran(a))(after)
       }
 
     const work = async (reservation: Reservation | null): Promise<Attempted<OperationError, OperationDone>> => {
@@ -173,8 +177,8 @@ export const makeOperation =
         const ran = await run(p.right, entries)()
         if (E.isLeft(ran)) return unrecorded(ran.left)
         if (ran.right.lost) continue
-        const { after, failedCall } = ran.right
-        foldLater(deps, p.right.requested, entries, new Map(entries.map((e, i) => [e.id, steps[i]?.outcome(after) ?? 'not-known'])))
+        const { after, failedCall, written } = ran.right
+        foldLater(deps, p.right.requested, written, new Map(entries.map((e, i) => [e.id, steps[i]?.outcome(after) ?? 'not-known'])))
         if (!after.pending) return done(after)
         return unrecorded(failedCall ? serviceFailed('the card service did not settle the operation', 'card') : serviceTimeout('card'))
       }

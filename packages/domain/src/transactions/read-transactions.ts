@@ -1,7 +1,6 @@
 import { AuditActor } from '../audit/audit-entry'
 import { versionWitness } from '../audit/change-witness'
 import { auditRecordOf, changeOf } from '../audit/record-audited'
-import { foldLater } from './transaction-audit'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
@@ -103,10 +102,7 @@ export const makeUpdateTransaction =
       )
       const written = await advance(deps)(updated, [entry])()
       if (E.isLeft(written)) return written
-      if (O.isSome(written.right)) {
-        foldLater(deps, updated, [entry])
-        return E.right(toTransaction(written.right.value))
-      }
+      if (O.isSome(written.right)) return E.right(toTransaction(written.right.value))
     }
     return E.left(inProgress({ id: q.transactionId }, `Other changes to this transaction went first ${OPERATION_ROUNDS} times: try again`))
   }

@@ -1,25 +1,5 @@
 import { Mac } from '../shared/crypto.ports'
-
-const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
-
-/** The hex of the first `bytes` bytes of a base64url string (the `Mac` port's output). */
-const hexOf = (base64url: string, bytes: number): string => {
-  let bits = 0
-  let acc = 0
-  let hex = ''
-  for (const c of base64url) {
-    const v = BASE64URL.indexOf(c)
-    if (v < 0) throw new Error('not base64url')
-    acc = ((acc << 6) | v) & 0xfff
-    bits += 6
-    if (bits >= 8) {
-      bits -= 8
-      hex += ((acc >> bits) & 0xff).toString(16).padStart(2, '0')
-      if (hex.length === bytes * 2) return hex
-    }
-  }
-  throw new Error(`a MAC of fewer than ${bytes} bytes`)
-}
+import { macUuid } from '../shared/mac-uuid'
 
 const mac = (m: Mac, sessionId: string) => m.mac('checkout-session-transaction', sessionId)
 
@@ -28,11 +8,7 @@ const mac = (m: Mac, sessionId: string) => m.mac('checkout-session-transaction',
  * are the first bytes of the session's MAC, so that a session pays once whoever races for it
  * (version 0 of that id is one insert) and two sessions collide as rarely as two random UUIDs.
  */
-export const sessionTransactionId = (m: Mac, sessionId: string): string => {
-  const h = hexOf(mac(m, sessionId), 16)
-  const variant = ((parseInt(h.charAt(16), 16) & 0x3) | 0x8).toString(16)
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`
-}
+export const sessionTransactionId = (m: Mac, sessionId: string): string => macUuid(m, 'checkout-session-transaction', sessionId)
 
 /**
  * The id sessions created before full-entropy ids paid under: the hex letters and digits of the

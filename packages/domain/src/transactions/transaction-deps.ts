@@ -1,4 +1,3 @@
-import { AuditFolds } from '../audit/audit-folds'
 import { RecordAudited } from '../audit/record-audited'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
@@ -19,6 +18,7 @@ import { WebhookEvents } from '../webhooks/webhook-events.ports'
 import { TransactionPaymentService } from './transaction.codecs'
 import { TransactionRecord } from './transaction'
 import { TransactionStore } from './transaction.ports'
+import { VersionFolds } from './version-folds'
 import { StepContext } from './transaction-steps'
 
 /** What every transaction use case may need. */
@@ -34,8 +34,8 @@ export interface TransactionDeps {
   readonly clock: Clock
   readonly ids: IdGenerator
   readonly events: WebhookEvents
-  /** Where the audit entries written with versions go next (transactions record theirs with the version that makes the change). */
-  readonly auditFolds: AuditFolds
+  /** Where what a version is written with (audit entries, webhook events) goes once it is stored. */
+  readonly folds: VersionFolds
   /** For changes outside the transaction's versions (a card kept with `store: true`). */
   readonly audited: RecordAudited
   readonly config: IdempotencyConfig

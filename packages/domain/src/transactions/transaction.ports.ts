@@ -4,6 +4,7 @@ import { Seek } from '../pagination/page'
 import { Unavailable } from '../shared/errors'
 import { token } from '../shared/token'
 import { AuditRecord } from '../audit/audit-entry'
+import { OutboxEntry } from '../webhooks/webhook-event'
 import { TransactionStatus } from './transaction.codecs'
 import { TransactionRecord } from './transaction'
 
@@ -36,10 +37,17 @@ export interface VersionKey {
   readonly version: number
 }
 
-/** Audit entries a version was written with, not yet folded into the audit log (`foldAudit`). */
-export interface WrittenAudit {
+/** What a version is written with, beside itself: read elsewhere once folded (`VersionFolds`). */
+export interface WrittenWith {
+  /** The audit entries of the changes the version makes. */
+  readonly audit: readonly AuditRecord[]
+  /** The webhook events it raises, with no deliveries yet: its recipients are found when it is folded. */
+  readonly events: readonly OutboxEntry[]
+}
+
+/** A version's `WrittenWith`, not folded yet. */
+export interface Unfolded extends WrittenWith {
   readonly version: VersionKey
-  readonly records: readonly AuditRecord[]
 }
 
 /**
@@ -53,10 +61,10 @@ export interface TransactionStore {
    * Stores `record` as version `record.version` of its transaction. False, changing nothing,
    * when that version exists already (another writer moved first); for version 0, when a
    * transaction with this id exists. Versions after 0 follow the one before without a gap.
-   * `audit`: the entries of the changes this version makes, stored with it in the same write
-   * (so with it or not at all), and kept unfolded until `auditFolded` names the version.
+   * `written`: its audit entries and webhook events, stored with it in the same write (so with it
+   * or not at all), and kept unfolded until `folded` names the version.
    */
-  put(record: TransactionRecord, audit?: readonly AuditRecord[]): TE.TaskEither<Unavailable, boolean>
+  put(record: TransactionRecord, written?: Partial<WrittenWith>): TE.TaskEither<Unavailable, boolean>
   /** The newest version of the account's transaction with this id; another account's is none. */
   find(merchantAccountId: string, id: string): TE.TaskEither<Unavailable, O.Option<TransactionRecord>>
   /** Every version of the account's transaction, oldest first (none: empty). */
@@ -71,9 +79,9 @@ export interface TransactionStore {
    * when given. `limit` of them when that many are left: fewer means none is left.
    */
   stale(before: Date, limit: number, after?: StaleFrom): TE.TaskEither<Unavailable, readonly TransactionRecord[]>
-  /** Versions of every account written before `before` whose audit entries are not folded, oldest first, at most `limit`. */
-  unfoldedAudit(before: Date, limit: number): TE.TaskEither<Unavailable, readonly WrittenAudit[]>
-  /** Marks these versions' audit entries folded: `unfoldedAudit` leaves them out from then on. */
-  auditFolded(versions: readonly VersionKey[]): TE.TaskEither<Unavailable, void>
+  /** Versions of every account written before `before` with audit entries or events not folded, oldest first, at most `limit`. */
+  unfolded(before: Date, limit: number): TE.TaskEither<Unavailable, readonly Unfolded[]>
+  /** Marks these versions folded: `unfolded` leaves them out from then on. */
+  folded(versions: readonly VersionKey[]): TE.TaskEither<Unavailable, void>
 }
 export const TransactionStore = token<TransactionStore>('TransactionStore')

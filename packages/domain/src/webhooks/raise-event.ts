@@ -1,12 +1,16 @@
+import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as T from 'fp-ts/Task'
 import * as TE from 'fp-ts/TaskEither'
 import { pipe } from 'fp-ts/function'
 import { Clock, IdGenerator } from '../shared/clock.ports'
+import { Mac } from '../shared/crypto.ports'
+import { macUuid } from '../shared/mac-uuid'
 import { Unavailable } from '../shared/errors'
-import { WebhookDispatch, WebhookOutbox } from './webhook-delivery.ports'
+import { deliveriesOf } from './webhook-delivery'
+import { WebhookDeliveryStore, WebhookDispatch, WebhookOutbox } from './webhook-delivery.ports'
 import { Environment, OutboxEntry, outboxEntryOf } from './webhook-event'
-import { RaiseEvent, RecordWithEvent, WebhookEvents } from './webhook-events.ports'
+import { FanOut, PrepareEvent, RaiseEvent, RecordWithEvent, WebhookEvents } from './webhook-events.ports'
 import { WebhookSubscriptionRepository } from './webhooks.ports'
 
 /**
@@ -62,6 +66,49 @@ export const makeRecordWithEvent =
     )
   }
 
+export const makePrepareEvent =
+  (deps: { ids: IdGenerator; clock: Clock; environment: Environment }): PrepareEvent =>
+  (name, merchantAccountId, target) =>
+    outboxEntryOf({
+      name,
+      merchantAccountId,
+      target,
+      environment: deps.environment,
+      eventId: deps.ids.uuid(),
+      at: deps.clock.now(),
+      deliveries: [],
+    })
+
+/**
+ * Fans prepared events out to the active subscriptions of their accounts and the active
+ * instance-wide ones at this moment (one read per account), each delivery's id a MAC of its
+ * event and subscription.
+ */
+export const makeFanOut =
+  (deps: { webhooks: WebhookSubscriptionRepository; deliveries: WebhookDeliveryStore; dispatch: WebhookDispatch; mac: Mac }): FanOut =>
+  (events) =>
+  async () => {
+    const recipients = new Map<string, readonly { readonly id: string }[]>()
+    for (const account of new Set(events.map((e) => e.merchant_account_id))) {
+      const subs = await deps.webhooks.recipients(account)()
+      if (E.isLeft(subs)) return subs
+      recipients.set(account, subs.right)
+    }
+    const deliveries = events.flatMap((e) =>
+      deliveriesOf({
+        ...e,
+        deliveries: (recipients.get(e.merchant_account_id) ?? []).map((s) => ({
+          id: macUuid(deps.mac, 'webhook-delivery', `${e.event_id}\u0000${s.id}`),
+          subscription_id: s.id,
+        })),
+      }),
+    )
+    if (deliveries.length === 0) return E.right(undefined)
+    const stored = await deps.deliveries.enqueue(deliveries)()
+    if (E.isRight(stored)) deps.dispatch.wake()
+    return stored
+  }
+
 export const makeWebhookEvents = (
   deps: Parameters<typeof makeRaiseEvent>[0] & Parameters<typeof makeRecordWithEvent>[0],
-): WebhookEvents => ({ raise: makeRaiseEvent(deps), record: makeRecordWithEvent(deps) })
+): WebhookEvents => ({ raise: makeRaiseEvent(deps), record: makeRecordWithEvent(deps), prepare: makePrepareEvent(deps) })

@@ -41,6 +41,7 @@ describe('audit log entries through a kill -9 (MongoDB)', function () {
     const pay = caller({ ...headers, 'x-orka-merchant-account-id': 'default' })
     const acknowledged: string[] = []
     const paid: string[] = []
+    const statuses: string[] = []
     let killed = false
     const kill = () => {
       // Killed while the other requests are in flight: somewhere between their entries and their writes, or before a fold.
@@ -60,6 +61,7 @@ describe('audit log entries through a kill -9 (MongoDB)', function () {
         () => undefined,
       )
       if (r?.status === 201) paid.push((JSON.parse(r.text) as { id: string }).id)
+      else if (r !== undefined) statuses.push(`${r.status} ${r.text.slice(0, 200)}`)
       kill()
     })
     await Promise.all([...buyers, ...payments])
@@ -71,7 +73,7 @@ describe('audit log entries through a kill -9 (MongoDB)', function () {
       await client.connect()
       const database = client.db(db.env.MONGODB_DATABASE)
       const entries = database.collection<StoredEntry>(COLLECTIONS.auditLog)
-      const versions = database.collection<{ transaction_id: string; audit_folded?: false }>(COLLECTIONS.transactionVersions)
+      const versions = database.collection<{ transaction_id: string; unfolded?: true }>(COLLECTIONS.transactionVersions)
       // The relay runs every 5 s on entries older than 60 s: all settled within 90 s of the kill.
       await eventually(
         async () => ((await entries.countDocuments({ committed: false })) === 0 ? true : undefined),
@@ -89,7 +91,7 @@ describe('audit log entries through a kill -9 (MongoDB)', function () {
 
       // Every transaction stored has one `created` entry, folded by the relay when its process could not.
       await eventually(
-        async () => ((await versions.countDocuments({ audit_folded: false })) === 0 ? true : undefined),
+        async () => ((await versions.countDocuments({ unfolded: true })) === 0 ? true : undefined),
         'every version folded',
         100_000,
       )
@@ -98,7 +100,10 @@ describe('audit log entries through a kill -9 (MongoDB)', function () {
         .find({ committed: true, action: 'created', 'resource.type': 'transaction' })
         .map((e) => e.resource.id)
         .toArray()
-      expect(paidEntries.length, 'payments stored before the kill').to.be.greaterThan(0)
+      expect(
+        paidEntries.length,
+        `payments stored before the kill (${paid.length} paid; ${statuses.slice(0, 3).join('; ')})`,
+      ).to.be.greaterThan(0)
       expect([...paidEntries].sort(), 'one entry per stored transaction, none for one never stored').to.deep.equal([...transactions].sort())
       expect(transactions).to.include.members(paid)
 

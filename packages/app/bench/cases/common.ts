@@ -23,6 +23,26 @@ export const measure = async (
   return load(bench, what, spec, o)
 }
 
+/** Rounds of `alternating`: each server's median of this many runs. */
+export const ROUNDS = 3
+
+/**
+ * Runs each spec once to warm up, then all of them in turn, ROUNDS times, and keeps each one's
+ * median run by rate: a drift of the machine during the case (other load, frequency) falls on
+ * every server alike instead of on whichever ran last.
+ */
+export const alternating = async (
+  bench: Bench,
+  runs: readonly { readonly what: string; readonly spec: LoadSpec }[],
+  o: LoadOptions,
+): Promise<LoadResult[]> => {
+  for (const r of runs) await load(bench, `${r.what} (warm-up)`, { ...r.spec, seconds: WARM_UP_S }, o)
+  const results: LoadResult[][] = runs.map(() => [])
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [i, r] of runs.entries()) results[i]?.push(await load(bench, `${r.what} (round ${round + 1})`, r.spec, o))
+  return results.map((rs) => [...rs].sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)] as LoadResult)
+}
+
 export const failures: string[] = []
 
 /** Runs one case's row; what it throws becomes the row's result (`not measured: ...` or `FAILED: ...`). */

@@ -53,7 +53,12 @@ const receiver = async () => {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     received: () => received,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () =>
+      new Promise<void>((r) =>
+        server.close(() => {
+          r()
+        }),
+      ),
   }
 }
 
@@ -89,13 +94,9 @@ const main = async () => {
         await call(orka, 'POST', '/webhook-subscriptions', 201, { token: bench.token, body: JSON.stringify({ url: hooks.url }) })
         const samples: [number, number][] = []
         const started = performance.now()
-        let sampling = true
-        const sampler = (async () => {
-          while (sampling) {
-            samples.push([(performance.now() - started) / 1000, rssOf(orka.pid)])
-            await sleep(1000)
-          }
-        })()
+        const sample = () => samples.push([(performance.now() - started) / 1000, rssOf(orka.pid)])
+        sample()
+        const sampler = setInterval(sample, 1000)
         const spec = { headers: auth, seconds: SECONDS }
         const [pay, list, roles] = await Promise.all([
           load(
@@ -115,8 +116,7 @@ const main = async () => {
           load(bench, 'soak lists', { ...spec, url: `${orka.url}/transactions?limit=20`, method: 'GET', connections: 4 }, { expect: 200 }),
           load(bench, 'soak reads', { ...spec, url: `${orka.url}/roles`, method: 'GET', connections: 4 }, { expect: 200 }),
         ])
-        sampling = false
-        await sampler
+        clearInterval(sampler)
         await sleep(3000)
         const after = samples.filter(([t]) => t >= WARM_UP_S)
         const at = (t: number) => after.find(([s]) => s >= t)?.[1] ?? 0

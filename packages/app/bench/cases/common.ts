@@ -40,7 +40,11 @@ export const alternating = async (
   const results: LoadResult[][] = runs.map(() => [])
   for (let round = 0; round < ROUNDS; round++)
     for (const [i, r] of runs.entries()) results[i]?.push(await load(bench, `${r.what} (round ${round + 1})`, r.spec, o))
-  return results.map((rs) => [...rs].sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)] as LoadResult)
+  return results.map((rs) => {
+    const median = [...rs].sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)]
+    if (median === undefined) throw new Error('no run to take the median of')
+    return median
+  })
 }
 
 export const failures: string[] = []

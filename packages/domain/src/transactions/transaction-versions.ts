@@ -35,12 +35,13 @@ export const foldLater = (
   r: TransactionRecord,
   written: WrittenWith,
   outcomes?: ReadonlyMap<string, ChangeOutcome>,
-): void =>
+): void => {
   deps.folds.later({
     version: { merchantAccountId: r.merchant_account_id, transactionId: r.id, version: r.version },
     ...written,
     ...(outcomes === undefined ? {} : { outcomes }),
   })
+}
 
 /**
  * Writes the next version (`writeVersion`) and queues its fold; `none` when another writer got

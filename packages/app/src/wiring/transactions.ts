@@ -1,3 +1,4 @@
+import * as E from 'fp-ts/Either'
 /** Wires transactions: what every transaction use case needs, the use cases, and the recovery of pending ones. */
 import * as TE from 'fp-ts/TaskEither'
 import { DependencyContainer, instanceCachingFactory } from 'tsyringe'
@@ -6,6 +7,7 @@ import {
   CardConnectors,
   Clock,
   FanOut,
+  FOLD_BATCH,
   foldWrittenVersions,
   makeVersionFolds,
   CheckoutSessionStore,
@@ -31,6 +33,7 @@ import {
   token,
   TransactionDeps,
   TransactionStore,
+  Unavailable,
   VersionFolds,
 } from '@orka/domain'
 import { UseCases } from '@orka/adapters-http'
@@ -51,6 +54,20 @@ export const VersionRelay = token<PeriodicJob>('VersionRelay')
 export const VERSION_FOLD_EVERY_MS = 250
 const VERSION_RELAY_EVERY_MS = 5_000
 
+/**
+ * A run writes the queue in batches, a few at most (the rest waits for the next run). It never
+ * counts in the log: a run every quarter second would fill it.
+ */
+const flushQueue =
+  (folds: VersionFolds): TE.TaskEither<Unavailable, number> =>
+  async () => {
+    for (let batch = 0; batch < 8; batch++) {
+      const r = await folds.flush()()
+      if (E.isLeft(r) || r.right < FOLD_BATCH) return E.map(() => 0)(r)
+    }
+    return E.right(0)
+  }
+
 /** Its last run comes after it stops, so what a stopping instance queued is folded by it, not left to the relay. */
 class FlushingJob extends PeriodicJob {
   override async stop(): Promise<void> {
@@ -64,9 +81,7 @@ export const wireTransactions = (c: DependencyContainer, { config, log }: Wiring
   c.register(VersionFolds, { useFactory: instanceCachingFactory((c) => makeVersionFolds(foldDeps(c))) })
   c.register(VersionFolder, {
     useFactory: instanceCachingFactory(
-      // Never counted in the log: a run every quarter second would fill it.
-      (c) =>
-        new FlushingJob('transaction version folding', () => TE.map(() => 0)(get(c, VersionFolds).flush()), VERSION_FOLD_EVERY_MS, log),
+      (c) => new FlushingJob('transaction version folding', () => flushQueue(get(c, VersionFolds)), VERSION_FOLD_EVERY_MS, log),
     ),
   })
   c.register(VersionRelay, {

@@ -65,17 +65,29 @@ export const foldVersions =
     return E.isLeft(marked) ? marked : E.right(folds.length)
   }
 
-/** A queue of folds written in batches by `flush`; a failed batch is left to `foldWrittenVersions`. */
+/** At most this many folds are written by one `flush`: a batch stays well within a storage call's bound. */
+export const FOLD_BATCH = 200
+/** At most this many folds wait in a queue; beyond it the oldest are left to the relay (storage holds them). */
+export const FOLD_QUEUE = 20_000
+
+/**
+ * A queue of folds written in batches by `flush`, FOLD_BATCH at a time. Nothing is lost by what
+ * the queue gives up (a failed batch, the oldest of a full queue, all of it with its process):
+ * every fold is also in storage, with its version, until a fold marks it done, and
+ * `foldWrittenVersions` folds it from there.
+ */
 export const makeVersionFolds = (deps: FoldDeps): VersionFolds => {
   let queued: VersionFold[] = []
   const fold = foldVersions(deps)
   return {
     later: (f) => {
-      if (f.audit.length > 0 || f.events.length > 0) queued.push(f)
+      if (f.audit.length === 0 && f.events.length === 0) return
+      queued.push(f)
+      if (queued.length > FOLD_QUEUE) queued = queued.slice(-FOLD_QUEUE)
     },
     flush: () => {
-      const batch = queued
-      queued = []
+      const batch = queued.slice(0, FOLD_BATCH)
+      queued = queued.slice(FOLD_BATCH)
       return fold(batch)
     },
   }

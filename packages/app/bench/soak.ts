@@ -10,7 +10,7 @@ import { load } from './load'
 import { describeMachine, machineLine } from './machine'
 import { provideMongo } from './mongo'
 import { call, mongoEnv, startOrka, withMongoDatabase } from './orka'
-import { rssOf, sleep } from './processes'
+import { freePort, rssOf, sleep } from './processes'
 
 /**
  * `npm run bench:soak`: ten minutes of mixed traffic against Orka on MongoDB (`MONGODB_URI`, or
@@ -100,15 +100,30 @@ const main = async () => {
   const hooks = await receiver()
   try {
     await withMongoDatabase(bench, async (uri, db) => {
-      const orka = await startOrka(bench, 'orka', { env: { ...mongoEnv(uri, db), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } })
+      const metricsPort = await freePort()
+      const orka = await startOrka(bench, 'orka', {
+        env: { ...mongoEnv(uri, db), WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', METRICS_PORT: String(metricsPort) },
+      })
+      /** The V8 heap in use, from Orka's own metrics (`nodejs_heap_size_used_bytes`). */
+      const heapUsed = async (): Promise<number | undefined> => {
+        const text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(2000) })
+          .then((r) => r.text())
+          .catch(() => '')
+        const m = /^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)$/m.exec(text)
+        return m?.[1] === undefined ? undefined : Number(m[1])
+      }
       try {
         const auth = { authorization: `Bearer ${bench.token}`, 'content-type': 'application/json' }
         await call(orka, 'POST', '/webhook-subscriptions', 201, { token: bench.token, body: JSON.stringify({ url: hooks.url }) })
         const samples: [number, number][] = []
+        const heap: [number, number][] = []
         const started = performance.now()
+        let ticks = 0
         const sample = () => {
+          const t = (performance.now() - started) / 1000
           // The process gone (a failed run stops it), the run's own error says why.
-          if (existsSync(`/proc/${orka.pid}`)) samples.push([(performance.now() - started) / 1000, rssOf(orka.pid)])
+          if (existsSync(`/proc/${orka.pid}`)) samples.push([t, rssOf(orka.pid)])
+          if (ticks++ % 5 === 0) void heapUsed().then((h) => h !== undefined && heap.push([t, h]))
         }
         sample()
         const sampler = setInterval(sample, 1000)
@@ -142,11 +157,19 @@ const main = async () => {
         const after = samples.filter(([t]) => t >= WARM_UP_S)
         const at = (t: number) => after.find(([s]) => s >= t)?.[1] ?? 0
         const perMin = slope(after.map(([t, y]) => [t / 60, y / MB]))
+        // The heap after each minute's lowest point (a collection just ran): what stays reachable.
+        const byMinute = new Map<number, [number, number][]>()
+        for (const [t, y] of heap.filter(([x]) => x >= WARM_UP_S))
+          byMinute.set(Math.floor(t / 60), [...(byMinute.get(Math.floor(t / 60)) ?? []), [t, y]])
+        // Whole minutes only (a sample every 5 s): a last, partial one may hold no collection.
+        const floors = [...byMinute.values()].filter((m) => m.length >= 10).map((m) => m.reduce((low, p) => (p[1] < low[1] ? p : low)))
+        const heapPerMin = slope(floors.map(([t, y]) => [t / 60, y / MB]))
         const mb = (b: number) => `${(b / MB).toFixed(1)} MB`
         const lines = [
           `payments ${count(pay)} (${pay.rps.toFixed(0)}/s, p50 ${pay.p50.toFixed(0)} ms, p99 ${pay.p99.toFixed(0)} ms); buyer lists ${count(list)}; GET /roles ${count(roles)}; webhooks received ${hooks.received()}`,
           `RSS after warm-up ${mb(at(WARM_UP_S))}, at the end ${mb(after.at(-1)?.[1] ?? 0)}, at most ${mb(Math.max(...after.map(([, y]) => y)))}; ${after.length} samples`,
           `RSS slope after warm-up ${perMin >= 0 ? '+' : ''}${perMin.toFixed(3)} MB/min (${((perMin / (at(WARM_UP_S) / MB)) * 100).toFixed(3)} % of the level per minute)`,
+          `V8 heap in use, each minute's lowest: ${floors.map(([, y]) => (y / MB).toFixed(1)).join(', ')} MB; slope ${heapPerMin >= 0 ? '+' : ''}${heapPerMin.toFixed(3)} MB/min`,
         ]
         for (const l of lines) process.stdout.write(`soak: ${l}\n`)
       } finally {

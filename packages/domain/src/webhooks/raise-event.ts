@@ -13,6 +13,20 @@ import { Environment, OutboxEntry, outboxEntryOf } from './webhook-event'
 import { FanOut, PrepareEvent, RaiseEvent, RecordWithEvent, WebhookEvents } from './webhook-events.ports'
 import { WebhookSubscriptionRepository } from './webhooks.ports'
 
+/** An event about to be raised, with no recipients yet (see `PrepareEvent`). */
+export const makePrepareEvent =
+  (deps: { ids: IdGenerator; clock: Clock; environment: Environment }): PrepareEvent =>
+  (name, merchantAccountId, target) =>
+    outboxEntryOf({
+      name,
+      merchantAccountId,
+      target,
+      environment: deps.environment,
+      eventId: deps.ids.uuid(),
+      at: deps.clock.now(),
+      deliveries: [],
+    })
+
 /**
  * An event about to be raised, fanned out to the account's active subscriptions and the active
  * instance-wide ones at this moment. None when nobody listens: the write then costs nothing more.
@@ -25,17 +39,10 @@ export const makeRaiseEvent =
       TE.map((subs) =>
         subs.length === 0
           ? O.none
-          : O.some(
-              outboxEntryOf({
-                name,
-                merchantAccountId,
-                target,
-                environment: deps.environment,
-                eventId: deps.ids.uuid(),
-                at: deps.clock.now(),
-                deliveries: subs.map((s) => ({ id: deps.ids.uuid(), subscription_id: s.id })),
-              }),
-            ),
+          : O.some({
+              ...makePrepareEvent(deps)(name, merchantAccountId, target),
+              deliveries: subs.map((s) => ({ id: deps.ids.uuid(), subscription_id: s.id })),
+            }),
       ),
     )
 
@@ -65,19 +72,6 @@ export const makeRecordWithEvent =
       TE.tap(() => TE.fromTask(deps.dispatch.publish(entry))),
     )
   }
-
-export const makePrepareEvent =
-  (deps: { ids: IdGenerator; clock: Clock; environment: Environment }): PrepareEvent =>
-  (name, merchantAccountId, target) =>
-    outboxEntryOf({
-      name,
-      merchantAccountId,
-      target,
-      environment: deps.environment,
-      eventId: deps.ids.uuid(),
-      at: deps.clock.now(),
-      deliveries: [],
-    })
 
 /**
  * Fans prepared events out to the active subscriptions of their accounts and the active

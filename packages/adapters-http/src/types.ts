@@ -97,6 +97,11 @@ export interface UseCases {
   getBuyer: ReturnType<typeof domain.makeGetBuyer>
   updateBuyer: ReturnType<typeof domain.makeUpdateBuyer>
   deleteBuyer: ReturnType<typeof domain.makeDeleteBuyer>
+  createShippingDetails: ReturnType<typeof domain.makeCreateShippingDetails>
+  listShippingDetails: ReturnType<typeof domain.makeListShippingDetails>
+  getShippingDetails: ReturnType<typeof domain.makeGetShippingDetails>
+  updateShippingDetails: ReturnType<typeof domain.makeUpdateShippingDetails>
+  deleteShippingDetails: ReturnType<typeof domain.makeDeleteShippingDetails>
   createWebhookSubscription: ReturnType<typeof domain.makeCreateWebhookSubscription>
   getWebhookSubscription: ReturnType<typeof domain.makeGetWebhookSubscription>
   listWebhookSubscriptions: ReturnType<typeof domain.makeListWebhookSubscriptions>

@@ -194,6 +194,11 @@ const USE_CASES: Record<keyof UseCases, true> = {
   getBuyer: true,
   updateBuyer: true,
   deleteBuyer: true,
+  createShippingDetails: true,
+  listShippingDetails: true,
+  getShippingDetails: true,
+  updateShippingDetails: true,
+  deleteShippingDetails: true,
   createWebhookSubscription: true,
   getWebhookSubscription: true,
   listWebhookSubscriptions: true,
@@ -298,6 +303,11 @@ export const PAYMENT_METHOD_USE_CASES_UNUSED = Object.fromEntries(
     'deletePaymentMethod',
     'listBuyerPaymentMethods',
     'listAuditLogs',
+    'createShippingDetails',
+    'listShippingDetails',
+    'getShippingDetails',
+    'updateShippingDetails',
+    'deleteShippingDetails',
   ].map((n) => [
     n,
     () => {
@@ -307,6 +317,11 @@ export const PAYMENT_METHOD_USE_CASES_UNUSED = Object.fromEntries(
 ) as unknown as Pick<
   UseCases,
   | 'listAuditLogs'
+  | 'createShippingDetails'
+  | 'listShippingDetails'
+  | 'getShippingDetails'
+  | 'updateShippingDetails'
+  | 'deleteShippingDetails'
   | 'storePaymentMethod'
   | 'listPaymentMethods'
   | 'getPaymentMethod'

@@ -16,6 +16,7 @@ import { MemoryWebhookDeliveryStore } from './memory-webhook-delivery-store'
 import { MemoryWebhookOutbox } from './memory-webhook-outbox'
 import { MemoryWebhookSubscriptionRepository } from './memory-webhook-subscription-repository'
 import { MemoryTransactionStore } from './memory-transaction-store'
+import { MemoryShippingDetailsRepository } from './memory-shipping-details-repository'
 
 export interface MemoryAdapterOptions {
   readonly idempotency?: MemoryIdempotencyStoreOptions
@@ -29,6 +30,7 @@ export const makeMemoryAdapters = (options: MemoryAdapterOptions = {}) =>
     keys: new MemoryApiKeyPairRepository(),
     roles: new MemoryRoleRepository(),
     buyers: new MemoryBuyerRepository(),
+    shippingDetails: new MemoryShippingDetailsRepository(),
     webhooks: new MemoryWebhookSubscriptionRepository(),
     giftCardServices: new MemoryGiftCardServiceRepository(),
     giftCardVault: new MemoryGiftCardVault(),

@@ -13,6 +13,7 @@ import { MongoPaymentMethodVault } from './mongo-payment-method-vault'
 import { MongoPaymentServiceRepository } from './mongo-payment-service-repository'
 import { MongoRateLimitStore, MongoRateLimitStoreOptions } from './mongo-rate-limit-store'
 import { MongoRoleRepository } from './mongo-role-repository'
+import { MongoShippingDetailsRepository } from './mongo-shipping-details-repository'
 import { MongoWebhookDeliveryStore } from './mongo-webhook-delivery-store'
 import { MongoWebhookOutbox } from './mongo-webhook-outbox'
 import { MongoWebhookSubscriptionRepository } from './mongo-webhook-subscription-repository'
@@ -31,6 +32,7 @@ export const makeMongoAdapters = (store: MongoStore, options: MongoAdapterOption
     keys: new MongoApiKeyPairRepository(store),
     roles: new MongoRoleRepository(store),
     buyers: new MongoBuyerRepository(store, options.buyers),
+    shippingDetails: new MongoShippingDetailsRepository(store),
     webhooks: new MongoWebhookSubscriptionRepository(store),
     giftCardServices: new MongoGiftCardServiceRepository(store),
     giftCardVault: new MongoGiftCardVault(store),

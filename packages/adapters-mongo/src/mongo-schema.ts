@@ -9,6 +9,8 @@ export const COLLECTIONS = {
   buyers: 'buyers',
   /** One document per (merchant account, external_identifier): the buyer that holds it. */
   buyerExternalIdentifiers: 'buyer_external_identifiers',
+  /** Buyers' shipping details, `_id` the record id. */
+  shippingDetails: 'shipping_details',
   webhookSubscriptions: 'webhook_subscriptions',
   deletedWebhookSubscriptions: 'deleted_webhook_subscriptions',
   giftCardServices: 'gift_card_services',
@@ -75,6 +77,8 @@ export const INDEXES: readonly IndexSpec[] = [
     name: 'merchant_external_created',
     key: { merchant_account_id: 1, external_identifier: 1, created_at: -1, _id: -1 },
   },
+  // One buyer's shipping details, newest first (`listOfBuyer`); also serves `deleteOfBuyer`.
+  { collection: C.shippingDetails, name: 'merchant_buyer_created', key: { merchant_account_id: 1, buyer_id: 1, created_at: -1, _id: -1 } },
   // Also serves `recipients` (merchant_account_id $in [account, null]): an account has few subscriptions.
   { collection: C.webhookSubscriptions, name: 'merchant_created', key: { merchant_account_id: 1, created_at: -1, _id: -1 } },
   {

@@ -25,6 +25,7 @@ import {
   left,
   MERCHANT_A,
   right,
+  someShippingDetails,
   uuidFor,
 } from '@orka/domain/testing'
 import { COLLECTIONS, EXPIRY_GRACE_MS, INDEXES } from '../src/mongo-schema'
@@ -76,6 +77,15 @@ describe('MongoDB documents and database', () => {
       await expectUndecodable(a.buyers.findByExternalIdentifier(MERCHANT_A, 'crm-1'), COLLECTIONS.buyers, b.id)
       await right(a.buyers.create(aBuyer({ created_at: isoAt(5), updated_at: isoAt(5) })))
       await expectUndecodable(a.buyers.list(MERCHANT_A, {}, { direction: 'forward', from: O.none, limit: 10 }), COLLECTIONS.buyers, b.id)
+    })
+
+    it("shipping details: found by id and in a buyer's list", async () => {
+      const r = someShippingDetails()
+      await right(a.shippingDetails.create(r))
+      await right(a.shippingDetails.create(someShippingDetails({ created_at: isoAt(5), updated_at: isoAt(5) })))
+      await raw(COLLECTIONS.shippingDetails).updateOne({ _id: r.id }, { $set: { address: { city: 7 } } })
+      await expectUndecodable(a.shippingDetails.findById(MERCHANT_A, r.id), COLLECTIONS.shippingDetails, r.id)
+      await expectUndecodable(a.shippingDetails.listOfBuyer(MERCHANT_A, r.buyer_id), COLLECTIONS.shippingDetails, r.id)
     })
 
     it('the vault: a card with a missing field', async () => {
@@ -221,6 +231,12 @@ describe('MongoDB documents and database', () => {
       const doc = await raw(COLLECTIONS.buyers).findOne({ _id: b.id })
       expect(doc).to.include({ _id: b.id, merchant_account_id: MERCHANT_A, created_at: b.created_at })
       expect(doc).not.to.have.property('id')
+    })
+
+    it('stores shipping details under their id as _id, with the fields the list queries on', async () => {
+      const { id, ...rest } = someShippingDetails()
+      await right(a.shippingDetails.create({ id, ...rest }))
+      expect(await raw(COLLECTIONS.shippingDetails).findOne({ _id: id })).to.deep.equal({ _id: id, ...rest })
     })
 
     it('stores keys holding U+0000 escaped (PostgreSQL under FerretDB cannot hold it) and reads them back exactly', async () => {

@@ -17,6 +17,7 @@ describe('adapters-mongo', () => {
         keys: ['findByThumbprint', 'upsert', 'list', 'revoke'],
         roles: ['list', 'findBySlugs', 'upsert'],
         buyers: ['create', 'findById', 'findByExternalIdentifier', 'list'],
+        shippingDetails: ['create', 'findById', 'listOfBuyer', 'update', 'delete', 'deleteOfBuyer'],
         webhooks: ['create', 'ensure', 'findById', 'list', 'delete', 'update', 'findForDelivery', 'recipients'],
         giftCardServices: ['findPrimary', 'upsert'],
         giftCardVault: ['findById', 'findByFingerprint', 'insert'],

@@ -14,6 +14,7 @@ import { CheckoutSessionStore } from './checkout-sessions/checkout-session.ports
 import { GiftCardLedger } from './gift-cards/gift-card-ledger.ports'
 import { PaymentMethodVault } from './payment-methods/payment-method.ports'
 import { AuditLog } from './audit/audit.ports'
+import { ShippingDetailsRepository } from './shipping-details/shipping-details.ports'
 
 /**
  * The ports whose state matters: the ones a storage technology implements, all of them, as one
@@ -26,6 +27,7 @@ export interface StoragePorts {
   readonly keys: ApiKeyPairRepository
   readonly roles: RoleRepository
   readonly buyers: BuyerRepository
+  readonly shippingDetails: ShippingDetailsRepository
   readonly webhooks: WebhookSubscriptionRepository
   readonly giftCardServices: GiftCardServiceRepository
   readonly giftCardVault: GiftCardVault
@@ -47,6 +49,7 @@ export const STORAGE_PORT_TOKENS: { readonly [K in keyof StoragePorts]: Token<St
   keys: ApiKeyPairRepository,
   roles: RoleRepository,
   buyers: BuyerRepository,
+  shippingDetails: ShippingDetailsRepository,
   webhooks: WebhookSubscriptionRepository,
   giftCardServices: GiftCardServiceRepository,
   giftCardVault: GiftCardVault,

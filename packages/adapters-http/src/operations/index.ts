@@ -6,6 +6,7 @@ import type { Operation } from './operation'
 import { PAYMENT_METHOD_OPERATIONS } from './payment-methods'
 import { PAYMENT_SERVICE_OPERATIONS } from './payment-services'
 import { ROLE_OPERATIONS } from './roles'
+import { SHIPPING_DETAILS_OPERATIONS } from './shipping-details'
 import { TRANSACTION_EXTRA_OPERATIONS } from './transaction-extras'
 import { TRANSACTION_READ_OPERATIONS } from './transaction-reads'
 import { TRANSACTION_OPERATIONS } from './transactions'
@@ -23,6 +24,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...PAYMENT_METHOD_OPERATIONS,
   ...ROLE_OPERATIONS,
   ...BUYER_OPERATIONS,
+  ...SHIPPING_DETAILS_OPERATIONS,
   ...WEBHOOK_SUBSCRIPTION_OPERATIONS,
   ...WEBHOOK_DELIVERY_OPERATIONS,
   ...TRANSACTION_OPERATIONS,

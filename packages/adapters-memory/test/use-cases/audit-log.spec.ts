@@ -37,6 +37,7 @@ import {
   MemoryGiftCardVault,
   MemoryPaymentMethodVault,
   MemoryPaymentServiceRepository,
+  MemoryShippingDetailsRepository,
 } from '../../src'
 import { ACTOR, eventWorld, ours, START, testBox, testMac, transactionFolds } from './support'
 import { transactionWorld } from './transaction-world'
@@ -66,6 +67,7 @@ const world = (buyers: BuyerRepository = new MemoryBuyerRepository()) => {
   const w = { clock, ids, buyers, mac: testMac(), ...events, ...transactionFolds(events) }
   const settle = makeSettleAudit({
     ...w,
+    shippingDetails: new MemoryShippingDetailsRepository(),
     giftCardVault: new MemoryGiftCardVault(),
     paymentMethods: new MemoryPaymentMethodVault(),
     checkoutSessions: new MemoryCheckoutSessionStore(),
@@ -283,6 +285,7 @@ describe('the audit log, written by the use cases', () => {
       const relay = makeSettleAudit({
         ...w,
         buyers: new MemoryBuyerRepository(),
+        shippingDetails: new MemoryShippingDetailsRepository(),
         giftCardVault: new MemoryGiftCardVault(),
         checkoutSessions: new MemoryCheckoutSessionStore(),
         webhooks: w.webhooks,

@@ -30,6 +30,7 @@ import {
 import { MockGiftCardConnector } from '@orka/adapters-node'
 import {
   MemoryBuyerRepository,
+  MemoryShippingDetailsRepository,
   MemoryCheckoutSessionStore,
   MemoryGiftCardLedger,
   MemoryGiftCardServiceRepository,
@@ -88,6 +89,7 @@ export const transactionWorld = async (
     cardServices: services,
     cardConnectors: cardConnectorsOf(Object.fromEntries(connectors.map((c, i) => [`card-${i + 1}`, c]))),
     buyers: new MemoryBuyerRepository(),
+    shippingDetails: new MemoryShippingDetailsRepository(),
     idempotency: new MemoryIdempotencyStore(),
     box: testBox(),
     mac: testMac(),

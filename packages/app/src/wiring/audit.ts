@@ -15,6 +15,7 @@ import {
   makeSettleAudit,
   PaymentMethodVault,
   RecordAudited,
+  ShippingDetailsRepository,
   token,
   TransactionStore,
   VersionFolds,
@@ -48,6 +49,7 @@ export const wireAudit = (c: DependencyContainer, { config, log }: Wiring): void
               makeSettleAudit({
                 audit: get(c, AuditLog),
                 buyers: get(c, BuyerRepository),
+                shippingDetails: get(c, ShippingDetailsRepository),
                 giftCardVault: get(c, GiftCardVault),
                 paymentMethods: get(c, PaymentMethodVault),
                 webhooks: get(c, WebhookSubscriptionRepository),

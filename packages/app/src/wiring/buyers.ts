@@ -1,4 +1,4 @@
-/** Wires buyers: their use cases, a deletion taking the buyer's gift cards and payment methods with it. */
+/** Wires buyers and their shipping details: a buyer's deletion takes its gift cards, payment methods and shipping details with it. */
 import { DependencyContainer } from 'tsyringe'
 import {
   BuyerRepository,
@@ -9,12 +9,19 @@ import {
   IdGenerator,
   Mac,
   makeCreateBuyer,
+  makeCreateShippingDetails,
+  makeDeleteShippingDetails,
+  makeGetShippingDetails,
+  makeListShippingDetails,
+  makeUpdateShippingDetails,
   makeDeleteBuyer,
   makeGetBuyer,
   makeListBuyers,
   makeUpdateBuyer,
   PaymentMethodVault,
   RecordAudited,
+  ShippingDetailsRepository,
+  shippingDetailsCascade,
   WebhookEvents,
 } from '@orka/domain'
 import { get } from './context'
@@ -25,6 +32,7 @@ export const buyerUseCases = (c: DependencyContainer) => {
   const mac = get(c, Mac)
   const events = get(c, WebhookEvents)
   const audited = get(c, RecordAudited)
+  const shipping = { buyers, shippingDetails: get(c, ShippingDetailsRepository), clock, ids: get(c, IdGenerator), mac, audited }
   return {
     createBuyer: makeCreateBuyer({ buyers, clock, ids: get(c, IdGenerator), events, audited }),
     listBuyers: makeListBuyers({ buyers, mac }),
@@ -34,7 +42,16 @@ export const buyerUseCases = (c: DependencyContainer) => {
       buyers,
       events,
       audited,
-      cascade: [deleteBuyersGiftCards(get(c, GiftCardVault)), deleteBuyersPaymentMethods(get(c, PaymentMethodVault))],
+      cascade: [
+        deleteBuyersGiftCards(get(c, GiftCardVault)),
+        deleteBuyersPaymentMethods(get(c, PaymentMethodVault)),
+        shippingDetailsCascade(shipping),
+      ],
     }),
+    createShippingDetails: makeCreateShippingDetails(shipping),
+    listShippingDetails: makeListShippingDetails(shipping),
+    getShippingDetails: makeGetShippingDetails(shipping),
+    updateShippingDetails: makeUpdateShippingDetails(shipping),
+    deleteShippingDetails: makeDeleteShippingDetails(shipping),
   }
 }

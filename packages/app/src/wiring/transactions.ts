@@ -31,6 +31,7 @@ import {
   PaymentMethodVault,
   PaymentServiceRepository,
   token,
+  ShippingDetailsRepository,
   TransactionDeps,
   TransactionStore,
   Unavailable,
@@ -123,6 +124,7 @@ const transactionDeps = (c: DependencyContainer): TransactionDeps => {
     cardServices: get(c, PaymentServiceRepository),
     cardConnectors: get(c, CardConnectors),
     paymentMethods: get(c, PaymentMethodVault),
+    shippingDetails: get(c, ShippingDetailsRepository),
     giftCards: { services: writes.giftCardServices, connectors: writes.giftCardConnectors, vault: writes.giftCardVault },
   }
 }

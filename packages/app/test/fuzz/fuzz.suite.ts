@@ -7,7 +7,7 @@ import { OpenApiDoc } from '../support/openapi'
 import { mintToken } from '../../src/mint-token'
 import { Contract, Problem } from './contract'
 import { malformedBytes, malformedRequest, MALFORMED_TARGET } from './malformed'
-import { Ref, Resolver, Secret } from './model'
+import { PoolName, Ref, Resolver, Secret } from './model'
 import { NoResponse, RawResponse, sendBytes, sendRaw } from './raw-http'
 import { FuzzRequest, PASSWORD_RE, POLLUTION_KEYS, Sendable, TokenName, toSendable } from './requests'
 import { PaymentMethodModel } from './payment-method-model'
@@ -189,13 +189,10 @@ class Pools implements Resolver {
   readonly paymentMethod: string[] = []
   /** Services the run created, all inactive: the default services, which payments route to, are never in it. */
   readonly paymentService: string[] = []
+  readonly shippingDetails: string[] = []
   private readonly seen = new Set<string>()
 
-  add(
-    pool: 'subscription' | 'buyer' | 'cursor' | 'buyerExternalId' | 'giftCard' | 'session' | 'paymentMethod' | 'paymentService',
-    v: string,
-    cap = 400,
-  ) {
+  add(pool: Exclude<PoolName, 'card' | 'delivery' | 'deliverySubscription'>, v: string, cap = 400) {
     const k = `${pool}\u0000${v}`
     if (this.seen.has(k) || this[pool].length >= cap) return
     this.seen.add(k)
@@ -426,6 +423,8 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
       if (res.status === 201 && q.family === 'create_checkout_session' && typeof body.id === 'string') pools.add('session', body.id)
       if (res.status === 201 && q.family === 'create_payment_method' && typeof body.id === 'string') pools.add('paymentMethod', body.id)
       if (res.status === 201 && q.family === 'create_payment_service' && typeof body.id === 'string') pools.add('paymentService', body.id)
+      if (res.status === 201 && q.family === 'add_buyer_shipping_details' && typeof body.id === 'string')
+        pools.add('shippingDetails', body.id)
       if (res.status === 201 && q.family === 'add_buyer' && typeof body.id === 'string') {
         pools.add('buyer', body.id)
         if (typeof body.external_identifier === 'string' && body.external_identifier.length < 100)

@@ -60,6 +60,7 @@ export type PoolName =
   | 'session'
   | 'paymentMethod'
   | 'paymentService'
+  | 'shippingDetails'
 
 /** Something the server created earlier in the run, picked by index (modulo the pool's size). */
 export class Ref {

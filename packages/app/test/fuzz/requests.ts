@@ -2,6 +2,7 @@ import * as fc from 'fast-check'
 import { luhnValid } from '@orka/domain'
 import { Escape, Obj, PoolName, Raw, Ref, Resolver, Secret, toJsonText } from './model'
 import type { RawRequest } from './raw-http'
+import { IDS } from '../support/harness'
 
 // ---------------------------------------------------------------------------------------------
 // What a generated request is
@@ -783,6 +784,18 @@ const buyerBody: fc.Arbitrary<Obj> = mutated(
   }),
 )
 
+/** A buyer's shipping details: the billing details' person and address, without a tax id (sent anyway now and then: a 422). */
+const shippingBody: fc.Arbitrary<Obj> = mutated(
+  obj({
+    first_name: opt(oneof({ weight: 4, arbitrary: text(1, 20) }, { weight: 1, arbitrary: fc.constant(null) })),
+    last_name: opt(text(1, 20)),
+    email_address: opt(field(fc.constantFrom('ada@mail.example', 'not-an-email', `${'a'.repeat(310)}@mail.example`))),
+    phone_number: opt(field(fc.constantFrom('+442071838750', '+1', '0044207', '+12345678901234567'))),
+    address: opt(oneof({ weight: 4, arbitrary: field(address) }, { weight: 1, arbitrary: fc.constant(null) }), 4),
+    tax_id: opt(field(taxId), 1),
+  }),
+)
+
 /** Buyer updates: the creation's properties, each also sent as null (which clears it). */
 const buyerUpdate: fc.Arbitrary<Obj> = mutated(
   obj({
@@ -1253,6 +1266,12 @@ const idSegment = (pool: PoolName): fc.Arbitrary<Segment> =>
     { weight: 1, arbitrary: cardNumber.map((n) => new Secret('card', n, 'log')) },
   )
 
+/** The buyer a shipping details route names: mostly the seeded default buyer, whose shipping details the run's pool holds. */
+const shippingBuyer: fc.Arbitrary<Segment> = oneof(
+  { weight: 4, arbitrary: fc.constant<Segment>(IDS.defaultBuyer) },
+  { weight: 1, arbitrary: idSegment('buyer') },
+)
+
 const TOKENS: readonly TokenName[] = [
   'fresh',
   'fresh',
@@ -1711,6 +1730,8 @@ const KNOWN_PATHS: fc.Arbitrary<Segment[]> = oneof(
   idSegment('paymentMethod').map((id) => ['payment-methods', id]),
   idSegment('paymentMethod').map((id) => ['payment-methods', id, 'network-tokens']),
   idSegment('buyer').map((id) => ['buyers', id]),
+  shippingBuyer.map((id) => ['buyers', id, 'shipping-details']),
+  fc.tuple(shippingBuyer, idSegment('shippingDetails')).map(([b, id]) => ['buyers', b, 'shipping-details', id]),
   idSegment('subscription').map((id) => ['webhook-subscriptions', id]),
   idSegment('giftCard').map((id) => ['gift-cards', id]),
   idSegment('subscription').map((id) => ['webhook-subscriptions', id, 'rotate-secret']),
@@ -1940,6 +1961,48 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
     arbitrary: request({ family: 'update_buyer', method: is('PUT'), path: seg('buyers', idSegment('buyer')), body: body(buyerUpdate) }),
   },
   { weight: 1, arbitrary: request({ family: 'delete_buyer', method: is('DELETE'), path: seg('buyers', idSegment('buyer')) }) },
+  {
+    weight: 3,
+    arbitrary: request({
+      family: 'add_buyer_shipping_details',
+      method: is('POST'),
+      path: seg('buyers', shippingBuyer, 'shipping-details'),
+      body: body(shippingBody),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: request({
+      family: 'list_buyer_shipping_details',
+      method: is('GET'),
+      path: seg('buyers', shippingBuyer, 'shipping-details'),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: request({
+      family: 'get_buyer_shipping_details',
+      method: is('GET'),
+      path: seg('buyers', shippingBuyer, 'shipping-details', idSegment('shippingDetails')),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'update_buyer_shipping_details',
+      method: is('PUT'),
+      path: seg('buyers', shippingBuyer, 'shipping-details', idSegment('shippingDetails')),
+      body: body(shippingBody),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: request({
+      family: 'delete_buyer_shipping_details',
+      method: is('DELETE'),
+      path: seg('buyers', shippingBuyer, 'shipping-details', idSegment('shippingDetails')),
+    }),
+  },
   { weight: 2, arbitrary: request({ family: 'list_roles', method: is('GET'), path: seg('roles'), query: query([]) }) },
   {
     weight: 3,

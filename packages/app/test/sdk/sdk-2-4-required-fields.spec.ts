@@ -49,12 +49,21 @@ onBothStores("SDK 2.4.10's required keys in Orka's answers", (world) => {
     return b.id as string
   }
 
-  it('buyers, roles and cards on file (POST /payment-methods and `store: true`), and the lists of a buyer’s cards', async () => {
+  it('buyers and their shipping details, roles and cards on file (POST /payment-methods and `store: true`), and the lists of a buyer’s cards', async () => {
     const buyerId = await addBuyer()
     await answer('list_buyers', 'Buyers', 'GET', '/buyers')
     await answer('get_buyer', 'Buyer', 'GET', `/buyers/${buyerId}`)
     await answer('update_buyer', 'Buyer', 'PUT', `/buyers/${buyerId}`, { body: { display_name: 'Ada King' } })
     await answer('list_roles', 'CollectionRole', 'GET', '/roles')
+    const shipping = `/buyers/${buyerId}/shipping-details`
+    const kept = await answer('add_buyer_shipping_details', 'ShippingDetails', 'POST', shipping, {
+      body: { first_name: 'Ada', address: billingDetails.address },
+    })
+    await answer('list_buyer_shipping_details', 'ShippingDetailsList', 'GET', shipping)
+    await answer('get_buyer_shipping_details', 'ShippingDetails', 'GET', `${shipping}/${String(kept.id)}`)
+    await answer('update_buyer_shipping_details', 'ShippingDetails', 'PUT', `${shipping}/${String(kept.id)}`, {
+      body: { last_name: 'King' },
+    })
 
     const { number, expiration_date } = card()
     const stored = await answer('create_payment_method', 'PaymentMethod', 'POST', '/payment-methods', {

@@ -102,6 +102,10 @@ export const SDK_SCHEMAS = {
   Address: { required: [] },
   // taxid.ts
   TaxId: { required: ['value', 'kind'] },
+  // shippingdetails.ts: every key optional, `type` defaulted
+  ShippingDetails: { required: [], nested: { address: 'Address' } },
+  // shippingdetailslist.ts: not paginated
+  ShippingDetailsList: { required: ['items'], nested: { 'items[]': 'ShippingDetails' } },
   // transaction.ts
   Transaction: {
     required: [
@@ -392,6 +396,10 @@ export const SDK_SUCCESS: Readonly<Record<string, readonly SdkSchemaName[]>> = {
   list_buyer_gift_cards: ['GiftCardSummaries'],
   get_buyer: ['Buyer'],
   update_buyer: ['Buyer'],
+  add_buyer_shipping_details: ['ShippingDetails'],
+  list_buyer_shipping_details: ['ShippingDetailsList'],
+  get_buyer_shipping_details: ['ShippingDetails'],
+  update_buyer_shipping_details: ['ShippingDetails'],
   create_transaction: ['Transaction'],
   list_transactions: ['TransactionSummaries'],
   get_transaction: ['Transaction'],

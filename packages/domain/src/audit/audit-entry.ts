@@ -11,6 +11,7 @@ export type AuditLogAction = t.TypeOf<typeof AuditLogAction>
 /** The resource types entries name: a bounded set, the `resource_type` filter's values. */
 export const AUDITED_RESOURCES = [
   'buyer',
+  'shipping-details',
   'gift-card',
   'payment-method',
   'webhook-subscription',
@@ -71,6 +72,9 @@ export const CHANGE_PROBES = [
   'buyer-present',
   'buyer-absent',
   'buyer-state',
+  'shipping-details-present',
+  'shipping-details-absent',
+  'shipping-details-state',
   'gift-card-present',
   'gift-card-absent',
   'payment-method-present',

@@ -5,6 +5,7 @@ import { PaymentServiceRecord, revisionOf } from '../payments/payment-service'
 import { Mac } from '../shared/crypto.ports'
 import { TransactionRecord } from '../transactions/transaction'
 import { WebhookSubscriptionRecord } from '../webhooks/webhook-subscription'
+import { ShippingDetailsRecord } from '../shipping-details/shipping-details'
 
 /**
  * What an update leaves in a resource, as a MAC: the entry keeps no data of the resource, yet
@@ -14,6 +15,8 @@ import { WebhookSubscriptionRecord } from '../webhooks/webhook-subscription'
 const witnessOf = (mac: Mac, fields: readonly unknown[]): string => mac.mac('audit-witness', JSON.stringify(fields))
 
 export const buyerWitness = (mac: Mac, b: Pick<Buyer, 'updated_at'>): string => witnessOf(mac, [b.updated_at])
+
+export const shippingDetailsWitness = (mac: Mac, r: Pick<ShippingDetailsRecord, 'updated_at'>): string => witnessOf(mac, [r.updated_at])
 
 export const paymentMethodWitness = (mac: Mac, m: Pick<PaymentMethod, 'updated_at'>): string => witnessOf(mac, [m.updated_at])
 

@@ -20,13 +20,16 @@ import {
   paymentMethodWitness,
   paymentServiceWitness,
   sessionWitness,
+  shippingDetailsWitness,
   subscriptionWitness,
   versionWitness,
 } from './change-witness'
 import { PaymentServiceRepository } from '../payments/payment-service.ports'
+import { ShippingDetailsRepository } from '../shipping-details/shipping-details.ports'
 
 interface Sources {
   readonly buyers: BuyerRepository
+  readonly shippingDetails: ShippingDetailsRepository
   readonly giftCardVault: GiftCardVault
   readonly paymentMethods: PaymentMethodVault
   readonly webhooks: WebhookSubscriptionRepository
@@ -58,6 +61,9 @@ const PROBES: Readonly<Record<ChangeProbe, Probe>> = {
   'buyer-present': (s, a, id) => exists(s.buyers.findById(a, id)),
   'buyer-absent': (s, a, id) => gone(s.buyers.findById(a, id)),
   'buyer-state': (s, a, id, w) => exists(s.buyers.findById(a, id), (b) => buyerWitness(s.mac, b) === w),
+  'shipping-details-present': (s, a, id) => exists(s.shippingDetails.findById(a, id)),
+  'shipping-details-absent': (s, a, id) => gone(s.shippingDetails.findById(a, id)),
+  'shipping-details-state': (s, a, id, w) => exists(s.shippingDetails.findById(a, id), (r) => shippingDetailsWitness(s.mac, r) === w),
   'gift-card-present': (s, a, id) => exists(s.giftCardVault.findById(a, id)),
   'gift-card-absent': (s, a, id) => gone(s.giftCardVault.findById(a, id)),
   'payment-method-present': (s, a, id) => exists(s.paymentMethods.findById(a, id)),

@@ -19,6 +19,8 @@ export const EMBED_SCOPES: ReadonlySet<Scope> = new Set([
   'checkout-sessions.write',
   'transactions.write',
   'payment-options.read',
+  'buyers.shipping-details.read',
+  'buyers.shipping-details.write',
 ])
 
 const SCOPE_RE = /^(\*|[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*)\.(read|write)$/
@@ -28,6 +30,8 @@ export const grants = (held: Iterable<Scope>, required: Scope): boolean => {
   const access = required.slice(required.lastIndexOf('.') + 1)
   for (const s of held) {
     if (s === required || s === `*.${access}`) return true
+    // A scope grants those below it: `buyers.read` grants `buyers.shipping-details.read`.
+    if (s.endsWith(`.${access}`) && required.startsWith(s.slice(0, -access.length))) return true
     if (s === EMBED && EMBED_SCOPES.has(required)) return true
   }
   return false

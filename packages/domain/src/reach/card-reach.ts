@@ -21,7 +21,14 @@ export type CardReach = { readonly kind: 'account' } | { readonly kind: 'buyer';
 /** A server's reach: every card of the account (what an embedder acting for the merchant passes). */
 export const ACCOUNT_REACH: CardReach = { kind: 'account' }
 
-export type CardScope = 'gift-cards.read' | 'gift-cards.write' | 'payment-methods.read' | 'payment-methods.write'
+/** The scopes narrowed to the embed claim's buyer: stored cards, and a buyer's shipping details. */
+export type CardScope =
+  | 'gift-cards.read'
+  | 'gift-cards.write'
+  | 'payment-methods.read'
+  | 'payment-methods.write'
+  | 'buyers.shipping-details.read'
+  | 'buyers.shipping-details.write'
 
 export const cardReach = (access: Access, scope: CardScope): CardReach => {
   if (actsAsServer(access.principal, scope)) return ACCOUNT_REACH

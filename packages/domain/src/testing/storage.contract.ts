@@ -17,6 +17,7 @@ import { webhookDeliveryStoreContract } from './webhook-delivery-store.contract'
 import { webhookOutboxContract } from './webhook-outbox.contract'
 import { webhookSubscriptionRepositoryContract } from './webhook-subscription-repository.contract'
 import { transactionStoreContract } from './transaction-store.contract'
+import { shippingDetailsRepositoryContract } from './shipping-details-repository.contract'
 
 export interface StorageOptions {
   /** For the stores that sweep expired data as they go: sweep on every `sweepEvery`-th call. */
@@ -33,6 +34,7 @@ const CONTRACTS: { readonly [K in keyof StoragePorts]: Contract<StoragePorts[K]>
   keys: apiKeyPairRepositoryContract,
   roles: roleRepositoryContract,
   buyers: buyerRepositoryContract,
+  shippingDetails: shippingDetailsRepositoryContract,
   webhooks: webhookSubscriptionRepositoryContract,
   giftCardServices: giftCardServiceRepositoryContract,
   giftCardVault: giftCardVaultContract,

@@ -8,6 +8,7 @@ import { refusedInput, Unavailable, unavailable } from '../shared/errors'
 import { redemptionsFor } from './gift-card-tender'
 import { mayCreate, refusal } from './payment-admission'
 import { chargedBuyer, payerOf } from './payment-payer'
+import { namedShipping, shippingOf } from './payment-shipping'
 import { versionZero } from './payment-record'
 import { noServiceFault, route, servicesFor } from './payment-routing'
 import { keptFor, tenderOf } from './payment-tender'
@@ -91,6 +92,8 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
 
       const payer = await payerOf(deps, cmd.merchantAccountId, input)()
       if (E.isLeft(payer)) return checked(payer)
+      const shipping = await namedShipping(deps, cmd.merchantAccountId, input)()
+      if (E.isLeft(shipping)) return checked(shipping)
       const services = pm == null ? E.right([]) : await servicesFor(deps, cmd.merchantAccountId, input)()
       if (E.isLeft(services)) return checked(services)
       const first = services.right[0]
@@ -111,6 +114,8 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       const { giftCards } = tender.right
       const buyer = chargedBuyer(payer.right, tender.right.charge)
       if (E.isLeft(buyer)) return checked(buyer)
+      const shippingDetails = shippingOf(shipping.right, buyer.right)
+      if (E.isLeft(shippingDetails)) return checked(shippingDetails)
       const redemptions = giftCards.length === 0 ? requested : await redemptionsFor(deps, cmd, id, giftCards)()
       if (E.isLeft(redemptions)) return checked(redemptions)
       const charge = await keptFor(deps, cmd, payer.right.buyer, tender.right.charge)()
@@ -120,6 +125,7 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
         id,
         ownIds: ownIds.length === 0 ? [id] : ownIds,
         buyer: buyer.right,
+        shippingDetails: shippingDetails.right,
         card: charge.right === null || first === undefined ? null : { charge: charge.right, first },
         sessionId: pm?.method === 'checkout-session' ? pm.id : null,
         redemptions: redemptions.right,

@@ -4,6 +4,7 @@ import { attemptReference } from './payment-routing'
 import { Charge } from './payment-charge'
 import type { CreateTransactionCommand } from './payment-command'
 import { RedemptionRecord } from './gift-card-redemption'
+import { ShippingDetails } from '../shipping-details/shipping-details'
 import { TransactionBuyer } from './transaction.codecs'
 import { TransactionRecord } from './transaction'
 import { TransactionCreate } from './transaction-requests.codecs'
@@ -16,6 +17,7 @@ export interface Admitted {
   /** The ids the idempotent request reserved: how a retry knows the transaction as its own. */
   readonly ownIds: readonly string[]
   readonly buyer: TransactionBuyer | null
+  readonly shippingDetails: ShippingDetails | null
   /** The card part's charge and the first service it is routed to; null when gift cards pay all of it. */
   readonly card: { readonly charge: Charge; readonly first: PaymentServiceRecord } | null
   readonly sessionId: string | null
@@ -60,6 +62,7 @@ export const versionZero = (
     raw_response_description: null,
     events: [],
     ...(o.redemptions.length === 0 ? {} : { gift_card_redemptions: o.redemptions }),
+    ...(o.shippingDetails === null ? {} : { shipping_details: o.shippingDetails }),
   }
   const request = { name: 'transaction-api-request', context: requestContext(input) }
   if (o.card === null) return next(base, ctx, {}, [request])

@@ -2,6 +2,7 @@ import { RecordAudited } from '../audit/record-audited'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
+import { ShippingDetailsRepository } from '../shipping-details/shipping-details.ports'
 import { BuyerRepository } from '../buyers/buyers.ports'
 import { CheckoutSessionStore } from '../checkout-sessions/checkout-session.ports'
 import { IdempotencyStore } from '../idempotency/idempotency.ports'
@@ -28,6 +29,7 @@ export interface TransactionDeps {
   readonly cardServices: PaymentServiceRepository
   readonly cardConnectors: CardConnectors
   readonly buyers: BuyerRepository
+  readonly shippingDetails: ShippingDetailsRepository
   readonly idempotency: IdempotencyStore
   readonly box: SecretBox
   readonly mac: Mac

@@ -89,7 +89,6 @@ export const UNSUPPORTED_TRANSACTION_FIELDS = {
   previous_scheme_transaction_id: null,
   previous_transaction_link_id: null,
   browser_info: null,
-  shipping_details_id: null,
   connection_options: null,
   anti_fraud_fingerprint: null,
   recipient: null,
@@ -114,6 +113,8 @@ const TransactionCreateFields = closed(
     payment_method: nullable(TransactionPaymentMethodCreate),
     buyer: nullable(GuestBuyer),
     buyer_id: nullable(canonicalUuid),
+    /** Shipping details of the transaction's buyer, kept with it as they are now. */
+    shipping_details_id: nullable(canonicalUuid),
     buyer_external_identifier: nullableText('buyer_external_identifier', 200),
     external_identifier: nullableText('external_identifier', 200),
     intent: TransactionIntent,

@@ -1,6 +1,7 @@
 import * as t from 'io-ts'
 import { BillingDetails } from '../buyers/billing-details'
 import { DateTime } from '../buyers/buyer'
+import { ShippingDetails } from '../shipping-details/shipping-details'
 import { AvsResponseCode, CvvResponseCode } from '../payments/card-connector.ports'
 import { GiftCardErrorCode } from '../gift-cards/gift-card.codecs'
 import { bool, boundedString, closed, intRange, literal, nullable, oneOf, str, uuid } from '../shared/codecs'
@@ -163,6 +164,7 @@ export const Transaction = closed(
     authorized_at: nullableTime,
     captured_at: nullableTime,
     voided_at: nullableTime,
+    shipping_details: nullable(ShippingDetails),
   },
 )
 export type Transaction = t.TypeOf<typeof Transaction>

@@ -1,5 +1,6 @@
 import * as t from 'io-ts'
 import { reconciliationId } from '../buyers/buyer'
+import { ShippingDetails } from '../shipping-details/shipping-details'
 import { AvsResponseCode, CvvResponseCode } from '../payments/card-connector.ports'
 import { bool, intRange, nullable, oneOf, str, uuid } from '../shared/codecs'
 import { SortKey } from '../pagination/page'
@@ -166,6 +167,8 @@ export const TransactionRecord = t.intersection([
     gift_card_redemptions: t.readonlyArray(RedemptionRecord),
     /** The ids of the provider events applied to it (`applyProviderEvent`): each is applied once. */
     notifications: t.readonlyArray(str),
+    /** The buyer's shipping details the payment named, as they were when it was made. */
+    shipping_details: ShippingDetails,
   }),
 ])
 export type TransactionRecord = t.TypeOf<typeof TransactionRecord>
@@ -293,6 +296,8 @@ export const toTransaction = (r: TransactionRecord): Transaction =>
     authorized_at: r.authorization?.at ?? null,
     captured_at: lastCapture(r)?.captured_at ?? null,
     voided_at: r.void?.status === 'succeeded' ? r.void.answered_at : null,
+    // Absent rather than null when none was named: answers without shipping details stay as they were.
+    ...(r.shipping_details === undefined ? {} : { shipping_details: r.shipping_details }),
   })
 
 export const toCapture = (r: TransactionRecord, c: CaptureRecord): Capture => ({

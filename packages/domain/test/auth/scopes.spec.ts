@@ -31,14 +31,25 @@ describe('grants', () => {
     [[], 'gift-cards.read', false],
     [['roles.read', 'gift-cards.write'], 'gift-cards.write', true],
     [['gift-cards'], 'gift-cards.read', false],
+    // A scope grants those below it, and only those.
+    [['buyers.read'], 'buyers.shipping-details.read', true],
+    [['buyers.write'], 'buyers.shipping-details.write', true],
+    [['buyers.read'], 'buyers.shipping-details.write', false],
+    [['buyers.shipping-details.read'], 'buyers.read', false],
+    [['buyers.read'], 'buyers-archive.read', false],
+    [['buyers.shipping-details.read'], 'buyers.shipping-details-extra.read', false],
+    [['embed'], 'buyers.shipping-details.read', true],
+    [['embed'], 'buyers.shipping-details.write', true],
   ]
   for (const [held, required, expected] of cases)
     it(`${expected ? 'grants' : 'does not grant'} ${required} to [${held.join(', ')}]`, () => {
       expect(grants(held, required)).to.equal(expected)
     })
 
-  it('expands embed to exactly the seven browser-safe scopes', () => {
+  it('expands embed to exactly the nine browser-safe scopes', () => {
     expect([...EMBED_SCOPES].sort()).to.deep.equal([
+      'buyers.shipping-details.read',
+      'buyers.shipping-details.write',
       'checkout-sessions.write',
       'gift-cards.read',
       'gift-cards.write',

@@ -97,6 +97,10 @@ export interface UseCases {
   getBuyer: ReturnType<typeof domain.makeGetBuyer>
   updateBuyer: ReturnType<typeof domain.makeUpdateBuyer>
   deleteBuyer: ReturnType<typeof domain.makeDeleteBuyer>
+  createMerchantAccount: ReturnType<typeof domain.makeCreateMerchantAccount>
+  listMerchantAccounts: ReturnType<typeof domain.makeListMerchantAccounts>
+  getMerchantAccount: ReturnType<typeof domain.makeGetMerchantAccount>
+  updateMerchantAccount: ReturnType<typeof domain.makeUpdateMerchantAccount>
   createShippingDetails: ReturnType<typeof domain.makeCreateShippingDetails>
   listShippingDetails: ReturnType<typeof domain.makeListShippingDetails>
   getShippingDetails: ReturnType<typeof domain.makeGetShippingDetails>

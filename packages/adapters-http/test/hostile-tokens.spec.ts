@@ -398,6 +398,7 @@ const BODIES: Readonly<Record<string, unknown>> = {
     accepted_countries: [],
   },
   'POST /payment-services/verify': { payment_service_definition_id: 'mock-card', fields: [] },
+  'POST /merchant-accounts': { id: 'shop-1', display_name: 'Shop' },
 }
 const OPERATION_ROUTES: readonly (Route & { readonly operationId: string; readonly scope: string })[] = OPERATIONS.filter(isServed).map(
   (op) => ({

@@ -173,6 +173,8 @@ export class AdmitAll implements RateLimitStore {
 export const fakeMerchantAccounts = (...ids: string[]): MerchantAccountRepository => ({
   find: (id) => TE.right(ids.includes(id) ? O.some({ id, display_name: id === 'default' ? 'Default' : id, locked: false }) : O.none),
   upsert: () => TE.right(undefined),
+  create: () => TE.right(undefined),
+  list: () => TE.right([]),
 })
 
 type UseCases = HttpDeps['useCases']
@@ -194,6 +196,10 @@ const USE_CASES: Record<keyof UseCases, true> = {
   getBuyer: true,
   updateBuyer: true,
   deleteBuyer: true,
+  createMerchantAccount: true,
+  listMerchantAccounts: true,
+  getMerchantAccount: true,
+  updateMerchantAccount: true,
   createShippingDetails: true,
   listShippingDetails: true,
   getShippingDetails: true,
@@ -303,6 +309,10 @@ export const PAYMENT_METHOD_USE_CASES_UNUSED = Object.fromEntries(
     'deletePaymentMethod',
     'listBuyerPaymentMethods',
     'listAuditLogs',
+    'createMerchantAccount',
+    'listMerchantAccounts',
+    'getMerchantAccount',
+    'updateMerchantAccount',
     'createShippingDetails',
     'listShippingDetails',
     'getShippingDetails',
@@ -317,6 +327,10 @@ export const PAYMENT_METHOD_USE_CASES_UNUSED = Object.fromEntries(
 ) as unknown as Pick<
   UseCases,
   | 'listAuditLogs'
+  | 'createMerchantAccount'
+  | 'listMerchantAccounts'
+  | 'getMerchantAccount'
+  | 'updateMerchantAccount'
   | 'createShippingDetails'
   | 'listShippingDetails'
   | 'getShippingDetails'

@@ -66,6 +66,8 @@ const expiry = (collection: string): IndexSpec => ({
 })
 
 export const INDEXES: readonly IndexSpec[] = [
+  // Keyset reads of every account, newest first (`listed_at`: created_at, else the epoch).
+  { collection: C.merchantAccounts, name: 'listed', key: { listed_at: -1, _id: -1 } },
   { collection: C.apiKeyPairs, name: 'thumbprint_unique', key: { thumbprint: 1 }, unique: true },
   { collection: C.roles, name: 'slug_unique', key: { slug: 1 }, unique: true },
   // Keyset reads in (slug, id) order.

@@ -13,7 +13,7 @@ describe('adapters-mongo', () => {
     try {
       const adapters = makeMongoAdapters(f.store)
       const ports: Record<string, string[]> = {
-        merchantAccounts: ['find', 'upsert'],
+        merchantAccounts: ['find', 'upsert', 'create', 'list'],
         keys: ['findByThumbprint', 'upsert', 'list', 'revoke'],
         roles: ['list', 'findBySlugs', 'upsert'],
         buyers: ['create', 'findById', 'findByExternalIdentifier', 'list'],

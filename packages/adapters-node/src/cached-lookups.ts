@@ -88,8 +88,8 @@ export interface LookedUp {
  * account), the account's primary gift card service every activation, store and balance
  * check reads, and the account's card services every payment routes through, answered from
  * memory for `ttlMs` instead of a storage round trip each. A change made through this instance
- * (a key upserted or revoked, a role, account or service upserted) clears the cache at once;
- * one made through another instance, the CLI, or straight in the database, is seen within
+ * (a key upserted or revoked, a role, account or service upserted, an account created) clears
+ * the cache at once; one made through another instance, the CLI, or straight in the database, is seen within
  * `ttlMs`: a revoked key stops working, a card service taken down stops being routed to,
  * everywhere within that bound.
  */
@@ -129,7 +129,15 @@ export const cachedLookups = <P extends LookedUp>(ports: P, o: LookupCacheOption
     merchantAccounts: {
       find: (id) => byId.through(id, () => merchantAccounts.find(id)),
       upsert: (account) => clearing(byId, merchantAccounts.upsert(account)),
-    },
+      // A cached "none" must not outlive the account's creation: cleared on a Duplicate too (made elsewhere).
+      create: (account) => () =>
+        merchantAccounts
+          .create(account)()
+          .finally(() => {
+            byId.clear()
+          }),
+      list: (seek) => merchantAccounts.list(seek),
+    } satisfies MerchantAccountRepository,
     giftCardServices: {
       findPrimary: (accountId) => primaryOf.through(accountId, () => services.findPrimary(accountId)),
       upsert: (record) => clearing(primaryOf, services.upsert(record)),

@@ -2,8 +2,30 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { ApiKeyPair, GiftCardServiceRecord, MerchantAccount, PaymentServiceRecord, Role, unavailable } from '@orka/domain'
-import { anApiKeyPair, aGiftCardServiceRecord, aPaymentServiceRecord, aRole, ManualClock, MERCHANT_A, right } from '@orka/domain/testing'
+import {
+  ApiKeyPair,
+  duplicate,
+  GiftCardServiceRecord,
+  MerchantAccount,
+  merchantAccountSortKey,
+  PaymentServiceRecord,
+  Role,
+  Seek,
+  seekIn,
+  unavailable,
+} from '@orka/domain'
+import {
+  aMerchantAccount,
+  anApiKeyPair,
+  aGiftCardServiceRecord,
+  aPaymentServiceRecord,
+  aRole,
+  isoAt,
+  left,
+  ManualClock,
+  MERCHANT_A,
+  right,
+} from '@orka/domain/testing'
 import { cachedLookups } from '../src/cached-lookups'
 
 /** The lookups over maps, counting key and service reads. */
@@ -38,6 +60,9 @@ const storage = () => {
     merchantAccounts: {
       find: (id: string) => TE.right(O.fromNullable(accounts.get(id))),
       upsert: (a: MerchantAccount) => TE.right(void accounts.set(a.id, a)),
+      create: (a: MerchantAccount) =>
+        accounts.has(a.id) ? TE.left(duplicate('MerchantAccount', a.id)) : TE.right(void accounts.set(a.id, a)),
+      list: (seek: Seek) => TE.right(seekIn(accounts.values(), merchantAccountSortKey, 'descending', seek)),
     },
     giftCardServices: {
       findPrimary: (id: string) => () => {
@@ -103,6 +128,21 @@ describe('cachedLookups', () => {
     expect(await right(s.cached.merchantAccounts.find(MERCHANT_A))).to.deep.equal(O.some(account))
     await right(s.cached.merchantAccounts.upsert({ ...account, locked: true }))
     expect(await right(s.cached.merchantAccounts.find(MERCHANT_A))).to.deep.equal(O.some({ ...account, locked: true }))
+  })
+
+  it('forgets a cached "none" for an account created through it, or found taken there, and passes list through', async () => {
+    const s = setup()
+    const account = aMerchantAccount({ created_at: isoAt(0) })
+    expect(await right(s.cached.merchantAccounts.find(account.id))).to.deep.equal(O.none)
+    await right(s.cached.merchantAccounts.create(account))
+    expect(await right(s.cached.merchantAccounts.find(account.id))).to.deep.equal(O.some(account))
+    const elsewhere = aMerchantAccount()
+    expect(await right(s.cached.merchantAccounts.find(elsewhere.id))).to.deep.equal(O.none)
+    await right(s.inner.merchantAccounts.create(elsewhere))
+    expect(await left(s.cached.merchantAccounts.create(elsewhere))).to.deep.equal(duplicate('MerchantAccount', elsewhere.id))
+    expect(await right(s.cached.merchantAccounts.find(elsewhere.id))).to.deep.equal(O.some(elsewhere))
+    const all: Seek = { direction: 'forward', from: O.none, limit: 10 }
+    expect(await right(s.cached.merchantAccounts.list(all))).to.deep.equal([account, elsewhere])
   })
 
   it('answers the primary gift card service of an account from memory for ttlMs, and forgets it at a write through it', async () => {

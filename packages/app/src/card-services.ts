@@ -8,11 +8,13 @@ import {
   makeProvisionPaymentService,
   makeRecordAudited,
   makeUpdatePaymentService,
+  MerchantAccountOnboarding,
   MOCK_CARD,
   PaymentServiceCreate,
   PaymentServiceDeps,
   SecretBox,
   StoragePorts,
+  unavailable,
 } from '@orka/domain'
 import { connectorCatalogue, RandomIds } from '@orka/adapters-node'
 import { refusalOf, runTask } from './run-task'
@@ -129,3 +131,44 @@ export const applyDefaultCardServices = async (
       )
   }
 }
+
+/** Who the services a new account starts with are made by, in the audit log. */
+const ONBOARDING_ACTOR: AuditActor = { id: null, name: 'merchant account creation' }
+
+/**
+ * What an account created by API starts with, as the `default` account does: a primary mock gift
+ * card service and an active mock card service, each only when the account has none of its kind
+ * (so running it again, or for an existing account, changes nothing that is there).
+ */
+export const onboardMerchantAccount =
+  (deps: PaymentServiceDeps & Pick<StoragePorts, 'giftCardServices'>): MerchantAccountOnboarding =>
+  (account) =>
+  async () => {
+    const primary = await deps.giftCardServices.findPrimary(account)()
+    if (E.isLeft(primary)) return primary
+    if (O.isNone(primary.right)) {
+      const service = { gift_card_service_definition_id: 'mock-gift-card' as const, display_name: 'Mock gift cards' }
+      const stored = await deps.giftCardServices.upsert({
+        merchant_account_id: account,
+        primary: true,
+        service: {
+          type: 'gift-card-service',
+          id: stableUuid('gift-card-service', account, service.gift_card_service_definition_id, service.display_name),
+          ...service,
+        },
+      })()
+      if (E.isLeft(stored)) return stored
+    }
+    const existing = await deps.cardServices.listForAccount(account)()
+    if (E.isLeft(existing)) return existing
+    if (existing.right.length > 0) return E.right(undefined)
+    const made = await makeProvisionPaymentService(deps)({
+      merchantAccountId: account,
+      actor: ONBOARDING_ACTOR,
+      ...defaultCardService(account),
+    })()
+    // The mock's own settings cannot be refused: anything but storage failing is a bug, answered as storage is.
+    return E.isLeft(made)
+      ? E.left(made.left._tag === 'Unavailable' ? made.left : unavailable(new Error(`onboarding ${account}: ${made.left._tag}`)))
+      : E.right(undefined)
+  }

@@ -18,6 +18,7 @@ import { giftCardUseCases, wireGiftCards } from './wiring/gift-cards'
 import { paymentMethodUseCases } from './wiring/payment-methods'
 import { paymentServiceUseCases, wirePaymentServices } from './wiring/payment-services'
 import { buyerUseCases } from './wiring/buyers'
+import { merchantAccountUseCases } from './wiring/merchant-accounts'
 import { checkoutSessionUseCases, SessionSweeper, wireCheckoutSessions } from './wiring/checkout-sessions'
 import { TransactionRecovery, transactionUseCases, VersionFolder, VersionRelay, wireTransactions } from './wiring/transactions'
 
@@ -87,6 +88,7 @@ export const buildContainer = (
       ...checkoutSessionUseCases(c),
       ...auditUseCases(c),
       ...paymentServiceUseCases(c, w.config),
+      ...merchantAccountUseCases(c),
     })),
   })
   return c

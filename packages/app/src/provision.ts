@@ -91,11 +91,14 @@ export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile)
   checkSeed(seed)
   const at = now.toISOString()
 
-  for (const m of seed.merchant_accounts ?? [])
+  for (const m of seed.merchant_accounts ?? []) {
+    // The seed sets the name and the lock; what the API set (its settings, its creation time) stays.
+    const stored = O.toNullable(await runTask(p.merchantAccounts.find(m.id), `reading merchant account ${m.id}`))
     await runTask(
-      p.merchantAccounts.upsert({ id: m.id, display_name: m.display_name, locked: m.locked ?? false }),
+      p.merchantAccounts.upsert({ created_at: at, ...stored, id: m.id, display_name: m.display_name, locked: m.locked ?? false }),
       `seeding merchant account ${m.id}`,
     )
+  }
 
   for (const k of seed.api_key_pairs ?? []) {
     const key = apiKeyPairOf(k, at)

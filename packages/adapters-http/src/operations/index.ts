@@ -6,6 +6,7 @@ import type { Operation } from './operation'
 import { PAYMENT_METHOD_OPERATIONS } from './payment-methods'
 import { PAYMENT_SERVICE_OPERATIONS } from './payment-services'
 import { ROLE_OPERATIONS } from './roles'
+import { MERCHANT_ACCOUNT_OPERATIONS } from './merchant-accounts'
 import { SHIPPING_DETAILS_OPERATIONS } from './shipping-details'
 import { TRANSACTION_EXTRA_OPERATIONS } from './transaction-extras'
 import { TRANSACTION_READ_OPERATIONS } from './transaction-reads'
@@ -33,6 +34,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...CHECKOUT_SESSION_OPERATIONS,
   ...AUDIT_LOG_OPERATIONS,
   ...PAYMENT_SERVICE_OPERATIONS,
+  ...MERCHANT_ACCOUNT_OPERATIONS,
   ...UNSERVED_OPERATIONS,
 ]
 

@@ -35,6 +35,7 @@ import {
   MemoryBuyerRepository,
   MemoryCheckoutSessionStore,
   MemoryGiftCardVault,
+  MemoryMerchantAccountRepository,
   MemoryPaymentMethodVault,
   MemoryPaymentServiceRepository,
   MemoryShippingDetailsRepository,
@@ -68,6 +69,7 @@ const world = (buyers: BuyerRepository = new MemoryBuyerRepository()) => {
   const settle = makeSettleAudit({
     ...w,
     shippingDetails: new MemoryShippingDetailsRepository(),
+    merchantAccounts: new MemoryMerchantAccountRepository(),
     giftCardVault: new MemoryGiftCardVault(),
     paymentMethods: new MemoryPaymentMethodVault(),
     checkoutSessions: new MemoryCheckoutSessionStore(),
@@ -286,6 +288,7 @@ describe('the audit log, written by the use cases', () => {
         ...w,
         buyers: new MemoryBuyerRepository(),
         shippingDetails: new MemoryShippingDetailsRepository(),
+        merchantAccounts: new MemoryMerchantAccountRepository(),
         giftCardVault: new MemoryGiftCardVault(),
         checkoutSessions: new MemoryCheckoutSessionStore(),
         webhooks: w.webhooks,

@@ -24,6 +24,8 @@ describe('makeAuthorize', () => {
         return accounts.find(id)
       },
       upsert: (a) => accounts.upsert(a),
+      create: (a) => accounts.create(a),
+      list: (seek) => accounts.list(seek),
     }
     const authorize = makeAuthorize({ merchantAccounts, roles: withRoles(roles) })
     return (principal: Principal, required: string, merchantAccountId = MERCHANT_A) =>

@@ -13,6 +13,7 @@ import {
   makeListAuditLogs,
   makeRecordAudited,
   makeSettleAudit,
+  MerchantAccountRepository,
   PaymentMethodVault,
   RecordAudited,
   ShippingDetailsRepository,
@@ -49,6 +50,7 @@ export const wireAudit = (c: DependencyContainer, { config, log }: Wiring): void
               makeSettleAudit({
                 audit: get(c, AuditLog),
                 buyers: get(c, BuyerRepository),
+                merchantAccounts: get(c, MerchantAccountRepository),
                 shippingDetails: get(c, ShippingDetailsRepository),
                 giftCardVault: get(c, GiftCardVault),
                 paymentMethods: get(c, PaymentMethodVault),

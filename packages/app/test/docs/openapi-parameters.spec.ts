@@ -35,7 +35,7 @@ describe('OpenAPI parameters: documented bounds are the enforced ones', () => {
       .replace('{subscription_id}', IDS.defaultWebhook)
       .replace('{transaction_id}', transactionId)
       .replace(/\{[a-z_]+_id\}/g, '00000000-0000-4000-8000-000000000000')
-    if (param.in === 'path') return h.request<ValidationErrorBody>(method, path, method === 'POST' ? { body: {} } : {})
+    if (param.in === 'path') return h.request<ValidationErrorBody>(method, path, method === 'POST' || method === 'PUT' ? { body: {} } : {})
     if (param.in === 'query') return h.request<ValidationErrorBody>(method, `${path}?${param.name}=${encodeURIComponent(value)}`)
     if (param.in === 'header') {
       // The idempotent operations take a documented header with bounds; each needs its body.

@@ -1107,6 +1107,28 @@ const rotation: fc.Arbitrary<Obj> = mutated(
   }),
 )
 
+/** Merchant account ids: new ones (mostly), taken ones, and ones breaking the pattern or the length. */
+const accountId = oneof(
+  { weight: 6, arbitrary: fc.stringMatching(/^[a-z0-9][a-z0-9_-]{3,20}$/) },
+  { weight: 1, arbitrary: fc.constantFrom('default', 'acme') },
+  { weight: 1, arbitrary: fc.constantFrom('-lead', 'has space', 'x'.repeat(65), 'a/b', '%00', '') },
+)
+const accountSettings = {
+  account_updater_enabled: opt(field(fc.constantFrom(true, false, 'yes', null)), 2),
+  async_network_tokens_enabled: opt(field(fc.constantFrom(true, false)), 2),
+  over_capture_amount: opt(field(fc.constantFrom(0, 500, -1, 1.5, null, 10 ** 9)), 2),
+  over_capture_percentage: opt(field(fc.constantFrom(0, 15, 100, 101, null)), 2),
+  visa_network_tokens_requestor_id: opt(text(1, 20), 2),
+  loon_accepted_schemes: opt(field(fc.constantFrom(['visa'], [], null, ['visa', 7])), 2),
+  // Secrets: never answered, never logged.
+  loon_secret_key: opt(field(passwordValue('Zsk')), 2),
+  account_updater_request_encryption_key: opt(field(passwordValue('Zpc')), 2),
+}
+const merchantAccountCreate: fc.Arbitrary<Obj> = mutated(
+  obj({ id: opt(field(accountId), 9), display_name: opt(textField(word(1, 20), 200), 9), ...accountSettings }),
+)
+const merchantAccountUpdate: fc.Arbitrary<Obj> = mutated(obj({ display_name: opt(textField(word(1, 20), 200), 3), ...accountSettings }))
+
 // ---------------------------------------------------------------------------------------------
 // Query strings, path ids, headers, tokens
 // ---------------------------------------------------------------------------------------------
@@ -1265,6 +1287,12 @@ const idSegment = (pool: PoolName): fc.Arbitrary<Segment> =>
     },
     { weight: 1, arbitrary: cardNumber.map((n) => new Secret('card', n, 'log')) },
   )
+
+/** An account a path names: the seeded ones mostly (one the run created is as good), or any id. */
+const knownAccount: fc.Arbitrary<Segment> = oneof(
+  { weight: 3, arbitrary: fc.constantFrom<Segment>('default', 'acme') },
+  { weight: 1, arbitrary: accountId.filter((a) => a !== '').map(encodeComponent) },
+)
 
 /** The buyer a shipping details route names: mostly the seeded default buyer, whose shipping details the run's pool holds. */
 const shippingBuyer: fc.Arbitrary<Segment> = oneof(
@@ -1725,6 +1753,7 @@ const KNOWN_PATHS: fc.Arbitrary<Segment[]> = oneof(
     ['payment-service-definitions'],
     ['payment-options'],
     ['card-scheme-definitions'],
+    ['merchant-accounts'],
   ),
   idSegment('paymentService').map((id) => ['payment-services', id]),
   idSegment('paymentMethod').map((id) => ['payment-methods', id]),
@@ -1961,6 +1990,32 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
     arbitrary: request({ family: 'update_buyer', method: is('PUT'), path: seg('buyers', idSegment('buyer')), body: body(buyerUpdate) }),
   },
   { weight: 1, arbitrary: request({ family: 'delete_buyer', method: is('DELETE'), path: seg('buyers', idSegment('buyer')) }) },
+  {
+    weight: 2,
+    arbitrary: request({
+      family: 'create_merchant_account',
+      method: is('POST'),
+      path: seg('merchant-accounts'),
+      body: body(merchantAccountCreate),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: request({ family: 'list_merchant_accounts', method: is('GET'), path: seg('merchant-accounts'), query: query([]) }),
+  },
+  {
+    weight: 1,
+    arbitrary: request({ family: 'get_merchant_account', method: is('GET'), path: seg('merchant-accounts', knownAccount) }),
+  },
+  {
+    weight: 1,
+    arbitrary: request({
+      family: 'update_merchant_account',
+      method: is('PUT'),
+      path: seg('merchant-accounts', knownAccount),
+      body: body(merchantAccountUpdate),
+    }),
+  },
   {
     weight: 3,
     arbitrary: request({

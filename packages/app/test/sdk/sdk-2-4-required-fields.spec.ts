@@ -95,6 +95,15 @@ onBothStores("SDK 2.4.10's required keys in Orka's answers", (world) => {
     expect(items(summaries).find((m) => m.id === stored.id)).to.deep.include(schemeIds)
   })
 
+  it('merchant accounts: created, listed, read and updated', async () => {
+    const id = uniqueId('shop')
+    await answer('create_merchant_account', 'MerchantAccount', 'POST', '/merchant-accounts', { body: { id, display_name: id } })
+    await answer('list_merchant_accounts', 'MerchantAccounts', 'GET', '/merchant-accounts')
+    await answer('get_merchant_account', 'MerchantAccount', 'GET', `/merchant-accounts/${id}`)
+    await answer('update_merchant_account', 'MerchantAccount', 'PUT', `/merchant-accounts/${id}`, { body: { display_name: 'Renamed' } })
+    noFaults()
+  })
+
   it('gift cards: activated and stored, read, listed, their balances, a buyer’s', async () => {
     const buyerId = await addBuyer()
     await answer('activate_gift_card', 'GiftCard', 'POST', '/gift-cards/activations', {

@@ -102,6 +102,10 @@ export const SDK_SCHEMAS = {
   Address: { required: [] },
   // taxid.ts
   TaxId: { required: ['value', 'kind'] },
+  // merchantaccount.ts
+  MerchantAccount: { required: ['id', 'display_name', 'account_updater_enabled', 'created_at', 'updated_at'] },
+  // merchantaccounts.ts
+  MerchantAccounts: { required: PAGE, nested: { 'items[]': 'MerchantAccount' } },
   // shippingdetails.ts: every key optional, `type` defaulted
   ShippingDetails: { required: [], nested: { address: 'Address' } },
   // shippingdetailslist.ts: not paginated
@@ -396,6 +400,10 @@ export const SDK_SUCCESS: Readonly<Record<string, readonly SdkSchemaName[]>> = {
   list_buyer_gift_cards: ['GiftCardSummaries'],
   get_buyer: ['Buyer'],
   update_buyer: ['Buyer'],
+  create_merchant_account: ['MerchantAccount'],
+  list_merchant_accounts: ['MerchantAccounts'],
+  get_merchant_account: ['MerchantAccount'],
+  update_merchant_account: ['MerchantAccount'],
   add_buyer_shipping_details: ['ShippingDetails'],
   list_buyer_shipping_details: ['ShippingDetailsList'],
   get_buyer_shipping_details: ['ShippingDetails'],

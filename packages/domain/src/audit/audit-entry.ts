@@ -21,6 +21,7 @@ export const AUDITED_RESOURCES = [
   'refund',
   'api-key-pair',
   'payment-service',
+  'merchant-account',
 ] as const
 export const AuditedResource = oneOf('AuditedResource', AUDITED_RESOURCES)
 export type AuditedResource = t.TypeOf<typeof AuditedResource>
@@ -97,6 +98,8 @@ export const CHANGE_PROBES = [
   'payment-service-state',
   'api-key-pair-present',
   'api-key-pair-revoked',
+  'merchant-account-present',
+  'merchant-account-state',
 ] as const
 export const ChangeProbe = oneOf('ChangeProbe', CHANGE_PROBES)
 export type ChangeProbe = t.TypeOf<typeof ChangeProbe>

@@ -6,6 +6,7 @@ import { Mac } from '../shared/crypto.ports'
 import { TransactionRecord } from '../transactions/transaction'
 import { WebhookSubscriptionRecord } from '../webhooks/webhook-subscription'
 import { ShippingDetailsRecord } from '../shipping-details/shipping-details'
+import { MerchantAccount } from '../merchant-accounts/merchant-account'
 
 /**
  * What an update leaves in a resource, as a MAC: the entry keeps no data of the resource, yet
@@ -17,6 +18,8 @@ const witnessOf = (mac: Mac, fields: readonly unknown[]): string => mac.mac('aud
 export const buyerWitness = (mac: Mac, b: Pick<Buyer, 'updated_at'>): string => witnessOf(mac, [b.updated_at])
 
 export const shippingDetailsWitness = (mac: Mac, r: Pick<ShippingDetailsRecord, 'updated_at'>): string => witnessOf(mac, [r.updated_at])
+
+export const merchantAccountWitness = (mac: Mac, a: Pick<MerchantAccount, 'updated_at'>): string => witnessOf(mac, [a.updated_at ?? null])
 
 export const paymentMethodWitness = (mac: Mac, m: Pick<PaymentMethod, 'updated_at'>): string => witnessOf(mac, [m.updated_at])
 

@@ -17,6 +17,7 @@ import { ChangeProbe, AuditRecord } from './audit-entry'
 import { AuditLog } from './audit.ports'
 import {
   buyerWitness,
+  merchantAccountWitness,
   paymentMethodWitness,
   paymentServiceWitness,
   sessionWitness,
@@ -26,9 +27,11 @@ import {
 } from './change-witness'
 import { PaymentServiceRepository } from '../payments/payment-service.ports'
 import { ShippingDetailsRepository } from '../shipping-details/shipping-details.ports'
+import { MerchantAccountRepository } from '../merchant-accounts/merchant-account.ports'
 
 interface Sources {
   readonly buyers: BuyerRepository
+  readonly merchantAccounts: MerchantAccountRepository
   readonly shippingDetails: ShippingDetailsRepository
   readonly giftCardVault: GiftCardVault
   readonly paymentMethods: PaymentMethodVault
@@ -61,6 +64,8 @@ const PROBES: Readonly<Record<ChangeProbe, Probe>> = {
   'buyer-present': (s, a, id) => exists(s.buyers.findById(a, id)),
   'buyer-absent': (s, a, id) => gone(s.buyers.findById(a, id)),
   'buyer-state': (s, a, id, w) => exists(s.buyers.findById(a, id), (b) => buyerWitness(s.mac, b) === w),
+  'merchant-account-present': (s, _, id) => exists(s.merchantAccounts.find(id)),
+  'merchant-account-state': (s, _, id, w) => exists(s.merchantAccounts.find(id), (m) => merchantAccountWitness(s.mac, m) === w),
   'shipping-details-present': (s, a, id) => exists(s.shippingDetails.findById(a, id)),
   'shipping-details-absent': (s, a, id) => gone(s.shippingDetails.findById(a, id)),
   'shipping-details-state': (s, a, id, w) => exists(s.shippingDetails.findById(a, id), (r) => shippingDetailsWitness(s.mac, r) === w),

@@ -289,4 +289,23 @@ describe('a payment naming shipping details', () => {
     const notUuid = await pay({ buyer_id: buyer, shipping_details_id: 'ship-1' })
     expect(notUuid.status).to.equal(422)
   })
+
+  it("refuses another buyer's before a checkout session's card is taken: the session then pays with its own buyer's", async () => {
+    const other = (await h.request<Resource>('POST', '/buyers', { body: {} })).body.id
+    const session = (await h.request<Resource>('POST', '/checkout/sessions', { body: { amount: 1299, currency: 'USD' } })).body.id
+    const fields = await h.request('PUT', `/checkout/sessions/${session}/fields`, { auth: null, body: { payment_method: card } })
+    expect(fields.status).to.equal(204)
+    const viaSession = (o: Record<string, unknown>) =>
+      h.request<Resource & { status: string; shipping_details?: unknown }>('POST', '/transactions', {
+        body: { amount: 1299, currency: 'USD', payment_method: { method: 'checkout-session', id: session }, ...o },
+      })
+    const refused = await viaSession({ buyer_id: other, shipping_details_id: shipping.id })
+    expect(refused.status).to.equal(400)
+    const paid = await viaSession({ buyer_id: buyer, shipping_details_id: shipping.id })
+    expect([paid.status, paid.body.status, (paid.body.shipping_details as { id?: string } | undefined)?.id]).to.deep.equal([
+      201,
+      'authorization_succeeded',
+      shipping.id,
+    ])
+  })
 })

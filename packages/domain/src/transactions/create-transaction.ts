@@ -94,6 +94,9 @@ export const makeCreateTransaction = (deps: TransactionDeps) => {
       if (E.isLeft(payer)) return checked(payer)
       const shipping = await namedShipping(deps, cmd.merchantAccountId, input)()
       if (E.isLeft(shipping)) return checked(shipping)
+      // Against a buyer the request names, before a session's card is taken; a stored card's buyer is known after.
+      const early = payer.right.buyer === null ? E.right(null) : shippingOf(shipping.right, payer.right.view)
+      if (E.isLeft(early)) return checked(early)
       const services = pm == null ? E.right([]) : await servicesFor(deps, cmd.merchantAccountId, input)()
       if (E.isLeft(services)) return checked(services)
       const first = services.right[0]

@@ -28,7 +28,7 @@ describe('provisioning', () => {
     await applyDefaults(p, now)
     expect(await p.roles.list(seek)()).to.deep.equal(E.right([...ROLE_CATALOGUE].sort((a, b) => (a.slug < b.slug ? -1 : 1))))
     expect(await p.merchantAccounts.find('default')()).to.deep.equal(
-      E.right(O.some({ id: 'default', display_name: 'Default', locked: false })),
+      E.right(O.some({ created_at: now.toISOString(), id: 'default', display_name: 'Default', locked: false })),
     )
     const primary = await p.giftCardServices.findPrimary('default')()
     expect(E.isRight(primary) && O.isSome(primary.right) && primary.right.value.service.gift_card_service_definition_id).to.equal(

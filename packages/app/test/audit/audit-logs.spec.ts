@@ -243,7 +243,7 @@ describe('GET /audit-logs: every change made through the API, newest first', fun
   it('refuses filters outside their sets with 422 on the query, and changes nothing through the API', async () => {
     for (const [query, name] of [
       ['action=renamed', 'action'],
-      ['resource_type=merchant-account', 'resource_type'],
+      ['resource_type=three-ds-scenario', 'resource_type'],
       ['user_id=not-a-uuid', 'user_id'],
     ] as const) {
       const r = await h.request<ValidationErrorBody>('GET', `/audit-logs?${query}`)

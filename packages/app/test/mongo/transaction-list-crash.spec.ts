@@ -35,6 +35,9 @@ const cardNumberOf = (i: number) => {
   throw new Error('no check digit')
 }
 
+/** How many lists at least run while versions are written. */
+const RACING_LISTS = 16
+
 /**
  * Issue 34: during recovery after a kill -9, one buyer's `GET /transactions` answered 38
  * transactions, then 37, with none created or deleted in between. A list reads a batch of the
@@ -143,10 +146,11 @@ describe("a buyer's transaction list across a kill -9, recovery and live writes 
         const a = await call(second.url, method, path, body)
         writes[`${method} ${a.status}`] = (writes[`${method} ${a.status}`] ?? 0) + 1
       }
-      // Updates (a version each) of the buyer's transactions, four at a time, until the retries are done.
+      // Updates (a version each) of the buyer's transactions, four at a time, until the retries are done and
+      // the lister has listed enough times while they write (a fast recovery left too few lists racing them).
       let retrying = true
       const updater = async (lane: number) => {
-        for (let k = 0; retrying; k++) {
+        for (let k = 0; retrying || rounds.length < RACING_LISTS; k++) {
           const ids = [...(rounds.at(-1)?.items ?? [])].map((t) => t.id)
           const id = ids[(k * 4 + lane) % Math.max(1, ids.length)]
           if (id === undefined) await sleep(20)
@@ -211,7 +215,7 @@ describe("a buyer's transaction list across a kill -9, recovery and live writes 
       )
       expect(wrong.slice(0, 20), 'answers of the list').to.deep.equal([])
       expect(rounds.at(-1)?.items.length, 'the last answer: every payment').to.equal(n)
-      expect(raced, 'lists while versions were written').to.be.above(10)
+      expect(raced, 'lists while versions were written').to.be.above(RACING_LISTS - 5)
     } finally {
       await client.close()
       for (const p of processes)

@@ -10,7 +10,6 @@ import { paginate, PageQuery } from '../pagination/paginate'
 import { Clock } from '../shared/clock.ports'
 import { Mac, SecretBox } from '../shared/crypto.ports'
 import { Duplicate, duplicate, Forbidden, forbidden, InvalidRequest, NotFound, notFound, Unavailable } from '../shared/errors'
-import { token } from '../shared/token'
 import {
   applyMerchantAccountChanges,
   MerchantAccount,
@@ -31,7 +30,6 @@ import { MerchantAccountRepository } from './merchant-account.ports'
  * nothing twice, and a create that loses a race for the id added only what that account lacked.
  */
 export type MerchantAccountOnboarding = (merchantAccountId: string) => TE.TaskEither<Unavailable, void>
-export const MerchantAccountOnboarding = token<MerchantAccountOnboarding>('MerchantAccountOnboarding')
 
 export interface MerchantAccountDeps {
   readonly merchantAccounts: MerchantAccountRepository

@@ -4,7 +4,6 @@ import { pipe } from 'fp-ts/function'
 import { AuditActor } from '../audit/audit-entry'
 import { shippingDetailsWitness } from '../audit/change-witness'
 import { changeOf, RecordAudited } from '../audit/record-audited'
-import { Buyer } from '../buyers/buyer'
 import { BuyerCascade } from '../buyers/buyer-use-cases'
 import { BuyerRepository } from '../buyers/buyers.ports'
 import { audienceOf, CardReach } from '../reach/card-reach'
@@ -48,13 +47,16 @@ type Refused = NotFound | Forbidden | Unavailable
  * any buyer but its own, is a `404` (a browser cannot tell another buyer from none); an embed
  * token naming no buyer is a `403`.
  */
-const reachedBuyer = (deps: ShippingDetailsDeps, q: OfBuyer): TE.TaskEither<Refused, Buyer> =>
+const reachedBuyer = (deps: ShippingDetailsDeps, q: OfBuyer): TE.TaskEither<Refused, void> =>
   pipe(
     audienceOf(deps.buyers, q.merchantAccountId, q.reach),
+    // An embed token's buyer was just read to find its audience: only a server's is read here.
     TE.flatMap((audience) =>
-      audience.all || audience.buyerId === q.buyerId ? deps.buyers.findById(q.merchantAccountId, q.buyerId) : TE.right(O.none),
+      audience.all
+        ? TE.map((b: O.Option<unknown>) => O.isSome(b))(deps.buyers.findById(q.merchantAccountId, q.buyerId))
+        : TE.right(audience.buyerId === q.buyerId),
     ),
-    TE.flatMap(O.match(() => TE.left<Refused, Buyer>(notFound('Buyer', q.buyerId)), TE.right)),
+    TE.flatMap((reached): TE.TaskEither<Refused, void> => (reached ? TE.right(undefined) : TE.left(notFound('Buyer', q.buyerId)))),
   )
 
 /** The buyer's shipping details with this id: another buyer's are not found under this one. */

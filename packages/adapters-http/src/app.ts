@@ -49,6 +49,7 @@ export const createHttpApp = (deps: HttpDeps): Koa<OrkaState> => {
   const { log, config, useCases } = deps
   const verify = makeTokenVerifier({
     keys: deps.keys,
+    ...(deps.onKeyUsed === undefined ? {} : { onKeyUsed: deps.onKeyUsed }),
     clock: deps.clock,
     mac: deps.mac,
     cacheSize: config.tokenCacheSize,

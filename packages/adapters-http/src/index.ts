@@ -13,6 +13,7 @@ export {
   TOKEN_CACHE_IDLE_MS,
 } from './auth/verify-token'
 export { jwkThumbprint } from './auth/jwk-thumbprint'
+export { Es512Keys } from './auth/es512-keys'
 export { toErrorResponse, ErrorResponse, ErrorBody, ErrorDetail, ValidationBody } from './error-response'
 export { Violation } from './decode/violations'
 export { messageOf } from './decode/messages'

@@ -38,6 +38,8 @@ export interface PublicBaseUrls {
 export interface HttpDeps {
   /** To look up a token's `kid`. */
   keys: domain.ApiKeyPairRepository
+  /** Told of each request a key authenticated (`last_used_at`); unset: uses are not recorded. */
+  onKeyUsed?: (keyId: string) => void
   /** Every time check (exp, nbf) reads this clock, so tests can move time. */
   clock: domain.Clock
   /** Hashes tokens without a `jti` into a rate-limit identity (purpose `token-hash`). */
@@ -101,6 +103,11 @@ export interface UseCases {
   listMerchantAccounts: ReturnType<typeof domain.makeListMerchantAccounts>
   getMerchantAccount: ReturnType<typeof domain.makeGetMerchantAccount>
   updateMerchantAccount: ReturnType<typeof domain.makeUpdateMerchantAccount>
+  createApiKeyPair: ReturnType<typeof domain.makeCreateApiKeyPair>
+  listApiKeyPairs: ReturnType<typeof domain.makeListApiKeyPairs>
+  getApiKeyPair: ReturnType<typeof domain.makeGetApiKeyPair>
+  updateApiKeyPair: ReturnType<typeof domain.makeUpdateApiKeyPair>
+  deleteApiKeyPair: ReturnType<typeof domain.makeDeleteApiKeyPair>
   createShippingDetails: ReturnType<typeof domain.makeCreateShippingDetails>
   listShippingDetails: ReturnType<typeof domain.makeListShippingDetails>
   getShippingDetails: ReturnType<typeof domain.makeGetShippingDetails>

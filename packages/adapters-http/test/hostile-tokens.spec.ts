@@ -399,6 +399,7 @@ const BODIES: Readonly<Record<string, unknown>> = {
   },
   'POST /payment-services/verify': { payment_service_definition_id: 'mock-card', fields: [] },
   'POST /merchant-accounts': { id: 'shop-1', display_name: 'Shop' },
+  'POST /api-key-pairs': { display_name: 'Key', role_ids: ['0b4f2a4e-5a0e-4a43-9a3e-2f3c1d9e7a01'] },
 }
 const OPERATION_ROUTES: readonly (Route & { readonly operationId: string; readonly scope: string })[] = OPERATIONS.filter(isServed).map(
   (op) => ({

@@ -7,6 +7,7 @@ import { sign, SignOptions } from 'jsonwebtoken'
 import {
   Admission,
   ApiKeyPair,
+  ApiKeyPairChanges,
   ApiKeyPairRepository,
   Buyer,
   GiftCard,
@@ -80,6 +81,23 @@ export class FakeKeys implements ApiKeyPairRepository {
     const k = [...this.byThumbprint.values()].find((x) => x.id === id)
     if (k) this.byThumbprint.set(k.thumbprint, { ...k, revoked: true })
     return TE.right(k !== undefined)
+  }
+  findById(id: string) {
+    return TE.right(O.fromNullable([...this.byThumbprint.values()].find((x) => x.id === id)))
+  }
+  create(key: ApiKeyPair) {
+    return this.upsert(key)
+  }
+  listPage() {
+    return this.list()
+  }
+  update(id: string, changes: ApiKeyPairChanges) {
+    const k = [...this.byThumbprint.values()].find((x) => x.id === id && !x.revoked)
+    if (k) this.byThumbprint.set(k.thumbprint, { ...k, ...changes, roles: [...(changes.roles ?? k.roles)] })
+    return TE.right(O.fromNullable(k && this.byThumbprint.get(k.thumbprint)))
+  }
+  markUsed() {
+    return TE.right(undefined)
   }
 }
 
@@ -197,6 +215,11 @@ const USE_CASES: Record<keyof UseCases, true> = {
   updateBuyer: true,
   deleteBuyer: true,
   createMerchantAccount: true,
+  createApiKeyPair: true,
+  listApiKeyPairs: true,
+  getApiKeyPair: true,
+  updateApiKeyPair: true,
+  deleteApiKeyPair: true,
   listMerchantAccounts: true,
   getMerchantAccount: true,
   updateMerchantAccount: true,
@@ -318,6 +341,11 @@ export const PAYMENT_METHOD_USE_CASES_UNUSED = Object.fromEntries(
     'getShippingDetails',
     'updateShippingDetails',
     'deleteShippingDetails',
+    'createApiKeyPair',
+    'listApiKeyPairs',
+    'getApiKeyPair',
+    'updateApiKeyPair',
+    'deleteApiKeyPair',
   ].map((n) => [
     n,
     () => {
@@ -336,6 +364,11 @@ export const PAYMENT_METHOD_USE_CASES_UNUSED = Object.fromEntries(
   | 'getShippingDetails'
   | 'updateShippingDetails'
   | 'deleteShippingDetails'
+  | 'createApiKeyPair'
+  | 'listApiKeyPairs'
+  | 'getApiKeyPair'
+  | 'updateApiKeyPair'
+  | 'deleteApiKeyPair'
   | 'storePaymentMethod'
   | 'listPaymentMethods'
   | 'getPaymentMethod'

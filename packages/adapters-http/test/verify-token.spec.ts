@@ -228,6 +228,26 @@ describe('makeTokenVerifier', () => {
       await refused(token, /unknown kid/)
     })
 
+    it('refuses a cached token while its key is suspended, and accepts it again once resumed', async () => {
+      const token = bearer(mint(key, claims()))
+      await ok(token)
+      await keys.update(keyPair(key).id, { active: false, updated_at: new Date().toISOString() })()
+      await refused(token, /suspended/)
+      await keys.update(keyPair(key).id, { active: true, updated_at: new Date().toISOString() })()
+      await ok(token)
+    })
+
+    it('tells onKeyUsed of every request a key authenticated, cached or not, and of no refused one', async () => {
+      const used: string[] = []
+      verify = makeTokenVerifier({ keys, clock, mac: fakeMac, cacheSize: 100, onKeyUsed: (id) => used.push(id) })
+      const token = bearer(mint(key, claims()))
+      await ok(token)
+      await ok(token)
+      await refused(bearer(mint(other, claims())), /unknown kid/)
+      await refused(bearer(mint(other, claims(), { keyid: key.thumbprint })), /bad signature/)
+      expect(used).to.deep.equal([keyPair(key).id, keyPair(key).id])
+    })
+
     it('serves a verified token without checking its signature again, with the key as it is now', async () => {
       const token = bearer(mint(key, claims()))
       await ok(token)

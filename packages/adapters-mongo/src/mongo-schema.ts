@@ -69,6 +69,9 @@ export const INDEXES: readonly IndexSpec[] = [
   // Keyset reads of every account, newest first (`listed_at`: created_at, else the epoch).
   { collection: C.merchantAccounts, name: 'listed', key: { listed_at: -1, _id: -1 } },
   { collection: C.apiKeyPairs, name: 'thumbprint_unique', key: { thumbprint: 1 }, unique: true },
+  // Keyset reads of the keys not revoked, newest first: every key's, and one account's.
+  { collection: C.apiKeyPairs, name: 'revoked_created', key: { revoked: 1, created_at: -1, _id: -1 } },
+  { collection: C.apiKeyPairs, name: 'merchant_revoked_created', key: { merchant_account_id: 1, revoked: 1, created_at: -1, _id: -1 } },
   { collection: C.roles, name: 'slug_unique', key: { slug: 1 }, unique: true },
   // Keyset reads in (slug, id) order.
   { collection: C.roles, name: 'slug_1__id_1', key: { slug: 1, _id: 1 } },

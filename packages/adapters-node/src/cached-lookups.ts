@@ -88,7 +88,8 @@ export interface LookedUp {
  * account), the account's primary gift card service every activation, store and balance
  * check reads, and the account's card services every payment routes through, answered from
  * memory for `ttlMs` instead of a storage round trip each. A change made through this instance
- * (a key upserted or revoked, a role, account or service upserted, an account created) clears
+ * (a key created, updated, upserted or revoked, a role, account or service upserted, an account
+ * created) clears
  * the cache at once; one made through another instance, the CLI, or straight in the database, is seen within
  * `ttlMs`: a revoked key stops working, a card service taken down stops being routed to,
  * everywhere within that bound.
@@ -113,14 +114,28 @@ export const cachedLookups = <P extends LookedUp>(ports: P, o: LookupCacheOption
       cache.clear()
       return a
     })(write)
+  const clearingAlways =
+    <L, A>(cache: { clear(): void }, write: TE.TaskEither<L, A>): TE.TaskEither<L, A> =>
+    () =>
+      write().finally(() => {
+        cache.clear()
+      })
   return {
     ...ports,
     keys: {
       findByThumbprint: (kid) => byKid.through(kid, () => keys.findByThumbprint(kid)),
+      findById: (id) => keys.findById(id),
       upsert: (key) => clearing(byKid, keys.upsert(key)),
+      // Cleared whatever the answer: a cached "none" must not outlive a key made elsewhere (a
+      // Duplicate), nor a cached key a suspension or revocation that timed out yet was stored.
+      create: (key) => clearingAlways(byKid, keys.create(key)),
       list: () => keys.list(),
-      revoke: (id) => clearing(byKid, keys.revoke(id)),
-    },
+      listPage: (seek, merchantAccountId) => keys.listPage(seek, merchantAccountId),
+      update: (id, changes) => clearingAlways(byKid, keys.update(id, changes)),
+      revoke: (id) => clearingAlways(byKid, keys.revoke(id)),
+      // Every request marks its key used: clearing here would empty the cache at every request.
+      markUsed: (uses) => keys.markUsed(uses),
+    } satisfies ApiKeyPairRepository,
     roles: {
       list: (seek) => roles.list(seek),
       findBySlugs: (slugs) => bySlugs.through(JSON.stringify(slugs), () => roles.findBySlugs(slugs)),
@@ -130,12 +145,7 @@ export const cachedLookups = <P extends LookedUp>(ports: P, o: LookupCacheOption
       find: (id) => byId.through(id, () => merchantAccounts.find(id)),
       upsert: (account) => clearing(byId, merchantAccounts.upsert(account)),
       // A cached "none" must not outlive the account's creation: cleared on a Duplicate too (made elsewhere).
-      create: (account) => () =>
-        merchantAccounts
-          .create(account)()
-          .finally(() => {
-            byId.clear()
-          }),
+      create: (account) => clearingAlways(byId, merchantAccounts.create(account)),
       list: (seek) => merchantAccounts.list(seek),
     } satisfies MerchantAccountRepository,
     giftCardServices: {

@@ -4,7 +4,10 @@ import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import {
   ApiKeyPair,
+  ApiKeyPairChanges,
+  apiKeyPairSortKey,
   duplicate,
+  KeyUse,
   GiftCardServiceRecord,
   MerchantAccount,
   merchantAccountSortKey,
@@ -44,12 +47,45 @@ const storage = () => {
         s.reads++
         return Promise.resolve(E.right(O.fromNullable([...keys.values()].find((k) => k.thumbprint === kid))))
       },
+      findById: (id: string) => () => {
+        s.reads++
+        return Promise.resolve(E.right(O.fromNullable(keys.get(id))))
+      },
       upsert: (k: ApiKeyPair) => TE.right(void keys.set(k.id, k)),
+      create: (k: ApiKeyPair) => {
+        const holder = [...keys.values()].find((x) => x.id === k.id || x.thumbprint === k.thumbprint)
+        return holder !== undefined ? TE.left(duplicate('ApiKeyPair', holder.id)) : TE.right(void keys.set(k.id, k))
+      },
       list: () => TE.right([...keys.values()]),
+      listPage: (seek: Seek, merchantAccountId?: string) =>
+        TE.right(
+          seekIn(
+            [...keys.values()].filter(
+              (k) => !k.revoked && (merchantAccountId === undefined || k.merchant_account_id === merchantAccountId),
+            ),
+            apiKeyPairSortKey,
+            'descending',
+            seek,
+          ),
+        ),
+      update: (id: string, changes: ApiKeyPairChanges) => {
+        const k = keys.get(id)
+        if (k === undefined || k.revoked) return TE.right(O.none)
+        const changed: ApiKeyPair = { ...k, ...changes, roles: [...(changes.roles ?? k.roles)] }
+        keys.set(id, changed)
+        return TE.right(O.some(changed))
+      },
       revoke: (id: string) => {
         const k = keys.get(id)
         if (k !== undefined) keys.set(id, { ...k, revoked: true })
         return TE.right(k !== undefined)
+      },
+      markUsed: (uses: readonly KeyUse[]) => {
+        for (const { id, at } of uses) {
+          const k = keys.get(id)
+          if (k !== undefined && (k.last_used_at ?? '') < at) keys.set(id, { ...k, last_used_at: at })
+        }
+        return TE.right(undefined)
       },
     },
     roles: {
@@ -128,6 +164,55 @@ describe('cachedLookups', () => {
     expect(await right(s.cached.merchantAccounts.find(MERCHANT_A))).to.deep.equal(O.some(account))
     await right(s.cached.merchantAccounts.upsert({ ...account, locked: true }))
     expect(await right(s.cached.merchantAccounts.find(MERCHANT_A))).to.deep.equal(O.some({ ...account, locked: true }))
+  })
+
+  it('forgets at once a key updated or revoked through it: a key deactivated here is refused at once', async () => {
+    const s = setup()
+    const key = anApiKeyPair()
+    await right(s.inner.keys.upsert(key))
+    expect(await right(s.cached.keys.findByThumbprint(key.thumbprint))).to.deep.equal(O.some(key))
+    const suspended = { ...key, active: false, updated_at: isoAt(1_000) }
+    expect(await right(s.cached.keys.update(key.id, { active: false, updated_at: isoAt(1_000) }))).to.deep.equal(O.some(suspended))
+    expect(await right(s.cached.keys.findByThumbprint(key.thumbprint))).to.deep.equal(O.some(suspended))
+    expect(s.reads()).to.equal(2)
+    await right(s.cached.keys.revoke(key.id))
+    expect(await right(s.cached.keys.findByThumbprint(key.thumbprint))).to.deep.equal(O.some({ ...suspended, revoked: true }))
+    expect(s.reads()).to.equal(3)
+    // An update that changes nothing (the key is revoked) leaves the cache as it was.
+    expect(await right(s.cached.keys.update(key.id, { active: true, updated_at: isoAt(2_000) }))).to.deep.equal(O.none)
+    expect(await right(s.cached.keys.findByThumbprint(key.thumbprint))).to.deep.equal(O.some({ ...suspended, revoked: true }))
+  })
+
+  it('keeps its answers when keys are marked used, which it passes on to storage', async () => {
+    const s = setup()
+    const key = anApiKeyPair()
+    await right(s.inner.keys.upsert(key))
+    expect(await right(s.cached.keys.findByThumbprint(key.thumbprint))).to.deep.equal(O.some(key))
+    await right(s.cached.keys.markUsed([{ id: key.id, at: isoAt(1_000) }]))
+    expect(await right(s.cached.keys.findByThumbprint(key.thumbprint))).to.deep.equal(O.some(key))
+    expect(s.reads()).to.equal(1)
+    expect(await right(s.inner.keys.findById(key.id))).to.deep.equal(O.some({ ...key, last_used_at: isoAt(1_000) }))
+  })
+
+  it('forgets a cached "none" for a key created through it, or found taken there, and reads by id and lists from storage', async () => {
+    const s = setup()
+    const key = anApiKeyPair({ merchant_account_id: MERCHANT_A, created_at: isoAt(1_000) })
+    expect(await right(s.cached.keys.findByThumbprint(key.thumbprint))).to.deep.equal(O.none)
+    await right(s.cached.keys.create(key))
+    expect(await right(s.cached.keys.findByThumbprint(key.thumbprint))).to.deep.equal(O.some(key))
+    const elsewhere = anApiKeyPair({ created_at: isoAt(0) })
+    expect(await right(s.cached.keys.findByThumbprint(elsewhere.thumbprint))).to.deep.equal(O.none)
+    await right(s.inner.keys.create(elsewhere))
+    expect(await left(s.cached.keys.create(elsewhere))).to.deep.equal(duplicate('ApiKeyPair', elsewhere.id))
+    expect(await right(s.cached.keys.findByThumbprint(elsewhere.thumbprint))).to.deep.equal(O.some(elsewhere))
+    const readsBefore = s.reads()
+    expect(await right(s.cached.keys.findById(key.id))).to.deep.equal(O.some(key))
+    expect(await right(s.cached.keys.findById(key.id))).to.deep.equal(O.some(key))
+    expect(s.reads()).to.equal(readsBefore + 2)
+    const all: Seek = { direction: 'forward', from: O.none, limit: 10 }
+    expect(await right(s.cached.keys.listPage(all))).to.deep.equal([key, elsewhere])
+    expect(await right(s.cached.keys.listPage(all, MERCHANT_A))).to.deep.equal([key])
+    expect(await right(s.cached.keys.list())).to.deep.equal([key, elsewhere])
   })
 
   it('forgets a cached "none" for an account created through it, or found taken there, and passes list through', async () => {

@@ -19,11 +19,12 @@ import { paymentMethodUseCases } from './wiring/payment-methods'
 import { paymentServiceUseCases, wirePaymentServices } from './wiring/payment-services'
 import { buyerUseCases } from './wiring/buyers'
 import { merchantAccountUseCases } from './wiring/merchant-accounts'
+import { apiKeyPairUseCases, KeyUsageFlusher, KeyUsageRecorder, wireApiKeyPairs } from './wiring/api-key-pairs'
 import { checkoutSessionUseCases, SessionSweeper, wireCheckoutSessions } from './wiring/checkout-sessions'
 import { TransactionRecovery, transactionUseCases, VersionFolder, VersionRelay, wireTransactions } from './wiring/transactions'
 
 export { get } from './wiring/context'
-export { AuditSettler, AuditSweeper, Dispatcher, SessionSweeper, TransactionRecovery }
+export { AuditSettler, AuditSweeper, Dispatcher, KeyUsageFlusher, KeyUsageRecorder, SessionSweeper, TransactionRecovery }
 
 export type UseCases = HttpDeps['useCases']
 export const UseCases = token<UseCases>('UseCases')
@@ -52,6 +53,7 @@ export const BACKGROUND_JOBS: readonly Token<BackgroundJob>[] = [
   VersionRelay,
   AuditSettler,
   AuditSweeper,
+  KeyUsageFlusher,
 ]
 
 /**
@@ -74,6 +76,7 @@ export const buildContainer = (
   wirePaymentServices(c)
   wireWebhooks(c, w)
   wireAudit(c, w)
+  wireApiKeyPairs(c, w)
   wireGiftCards(c, w)
   wireCheckoutSessions(c, w)
   wireTransactions(c, w)
@@ -89,6 +92,7 @@ export const buildContainer = (
       ...auditUseCases(c),
       ...paymentServiceUseCases(c, w.config),
       ...merchantAccountUseCases(c),
+      ...apiKeyPairUseCases(c),
     })),
   })
   return c

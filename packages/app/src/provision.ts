@@ -57,6 +57,11 @@ const checkSeed = (seed: SeedFile): void => {
   }
 }
 
+/** The role catalogue, stored (ids kept): also what the CLI does before it makes the first key, as no server may have started yet. */
+export const seedRoleCatalogue = async (p: Pick<ProvisioningPorts, 'roles'>): Promise<void> => {
+  for (const role of ROLE_CATALOGUE) await runTask(p.roles.upsert(role), `seeding role ${role.slug}`)
+}
+
 /**
  * What every instance starts with: the role catalogue, a `default` account with a mock gift
  * card service, and a mock card service for `default` and each account `seed` names, unless
@@ -64,7 +69,7 @@ const checkSeed = (seed: SeedFile): void => {
  */
 export const applyDefaults = async (p: ProvisioningPorts, now: Date, seed: SeedFile = {}): Promise<void> => {
   checkSeed(seed)
-  for (const role of ROLE_CATALOGUE) await runTask(p.roles.upsert(role), `seeding role ${role.slug}`)
+  await seedRoleCatalogue(p)
   const accounts = [DEFAULT_MERCHANT_ACCOUNT_ID, ...(seed.merchant_accounts ?? []).map((m) => m.id)]
   await applyDefaultCardServices(provisioningDeps(p, { now: () => now }), accounts, seed.payment_services ?? [])
   const existing = await runTask(p.merchantAccounts.find(DEFAULT_MERCHANT_ACCOUNT_ID), 'reading the default merchant account')
@@ -104,7 +109,8 @@ export const applySeed = async (p: ProvisioningPorts, now: Date, seed: SeedFile)
     const key = apiKeyPairOf(k, at)
     const stored = O.toNullable(await runTask(p.keys.findByThumbprint(key.thumbprint), 'reading an api key pair'))
     // Revocation is final: a seed that still lists a revoked key does not bring it back at the next start.
-    const kept = stored === null ? key : { ...key, revoked: stored.revoked, created_at: stored.created_at }
+    // What the API set on it (its name, a suspension, its last use) stays; the seed sets its account and roles.
+    const kept = stored === null ? key : { ...stored, ...key, revoked: stored.revoked, created_at: stored.created_at }
     await runTask(p.keys.upsert(kept), 'seeding an api key pair')
   }
 

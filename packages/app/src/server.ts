@@ -19,7 +19,7 @@ import {
 import { clientErrorHandler, createHttpApp } from '@orka/adapters-http'
 import { Config } from './config'
 import { demoCheckout } from './demo-checkout'
-import { backgroundJobs, buildContainer, get, Overrides, UseCases } from './container'
+import { backgroundJobs, buildContainer, get, KeyUsageRecorder, Overrides, UseCases } from './container'
 import { createLogger } from './logger'
 import { announceStart } from './prepare'
 import { DEFAULT_MERCHANT_ACCOUNT_ID, provisionAtStart, ProvisioningPorts } from './provision'
@@ -102,6 +102,7 @@ const listen = async (
     ...(metrics === undefined ? {} : { onRequestDone: metrics.requestDone }),
     ...(tracingOn() ? { tracer: tracer() } : {}),
     keys: get(c, ApiKeyPairRepository),
+    onKeyUsed: get(c, KeyUsageRecorder).used,
     clock: get(c, Clock),
     mac: get(c, Mac),
     log,

@@ -62,6 +62,8 @@ export interface TokenVerifierDeps {
   readonly cacheSize: number
   /** Longest lifetime a token may claim: `exp` − `iat`, or `exp` − now without `iat`. Default 86400. */
   readonly maxTokenLifetimeS?: number
+  /** Told of each request a key authenticated: where `last_used_at` comes from, kept off the request path. */
+  readonly onKeyUsed?: (keyId: string) => void
 }
 
 /** From the `Authorization` header value to a principal; key-store failures are `Unavailable` (500), not 401. */
@@ -256,21 +258,26 @@ export const makeTokenVerifier = (deps: TokenVerifierDeps): TokenVerifier => {
     }
   }
 
-  /** The key must still be known and not revoked, also for a cached token. */
+  /** The key must still be known, not revoked and not suspended, also for a cached token. */
   const liveKey = async (kid: string): Promise<E.Either<Unauthenticated | Unavailable, ApiKeyPair>> => {
     const found = await deps.keys.findByThumbprint(kid)()
     if (E.isLeft(found)) return found
     if (O.isNone(found.right)) return E.left(unauthenticated('unknown kid'))
-    return found.right.value.revoked ? E.left(unauthenticated('API key revoked')) : E.right(found.right.value)
+    const key = found.right.value
+    if (key.revoked) return E.left(unauthenticated('API key revoked'))
+    return key.active === false ? E.left(unauthenticated('API key suspended')) : E.right(key)
   }
 
-  const principal = (v: Verified, key: ApiKeyPair): Principal => ({
-    key,
-    scopes: v.claims.scopes,
-    tokenId: v.tokenIdFor(key),
-    ...(v.claims.embedBuyer === undefined ? {} : { embedBuyer: v.claims.embedBuyer }),
-    ...(v.claims.embedPins === undefined ? {} : { embedPins: v.claims.embedPins }),
-  })
+  const principal = (v: Verified, key: ApiKeyPair): Principal => {
+    deps.onKeyUsed?.(key.id)
+    return {
+      key,
+      scopes: v.claims.scopes,
+      tokenId: v.tokenIdFor(key),
+      ...(v.claims.embedBuyer === undefined ? {} : { embedBuyer: v.claims.embedBuyer }),
+      ...(v.claims.embedPins === undefined ? {} : { embedPins: v.claims.embedPins }),
+    }
+  }
 
   return (authorization) => {
     const token = bearerToken(authorization)

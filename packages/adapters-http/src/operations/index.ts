@@ -1,3 +1,4 @@
+import { API_KEY_PAIR_OPERATIONS } from './api-key-pairs'
 import { AUDIT_LOG_OPERATIONS } from './audit-logs'
 import { BUYER_OPERATIONS } from './buyers'
 import { CHECKOUT_SESSION_OPERATIONS } from './checkout-sessions'
@@ -35,6 +36,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...AUDIT_LOG_OPERATIONS,
   ...PAYMENT_SERVICE_OPERATIONS,
   ...MERCHANT_ACCOUNT_OPERATIONS,
+  ...API_KEY_PAIR_OPERATIONS,
   ...UNSERVED_OPERATIONS,
 ]
 

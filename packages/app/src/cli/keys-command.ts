@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util'
-import { jwkThumbprint } from '@orka/adapters-http'
+import { Es512Keys, jwkThumbprint } from '@orka/adapters-http'
+import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
-import { AuditedChange, CLI_ACTOR, keyActor, makeRecordAudited, ROLE_CATALOGUE, StoragePorts, Unavailable } from '@orka/domain'
+import { CLI_ACTOR, makeCreateApiKeyPair, makeDeleteApiKeyPair, makeRecordAudited, ROLE_CATALOGUE, StoragePorts } from '@orka/domain'
 import { RandomIds, SystemClock } from '@orka/adapters-node'
 import { generateKeyPair } from '../dev-key'
-import { apiKeyPairOf } from '../provision'
+import { seedRoleCatalogue } from '../provision'
 import { runTask } from '../run-task'
 import { withStorage } from './storage-command'
 import { CommandError, HELP, UsageError } from './usage'
@@ -24,47 +25,51 @@ revoke  Revokes a stored key pair: running servers refuse its tokens within LOOK
 const ROLES = new Set(ROLE_CATALOGUE.map((r) => r.slug))
 
 /**
- * A key's creation or revocation with its audit entry, as every change through the API: pending
- * first, so that a `kill -9` of the CLI leaves the entry to the servers' relay. A key bound to
- * an account is that account's entry; one for every account is listed by none.
+ * The API's own use cases, run by the operator (every account and role within reach), their
+ * audit entries the CLI's: pending first, so that a `kill -9` of the CLI leaves the entry to the
+ * servers' relay.
  */
-const audited = <A>(
-  ports: StoragePorts,
-  key: { readonly id: string; readonly thumbprint: string; readonly merchant_account_id: string | null },
-  action: 'created' | 'revoked',
-  write: TE.TaskEither<Unavailable, A>,
-): TE.TaskEither<Unavailable, A> => {
-  const change: AuditedChange = {
-    merchantAccountId: key.merchant_account_id,
-    actor: CLI_ACTOR,
-    resource: { type: 'api-key-pair', id: key.id, name: keyActor(key).name },
-    action,
-    check: { probe: action === 'created' ? 'api-key-pair-present' : 'api-key-pair-revoked', id: key.id, witness: null },
+const keyUseCases = (ports: StoragePorts) => {
+  const ids = new RandomIds()
+  const clock = new SystemClock()
+  const deps = {
+    keys: ports.keys,
+    roles: ports.roles,
+    merchantAccounts: ports.merchantAccounts,
+    crypto: new Es512Keys(),
+    ids,
+    clock,
+    audited: makeRecordAudited({ audit: ports.audit, ids, clock }),
   }
-  return makeRecordAudited({ audit: ports.audit, ids: new RandomIds(), clock: new SystemClock() })(change, write)
+  return { create: makeCreateApiKeyPair(deps), remove: makeDeleteApiKeyPair(deps) }
 }
+const OPERATOR = { actor: CLI_ACTOR, caller: null }
 
 const create = async (args: string[]) => {
   const { values } = parseArgs({ args, options: { 'merchant-account': { type: 'string' }, role: { type: 'string', multiple: true } } })
   const roles = values.role ?? ['administrator']
   for (const r of roles)
     if (!ROLES.has(r)) throw new UsageError(`keys create: unknown role '${r}' (roles: ${[...ROLES].join(', ')})`, KEYS_USAGE)
-  const pair = generateKeyPair()
-  const kid = jwkThumbprint(pair.publicKeyPem)
   if (process.env.MONGODB_URI === undefined || process.env.MONGODB_URI === '') {
+    const pair = generateKeyPair()
     process.stderr.write('MONGODB_URI is not set: the key is not stored; put the public key in a SEED_FILE\n')
-    process.stdout.write(`${pair.privateKeyPem.trim()}\n${pair.publicKeyPem.trim()}\nkid: ${kid}\n`)
+    process.stdout.write(`${pair.privateKeyPem.trim()}\n${pair.publicKeyPem.trim()}\nkid: ${jwkThumbprint(pair.publicKeyPem)}\n`)
     return
   }
   await withStorage('keys create', async (s) => {
     const merchant = values['merchant-account'] ?? null
-    if (merchant !== null) {
-      const found = await runTask(s.ports.merchantAccounts.find(merchant), 'reading the merchant account')
-      if (found._tag === 'None') throw new CommandError(`keys create: no merchant account '${merchant}'`)
+    await seedRoleCatalogue(s.ports)
+    const catalogue = await runTask(s.ports.roles.findBySlugs(roles), 'reading the roles')
+    const input = {
+      display_name: `CLI key ${new Date().toISOString()}`,
+      role_ids: roles.flatMap((slug) => catalogue.filter((r) => r.slug === slug).map((r) => r.id)),
+      merchant_account_ids: merchant === null ? [] : [merchant],
     }
-    const key = apiKeyPairOf({ public_key_pem: pair.publicKeyPem, merchant_account_id: merchant, roles }, new Date().toISOString())
-    await runTask(audited(s.ports, key, 'created', s.ports.keys.upsert(key)), 'storing the key')
-    process.stdout.write(`${pair.privateKeyPem.trim()}\nid: ${key.id}\nkid: ${kid}\n`)
+    const made = await keyUseCases(s.ports).create({ ...OPERATOR, input })()
+    if (E.isLeft(made) && made.left._tag === 'InvalidRequest' && made.left.problems.some((p) => p.path[0] === 'merchant_account_ids'))
+      throw new CommandError(`keys create: no merchant account '${merchant ?? ''}'`)
+    const key = await runTask(TE.fromEither(made), 'storing the key')
+    process.stdout.write(`${(key.private_key ?? '').trim()}\nid: ${key.id}\nkid: ${key.thumbprint}\n`)
   })
 }
 
@@ -76,7 +81,7 @@ const list = () =>
       k.thumbprint,
       k.merchant_account_id ?? '*',
       k.roles.join(','),
-      k.revoked ? 'revoked' : 'active',
+      k.revoked ? 'revoked' : k.active === false ? 'suspended' : 'active',
       k.created_at,
     ])
     for (const r of [['ID', 'KID', 'MERCHANT ACCOUNT', 'ROLES', 'STATE', 'CREATED'], ...rows]) process.stdout.write(`${r.join('\t')}\n`)
@@ -86,9 +91,9 @@ const revoke = (args: string[]) => {
   const id = args[0]
   if (id === undefined || args.length > 1) throw new UsageError('keys revoke: expected exactly one key id', KEYS_USAGE)
   return withStorage('keys revoke', async (s) => {
-    const key = (await runTask(s.ports.keys.list(), 'reading the key')).find((k) => k.id === id)
-    if (key === undefined) throw new CommandError(`keys revoke: no API key pair '${id}'`)
-    await runTask(audited(s.ports, key, 'revoked', s.ports.keys.revoke(id)), 'revoking the key')
+    const revoked = await keyUseCases(s.ports).remove({ ...OPERATOR, id })()
+    if (E.isLeft(revoked) && revoked.left._tag === 'NotFound') throw new CommandError(`keys revoke: no API key pair '${id}'`)
+    await runTask(TE.fromEither(revoked), 'revoking the key')
     process.stdout.write(`revoked ${id}\n`)
   })
 }

@@ -190,6 +190,7 @@ class Pools implements Resolver {
   /** Services the run created, all inactive: the default services, which payments route to, are never in it. */
   readonly paymentService: string[] = []
   readonly shippingDetails: string[] = []
+  readonly apiKeyPair: string[] = []
   private readonly seen = new Set<string>()
 
   add(pool: Exclude<PoolName, 'card' | 'delivery' | 'deliverySubscription'>, v: string, cap = 400) {
@@ -425,6 +426,7 @@ export const fuzzSuite = (storage: string, open: () => FuzzStorage, o: FuzzOptio
       if (res.status === 201 && q.family === 'create_payment_service' && typeof body.id === 'string') pools.add('paymentService', body.id)
       if (res.status === 201 && q.family === 'add_buyer_shipping_details' && typeof body.id === 'string')
         pools.add('shippingDetails', body.id)
+      if (res.status === 201 && q.family === 'create_api_key_pair' && typeof body.id === 'string') pools.add('apiKeyPair', body.id)
       if (res.status === 201 && q.family === 'add_buyer' && typeof body.id === 'string') {
         pools.add('buyer', body.id)
         if (typeof body.external_identifier === 'string' && body.external_identifier.length < 100)

@@ -61,6 +61,7 @@ export type PoolName =
   | 'paymentMethod'
   | 'paymentService'
   | 'shippingDetails'
+  | 'apiKeyPair'
 
 /** Something the server created earlier in the run, picked by index (modulo the pool's size). */
 export class Ref {

@@ -1,5 +1,5 @@
 import * as fc from 'fast-check'
-import { luhnValid } from '@orka/domain'
+import { luhnValid, ROLE_CATALOGUE } from '@orka/domain'
 import { Escape, Obj, PoolName, Raw, Ref, Resolver, Secret, toJsonText } from './model'
 import type { RawRequest } from './raw-http'
 import { IDS } from '../support/harness'
@@ -1129,6 +1129,38 @@ const merchantAccountCreate: fc.Arbitrary<Obj> = mutated(
 )
 const merchantAccountUpdate: fc.Arbitrary<Obj> = mutated(obj({ display_name: opt(textField(word(1, 20), 200), 3), ...accountSettings }))
 
+/** A P-521 public key: registered once per run, then a 409 each time it comes back. */
+const P521_PUBLIC_KEY =
+  '-----BEGIN PUBLIC KEY-----\nMIGbMBAGByqGSM49AgEGBSuBBAAjA4GGAAQAE6l7wOJljvA8S+hN4JYcQtmXzRMo\nOW/5PLH6N17pzJ02H5nIwNkP7vZwQIs8B0wRB8zmNv5h7cBTFRoeV1zaqbcBb6wV\n' +
+  'ZKoQBjjbEjXzEZcI3++o0O9LCq4U7XYQQsXfq5YVTDoTykIQhdvhu3Ry1GyW3niQ\nRjBUHTpGZTybi6hgeyI=\n-----END PUBLIC KEY-----\n'
+const roleIds = field(
+  fc.array(
+    oneof({ weight: 6, arbitrary: fc.constantFrom(...ROLE_CATALOGUE.map((r) => r.id)) }, { weight: 1, arbitrary: fc.uuid({ version: 4 }) }),
+    {
+      maxLength: 3,
+    },
+  ),
+)
+const keyAccounts = field(fc.array(fc.constantFrom('default', 'acme', 'nope'), { maxLength: 2 }))
+const apiKeyPairCreate: fc.Arbitrary<Obj> = mutated(
+  obj({
+    display_name: opt(textField(word(1, 20), 200), 9),
+    role_ids: opt(roleIds, 9),
+    merchant_account_ids: opt(keyAccounts, 3),
+    active: opt(field(fc.boolean()), 2),
+    algorithm: opt(field(fc.constantFrom('ECDSA', 'RSA')), 2),
+    public_key: opt(field(fc.constantFrom(P521_PUBLIC_KEY, P521_PUBLIC_KEY.replace('PUBLIC', 'PRIVATE'), 'not a key')), 2),
+  }),
+)
+const apiKeyPairUpdate: fc.Arbitrary<Obj> = mutated(
+  obj({
+    display_name: opt(textField(word(1, 20), 200), 4),
+    active: opt(field(fc.boolean()), 4),
+    role_ids: opt(roleIds, 2),
+    merchant_account_ids: opt(keyAccounts, 2),
+  }),
+)
+
 // ---------------------------------------------------------------------------------------------
 // Query strings, path ids, headers, tokens
 // ---------------------------------------------------------------------------------------------
@@ -1754,8 +1786,10 @@ const KNOWN_PATHS: fc.Arbitrary<Segment[]> = oneof(
     ['payment-options'],
     ['card-scheme-definitions'],
     ['merchant-accounts'],
+    ['api-key-pairs'],
   ),
   idSegment('paymentService').map((id) => ['payment-services', id]),
+  idSegment('apiKeyPair').map((id) => ['api-key-pairs', id]),
   idSegment('paymentMethod').map((id) => ['payment-methods', id]),
   idSegment('paymentMethod').map((id) => ['payment-methods', id, 'network-tokens']),
   idSegment('buyer').map((id) => ['buyers', id]),
@@ -2015,6 +2049,25 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = oneof(
       path: seg('merchant-accounts', knownAccount),
       body: body(merchantAccountUpdate),
     }),
+  },
+  {
+    weight: 2,
+    arbitrary: request({ family: 'create_api_key_pair', method: is('POST'), path: seg('api-key-pairs'), body: body(apiKeyPairCreate) }),
+  },
+  { weight: 1, arbitrary: request({ family: 'list_api_key_pairs', method: is('GET'), path: seg('api-key-pairs'), query: query([]) }) },
+  { weight: 1, arbitrary: request({ family: 'get_api_key_pair', method: is('GET'), path: seg('api-key-pairs', idSegment('apiKeyPair')) }) },
+  {
+    weight: 1,
+    arbitrary: request({
+      family: 'update_api_key_pair',
+      method: is('PUT'),
+      path: seg('api-key-pairs', idSegment('apiKeyPair')),
+      body: body(apiKeyPairUpdate),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: request({ family: 'delete_api_key_pair', method: is('DELETE'), path: seg('api-key-pairs', idSegment('apiKeyPair')) }),
   },
   {
     weight: 3,

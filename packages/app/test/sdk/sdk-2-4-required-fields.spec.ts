@@ -104,6 +104,18 @@ onBothStores("SDK 2.4.10's required keys in Orka's answers", (world) => {
     noFaults()
   })
 
+  it('API key pairs: created (for an account, so its summary is answered), listed, read and updated', async () => {
+    const roles = await world().h.request<{ items: { id: string; slug: string }[] }>('GET', '/roles')
+    const readOnly = roles.body.items.find((r) => r.slug === 'read-only')?.id
+    const made = await answer('create_api_key_pair', 'APIKeyPair', 'POST', '/api-key-pairs', {
+      body: { display_name: 'Required keys', role_ids: [readOnly], merchant_account_ids: ['acme'] },
+    })
+    await answer('list_api_key_pairs', 'CollectionAPIKeyPair', 'GET', '/api-key-pairs')
+    await answer('get_api_key_pair', 'APIKeyPair', 'GET', `/api-key-pairs/${String(made.id)}`)
+    await answer('update_api_key_pair', 'APIKeyPair', 'PUT', `/api-key-pairs/${String(made.id)}`, { body: { active: false } })
+    noFaults()
+  })
+
   it('gift cards: activated and stored, read, listed, their balances, a buyer’s', async () => {
     const buyerId = await addBuyer()
     await answer('activate_gift_card', 'GiftCard', 'POST', '/gift-cards/activations', {

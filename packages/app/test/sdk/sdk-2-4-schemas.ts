@@ -106,6 +106,17 @@ export const SDK_SCHEMAS = {
   MerchantAccount: { required: ['id', 'display_name', 'account_updater_enabled', 'created_at', 'updated_at'] },
   // merchantaccounts.ts
   MerchantAccounts: { required: PAGE, nested: { 'items[]': 'MerchantAccount' } },
+  // apikeypair.ts
+  APIKeyPair: {
+    required: ['id', 'thumbprint', 'display_name', 'algorithm', 'active', 'created_at', 'updated_at'],
+    nested: { creator: 'ApiRoutersApiKeyPairsSchemasCreator', 'merchant_accounts[]': 'MerchantAccountSummary', 'roles[]': 'Role' },
+  },
+  // collectionapikeypair.ts
+  CollectionAPIKeyPair: { required: ['items'], nested: { 'items[]': 'APIKeyPair' } },
+  // apiroutersapikeypairsschemascreator.ts
+  ApiRoutersApiKeyPairsSchemasCreator: { required: ['id', 'name'] },
+  // merchantaccountsummary.ts
+  MerchantAccountSummary: { required: ['id', 'display_name', 'created_at', 'updated_at'] },
   // shippingdetails.ts: every key optional, `type` defaulted
   ShippingDetails: { required: [], nested: { address: 'Address' } },
   // shippingdetailslist.ts: not paginated
@@ -400,6 +411,10 @@ export const SDK_SUCCESS: Readonly<Record<string, readonly SdkSchemaName[]>> = {
   list_buyer_gift_cards: ['GiftCardSummaries'],
   get_buyer: ['Buyer'],
   update_buyer: ['Buyer'],
+  create_api_key_pair: ['APIKeyPair'],
+  list_api_key_pairs: ['CollectionAPIKeyPair'],
+  get_api_key_pair: ['APIKeyPair'],
+  update_api_key_pair: ['APIKeyPair'],
   create_merchant_account: ['MerchantAccount'],
   list_merchant_accounts: ['MerchantAccounts'],
   get_merchant_account: ['MerchantAccount'],

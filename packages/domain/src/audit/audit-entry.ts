@@ -98,6 +98,7 @@ export const CHANGE_PROBES = [
   'payment-service-state',
   'api-key-pair-present',
   'api-key-pair-revoked',
+  'api-key-pair-state',
   'merchant-account-present',
   'merchant-account-state',
 ] as const

@@ -21,6 +21,8 @@ export const shippingDetailsWitness = (mac: Mac, r: Pick<ShippingDetailsRecord, 
 
 export const merchantAccountWitness = (mac: Mac, a: Pick<MerchantAccount, 'updated_at'>): string => witnessOf(mac, [a.updated_at ?? null])
 
+export const apiKeyPairWitness = (mac: Mac, k: { readonly updated_at?: string }): string => witnessOf(mac, [k.updated_at ?? null])
+
 export const paymentMethodWitness = (mac: Mac, m: Pick<PaymentMethod, 'updated_at'>): string => witnessOf(mac, [m.updated_at])
 
 export const subscriptionWitness = (mac: Mac, r: WebhookSubscriptionRecord): string =>

@@ -125,7 +125,7 @@ export const auditedWhen = <Err, A>(
 
 /** The usual change: a resource of the command's account, checked by the resource's own id. */
 export const changeOf = (
-  cmd: { readonly merchantAccountId: string; readonly actor: AuditActor },
+  cmd: { readonly merchantAccountId: string | null; readonly actor: AuditActor },
   resource: AuditedChange['resource'],
   action: AuditLogAction,
   probe: ChangeProbe,

@@ -16,6 +16,7 @@ import { WebhookSubscriptionRepository } from '../webhooks/webhooks.ports'
 import { ChangeProbe, AuditRecord } from './audit-entry'
 import { AuditLog } from './audit.ports'
 import {
+  apiKeyPairWitness,
   buyerWitness,
   merchantAccountWitness,
   paymentMethodWitness,
@@ -112,9 +113,9 @@ const PROBES: Readonly<Record<ChangeProbe, Probe>> = {
   'payment-service-present': (s, a, id) => exists(s.cardServices.findById(a, id)),
   'payment-service-absent': (s, a, id) => exists(s.cardServices.findById(a, id), (r) => r.deleted_at !== undefined),
   'payment-service-state': (s, a, id, w) => exists(s.cardServices.findById(a, id), (r) => paymentServiceWitness(s.mac, r) === w),
-  'api-key-pair-present': (s, _, id) => TE.map((keys: readonly { id: string }[]) => keys.some((k) => k.id === id))(s.keys.list()),
-  'api-key-pair-revoked': (s, _, id) =>
-    TE.map((keys: readonly { id: string; revoked: boolean }[]) => keys.some((k) => k.id === id && k.revoked))(s.keys.list()),
+  'api-key-pair-present': (s, _, id) => exists(s.keys.findById(id)),
+  'api-key-pair-revoked': (s, _, id) => exists(s.keys.findById(id), (k) => k.revoked),
+  'api-key-pair-state': (s, _, id, w) => exists(s.keys.findById(id), (k) => apiKeyPairWitness(s.mac, k) === w),
 }
 
 export interface SettleAuditConfig {

@@ -65,6 +65,18 @@ describe('provisioning', () => {
     expect(await runTask(p.keys.list(), 'keys')).to.deep.equal([{ ...key, revoked: true }])
   })
 
+  it('keeps what the API set on a seeded key (its name, a suspension) when the seed is applied again', async () => {
+    const p = ports()
+    const seed = { api_key_pairs: [{ public_key_pem: generateKeyPair().publicKeyPem, roles: ['administrator'] }] }
+    await applySeed(p, now, seed)
+    const [key] = await runTask(p.keys.list(), 'keys')
+    await runTask(p.keys.update(key!.id, { display_name: 'Ops key', active: false, updated_at: now.toISOString() }), 'update')
+    await applySeed(p, new Date(now.getTime() + 60_000), seed)
+    expect(await runTask(p.keys.list(), 'keys')).to.deep.equal([
+      { ...key, display_name: 'Ops key', active: false, updated_at: now.toISOString() },
+    ])
+  })
+
   it('refuses a seed that names a role outside the catalogue', async () => {
     let error: unknown
     try {

@@ -1,20 +1,36 @@
 import { expect } from 'chai'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DECLINED_AMOUNTS, DECLINED_CARDS, FAILED_AMOUNTS, INTERNAL_ERROR, SLOW_AMOUNT, UNANSWERED_AMOUNT } from '@orka/adapters-node'
 import { SETTINGS } from '../../src/config'
 
-describe('README configuration table', () => {
+const REPO = join(__dirname, '..', '..', '..', '..', '..')
+const doc = (path: string) => readFileSync(join(REPO, path), 'utf8')
+
+describe('README', () => {
+  const readme = doc('README.md')
+
+  it('stays short: at most 250 lines', () => {
+    expect(readme.split('\n').length).to.be.at.most(250)
+  })
+
+  it('links every guide under docs/', () => {
+    const guides = readdirSync(join(REPO, 'docs')).filter((f) => f.endsWith('.md'))
+    const linked = new Set([...readme.matchAll(/\]\(docs\/([\w-]+\.md)[)#]/g)].map((m) => m[1]))
+    expect(guides.filter((g) => !linked.has(g))).to.deep.equal([])
+  })
+})
+
+describe('the configuration guide', () => {
   it('lists every variable of the configuration codec, and nothing else', () => {
-    const readme = readFileSync(join(__dirname, '..', '..', '..', '..', '..', 'README.md'), 'utf8')
-    const table = readme.slice(readme.indexOf('| Variable | Default | Meaning |'))
+    const table = doc('docs/configuration.md').slice(doc('docs/configuration.md').indexOf('| Variable | Default | Meaning |'))
     const documented = [...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1])
     expect(documented).to.deep.equal(Object.values(SETTINGS).map((s) => s.env))
   })
 })
 
-describe('README test cards', () => {
-  const readme = readFileSync(join(__dirname, '..', '..', '..', '..', '..', 'README.md'), 'utf8')
+describe('the payments guide: test cards', () => {
+  const readme = doc('docs/payments.md')
   const row = (start: string) => readme.split('\n').find((l) => l.startsWith(`| ${start}`)) ?? ''
   const codesIn = (line: string) => [...line.slice(line.indexOf('in order:')).matchAll(/`([a-z_]+)`/g)].map((m) => m[1])
 

@@ -1,4 +1,5 @@
 import pino from 'pino'
+import pretty from 'pino-pretty'
 import { redactJsonLine } from '@orka/adapters-http'
 
 /** Keys whose values are never written, at the top of a line's record or one level down. */
@@ -23,16 +24,23 @@ const censorKeys = (o: Record<string, unknown>, nested = false): Record<string, 
   return out ?? o
 }
 
+export type LogFormat = 'json' | 'pretty'
+
+/** `LOG_FORMAT`, else readable lines for a person at a terminal and JSON lines for a collector. */
+export const logFormatOf = (configured: LogFormat | undefined, isTTY: boolean = process.stdout.isTTY): LogFormat =>
+  configured ?? (isTTY ? 'pretty' : 'json')
+
 /**
- * JSON lines on stdout. Nothing a client sent is logged by design (the HTTP adapter logs
+ * JSON lines on stdout, or (`pretty`) one readable line per event: level, time, message, then
+ * the line's other fields. Nothing a client sent is logged by design (the HTTP adapter logs
  * route, status and timing only); the censored keys are a second line of defence, and the
- * card-number masking of every written line the last.
+ * card-number masking of every written line the last: pino-pretty formats lines already masked.
  *
  * Written asynchronously and in batches (sonic-boom, `sync: false`, 4 KiB or 250 ms): a request
  * never waits on stdout, and a busy service makes one write for many lines. pino flushes what
  * is pending when the process exits; a `kill -9` can lose the last 250 ms.
  */
-export const createLogger = (level: string, destination?: pino.DestinationStream): pino.Logger =>
+export const createLogger = (level: string, destination?: pino.DestinationStream, format: LogFormat = 'json'): pino.Logger =>
   pino(
     {
       level,
@@ -41,8 +49,19 @@ export const createLogger = (level: string, destination?: pino.DestinationStream
       // Last line of defence: a run of 12+ digits (a card number) is masked in every line written.
       hooks: { streamWrite: redactJsonLine },
     },
-    destination ?? bufferedStdout(),
+    format === 'pretty' ? prettyTo(destination) : (destination ?? bufferedStdout()),
   )
+
+/** Through pino-pretty, in this process (no worker thread): coloured only on a terminal. */
+const prettyTo = (destination: pino.DestinationStream | undefined): pino.DestinationStream =>
+  pretty({
+    destination: destination ?? 1,
+    colorize: destination === undefined && process.stdout.isTTY,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service',
+    singleLine: true,
+    sync: destination === undefined ? false : true,
+  })
 
 /** Lines are written 4 KiB at a time, and at least every `FLUSH_MS`: one write per many requests. */
 const FLUSH_MS = 250

@@ -4,7 +4,7 @@ import * as E from 'fp-ts/Either'
 import type pino from 'pino'
 import { isOrkaWorker, tellPrimary } from './cluster-worker'
 import { Config, loadConfig } from './config'
-import { createLogger } from './logger'
+import { createLogger, logFormatOf } from './logger'
 import { startTracing, tracingRequested } from './tracing'
 
 /**
@@ -52,7 +52,7 @@ const main = async () => {
     for (const line of config.left) console.error(`configuration error: ${line}`)
     process.exit(1)
   }
-  const log = createLogger(config.right.logLevel)
+  const log = createLogger(config.right.logLevel, undefined, logFormatOf(config.right.logFormat))
   if (isOrkaWorker()) return serve(config.right, log.child({ role: 'worker', worker: cluster.worker?.id, pid: process.pid }), true)
   if (config.right.workers > 1) {
     if (!cluster.isPrimary)

@@ -20,7 +20,7 @@ import { clientErrorHandler, createHttpApp } from '@orka/adapters-http'
 import { Config } from './config'
 import { demoCheckout } from './demo-checkout'
 import { backgroundJobs, buildContainer, get, KeyUsageRecorder, Overrides, UseCases } from './container'
-import { createLogger } from './logger'
+import { createLogger, logFormatOf } from './logger'
 import { announceStart } from './prepare'
 import { DEFAULT_MERCHANT_ACCOUNT_ID, provisionAtStart, ProvisioningPorts } from './provision'
 import { resolveRootKey } from './root-key'
@@ -66,7 +66,7 @@ const provisioningPorts = (c: DependencyContainer): ProvisioningPorts => ({
 })
 
 export const startServer = async (config: Config, o: StartOptions = {}): Promise<RunningServer> => {
-  const log = o.logger ?? createLogger(config.logLevel)
+  const log = o.logger ?? createLogger(config.logLevel, undefined, logFormatOf(config.logFormat))
   const metrics = config.metricsPort === 0 ? undefined : new Metrics()
   if (metrics !== undefined && o.metricsToPrimary === true) {
     // The constructor makes this process answer the primary's requests for its metrics.
@@ -98,6 +98,8 @@ const listen = async (
   metrics: Metrics | undefined,
   metricsToPrimary: boolean,
 ): Promise<RunningServer> => {
+  const demo = demoCheckout(config, get(c, UseCases), get(c, Clock))
+  const hasDemo = demo !== undefined
   const app = createHttpApp({
     ...(metrics === undefined ? {} : { onRequestDone: metrics.requestDone }),
     ...(tracingOn() ? { tracer: tracer() } : {}),
@@ -118,7 +120,7 @@ const listen = async (
       corsAllowedOrigins: config.corsAllowedOrigins,
     },
     useCases: get(c, UseCases),
-    demoCheckout: demoCheckout(config, get(c, UseCases), get(c, Clock)),
+    demoCheckout: demo,
   })
   // Background jobs: started once listening, stopped in this order before storage closes.
   const jobs = backgroundJobs(c)
@@ -157,6 +159,9 @@ const listen = async (
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
   const url = `http://${host}:${port}`
   log.info({ url }, `Orka listening on ${url}`)
+  // Where a newcomer goes next; the dev key's line (provisioning) says how to mint a token.
+  const demoPage = hasDemo ? { demo: `${url}/demo/checkout` } : {}
+  log.info({ docs: `${url}/docs`, ...demoPage }, `API reference: ${url}/docs${hasDemo ? `; demo checkout: ${url}/demo/checkout` : ''}`)
   for (const job of jobs) job.start()
   return {
     url,

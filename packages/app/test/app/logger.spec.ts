@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream'
 import { expect } from 'chai'
-import { createLogger } from '../../src/logger'
+import { createLogger, logFormatOf } from '../../src/logger'
 
 /** Every line the logger writes, parsed. */
 const capture = () => {
@@ -72,5 +72,45 @@ describe('createLogger', () => {
     log.info({ a: 1 }, 'no')
     expect(log.isLevelEnabled('info')).to.equal(false)
     expect(lines).to.deep.equal([])
+  })
+})
+
+describe('createLogger, pretty', () => {
+  /** Every line written, as text. */
+  const text = () => {
+    const lines: string[] = []
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(
+          ...chunk
+            .toString('utf8')
+            .split('\n')
+            .filter((l) => l !== ''),
+        )
+        done()
+      },
+    })
+    return { lines, stream }
+  }
+
+  it('writes one readable line per event, level, time and message first, with the same censoring and masking as JSON', () => {
+    const { lines, stream } = text()
+    const log = createLogger('info', stream, 'pretty')
+    log.info({ route: 'POST /transactions', status: 201, pin: '8642', token: 'eyJh.secret' }, 'paid with 4111111111111111')
+    log.warn('VAULT_KEY is not set')
+    expect(lines).to.have.length(2)
+    expect(lines[0]).to.match(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: paid with #{16} /)
+    expect(lines[0]).to.include('"route":"POST /transactions"').and.include('"status":201').and.include('"pin":"[redacted]"')
+    expect(lines[1]).to.match(/^\[\d\d:\d\d:\d\d\.\d{3}\] WARN: VAULT_KEY is not set$/)
+    for (const secret of ['4111111111111111', '8642', 'eyJh.secret']) expect(lines.join('\n')).to.not.include(secret)
+  })
+
+  it('is chosen by LOG_FORMAT, else by whether standard output is a terminal', () => {
+    expect([
+      logFormatOf('json', true),
+      logFormatOf('pretty', false),
+      logFormatOf(undefined, true),
+      logFormatOf(undefined, false),
+    ]).to.deep.equal(['json', 'pretty', 'pretty', 'json'])
   })
 })

@@ -205,7 +205,7 @@ giftCardConnectorContract('mock-gift-card', () => {
   const connector = new MockGiftCardConnector({ clock, timeoutMs, ...provider() })
   return Promise.resolve({
     port: connector,
-    // The mock's test numbers (README, "The mock gift card service: test numbers").
+    // The mock's test numbers (docs/payments.md, "The mock gift card service: test numbers").
     activates: { number: '6036280000001234', pin: '73915286' },
     declines: { number: '6036280000000002', pin: '73915286' },
     hangs: { number: '6036280000000504', pin: '73915286' },

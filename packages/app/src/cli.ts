@@ -9,7 +9,7 @@ import { CommandError, HELP, MAIN_USAGE, UsageError } from './cli/usage'
 
 const SERVE_USAGE = `Usage: orka serve
 
-Starts the API server; configuration from the environment (see README). Stops on SIGTERM/SIGINT
+Starts the API server; configuration from the environment (see docs/configuration.md). Stops on SIGTERM/SIGINT
 after finishing the requests in flight.
 `
 

@@ -5,7 +5,7 @@ import { bool, delays, int, key32, oneOf, origins, text } from './config-codecs'
 
 /**
  * Every setting comes from one environment variable, described once here: the codec decodes
- * it, the default applies when it is unset, and the table documents it (README, `orka config`).
+ * it, the default applies when it is unset, and the table documents it (docs/configuration.md, `orka config`).
  */
 interface Setting<A, D extends A | undefined = A | undefined> {
   readonly env: string

@@ -7,7 +7,7 @@ import { HELP, UsageError } from './usage'
 
 export const SEED_USAGE = `Usage: orka seed FILE
 
-Applies the provisioning file FILE (the SEED_FILE format, see README) to the storage in MONGODB_URI,
+Applies the provisioning file FILE (the SEED_FILE format, see docs/configuration.md) to the storage in MONGODB_URI,
 with the default set-up: idempotently, so applying it again creates nothing twice. Needs the same
 VAULT_KEY as the servers (webhook secrets are sealed with it).
 `

@@ -26,5 +26,5 @@ Commands:
   config       print the effective configuration, secrets masked
   serve        start the API server
 
-Run 'orka <command> --help' for a command's options. Configuration comes from the environment (see README).
+Run 'orka <command> --help' for a command's options. Configuration comes from the environment (see docs/configuration.md).
 `

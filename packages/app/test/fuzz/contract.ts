@@ -107,13 +107,13 @@ export class Contract {
       this.body(problems, `Error${status}`, { $ref: `${DOC_ID}#/$defs/Error${status}` }, res, ctype)
     }
 
-    // The published contract itself (README, Operations): served, not described in `paths`.
+    // The published contract itself (docs/operations.md): served, not described in `paths`.
     const bare = path.replace(/\/$/, '')
     if ((m === 'GET' || m === 'HEAD') && (bare === '/openapi.json' || bare === '/docs' || bare.startsWith('/docs/')) && status === 200)
       return problems
 
     if (m === 'OPTIONS') {
-      // 204 with Allow on a path the API serves (README, HTTP details); anything else is an error.
+      // 204 with Allow on a path the API serves (docs/api-conventions.md, "HTTP details"); anything else is an error.
       if (status === 204) {
         if (!res.headers.allow) add('header', 'allow', 'OPTIONS 204 without Allow')
         if (res.body.length > 0) add('json', 'options body', `OPTIONS 204 with a body: ${res.text.slice(0, 200)}`)

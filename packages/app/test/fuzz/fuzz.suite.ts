@@ -47,7 +47,7 @@ const show = (value: unknown): string => (typeof value === 'string' ? value : in
  * model (transaction-model.ts): it makes each request from what it means (a payment by card or
  * checkout session, valid or hostile; a capture, void, refund or update of a transaction the run
  * made, or of an unknown, foreign or malformed id; a read; a list with hostile filters), predicts
- * the status and, where the README says, the body (a 422's locations, a 400's pointers, the
+ * the status and, where the guides say, the body (a 422's locations, a 400's pointers, the
  * transaction's status, amounts and card summary by the mock card service's rules), learns from
  * the answer, and checks that no security code is in any response or log line.
  *

@@ -27,7 +27,7 @@ export class Raw {
 /**
  * A value that must never come back: a card number, PIN, password/client secret or a card's
  * security code. `where` says what promise applies: `response` values are sent in the properties
- * the README names as sensitive (they must appear in no response and no log line); `log` values
+ * docs/security.md names as sensitive (they must appear in no response and no log line); `log` values
  * are sent elsewhere (a URL path), and only the log must never carry them. A security code is
  * too short to look for in any text: no response may hold it as a string (but a card's label
  * or BIN, which may be the same digits), nor any of the request's log lines as a JSON string.

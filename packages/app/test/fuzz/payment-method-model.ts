@@ -23,7 +23,7 @@ import { CardSpec, ListParam, Prop, Slot } from './transaction-spec'
 type Json = Record<string, unknown>
 
 /**
- * The model of the payment method routes (issue 26), from the README ("Cards on file") and the
+ * The model of the payment method routes (issue 26), from docs/payments.md ("Cards on file") and the
  * schema: the cards the run stored (the shared `KnownVault`), a buyer of its own in each
  * account (no other family names it, so what it holds is the model's to tell), and the keys it
  * used. It makes each request from its spec (a checkout session with a card first, when a card
@@ -70,7 +70,7 @@ const gate = (auth: PmAuth, scope: 'read' | 'write'): Expectation | undefined =>
   return undefined
 }
 
-/** A property name the client chose is shown only when it is a plain identifier (README "Errors"). */
+/** A property name the client chose is shown only when it is a plain identifier (docs/api-conventions.md, "Errors"). */
 const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/
 const body = (...loc: readonly (string | number)[]) => [
   'body',

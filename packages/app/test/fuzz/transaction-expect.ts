@@ -2,7 +2,7 @@ import { expired, KnownMethod } from './payment-method-vault'
 import { AmountSpec, CardSpec, CreateSpec, OperationSpec, PaymentMethodSpec, Prop, ReadSpec, SessionCase, TxAuth } from './transaction-spec'
 
 /**
- * What the model predicts a transaction request gets, from the README ("Payments", "Card
+ * What the model predicts a transaction request gets, from docs/payments.md ("Payments", "Card
  * services and test cards", "Errors") and the schema: the status, and where it says more, the
  * 422's locations, the 400's pointers, or the properties of the 2xx body. The rules are written
  * here from the documentation, not taken from the server's code: the order of the gates, the
@@ -44,7 +44,7 @@ export const gate = (auth: TxAuth, scope: 'read' | 'write'): Expectation | undef
 }
 export const isEmbed = (auth: TxAuth) => auth === 'embed' || auth === 'embedPinned' || auth === 'embedBuyer'
 
-/** The mock card service's answer to an amount (README "Card services and test cards"); the slow one times out here (300 ms). */
+/** The mock card service's answer to an amount (docs/payments.md, "Card services and test cards"); the slow one times out here (300 ms). */
 export const mockRule = (amount: number): { k: 'approve' } | { k: 'decline' | 'fail'; code: string } | { k: 'timeout' } => {
   const declined = (
     'canceled_payment_method disputed_transaction duplicate_transaction expired_authorization expired_payment_method ' +
@@ -94,7 +94,7 @@ export const expiryText = (now: Date, months: number) => {
   return `${String((m % 12) + 1).padStart(2, '0')}/${String(Math.floor(m / 12) % 100).padStart(2, '0')}`
 }
 
-/** A property name the client chose is shown only when it is a plain identifier (README "Errors"). */
+/** A property name the client chose is shown only when it is a plain identifier (docs/api-conventions.md, "Errors"). */
 const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/
 const body = (...loc: readonly (string | number)[]) => [
   'body',
@@ -137,7 +137,7 @@ export interface CreateContext {
   readonly fingerprints: ReadonlyMap<string, string>
 }
 
-/** `POST /transactions`: the gates in the README's order, then the mock service's answer. */
+/** `POST /transactions`: the gates in the order docs/payments.md gives, then the mock service's answer. */
 export const expectCreate = (spec: CreateSpec, ctx: CreateContext): Expectation => {
   const gated = gate(ctx.auth, 'write')
   if (gated) return gated

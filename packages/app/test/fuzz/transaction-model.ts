@@ -278,7 +278,7 @@ export class TransactionModel {
 
   /**
    * What a payment with `store: true` tells of the card it kept for the model's buyer: its id,
-   * and its status by the payment's end (README "Cards on file": `succeeded` when authorized;
+   * and its status by the payment's end (docs/payments.md, "Cards on file": `succeeded` when authorized;
    * when not, `failed`, unless it was `succeeded` before; a payment whose end the model cannot
    * tell leaves it undecided).
    */

@@ -170,7 +170,7 @@ export const unsupportedProp = fc.tuple(fc.constantFrom(...UNSUPPORTED), fc.nat(
   const v = typeof dflt === 'boolean' ? [true, 'yes', 1][n - 2] : [new Obj([]), 'x', []][n - 2]
   return { key, tree: v, effect: '400', value: v }
 })
-/** `store`: keep the card that pays for the transaction's buyer (README "Cards on file"); a boolean, not null. */
+/** `store`: keep the card that pays for the transaction's buyer (docs/payments.md, "Cards on file"); a boolean, not null. */
 export const storeProp: fc.Arbitrary<Prop> = oneof(
   w(3, fc.constant(ok('store', true))),
   w(2, fc.constant(ok('store', false))),

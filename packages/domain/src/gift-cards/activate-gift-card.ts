@@ -70,7 +70,7 @@ const outcomeCodec = cardOutcomeCodec<ActivateError>((error) => {
   return E.isRight(decoded) ? replayed(decoded.right) : unavailable(new Error('stored activation error does not decode'))
 })
 
-/** Step: the buyer the card is stored for. README documents an unknown one as a `400` here (a `404` when storing a card). */
+/** Step: the buyer the card is stored for. docs/payments.md documents an unknown one as a `400` here (a `404` when storing a card). */
 const buyerOf = (deps: ActivateDeps, cmd: ActivateCommand): TE.TaskEither<InvalidRequest | Unavailable, Buyer | null> =>
   pipe(
     resolveNamedBuyer(deps.buyers, cmd.merchantAccountId, cmd.input),

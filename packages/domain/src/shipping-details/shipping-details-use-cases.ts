@@ -86,7 +86,7 @@ export const makeCreateShippingDetails =
       reachedBuyer(deps, cmd),
       TE.flatMap(() => deps.shippingDetails.listOfBuyer(cmd.merchantAccountId, cmd.buyerId)),
       TE.flatMap((held): TE.TaskEither<Refused | Conflict, ShippingDetailsRecord> => {
-        // Checked before the write, not with it: requests racing at the limit may each pass it (see README).
+        // Checked before the write, not with it: requests racing at the limit may each pass it (see docs/accounts.md).
         if (held.length >= MAX_SHIPPING_DETAILS)
           return TE.left(
             conflict(

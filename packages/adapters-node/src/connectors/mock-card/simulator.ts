@@ -4,7 +4,7 @@ import { AvsResponseCode, CvvResponseCode } from '@orka/domain'
  * The sandbox card service's rules, as the original API's card simulator documents them
  * (amounts 200001-300010, the postal codes and security codes), completed by Orka's own where
  * its table could not be found (300011-300015, 4000xx, the test card numbers, the slow and the
- * unanswered amounts). README "Test cards" lists them.
+ * unanswered amounts). docs/payments.md lists them (a test checks the table).
  */
 
 /** Amounts declined by the issuer, with the vendor's `error_code`. */

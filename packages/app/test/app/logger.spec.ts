@@ -105,6 +105,17 @@ describe('createLogger, pretty', () => {
     for (const secret of ['4111111111111111', '8642', 'eyJh.secret']) expect(lines.join('\n')).to.not.include(secret)
   })
 
+  it('reads an access line as one sentence, and leaves the fields of other lines as they are', () => {
+    const { lines, stream } = text()
+    const log = createLogger('info', stream, 'pretty')
+    log.info({ requestId: 'r-1', method: 'GET', path: '/roles', status: 200, ms: 2.5 }, 'request')
+    log.info({ code: 'HPE_INVALID_METHOD', status: 400 }, 'client connection error')
+    expect(lines.map((l) => l.slice(l.indexOf(']') + 2))).to.deep.equal([
+      'INFO: request GET /roles answered 200 in 2.5 ms {"requestId":"r-1"}',
+      'INFO: client connection error {"code":"HPE_INVALID_METHOD","status":400}',
+    ])
+  })
+
   it('is chosen by LOG_FORMAT, else by whether standard output is a terminal', () => {
     expect([
       logFormatOf('json', true),

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { errorBody, Harness, startHarness } from '../support/harness'
 
@@ -39,6 +39,20 @@ const signal = (pid: number | undefined, sig: NodeJS.Signals) => {
   } catch {
     // already gone
   }
+}
+
+/**
+ * Stops the process and waits until every one of its threads is stopped: a thread busy in the
+ * kernel stops only when it comes back, and meanwhile it may still answer a request (seen once,
+ * a `/readyz` 200 just after `SIGSTOP` on a loaded CI machine).
+ */
+const freeze = async (pid: number) => {
+  signal(pid, 'SIGSTOP')
+  const stateOf = (stat: string) => stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[0]
+  const stopped = () =>
+    readdirSync(`/proc/${pid}/task`).every((t) => ['T', 't'].includes(stateOf(readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8')) ?? ''))
+  for (let i = 0; i < 200 && !stopped(); i++) await sleep(5)
+  expect(stopped(), 'every thread of FerretDB stopped').to.equal(true)
 }
 
 /** `scripts/mongo-test-server` as a child: its URI, its own pid and the FerretDB binary's (its child). */
@@ -194,7 +208,7 @@ describe('storage frozen or down (own FerretDB, STORAGE_TIMEOUT_MS=1000)', funct
   })
 
   it('frozen (SIGSTOP) for 12 s under traffic: 500 with Retry-After within the bound throughout, /readyz 503 within 2 s; after SIGCONT, 200 again without a restart', async () => {
-    signal(ferret.ferretPid, 'SIGSTOP')
+    await freeze(ferret.ferretPid)
     const frozenAt = Date.now()
     try {
       await expectUnavailable('frozen')
@@ -227,7 +241,7 @@ describe('storage frozen or down (own FerretDB, STORAGE_TIMEOUT_MS=1000)', funct
     })
     try {
       expect((await fetch(`${slow.url}/readyz`)).status).to.equal(200)
-      signal(ferret.ferretPid, 'SIGSTOP')
+      await freeze(ferret.ferretPid)
       try {
         const started = Date.now()
         const ready = await fetch(`${slow.url}/readyz`)

@@ -3,9 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'chai'
+import { hasPnpm, PNPM_VERSION } from '../support/pnpm'
 
 const REPO = join(__dirname, '..', '..', '..', '..', '..')
-const PNPM = spawnSync('sh', ['-c', 'command -v pnpm'], { stdio: 'ignore' }).status === 0 ? ['pnpm'] : ['npx', '-y', 'pnpm@10.34.8']
+const PNPM = hasPnpm() ? ['pnpm'] : ['npx', '-y', `pnpm@${PNPM_VERSION}`]
 
 const run = (cwd: string, [command, ...args]: readonly string[]) => {
   const r = spawnSync(command ?? '', args, { cwd, encoding: 'utf8', timeout: 240_000 })

@@ -1,10 +1,11 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { OrkaCluster, spawnOrka } from '../mongo/cluster-process'
+import { hasPnpm, PNPM_VERSION } from '../support/pnpm'
 
 const REPO = join(__dirname, '..', '..', '..', '..', '..')
 const SECTION = '## Five minutes with Orka'
@@ -16,8 +17,6 @@ const walkthroughBlocks = (): { lang: string; text: string }[] => {
   const section = readme.slice(start, readme.indexOf('\n## ', start + SECTION.length))
   return [...section.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1] ?? '', text: m[2] ?? '' }))
 }
-
-const hasPnpm = () => spawnSync('sh', ['-c', 'command -v pnpm'], { stdio: 'ignore' }).status === 0
 
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -104,7 +103,7 @@ describe("README's five-minute walkthrough, run as written", function () {
     // README's reader has pnpm after `npm start`; where npm could not install it globally, the run script uses npx.
     const shim = join(dir, 'bin')
     mkdirSync(shim)
-    writeFileSync(join(shim, 'pnpm'), '#!/bin/sh\nexec npx -y pnpm@10.34.8 "$@"\n', { mode: 0o755 })
+    writeFileSync(join(shim, 'pnpm'), `#!/bin/sh\nexec npx -y pnpm@${PNPM_VERSION} "$@"\n`, { mode: 0o755 })
     const path = hasPnpm() ? process.env.PATH : `${shim}:${process.env.PATH ?? ''}`
     const bash = spawn('bash', ['-euo', 'pipefail', '-c', script], {
       cwd: REPO,

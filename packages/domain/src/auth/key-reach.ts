@@ -34,12 +34,11 @@ export type KeyCaller = Principal | null
 export const boundOf = (caller: KeyCaller): string | null => caller?.key.merchant_account_id ?? null
 
 /** What the caller may pass on: a permission its token asks for and its key's roles grant. */
-export const grantedTo =
-  (caller: KeyCaller, all: readonly Role[]) =>
-  (p: Scope): boolean => {
-    if (caller === null) return true
-    return grants(caller.scopes, p) && grants(permissionsOf(rolesOf(all, caller.key.roles)), p)
-  }
+export const grantedTo = (caller: KeyCaller, all: readonly Role[]): ((p: Scope) => boolean) => {
+  if (caller === null) return () => true
+  const held = permissionsOf(rolesOf(all, caller.key.roles))
+  return (p) => grants(caller.scopes, p) && grants(held, p)
+}
 
 /** Roles named by id: each known, assignable to a key, and an add-on role only beside one it applies to. */
 const resolveRoles = (all: readonly Role[], ids: readonly string[]): E.Either<InvalidRequest, readonly Role[]> => {
